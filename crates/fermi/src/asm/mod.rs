@@ -1,0 +1,1 @@
+//! The file-level assembler and disassembler.
