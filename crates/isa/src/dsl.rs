@@ -1,0 +1,602 @@
+//! Reads the table files (`src/table/*.isa`), which are written like the manual's syntax blocks:
+//!
+//! ```text
+//! ## ptx-integer-arithmetic.md §9.7.1.1 add          <- a group: spec reference
+//! add.type       d, a, b;                             <- syntax lines, one form each
+//! add{.sat}.s32  d, a, b;
+//! .type = { .u16, .u32, .u64, .s16, .s32, .s64, .u16x2, .s16x2 };   <- variables
+//! gate sm_10 ptx 1.0                                  <- gate of every form in the group
+//! gate .u16x2|.s16x2 : sm_90 ptx 8.0                  <- gate when the spellings are present
+//! never .wide .u64|.s64 : .wide is for 16- and 32-bit types   <- excluded combination
+//! d : .u32                                            <- operand kind/type (default: the
+//!                                                        first type slot; first operand = dst)
+//! ```
+//!
+//! Variables may be chained (`.atype = .btype = { … };`), may span lines until `;`, and may name
+//! their modifier class (`.op : AtomOp = { … };`); otherwise the class is inferred
+//! ([`ModClass::INFERENCE_ORDER`]). `{.a, .b}` in a syntax line is an optional choice.
+
+use crate::form::{
+    CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind, PtxVersion, Selector,
+    Slot, SlotKind, TypeRef, VecRule,
+};
+use crate::mods::ModClass;
+use crate::opcode::Opcode;
+use crate::types::Type;
+
+/// An error in a table file: the file, the line number and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableError {
+    pub file: &'static str,
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+struct Var {
+    names: Vec<&'static str>,
+    class: Option<ModClass>,
+    spellings: Vec<&'static str>,
+}
+
+struct TypeLine {
+    names: Vec<&'static str>,
+    kind: Option<OperandKind>,
+    ty: Option<TypeSpec>,
+}
+
+#[derive(Clone, Copy)]
+enum TypeSpec {
+    Var(&'static str),
+    WideIfWide(&'static str),
+    Wide(&'static str),
+    Fixed(Type),
+    S32UnlessBothU32,
+    Any,
+}
+
+#[derive(Default)]
+struct Group {
+    spec: &'static str,
+    syntax: Vec<(usize, &'static str)>,
+    vars: Vec<Var>,
+    gate: Option<Gate>,
+    cond_gates: Vec<CondGate>,
+    exclusions: Vec<Exclusion>,
+    types: Vec<TypeLine>,
+}
+
+/// Parses one table file into forms.
+pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, TableError> {
+    let err = |line: usize, message: String| TableError {
+        file,
+        line,
+        message,
+    };
+    let mut forms = Vec::new();
+    let mut group: Option<Group> = None;
+    let mut lines = text.lines().enumerate().peekable();
+    while let Some((n, raw)) = lines.next() {
+        let n = n + 1;
+        let line = strip_comment(raw).trim();
+        if let Some(spec) = raw.trim().strip_prefix("## ") {
+            if let Some(g) = group.take() {
+                finish_group(file, g, &mut forms)?;
+            }
+            group = Some(Group {
+                spec: spec.trim(),
+                ..Group::default()
+            });
+            continue;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let Some(g) = group.as_mut() else {
+            return Err(err(
+                n,
+                "text before the first `## spec` group header".into(),
+            ));
+        };
+        if line.starts_with('.') && line.contains('=') {
+            // Variables may span lines until the closing `;`.
+            let mut def = line.to_string();
+            while !def.ends_with(';') {
+                let Some((_, more)) = lines.next() else {
+                    return Err(err(n, "variable definition without `;`".into()));
+                };
+                def.push(' ');
+                def.push_str(strip_comment(more).trim());
+            }
+            g.vars.push(parse_var(&def).map_err(|m| err(n, m))?);
+        } else if let Some(rest) = line.strip_prefix("gate ") {
+            let (cond, body) = split_condition(rest);
+            let gate = parse_gate(body).map_err(|m| err(n, m))?;
+            match cond {
+                None => g.gate = Some(gate),
+                Some(c) => g.cond_gates.push(CondGate { when: c, gate }),
+            }
+        } else if let Some(rest) = line.strip_prefix("never ") {
+            let (cond, reason) = split_condition(rest);
+            let Some(when) = cond else {
+                return Err(err(n, "`never` needs `condition : reason`".into()));
+            };
+            g.exclusions.push(Exclusion {
+                when,
+                reason: reason.trim(),
+            });
+        } else if line.ends_with(';') {
+            g.syntax.push((n, line));
+        } else if line.contains(':') {
+            g.types.push(parse_type_line(line).map_err(|m| err(n, m))?);
+        } else {
+            return Err(err(n, format!("cannot read `{line}`")));
+        }
+    }
+    if let Some(g) = group.take() {
+        finish_group(file, g, &mut forms)?;
+    }
+    Ok(forms)
+}
+
+fn strip_comment(s: &'static str) -> &'static str {
+    match s.find("//") {
+        Some(i) => s.get(..i).unwrap_or(s),
+        None => s,
+    }
+}
+
+/// `".cc .u64|.s64 : rest"` → (condition, rest); no ` : ` → (None, whole).
+fn split_condition(s: &'static str) -> (Option<Condition>, &'static str) {
+    match s.find(" : ") {
+        Some(i) => {
+            let (c, rest) = (s.get(..i).unwrap_or(""), s.get(i + 3..).unwrap_or(""));
+            let terms = c
+                .split_whitespace()
+                .map(|t| t.split('|').collect())
+                .collect();
+            (Some(Condition { terms }), rest)
+        }
+        None => (None, s),
+    }
+}
+
+fn parse_gate(s: &str) -> Result<Gate, String> {
+    let mut gate = Gate::NONE;
+    let mut words = s.split_whitespace();
+    while let Some(w) = words.next() {
+        if let Some(sm) = w.strip_prefix("sm_") {
+            gate.min_sm = sm.parse().map_err(|_| format!("bad sm `{w}`"))?;
+        } else if w == "ptx" {
+            let v = words.next().ok_or("`ptx` needs a version")?;
+            gate.min_ptx = parse_version(v)?;
+        } else if w == "removed" {
+            let v = words.next().ok_or("`removed` needs sm_NN")?;
+            let sm = v.strip_prefix("sm_").ok_or("`removed` needs sm_NN")?;
+            gate.max_sm = Some(sm.parse().map_err(|_| format!("bad sm `{v}`"))?);
+        } else {
+            return Err(format!("unknown gate word `{w}`"));
+        }
+    }
+    Ok(gate)
+}
+
+fn parse_version(v: &str) -> Result<PtxVersion, String> {
+    let (a, b) = v.split_once('.').ok_or(format!("bad version `{v}`"))?;
+    Ok(PtxVersion::new(
+        a.parse().map_err(|_| format!("bad version `{v}`"))?,
+        b.parse().map_err(|_| format!("bad version `{v}`"))?,
+    ))
+}
+
+fn parse_var(def: &str) -> Result<Var, String> {
+    let def: &'static str = Box::leak(def.to_string().into_boxed_str());
+    let open = def.find('{').ok_or("variable without `{`")?;
+    let close = def.rfind('}').ok_or("variable without `}`")?;
+    let head = def.get(..open).unwrap_or("");
+    let body = def.get(open + 1..close).unwrap_or("");
+    let mut names = Vec::new();
+    let mut class = None;
+    for part in head.split('=').map(str::trim).filter(|p| !p.is_empty()) {
+        let (name, cls) = match part.split_once(':') {
+            Some((n, c)) => (n.trim(), Some(c.trim())),
+            None => (part, None),
+        };
+        if !name.starts_with('.') {
+            return Err(format!("variable name `{name}` must start with `.`"));
+        }
+        names.push(name);
+        if let Some(c) = cls {
+            class = Some(ModClass::from_name(c).ok_or(format!("unknown class `{c}`"))?);
+        }
+    }
+    let spellings: Vec<&'static str> = body
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if let Some(bad) = spellings.iter().find(|s| !s.starts_with('.')) {
+        return Err(format!("spelling `{bad}` must start with `.`"));
+    }
+    Ok(Var {
+        names,
+        class,
+        spellings,
+    })
+}
+
+fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
+    let (lhs, rhs) = line.split_once(':').ok_or("type line needs `:`")?;
+    let names = lhs.split(',').map(str::trim).collect();
+    let mut kind = None;
+    let mut ty = None;
+    let mut words = rhs.split_whitespace();
+    while let Some(w) = words.next() {
+        let k = match w {
+            "dst" => Some(OperandKind::Dst),
+            "src" => Some(OperandKind::Src),
+            "reg" => Some(OperandKind::SrcReg),
+            "imm" => Some(OperandKind::Imm),
+            "sym" => Some(OperandKind::SrcSym),
+            "label" => Some(OperandKind::Label),
+            "func" => Some(OperandKind::Func),
+            "proto" => Some(OperandKind::Proto),
+            _ => None,
+        };
+        if k.is_some() {
+            kind = k;
+            continue;
+        }
+        ty = Some(match w {
+            "wideif" => TypeSpec::WideIfWide(words.next().ok_or("`wideif` needs a variable")?),
+            "wide" => TypeSpec::Wide(words.next().ok_or("`wide` needs a variable")?),
+            "dp4a-c" => TypeSpec::S32UnlessBothU32,
+            "any" => TypeSpec::Any,
+            _ => match Type::from_suffix(w) {
+                Some(t) => TypeSpec::Fixed(t),
+                None if w.starts_with('.') => TypeSpec::Var(w),
+                None => return Err(format!("unknown operand kind or type `{w}`")),
+            },
+        });
+    }
+    Ok(TypeLine { names, kind, ty })
+}
+
+fn finish_group(file: &'static str, g: Group, out: &mut Vec<Form>) -> Result<(), TableError> {
+    for &(n, syntax) in &g.syntax {
+        let form = parse_form(&g, syntax).map_err(|message| TableError {
+            file,
+            line: n,
+            message,
+        })?;
+        out.push(form);
+    }
+    Ok(())
+}
+
+fn find_var<'g>(g: &'g Group, name: &str) -> Option<&'g Var> {
+    g.vars.iter().find(|v| v.names.contains(&name))
+}
+
+fn infer_class(spellings: &[&str]) -> Option<ModClass> {
+    ModClass::INFERENCE_ORDER
+        .iter()
+        .copied()
+        .find(|c| spellings.iter().all(|s| c.decode(s).is_some()))
+}
+
+fn make_slot(
+    name: &'static str,
+    optional: bool,
+    spellings: Vec<&'static str>,
+    class: Option<ModClass>,
+) -> Result<Slot, String> {
+    let types: Option<Vec<Type>> = spellings.iter().map(|s| Type::from_suffix(s)).collect();
+    let kind = match (types, class) {
+        (Some(types), None) => SlotKind::Type { types },
+        (_, class) => {
+            let class = match class {
+                Some(c) => c,
+                None => infer_class(&spellings)
+                    .ok_or(format!("no modifier class admits all of {spellings:?}"))?,
+            };
+            if let Some(bad) = spellings.iter().find(|s| class.decode(s).is_none()) {
+                return Err(format!("`{bad}` is not a {}", class.name()));
+            }
+            SlotKind::Mod { class, spellings }
+        }
+    };
+    Ok(Slot {
+        name,
+        optional,
+        kind,
+    })
+}
+
+fn parse_form(g: &Group, syntax: &'static str) -> Result<Form, String> {
+    let body = syntax.trim_end_matches(';').trim();
+    let split = body.find(|c: char| c.is_whitespace()).unwrap_or(body.len());
+    let (head, ops) = (
+        body.get(..split).unwrap_or(""),
+        body.get(split..).unwrap_or("").trim(),
+    );
+    let name_end = head.find(['.', '{']).unwrap_or(head.len());
+    let name = head.get(..name_end).unwrap_or("");
+    let opcode = Opcode::from_name(name).ok_or(format!("unknown opcode `{name}`"))?;
+    let slots = parse_slots(g, head.get(name_end..).unwrap_or(""))?;
+    let operands = parse_operands(g, opcode, &slots, ops)?;
+    Ok(Form {
+        syntax,
+        opcode,
+        slots,
+        operands,
+        gate: g.gate.unwrap_or(Gate::NONE),
+        cond_gates: g.cond_gates.clone(),
+        exclusions: g.exclusions.clone(),
+        spec: g.spec,
+    })
+}
+
+fn parse_slots(g: &Group, mut s: &'static str) -> Result<Vec<Slot>, String> {
+    let mut slots = Vec::new();
+    while !s.is_empty() {
+        if let Some(rest) = s.strip_prefix('{') {
+            let close = rest.find('}').ok_or("unclosed `{` in modifiers")?;
+            let inner = rest.get(..close).unwrap_or("");
+            s = rest.get(close + 1..).unwrap_or("");
+            let parts: Vec<&'static str> = inner.split(',').map(str::trim).collect();
+            if parts.len() > 1 {
+                slots.push(make_slot(inner, true, parts, None)?);
+            } else {
+                slots.push(var_or_literal(g, inner, true)?);
+            }
+        } else if let Some(rest) = s.strip_prefix('.') {
+            let end = rest.find(['.', '{']).unwrap_or(rest.len());
+            let word = s.get(..end + 1).unwrap_or("");
+            s = rest.get(end..).unwrap_or("");
+            slots.push(var_or_literal(g, word, false)?);
+        } else {
+            return Err(format!("cannot read modifiers at `{s}`"));
+        }
+    }
+    Ok(slots)
+}
+
+fn var_or_literal(g: &Group, word: &'static str, optional: bool) -> Result<Slot, String> {
+    match find_var(g, word) {
+        Some(v) => make_slot(word, optional, v.spellings.clone(), v.class),
+        None => make_slot(word, optional, vec![word], None),
+    }
+}
+
+/// Whether the opcode's first operand is a destination.
+fn has_destination(op: Opcode) -> bool {
+    !matches!(
+        op,
+        Opcode::St
+            | Opcode::Red
+            | Opcode::Bar
+            | Opcode::Barrier
+            | Opcode::Membar
+            | Opcode::Fence
+            | Opcode::Bra
+            | Opcode::Call
+            | Opcode::Ret
+            | Opcode::Exit
+            | Opcode::Trap
+            | Opcode::Brkpt
+            | Opcode::Pmevent
+            | Opcode::Prefetch
+            | Opcode::Prefetchu
+            | Opcode::Nanosleep
+    )
+}
+
+/// Splits an operand list at top-level commas; `{, b}` groups become optional operands.
+fn split_operands(ops: &'static str) -> Result<Vec<(&'static str, bool)>, String> {
+    let mut out = Vec::new();
+    let bytes = ops.as_bytes();
+    let mut depth = 0i32;
+    let mut start = 0usize;
+    let mut i = 0usize;
+    let push = |out: &mut Vec<(&'static str, bool)>, a: usize, b: usize, opt: bool| {
+        let t = ops.get(a..b).unwrap_or("").trim();
+        if !t.is_empty() {
+            out.push((t, opt));
+        }
+    };
+    while let Some(&c) = bytes.get(i) {
+        match c {
+            b'{' if depth == 0
+                && ops
+                    .get(i + 1..)
+                    .is_some_and(|r| r.trim_start().starts_with(',')) =>
+            {
+                // An optional group `{, b, c}`: everything up to the matching `}` is optional.
+                push(&mut out, start, i, false);
+                let close = ops
+                    .get(i..)
+                    .and_then(|r| r.find('}'))
+                    .ok_or("unclosed `{,`")?
+                    + i;
+                let inner = ops.get(i + 1..close).unwrap_or("");
+                for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    out.push((part, true));
+                }
+                i = close + 1;
+                start = i;
+                continue;
+            }
+            b'{' | b'[' | b'(' => depth += 1,
+            b'}' | b']' | b')' => depth -= 1,
+            b',' if depth == 0 => {
+                push(&mut out, start, i, false);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    push(&mut out, start, ops.len(), false);
+    Ok(out)
+}
+
+fn parse_operands(
+    g: &Group,
+    opcode: Opcode,
+    slots: &[Slot],
+    ops: &'static str,
+) -> Result<Vec<Operand>, String> {
+    // A group's type line names a variable (`.type`); a form of the group that spells a literal
+    // type instead (`add{.sat}.s32` beside `add.type`) has one type slot, which stands for it.
+    let type_slot_index = |var: &str| -> Option<u8> {
+        let mut types = slots.iter().filter(|s| s.is_type());
+        let by_name = types.clone().position(|s| s.name == var);
+        let only = (types.clone().count() == 1 && types.next().is_some()).then_some(0);
+        by_name.or(only).and_then(|p| u8::try_from(p).ok())
+    };
+    let has_types = slots.iter().any(|s| s.is_type());
+    let has_vec = slots
+        .iter()
+        .any(|s| s.spellings().iter().any(|x| x.starts_with(".v")));
+    let simd = match opcode.name().chars().last() {
+        Some('2') => 2,
+        Some('4') => 4,
+        _ => 1,
+    };
+    let mut out = Vec::new();
+    for (pos, (text, optional)) in split_operands(ops)?.into_iter().enumerate() {
+        let mut t = text;
+        let mut negate = Negate::None;
+        for (p, n) in [
+            ("{!}", Negate::Not),
+            ("!", Negate::Not),
+            ("{-}", Negate::Minus),
+            ("-", Negate::Minus),
+        ] {
+            if let Some(r) = t.strip_prefix(p) {
+                negate = n;
+                t = r;
+                break;
+            }
+        }
+        let mut selector = Selector::None;
+        let (core, kind, vector, name) = if let Some(inner) = t.strip_prefix('[') {
+            let inner = inner.trim_end_matches(']');
+            let k = if inner.contains(',') {
+                OperandKind::TexAddr
+            } else {
+                OperandKind::Addr
+            };
+            (
+                t,
+                k,
+                VecRule::Scalar,
+                inner.split(',').next().unwrap_or(inner).trim(),
+            )
+        } else if let Some(inner) = t.strip_prefix('(') {
+            (
+                t,
+                OperandKind::ParamList,
+                VecRule::Scalar,
+                inner.trim_end_matches(')').trim(),
+            )
+        } else if let Some(inner) = t.strip_prefix('{').filter(|_| t.ends_with('}')) {
+            let inner = inner.trim_end_matches('}');
+            let n = u8::try_from(inner.split(',').count()).map_err(|_| "vector too long")?;
+            let k = if pos == 0 && has_destination(opcode) {
+                OperandKind::Dst
+            } else {
+                OperandKind::Src
+            };
+            (
+                t,
+                k,
+                VecRule::Fixed(n),
+                inner.split(',').next().unwrap_or("").trim(),
+            )
+        } else {
+            // name, name|name, name[|name], name{.sel}, name.sel
+            let end = t.find(['{', '.', '|', '[']).unwrap_or(t.len());
+            let name = t.get(..end).unwrap_or("");
+            let rest = t.get(end..).unwrap_or("");
+            let pair = rest.starts_with('|') || rest.starts_with("[|");
+            if rest.starts_with("{.") {
+                selector = match (rest.contains("mask"), simd) {
+                    (true, 2) => Selector::OptionalMask2,
+                    (true, _) => Selector::OptionalMask4,
+                    (false, 2) => Selector::OptionalHalves,
+                    (false, 4) => Selector::OptionalBytes,
+                    (false, _) => Selector::OptionalByteHalf,
+                };
+            } else if rest.starts_with('.') {
+                selector = Selector::RequiredByteHalf;
+            }
+            let k = if pair {
+                OperandKind::DstPair
+            } else if pos == 0 && has_destination(opcode) {
+                OperandKind::Dst
+            } else {
+                OperandKind::Src
+            };
+            let v = if k == OperandKind::Dst && has_vec {
+                VecRule::FromVecMod
+            } else {
+                VecRule::Scalar
+            };
+            (t, k, v, name)
+        };
+        let _ = core;
+        let line = g.types.iter().find(|l| l.names.contains(&name));
+        let kind = line.and_then(|l| l.kind).unwrap_or(kind);
+        let default_ty = match kind {
+            OperandKind::DstPair => TypeRef::Fixed(Type::Pred),
+            _ if negate == Negate::Not => TypeRef::Fixed(Type::Pred),
+            OperandKind::Dst
+            | OperandKind::Src
+            | OperandKind::SrcReg
+            | OperandKind::Imm
+            | OperandKind::SrcSym
+                if has_types =>
+            {
+                TypeRef::Slot(0)
+            }
+            _ => TypeRef::Any,
+        };
+        let ty = match line.and_then(|l| l.ty) {
+            None => default_ty,
+            Some(TypeSpec::Fixed(t)) => TypeRef::Fixed(t),
+            Some(TypeSpec::Any) => TypeRef::Any,
+            Some(TypeSpec::S32UnlessBothU32) => TypeRef::S32UnlessBothU32,
+            Some(TypeSpec::Var(v)) => {
+                TypeRef::Slot(type_slot_index(v).ok_or(format!("no type slot `{v}`"))?)
+            }
+            Some(TypeSpec::Wide(v)) => {
+                TypeRef::Wide(type_slot_index(v).ok_or(format!("no type slot `{v}`"))?)
+            }
+            Some(TypeSpec::WideIfWide(v)) => {
+                TypeRef::WideIfWide(type_slot_index(v).ok_or(format!("no type slot `{v}`"))?)
+            }
+        };
+        let vector = if kind == OperandKind::Src && has_vec && opcode == Opcode::St && pos == 1 {
+            VecRule::FromVecMod
+        } else {
+            vector
+        };
+        out.push(Operand {
+            name,
+            kind,
+            ty,
+            optional,
+            negate,
+            selector,
+            vector,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,276 @@
+//! One row of the instruction table: an instruction form as the manual writes it.
+
+use crate::mods::ModClass;
+use crate::opcode::Opcode;
+use crate::types::Type;
+
+/// A PTX ISA version, `major.minor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct PtxVersion {
+    pub major: u8,
+    pub minor: u8,
+}
+
+impl PtxVersion {
+    pub const fn new(major: u8, minor: u8) -> PtxVersion {
+        PtxVersion { major, minor }
+    }
+}
+
+impl std::fmt::Display for PtxVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// The target and ISA version an instruction needs ("PTX ISA Notes" and "Target ISA Notes" of
+/// each instruction). `min_sm` is the `sm_NN` number (`sm_20` → 20). `max_sm`, when set, is the
+/// first architecture that no longer accepts the form (e.g. `vote` without `.sync` on sm_70).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Gate {
+    pub min_sm: u32,
+    pub min_ptx: PtxVersion,
+    pub max_sm: Option<u32>,
+}
+
+impl Gate {
+    pub const NONE: Gate = Gate {
+        min_sm: 10,
+        min_ptx: PtxVersion::new(1, 0),
+        max_sm: None,
+    };
+
+    /// The stricter of two gates.
+    pub fn join(self, other: Gate) -> Gate {
+        Gate {
+            min_sm: self.min_sm.max(other.min_sm),
+            min_ptx: self.min_ptx.max(other.min_ptx),
+            max_sm: match (self.max_sm, other.max_sm) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+        }
+    }
+}
+
+impl Default for Gate {
+    fn default() -> Gate {
+        Gate::NONE
+    }
+}
+
+/// A condition on the modifiers and types an instruction spells: every term must hold, and a
+/// term holds when any of its spellings is present (`.cc .u64|.s64` = `.cc` and a 64-bit type).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub terms: Vec<Vec<&'static str>>,
+}
+
+impl Condition {
+    pub fn holds(&self, spelled: &[&str]) -> bool {
+        self.terms
+            .iter()
+            .all(|alts| alts.iter().any(|a| spelled.contains(a)))
+    }
+}
+
+/// A gate that applies only when the condition holds
+/// (ptx-extended-precision.md §add.cc: "64-bit add.cc introduced in PTX ISA version 4.3").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CondGate {
+    pub when: Condition,
+    pub gate: Gate,
+}
+
+/// A combination the spec excludes although the syntax line would admit it
+/// (`mul.wide` on 64-bit types: ptx-integer-arithmetic.md §mul ".wide … 16-bit and 32-bit").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exclusion {
+    pub when: Condition,
+    pub reason: &'static str,
+}
+
+/// What a modifier slot holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SlotKind {
+    /// A modifier of the given class, admitting these spellings.
+    Mod {
+        class: ModClass,
+        spellings: Vec<&'static str>,
+    },
+    /// A type suffix admitting these types.
+    Type { types: Vec<Type> },
+}
+
+/// One dotted position of the syntax line: `.type`, `{.sat}`, `.s32`, `{.rnd}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// As written in the syntax line, without braces (`.type`, `.sat`).
+    pub name: &'static str,
+    pub optional: bool,
+    pub kind: SlotKind,
+}
+
+impl Slot {
+    pub fn is_type(&self) -> bool {
+        matches!(self.kind, SlotKind::Type { .. })
+    }
+
+    /// Whether this slot admits the spelling.
+    pub fn admits(&self, spelling: &str) -> bool {
+        match &self.kind {
+            SlotKind::Mod { spellings, .. } => spellings.contains(&spelling),
+            SlotKind::Type { types } => types.iter().any(|t| t.suffix() == spelling),
+        }
+    }
+
+    /// The spellings this slot admits, in table order.
+    pub fn spellings(&self) -> Vec<&'static str> {
+        match &self.kind {
+            SlotKind::Mod { spellings, .. } => spellings.clone(),
+            SlotKind::Type { types } => types.iter().map(|t| t.suffix()).collect(),
+        }
+    }
+}
+
+/// What an operand position accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OperandKind {
+    /// A destination register (a brace vector of registers when [`Operand::vector`] says so).
+    Dst,
+    /// `p|q`: a predicate destination with an optional second (complement) destination.
+    DstPair,
+    /// A register or an immediate.
+    Src,
+    /// A register only.
+    SrcReg,
+    /// An immediate only.
+    Imm,
+    /// A register, an immediate, or the name of a variable/function whose address is taken
+    /// (`mov`, `cvta`, `isspacep`).
+    SrcSym,
+    /// A memory address `[a]`, `[a+imm]`, `[imm]`, `[var]`.
+    Addr,
+    /// `[tex, coords]` texture reference with a coordinate vector.
+    TexAddr,
+    /// A label (`bra`).
+    Label,
+    /// A function name or register holding its address (`call`).
+    Func,
+    /// A parenthesised list of `.param` names (`call`'s return and argument lists).
+    ParamList,
+    /// A prototype or label list naming call targets (`call`'s last operand for indirect calls).
+    Proto,
+}
+
+impl OperandKind {
+    pub fn is_destination(self) -> bool {
+        matches!(self, OperandKind::Dst | OperandKind::DstPair)
+    }
+}
+
+/// The type an operand must be compatible with, in terms of the matched instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TypeRef {
+    /// The type chosen for the n-th type slot of the form (0 = first type slot).
+    Slot(u8),
+    /// Twice the size of the n-th type slot when the instruction spells `.wide`, else the slot.
+    WideIfWide(u8),
+    /// Always twice the size of the n-th type slot.
+    Wide(u8),
+    /// A fixed type.
+    Fixed(Type),
+    /// `.u32` when both type slots 0 and 1 are `.u32`, else `.s32` (`dp4a`/`dp2a` operand `c`).
+    S32UnlessBothU32,
+    /// No type constraint (labels, addresses, parameter lists).
+    Any,
+}
+
+/// Optional negation spelled before an operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Negate {
+    None,
+    /// `{!}a`: a predicate source that may be negated.
+    Not,
+    /// `{-}a`: a `vmad` source that may be negated.
+    Minus,
+}
+
+/// Selector suffix after an operand (video instructions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Selector {
+    None,
+    /// `a{.asel}`: optional byte/half selector `.b0 .b1 .b2 .b3 .h0 .h1` (scalar video).
+    OptionalByteHalf,
+    /// `d.dsel`: required byte/half selector (scalar video data merge).
+    RequiredByteHalf,
+    /// `a{.asel}` of SIMD2 video: `.hxy` (two half-word lanes `.h00 … .h33` style selectors).
+    OptionalHalves,
+    /// `a{.asel}` of SIMD4 video: `.bxyzw` (four byte lanes `.b0000 … .b7777`).
+    OptionalBytes,
+    /// `d{.mask}` of SIMD2 video: `.h0 .h1 .h10`.
+    OptionalMask2,
+    /// `d{.mask}` of SIMD4 video: `.b0 .b1 .b10 .b2 .b20 .b21 .b210 .b3 …`.
+    OptionalMask4,
+}
+
+/// How many registers a brace vector operand holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VecRule {
+    /// A scalar.
+    Scalar,
+    /// A vector when the instruction spells `.v2`/`.v4`, of that many elements.
+    FromVecMod,
+    /// Always a vector of this many elements (`tex`'s four results, `mov`'s `{a, b}`).
+    Fixed(u8),
+}
+
+/// One operand position of a form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operand {
+    /// As named in the syntax line (`d`, `a`, `p`, `mask`).
+    pub name: &'static str,
+    pub kind: OperandKind,
+    pub ty: TypeRef,
+    /// Written inside `{, …}` in the syntax line.
+    pub optional: bool,
+    pub negate: Negate,
+    pub selector: Selector,
+    pub vector: VecRule,
+}
+
+/// One instruction form: a line of a syntax block, with its type variables expanded into slots.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// The syntax line as the manual writes it (`add{.sat}.s32 d, a, b;`).
+    pub syntax: &'static str,
+    pub opcode: Opcode,
+    /// Dotted positions in the order the manual writes them.
+    pub slots: Vec<Slot>,
+    pub operands: Vec<Operand>,
+    /// The gate of the form as a whole.
+    pub gate: Gate,
+    /// Gates that apply when particular modifiers or types are spelled.
+    pub cond_gates: Vec<CondGate>,
+    /// Spelled combinations the spec excludes.
+    pub exclusions: Vec<Exclusion>,
+    /// Where the manual defines this form (`ptx-integer-arithmetic.md §9.7.1.1 add`).
+    pub spec: &'static str,
+}
+
+impl Form {
+    /// The modifier (non-type) slots, in order.
+    pub fn mod_slots(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|s| !s.is_type())
+    }
+
+    /// The type slots, in order; [`TypeRef::Slot`] indexes this sequence.
+    pub fn type_slots(&self) -> impl Iterator<Item = &Slot> {
+        self.slots.iter().filter(|s| s.is_type())
+    }
+
+    /// Number of operands that must be present.
+    pub fn required_operands(&self) -> usize {
+        self.operands.iter().filter(|o| !o.optional).count()
+    }
+}

@@ -1,0 +1,472 @@
+//! Matching a spelled instruction (`add` + `[".sat", ".s32"]`) against the table.
+
+use crate::form::{Form, Gate, PtxVersion, SlotKind, TypeRef};
+use crate::mods::{Mods, MulMode};
+use crate::opcode::Opcode;
+use crate::table::forms_of;
+use crate::types::Type;
+
+/// The most modifiers-plus-types one instruction may spell; longer lists are rejected.
+pub const MAX_SPELLED: usize = 16;
+/// The most type slots a form has.
+pub const MAX_TYPE_SLOTS: usize = 4;
+
+/// A successful match: the form, the decoded modifiers and the chosen types.
+#[derive(Clone, Copy, Debug)]
+pub struct Match {
+    pub form: &'static Form,
+    pub mods: Mods,
+    /// The type chosen for each type slot of the form, in slot order.
+    pub types: [Option<Type>; MAX_TYPE_SLOTS],
+    spelled: [&'static str; MAX_SPELLED],
+    n_spelled: usize,
+}
+
+/// Why a spelled instruction matched no form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MatchErrorKind {
+    /// No instruction of that name.
+    UnknownOpcode,
+    /// The spelling is not a modifier or type of any form of this opcode.
+    UnknownModifier,
+    /// The spelling belongs to other forms of this opcode, not to one that fits the rest.
+    NotAllowed,
+    /// A required modifier or type is missing.
+    Missing,
+    /// Two modifiers of one class (two roundings, `.sat` twice).
+    Duplicate,
+    /// The combination is excluded by the spec's prose.
+    Excluded,
+    /// More than [`MAX_SPELLED`] modifiers.
+    TooMany,
+}
+
+/// A user-facing matching error. `index` is the position in the modifier list the error is
+/// about, when there is one, so the caller can point at that modifier's span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchError {
+    pub kind: MatchErrorKind,
+    pub index: Option<usize>,
+    pub message: String,
+    pub notes: Vec<String>,
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for MatchError {}
+
+/// Why an instruction is not available on a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GateError {
+    /// `dp4a requires .target sm_61 or higher (file targets sm_52)`
+    Sm { what: String, need: u32, have: u32 },
+    /// `add.u16x2 requires PTX ISA version 8.0 or higher (file is .version 7.0)`
+    Ptx {
+        what: String,
+        need: PtxVersion,
+        have: PtxVersion,
+    },
+    /// `vote.all without .sync is not supported on sm_70 or higher (file targets sm_80)`
+    Removed { what: String, from: u32, have: u32 },
+}
+
+impl std::fmt::Display for GateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GateError::Sm { what, need, have } => write!(
+                f,
+                "{what} requires .target sm_{need} or higher (file targets sm_{have})"
+            ),
+            GateError::Ptx { what, need, have } => write!(
+                f,
+                "{what} requires PTX ISA version {need} or higher (file is .version {have})"
+            ),
+            GateError::Removed { what, from, have } => write!(
+                f,
+                "{what} is not supported on sm_{from} or higher (file targets sm_{have})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GateError {}
+
+impl Match {
+    pub fn opcode(&self) -> Opcode {
+        self.form.opcode
+    }
+
+    /// The spellings matched, in the order written, as the table spells them.
+    pub fn spelled(&self) -> &[&'static str] {
+        self.spelled.get(..self.n_spelled).unwrap_or(&[])
+    }
+
+    /// The instruction as spelled: `add.sat.s32`.
+    pub fn mnemonic(&self) -> String {
+        let mut s = self.form.opcode.name().to_string();
+        for m in self.spelled() {
+            s.push_str(m);
+        }
+        s
+    }
+
+    /// The type of the first type slot (the "instruction type").
+    pub fn ty(&self) -> Option<Type> {
+        self.types[0]
+    }
+
+    /// Resolves a [`TypeRef`] against the matched types and modifiers.
+    pub fn resolve(&self, r: TypeRef) -> Option<Type> {
+        let slot = |i: u8| self.types.get(i as usize).copied().flatten();
+        match r {
+            TypeRef::Slot(i) => slot(i),
+            TypeRef::WideIfWide(i) => {
+                if self.mods.mul_mode == Some(MulMode::Wide) {
+                    slot(i)?.widened()
+                } else {
+                    slot(i)
+                }
+            }
+            TypeRef::Wide(i) => slot(i)?.widened(),
+            TypeRef::Fixed(t) => Some(t),
+            TypeRef::S32UnlessBothU32 => {
+                if slot(0) == Some(Type::U32) && slot(1) == Some(Type::U32) {
+                    Some(Type::U32)
+                } else {
+                    Some(Type::S32)
+                }
+            }
+            TypeRef::Any => None,
+        }
+    }
+
+    /// The type operand `i` must be compatible with; `None` for untyped operands.
+    pub fn operand_type(&self, i: usize) -> Option<Type> {
+        self.resolve(self.form.operands.get(i)?.ty)
+    }
+
+    /// The gate of this instruction: the form's gate joined with every conditional gate whose
+    /// condition the spelled modifiers meet.
+    pub fn gate(&self) -> Gate {
+        let spelled = self.spelled();
+        self.form
+            .cond_gates
+            .iter()
+            .filter(|g| g.when.holds(spelled))
+            .fold(self.form.gate, |acc, g| acc.join(g.gate))
+    }
+
+    /// Checks the gate against a file's `.target sm_NN` and `.version`; the error names the
+    /// requirement and what the file has.
+    pub fn check_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), GateError> {
+        let gate = self.gate();
+        let what = || self.gate_subject();
+        if let Some(from) = gate.max_sm {
+            if sm >= from {
+                return Err(GateError::Removed {
+                    what: what(),
+                    from,
+                    have: sm,
+                });
+            }
+        }
+        if sm < gate.min_sm {
+            return Err(GateError::Sm {
+                what: what(),
+                need: gate.min_sm,
+                have: sm,
+            });
+        }
+        if ptx < gate.min_ptx {
+            return Err(GateError::Ptx {
+                what: what(),
+                need: gate.min_ptx,
+                have: ptx,
+            });
+        }
+        Ok(())
+    }
+
+    /// `dp4a` when the form's own gate decides; `add.u16x2`/`add.cc.u64` when a conditional
+    /// gate does.
+    fn gate_subject(&self) -> String {
+        let spelled = self.spelled();
+        if self.form.cond_gates.iter().any(|g| g.when.holds(spelled)) {
+            self.mnemonic()
+        } else {
+            self.form.opcode.name().to_string()
+        }
+    }
+}
+
+/// Why one form did not match; `progress` ranks failures across forms.
+struct Failure {
+    progress: usize,
+    kind: MatchErrorKind,
+    index: Option<usize>,
+    detail: Detail,
+}
+
+enum Detail {
+    NotInForm,
+    Missing { slot: usize },
+    Duplicate { first: usize },
+    Excluded(&'static str),
+}
+
+/// Modifiers may come in any order (ptxas accepts `add.s32.sat` and `ld.v4.global.u32`), but
+/// type suffixes fill the type slots left to right (`cvt.f32.s32`: destination type first).
+fn match_one(form: &'static Form, modifiers: &[&str]) -> Result<Match, Failure> {
+    let mut m = Match {
+        form,
+        mods: Mods::default(),
+        types: [None; MAX_TYPE_SLOTS],
+        spelled: [""; MAX_SPELLED],
+        n_spelled: 0,
+    };
+    // filled[j] = index of the modifier that filled slot j
+    let mut filled: [Option<usize>; MAX_SPELLED] = [None; MAX_SPELLED];
+    let mut next_type_slot = 0usize;
+    for (i, &tok) in modifiers.iter().enumerate() {
+        let is_type = Type::from_suffix(tok).is_some();
+        let free = |j: usize| filled.get(j).is_some_and(|f| f.is_none());
+        let found = form.slots.iter().enumerate().find(|(j, s)| {
+            free(*j) && s.admits(tok) && (!s.is_type() || !is_type || *j >= next_type_slot)
+        });
+        let Some((j, slot)) = found else {
+            let taken = form
+                .slots
+                .iter()
+                .enumerate()
+                .find(|(j, s)| !free(*j) && s.admits(tok))
+                .and_then(|(j, _)| filled.get(j).copied().flatten());
+            return Err(match taken {
+                Some(first) => Failure {
+                    progress: i,
+                    kind: MatchErrorKind::Duplicate,
+                    index: Some(i),
+                    detail: Detail::Duplicate { first },
+                },
+                None => Failure {
+                    progress: i,
+                    kind: MatchErrorKind::NotAllowed,
+                    index: Some(i),
+                    detail: Detail::NotInForm,
+                },
+            });
+        };
+        let spelling = slot
+            .spellings()
+            .into_iter()
+            .find(|s| *s == tok)
+            .unwrap_or("");
+        match &slot.kind {
+            SlotKind::Type { .. } => {
+                let ti = form.slots.iter().take(j).filter(|s| s.is_type()).count();
+                if let (Some(t), Some(dst)) = (Type::from_suffix(tok), m.types.get_mut(ti)) {
+                    *dst = Some(t);
+                }
+                next_type_slot = j + 1;
+            }
+            SlotKind::Mod { class, .. } => {
+                if let Some(v) = class.decode(tok) {
+                    if m.mods.is_set(v) {
+                        let first = (0..i)
+                            .find(|&k| {
+                                modifiers
+                                    .get(k)
+                                    .and_then(|t| class.decode(t))
+                                    .is_some_and(|p| p.class() == v.class())
+                            })
+                            .unwrap_or(0);
+                        return Err(Failure {
+                            progress: i,
+                            kind: MatchErrorKind::Duplicate,
+                            index: Some(i),
+                            detail: Detail::Duplicate { first },
+                        });
+                    }
+                    m.mods.set(v);
+                }
+            }
+        }
+        if let Some(f) = filled.get_mut(j) {
+            *f = Some(i);
+        }
+        if let Some(s) = m.spelled.get_mut(i) {
+            *s = spelling;
+        }
+        m.n_spelled = i + 1;
+    }
+    if let Some(missing) = form
+        .slots
+        .iter()
+        .enumerate()
+        .find(|(j, s)| !s.optional && filled.get(*j).is_some_and(|f| f.is_none()))
+        .map(|(j, _)| j)
+    {
+        return Err(Failure {
+            progress: modifiers.len(),
+            kind: MatchErrorKind::Missing,
+            index: None,
+            detail: Detail::Missing { slot: missing },
+        });
+    }
+    let spelled = m.spelled();
+    if let Some(ex) = form.exclusions.iter().find(|e| e.when.holds(spelled)) {
+        return Err(Failure {
+            progress: modifiers.len() + 1,
+            kind: MatchErrorKind::Excluded,
+            index: None,
+            detail: Detail::Excluded(ex.reason),
+        });
+    }
+    Ok(m)
+}
+
+/// Finds the forms of an opcode by name (`"add"`).
+pub fn lookup(opcode_name: &str) -> Option<&'static [Form]> {
+    Opcode::from_name(opcode_name).map(forms_of)
+}
+
+/// Matches an instruction spelled as `opcode` followed by `modifiers` (each with its leading
+/// dot, types included, in source order: `"add"`, `[".sat", ".s32"]`) against the table.
+pub fn match_form(opcode: &str, modifiers: &[&str]) -> Result<Match, MatchError> {
+    let Some(forms) = lookup(opcode) else {
+        return Err(MatchError {
+            kind: MatchErrorKind::UnknownOpcode,
+            index: None,
+            message: format!("unknown instruction `{opcode}`"),
+            notes: Vec::new(),
+        });
+    };
+    if modifiers.len() > MAX_SPELLED {
+        return Err(MatchError {
+            kind: MatchErrorKind::TooMany,
+            index: Some(MAX_SPELLED),
+            message: format!("too many modifiers on `{opcode}` (at most {MAX_SPELLED})"),
+            notes: Vec::new(),
+        });
+    }
+    let mut best: Option<(Failure, &'static Form)> = None;
+    for form in forms {
+        match match_one(form, modifiers) {
+            Ok(m) => return Ok(m),
+            Err(f) => {
+                let better = match &best {
+                    None => true,
+                    Some((b, _)) => f.progress > b.progress,
+                };
+                if better {
+                    best = Some((f, form));
+                }
+            }
+        }
+    }
+    // A spelling that no form of this opcode knows is the clearest thing to report.
+    if let Some((i, tok)) = modifiers
+        .iter()
+        .enumerate()
+        .find(|(_, t)| !forms.iter().any(|f| f.slots.iter().any(|s| s.admits(t))))
+    {
+        return Err(MatchError {
+            kind: MatchErrorKind::UnknownModifier,
+            index: Some(i),
+            message: format!("unknown modifier `{tok}` for `{opcode}`"),
+            notes: forms_note(forms),
+        });
+    }
+    let Some((fail, form)) = best else {
+        return Err(MatchError {
+            kind: MatchErrorKind::UnknownOpcode,
+            index: None,
+            message: format!("`{opcode}` has no forms"),
+            notes: Vec::new(),
+        });
+    };
+    let spelled_all = || {
+        let mut s = opcode.to_string();
+        for m in modifiers {
+            s.push_str(m);
+        }
+        s
+    };
+    let tok = |i: Option<usize>| i.and_then(|i| modifiers.get(i)).copied().unwrap_or("");
+    // The modifier to blame is the one whose removal leaves a valid instruction
+    // (`add.sat.u32`: `.sat`, not `.u32`).
+    let blamed = match fail.detail {
+        Detail::NotInForm => (0..modifiers.len())
+            .find(|&k| {
+                let rest: Vec<&str> = modifiers
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != k)
+                    .map(|(_, m)| *m)
+                    .collect();
+                forms.iter().any(|f| match_one(f, &rest).is_ok())
+            })
+            .or(fail.index),
+        _ => fail.index,
+    };
+    let (message, notes) = match fail.detail {
+        Detail::NotInForm => {
+            let t = tok(blamed);
+            let mut rest = opcode.to_string();
+            for (k, m) in modifiers.iter().enumerate() {
+                if Some(k) != blamed {
+                    rest.push_str(m);
+                }
+            }
+            let homes: Vec<String> = forms
+                .iter()
+                .filter(|f| f.slots.iter().any(|s| s.admits(t)))
+                .map(|f| format!("`{t}` is allowed in `{}`", f.syntax))
+                .collect();
+            (format!("`{t}` is not allowed on `{rest}`"), homes)
+        }
+        Detail::Missing { slot } => {
+            let s = form.slots.get(slot);
+            let what = match s.map(|s| &s.kind) {
+                Some(SlotKind::Type { .. }) => "a type".to_string(),
+                Some(SlotKind::Mod { class, .. }) => format!("a {}", class.name()),
+                None => "a modifier".to_string(),
+            };
+            let choices = s.map(|s| s.spellings().join(", ")).unwrap_or_default();
+            (
+                format!("`{}` needs {what} ({choices})", spelled_all()),
+                vec![format!("the form is `{}`", form.syntax)],
+            )
+        }
+        Detail::Duplicate { first } => {
+            let t = tok(fail.index);
+            let f = modifiers.get(first).copied().unwrap_or("");
+            let msg = if f == t {
+                format!("`{t}` is given twice")
+            } else {
+                format!("`{t}` conflicts with `{f}`: only one may be given")
+            };
+            (msg, Vec::new())
+        }
+        Detail::Excluded(reason) => (
+            format!("`{}` is not a valid combination: {reason}", spelled_all()),
+            vec![format!("see {}", form.spec)],
+        ),
+    };
+    Err(MatchError {
+        kind: fail.kind,
+        index: blamed,
+        message,
+        notes,
+    })
+}
+
+fn forms_note(forms: &[Form]) -> Vec<String> {
+    forms
+        .iter()
+        .map(|f| format!("form: `{}`", f.syntax))
+        .collect()
+}

@@ -1,0 +1,625 @@
+//! Instruction modifiers: one enum per modifier class, spelled as the manual spells them.
+//!
+//! A spelling such as `.lo` means different things in different instructions (`mul.lo` is a
+//! [`MulMode`], `setp.lo` a [`CmpOp`]); the table decides which class a modifier slot holds, and
+//! [`ModClass::decode`] turns a spelling into a typed [`ModValue`] for that class.
+
+macro_rules! spelled_enum {
+    ($(#[$doc:meta])* $name:ident { $($variant:ident = $spelling:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $name { $($variant),+ }
+
+        impl $name {
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The spelling with its leading dot, as written in PTX.
+            pub fn spelling(self) -> &'static str {
+                match self { $($name::$variant => $spelling),+ }
+            }
+
+            pub fn from_spelling(s: &str) -> Option<$name> {
+                match s { $($spelling => Some($name::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+
+spelled_enum!(
+    /// Single-spelling modifiers that are either present or absent.
+    Flag {
+        Sat = ".sat",
+        Ftz = ".ftz",
+        Cc = ".cc",
+        Approx = ".approx",
+        Full = ".full",
+        Uni = ".uni",
+        Sync = ".sync",
+        Aligned = ".aligned",
+        Arrive = ".arrive",
+        Red = ".red",
+        Popc = ".popc",
+        To = ".to",
+        ShiftAmt = ".shiftamt",
+        Relu = ".relu",
+        Nc = ".nc",
+        Po = ".po",
+        NoFtz = ".noftz",
+        NaN = ".NaN",
+        Warp = ".warp",
+        Xorsign = ".xorsign",
+        Abs = ".abs",
+        Oob = ".oob",
+        Unified = ".unified",
+        Satfinite = ".satfinite",
+    }
+);
+
+spelled_enum!(
+    /// Floating-point (`.rn` …) and integer (`.rni` …) rounding modifiers
+    /// (ptx-isa-1.1 §6.5.2, Tables 8 and 9).
+    Rounding {
+        Rn = ".rn",
+        Rz = ".rz",
+        Rm = ".rm",
+        Rp = ".rp",
+        Rna = ".rna",
+        Rni = ".rni",
+        Rzi = ".rzi",
+        Rmi = ".rmi",
+        Rpi = ".rpi",
+        Rs = ".rs",
+    }
+);
+
+impl Rounding {
+    /// `.rni .rzi .rmi .rpi` round a float to an integral value (ptx-isa-1.1 §6.5.2 Table 9).
+    pub fn is_integer_rounding(self) -> bool {
+        matches!(
+            self,
+            Rounding::Rni | Rounding::Rzi | Rounding::Rmi | Rounding::Rpi
+        )
+    }
+}
+
+spelled_enum!(
+    /// Comparison operators (ptx-isa-1.1 §7.3.1, Tables 12–15).
+    CmpOp {
+        Eq = ".eq",
+        Ne = ".ne",
+        Lt = ".lt",
+        Le = ".le",
+        Gt = ".gt",
+        Ge = ".ge",
+        Lo = ".lo",
+        Ls = ".ls",
+        Hi = ".hi",
+        Hs = ".hs",
+        Equ = ".equ",
+        Neu = ".neu",
+        Ltu = ".ltu",
+        Leu = ".leu",
+        Gtu = ".gtu",
+        Geu = ".geu",
+        Num = ".num",
+        Nan = ".nan",
+    }
+);
+
+spelled_enum!(
+    /// Boolean combination of `set`/`setp` with a predicate operand (ptx-isa-1.1 §7.7.2).
+    BoolOp { And = ".and", Or = ".or", Xor = ".xor" }
+);
+
+spelled_enum!(
+    /// `mul`/`mad` result selection (ptx-integer-arithmetic.md §mul); also the half selector of
+    /// `dp2a` (ptx-integer-arithmetic.md §dp2a).
+    MulMode { Hi = ".hi", Lo = ".lo", Wide = ".wide" }
+);
+
+spelled_enum!(
+    /// State spaces (ptx-isa-1.1 §5.1, Table 4; `::` sub-spaces from PTX ISA 7.8+).
+    Space {
+        Reg = ".reg",
+        Sreg = ".sreg",
+        Const = ".const",
+        Global = ".global",
+        Local = ".local",
+        Param = ".param",
+        Shared = ".shared",
+        Tex = ".tex",
+        Surf = ".surf",
+        SharedCta = ".shared::cta",
+        SharedCluster = ".shared::cluster",
+        ParamEntry = ".param::entry",
+        ParamFunc = ".param::func",
+    }
+);
+
+spelled_enum!(
+    /// Cache operators of `ld`/`st` (PTX ISA 8.x §9.7.9.1 "Cache Operators").
+    CacheOp {
+        Ca = ".ca",
+        Cg = ".cg",
+        Cs = ".cs",
+        Lu = ".lu",
+        Cv = ".cv",
+        Wb = ".wb",
+        Wt = ".wt",
+    }
+);
+
+spelled_enum!(
+    /// Vector width of `ld`/`st`/`ldu`/`tex` (ptx-isa-1.1 §5.3.2).
+    VecWidth { V2 = ".v2", V4 = ".v4", V8 = ".v8" }
+);
+
+impl VecWidth {
+    pub fn lanes(self) -> u32 {
+        match self {
+            VecWidth::V2 => 2,
+            VecWidth::V4 => 4,
+            VecWidth::V8 => 8,
+        }
+    }
+}
+
+spelled_enum!(
+    /// Operations of `atom`/`red`/`redux` (PTX ISA 8.x §9.7.13.5).
+    AtomOp {
+        And = ".and",
+        Or = ".or",
+        Xor = ".xor",
+        Cas = ".cas",
+        Exch = ".exch",
+        Add = ".add",
+        Inc = ".inc",
+        Dec = ".dec",
+        Min = ".min",
+        Max = ".max",
+    }
+);
+
+spelled_enum!(
+    /// `shfl` lane modes (PTX ISA 8.x §9.7.9.6).
+    ShflMode { Up = ".up", Down = ".down", Bfly = ".bfly", Idx = ".idx" }
+);
+
+spelled_enum!(
+    /// `vote` modes (ptx-isa-1.1 §7.7.7 Table 52; `.ballot` PTX ISA 2.0).
+    VoteMode { All = ".all", Any = ".any", Uni = ".uni", Ballot = ".ballot" }
+);
+
+spelled_enum!(
+    /// Scopes of memory operations and barriers; `.gl` is `membar`'s spelling of the device
+    /// scope (PTX ISA 8.x §9.7.13.4).
+    Scope {
+        Cta = ".cta",
+        Cluster = ".cluster",
+        Gpu = ".gpu",
+        Sys = ".sys",
+        Gl = ".gl",
+    }
+);
+
+spelled_enum!(
+    /// Memory-consistency semantics (PTX ISA 8.x §8 "Memory Consistency Model").
+    Sem {
+        Weak = ".weak",
+        Volatile = ".volatile",
+        Relaxed = ".relaxed",
+        Acquire = ".acquire",
+        Release = ".release",
+        AcqRel = ".acq_rel",
+        Sc = ".sc",
+        Mmio = ".mmio",
+    }
+);
+
+spelled_enum!(
+    /// Out-of-range behaviour of `szext`, `bmsk` and `shf` (ptx-integer-arithmetic.md §szext).
+    ClampMode { Clamp = ".clamp", Wrap = ".wrap" }
+);
+
+spelled_enum!(
+    /// `shf` direction (PTX ISA 8.x §9.7.8.6).
+    ShfDir { L = ".l", R = ".r" }
+);
+
+spelled_enum!(
+    /// `prmt` modes (PTX ISA 8.x §9.7.9.7).
+    PrmtMode {
+        F4e = ".f4e",
+        B4e = ".b4e",
+        Rc8 = ".rc8",
+        Ecl = ".ecl",
+        Ecr = ".ecr",
+        Rc16 = ".rc16",
+    }
+);
+
+spelled_enum!(
+    /// Secondary operation of scalar video instructions and the accumulate of SIMD ones
+    /// (ptx-video.md §9.7.18.1, §9.7.18.2).
+    VideoOp2 { Add = ".add", Min = ".min", Max = ".max" }
+);
+
+spelled_enum!(
+    /// `vmad` result scaling (ptx-video.md §vmad).
+    VideoScale { Shr7 = ".shr7", Shr15 = ".shr15" }
+);
+
+spelled_enum!(
+    /// Texture geometry (ptx-isa-1.1 §7.7.5; arrays and cubes PTX ISA 4.3).
+    Geom {
+        D1 = ".1d",
+        D2 = ".2d",
+        D3 = ".3d",
+        A1d = ".a1d",
+        A2d = ".a2d",
+        Cube = ".cube",
+        Acube = ".acube",
+        D2ms = ".2dms",
+        A2dms = ".a2dms",
+    }
+);
+
+spelled_enum!(
+    /// `testp` properties (PTX ISA 8.x §9.7.3.9).
+    TestpOp {
+        Finite = ".finite",
+        Infinite = ".infinite",
+        Number = ".number",
+        NotANumber = ".notanumber",
+        Normal = ".normal",
+        Subnormal = ".subnormal",
+    }
+);
+
+spelled_enum!(
+    /// Cache level of `prefetch` (PTX ISA 8.x §9.7.9.15).
+    CacheLevel { L1 = ".L1", L2 = ".L2" }
+);
+
+spelled_enum!(
+    /// `txq` queries (PTX ISA 8.x §9.7.10.5).
+    TexQuery {
+        Width = ".width",
+        Height = ".height",
+        Depth = ".depth",
+        ChannelDataType = ".channel_data_type",
+        ChannelOrder = ".channel_order",
+        NormalizedCoords = ".normalized_coords",
+        ArraySize = ".array_size",
+        NumMipmapLevels = ".num_mipmap_levels",
+        NumSamples = ".num_samples",
+        FilterMode = ".filter_mode",
+        AddrMode0 = ".addr_mode_0",
+        AddrMode1 = ".addr_mode_1",
+        AddrMode2 = ".addr_mode_2",
+        ForceUnnormalizedCoords = ".force_unnormalized_coords",
+    }
+);
+
+/// The class of a modifier slot: which enum its spellings decode into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ModClass {
+    Flag,
+    Rounding,
+    CmpOp,
+    BoolOp,
+    MulMode,
+    Space,
+    CacheOp,
+    VecWidth,
+    AtomOp,
+    ShflMode,
+    VoteMode,
+    Scope,
+    Sem,
+    ClampMode,
+    ShfDir,
+    PrmtMode,
+    VideoOp2,
+    VideoScale,
+    Geom,
+    TestpOp,
+    CacheLevel,
+    TexQuery,
+}
+
+/// A decoded modifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ModValue {
+    Flag(Flag),
+    Rounding(Rounding),
+    CmpOp(CmpOp),
+    BoolOp(BoolOp),
+    MulMode(MulMode),
+    Space(Space),
+    CacheOp(CacheOp),
+    VecWidth(VecWidth),
+    AtomOp(AtomOp),
+    ShflMode(ShflMode),
+    VoteMode(VoteMode),
+    Scope(Scope),
+    Sem(Sem),
+    ClampMode(ClampMode),
+    ShfDir(ShfDir),
+    PrmtMode(PrmtMode),
+    VideoOp2(VideoOp2),
+    VideoScale(VideoScale),
+    Geom(Geom),
+    TestpOp(TestpOp),
+    CacheLevel(CacheLevel),
+    TexQuery(TexQuery),
+}
+
+impl ModClass {
+    /// Order in which a slot's class is inferred from its spellings when the table does not
+    /// name it: the first class that admits every spelling wins. Narrow classes come first so
+    /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
+    /// full `atom` operation list is only an [`AtomOp`].
+    pub const INFERENCE_ORDER: [ModClass; 22] = [
+        ModClass::Flag,
+        ModClass::Rounding,
+        ModClass::MulMode,
+        ModClass::CmpOp,
+        ModClass::BoolOp,
+        ModClass::VideoOp2,
+        ModClass::AtomOp,
+        ModClass::Space,
+        ModClass::CacheOp,
+        ModClass::VecWidth,
+        ModClass::ShflMode,
+        ModClass::VoteMode,
+        ModClass::Scope,
+        ModClass::Sem,
+        ModClass::ClampMode,
+        ModClass::ShfDir,
+        ModClass::PrmtMode,
+        ModClass::VideoScale,
+        ModClass::Geom,
+        ModClass::TestpOp,
+        ModClass::CacheLevel,
+        ModClass::TexQuery,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ModClass::Flag => "flag",
+            ModClass::Rounding => "rounding modifier",
+            ModClass::CmpOp => "comparison operator",
+            ModClass::BoolOp => "boolean operator",
+            ModClass::MulMode => "result mode",
+            ModClass::Space => "state space",
+            ModClass::CacheOp => "cache operator",
+            ModClass::VecWidth => "vector width",
+            ModClass::AtomOp => "operation",
+            ModClass::ShflMode => "shuffle mode",
+            ModClass::VoteMode => "vote mode",
+            ModClass::Scope => "scope",
+            ModClass::Sem => "memory semantics",
+            ModClass::ClampMode => "clamp mode",
+            ModClass::ShfDir => "shift direction",
+            ModClass::PrmtMode => "permute mode",
+            ModClass::VideoOp2 => "secondary operation",
+            ModClass::VideoScale => "scale",
+            ModClass::Geom => "geometry",
+            ModClass::TestpOp => "test",
+            ModClass::CacheLevel => "cache level",
+            ModClass::TexQuery => "query",
+        }
+    }
+
+    /// Decodes a spelling as a value of this class.
+    pub fn decode(self, s: &str) -> Option<ModValue> {
+        Some(match self {
+            ModClass::Flag => ModValue::Flag(Flag::from_spelling(s)?),
+            ModClass::Rounding => ModValue::Rounding(Rounding::from_spelling(s)?),
+            ModClass::CmpOp => ModValue::CmpOp(CmpOp::from_spelling(s)?),
+            ModClass::BoolOp => ModValue::BoolOp(BoolOp::from_spelling(s)?),
+            ModClass::MulMode => ModValue::MulMode(MulMode::from_spelling(s)?),
+            ModClass::Space => ModValue::Space(Space::from_spelling(s)?),
+            ModClass::CacheOp => ModValue::CacheOp(CacheOp::from_spelling(s)?),
+            ModClass::VecWidth => ModValue::VecWidth(VecWidth::from_spelling(s)?),
+            ModClass::AtomOp => ModValue::AtomOp(AtomOp::from_spelling(s)?),
+            ModClass::ShflMode => ModValue::ShflMode(ShflMode::from_spelling(s)?),
+            ModClass::VoteMode => ModValue::VoteMode(VoteMode::from_spelling(s)?),
+            ModClass::Scope => ModValue::Scope(Scope::from_spelling(s)?),
+            ModClass::Sem => ModValue::Sem(Sem::from_spelling(s)?),
+            ModClass::ClampMode => ModValue::ClampMode(ClampMode::from_spelling(s)?),
+            ModClass::ShfDir => ModValue::ShfDir(ShfDir::from_spelling(s)?),
+            ModClass::PrmtMode => ModValue::PrmtMode(PrmtMode::from_spelling(s)?),
+            ModClass::VideoOp2 => ModValue::VideoOp2(VideoOp2::from_spelling(s)?),
+            ModClass::VideoScale => ModValue::VideoScale(VideoScale::from_spelling(s)?),
+            ModClass::Geom => ModValue::Geom(Geom::from_spelling(s)?),
+            ModClass::TestpOp => ModValue::TestpOp(TestpOp::from_spelling(s)?),
+            ModClass::CacheLevel => ModValue::CacheLevel(CacheLevel::from_spelling(s)?),
+            ModClass::TexQuery => ModValue::TexQuery(TexQuery::from_spelling(s)?),
+        })
+    }
+
+    pub fn from_name(s: &str) -> Option<ModClass> {
+        ModClass::INFERENCE_ORDER
+            .iter()
+            .copied()
+            .find(|c| format!("{c:?}") == s)
+    }
+}
+
+impl ModValue {
+    pub fn class(self) -> ModClass {
+        match self {
+            ModValue::Flag(_) => ModClass::Flag,
+            ModValue::Rounding(_) => ModClass::Rounding,
+            ModValue::CmpOp(_) => ModClass::CmpOp,
+            ModValue::BoolOp(_) => ModClass::BoolOp,
+            ModValue::MulMode(_) => ModClass::MulMode,
+            ModValue::Space(_) => ModClass::Space,
+            ModValue::CacheOp(_) => ModClass::CacheOp,
+            ModValue::VecWidth(_) => ModClass::VecWidth,
+            ModValue::AtomOp(_) => ModClass::AtomOp,
+            ModValue::ShflMode(_) => ModClass::ShflMode,
+            ModValue::VoteMode(_) => ModClass::VoteMode,
+            ModValue::Scope(_) => ModClass::Scope,
+            ModValue::Sem(_) => ModClass::Sem,
+            ModValue::ClampMode(_) => ModClass::ClampMode,
+            ModValue::ShfDir(_) => ModClass::ShfDir,
+            ModValue::PrmtMode(_) => ModClass::PrmtMode,
+            ModValue::VideoOp2(_) => ModClass::VideoOp2,
+            ModValue::VideoScale(_) => ModClass::VideoScale,
+            ModValue::Geom(_) => ModClass::Geom,
+            ModValue::TestpOp(_) => ModClass::TestpOp,
+            ModValue::CacheLevel(_) => ModClass::CacheLevel,
+            ModValue::TexQuery(_) => ModClass::TexQuery,
+        }
+    }
+}
+
+/// A bit set of [`Flag`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Flags(u32);
+
+impl Flags {
+    pub fn contains(self, f: Flag) -> bool {
+        self.0 & (1 << f as u32) != 0
+    }
+    pub fn insert(&mut self, f: Flag) {
+        self.0 |= 1 << f as u32;
+    }
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+    pub fn iter(self) -> impl Iterator<Item = Flag> {
+        Flag::ALL.iter().copied().filter(move |f| self.contains(*f))
+    }
+}
+
+/// The decoded modifiers of one instruction: at most one value per class, plus the flags.
+/// Filled by [`crate::match_form`]; a field is `None` when the instruction does not spell it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mods {
+    pub flags: Flags,
+    pub rounding: Option<Rounding>,
+    pub cmp: Option<CmpOp>,
+    pub bool_op: Option<BoolOp>,
+    pub mul_mode: Option<MulMode>,
+    pub space: Option<Space>,
+    pub cache: Option<CacheOp>,
+    pub vec: Option<VecWidth>,
+    pub atom_op: Option<AtomOp>,
+    pub shfl_mode: Option<ShflMode>,
+    pub vote_mode: Option<VoteMode>,
+    pub scope: Option<Scope>,
+    pub sem: Option<Sem>,
+    pub clamp: Option<ClampMode>,
+    pub shf_dir: Option<ShfDir>,
+    pub prmt_mode: Option<PrmtMode>,
+    pub video_op2: Option<VideoOp2>,
+    pub video_scale: Option<VideoScale>,
+    pub geom: Option<Geom>,
+    pub testp: Option<TestpOp>,
+    pub level: Option<CacheLevel>,
+    pub query: Option<TexQuery>,
+}
+
+impl Mods {
+    pub fn has(&self, f: Flag) -> bool {
+        self.flags.contains(f)
+    }
+
+    /// Whether a value of this class (or, for flags, this very flag) is already set.
+    pub fn is_set(&self, v: ModValue) -> bool {
+        match v {
+            ModValue::Flag(f) => self.flags.contains(f),
+            ModValue::Rounding(_) => self.rounding.is_some(),
+            ModValue::CmpOp(_) => self.cmp.is_some(),
+            ModValue::BoolOp(_) => self.bool_op.is_some(),
+            ModValue::MulMode(_) => self.mul_mode.is_some(),
+            ModValue::Space(_) => self.space.is_some(),
+            ModValue::CacheOp(_) => self.cache.is_some(),
+            ModValue::VecWidth(_) => self.vec.is_some(),
+            ModValue::AtomOp(_) => self.atom_op.is_some(),
+            ModValue::ShflMode(_) => self.shfl_mode.is_some(),
+            ModValue::VoteMode(_) => self.vote_mode.is_some(),
+            ModValue::Scope(_) => self.scope.is_some(),
+            ModValue::Sem(_) => self.sem.is_some(),
+            ModValue::ClampMode(_) => self.clamp.is_some(),
+            ModValue::ShfDir(_) => self.shf_dir.is_some(),
+            ModValue::PrmtMode(_) => self.prmt_mode.is_some(),
+            ModValue::VideoOp2(_) => self.video_op2.is_some(),
+            ModValue::VideoScale(_) => self.video_scale.is_some(),
+            ModValue::Geom(_) => self.geom.is_some(),
+            ModValue::TestpOp(_) => self.testp.is_some(),
+            ModValue::CacheLevel(_) => self.level.is_some(),
+            ModValue::TexQuery(_) => self.query.is_some(),
+        }
+    }
+
+    pub fn set(&mut self, v: ModValue) {
+        match v {
+            ModValue::Flag(f) => self.flags.insert(f),
+            ModValue::Rounding(x) => self.rounding = Some(x),
+            ModValue::CmpOp(x) => self.cmp = Some(x),
+            ModValue::BoolOp(x) => self.bool_op = Some(x),
+            ModValue::MulMode(x) => self.mul_mode = Some(x),
+            ModValue::Space(x) => self.space = Some(x),
+            ModValue::CacheOp(x) => self.cache = Some(x),
+            ModValue::VecWidth(x) => self.vec = Some(x),
+            ModValue::AtomOp(x) => self.atom_op = Some(x),
+            ModValue::ShflMode(x) => self.shfl_mode = Some(x),
+            ModValue::VoteMode(x) => self.vote_mode = Some(x),
+            ModValue::Scope(x) => self.scope = Some(x),
+            ModValue::Sem(x) => self.sem = Some(x),
+            ModValue::ClampMode(x) => self.clamp = Some(x),
+            ModValue::ShfDir(x) => self.shf_dir = Some(x),
+            ModValue::PrmtMode(x) => self.prmt_mode = Some(x),
+            ModValue::VideoOp2(x) => self.video_op2 = Some(x),
+            ModValue::VideoScale(x) => self.video_scale = Some(x),
+            ModValue::Geom(x) => self.geom = Some(x),
+            ModValue::TestpOp(x) => self.testp = Some(x),
+            ModValue::CacheLevel(x) => self.level = Some(x),
+            ModValue::TexQuery(x) => self.query = Some(x),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_class_decodes_its_own_spellings_and_names_round_trip() {
+        for c in ModClass::INFERENCE_ORDER {
+            assert_eq!(ModClass::from_name(&format!("{c:?}")), Some(c));
+        }
+        assert_eq!(
+            ModClass::MulMode.decode(".lo"),
+            Some(ModValue::MulMode(MulMode::Lo))
+        );
+        assert_eq!(
+            ModClass::CmpOp.decode(".lo"),
+            Some(ModValue::CmpOp(CmpOp::Lo))
+        );
+        assert_eq!(ModClass::Rounding.decode(".lo"), None);
+        for f in Flag::ALL {
+            let v = ModClass::Flag.decode(f.spelling()).unwrap();
+            assert_eq!(v.class(), ModClass::Flag);
+        }
+    }
+
+    #[test]
+    fn flags_set_and_query() {
+        let mut m = Mods::default();
+        assert!(!m.has(Flag::Sat));
+        m.set(ModValue::Flag(Flag::Sat));
+        assert!(m.has(Flag::Sat));
+        assert!(!m.has(Flag::Ftz));
+        assert!(m.is_set(ModValue::Flag(Flag::Sat)));
+        assert!(!m.is_set(ModValue::Flag(Flag::Ftz)));
+        m.set(ModValue::Rounding(Rounding::Rz));
+        assert!(m.is_set(ModValue::Rounding(Rounding::Rn)));
+        assert_eq!(m.flags.iter().collect::<Vec<_>>(), vec![Flag::Sat]);
+    }
+}
