@@ -5,3 +5,6 @@
 pub mod asm;
 pub mod cubin;
 pub mod isa;
+pub mod disasm;
+pub mod listing;
+pub mod verify;

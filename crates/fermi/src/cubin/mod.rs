@@ -1,1 +1,157 @@
-//! The cubin container.
+//! The cubin container: the ELF file NVIDIA's driver loads for sm_20/sm_21 kernels.
+//!
+//! [`Module`] is the whole content we model (kernels with their code, parameter layout and
+//! resource sizes, plus the module's `c[0x2]` constant data); [`write_cubin`] lays it out as
+//! NVIDIA's tools do and [`read_cubin`] reads such files back, rejecting anything malformed
+//! with a [`CubinError`] instead of panicking. The layout and its sources are in
+//! `docs/cubin.md`.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
+mod consts;
+mod nvinfo;
+mod read;
+mod write;
+
+pub use consts::*;
+pub use read::read_cubin;
+pub use write::write_cubin;
+
+use std::fmt;
+
+/// The real architecture a cubin's code is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Arch {
+    #[default]
+    Sm20,
+    Sm21,
+}
+
+impl Arch {
+    /// The `sm_NN` number, which is also the low byte of `e_flags`.
+    pub fn sm(self) -> u8 {
+        match self {
+            Arch::Sm20 => 20,
+            Arch::Sm21 => 21,
+        }
+    }
+    pub fn from_sm(sm: u32) -> Option<Arch> {
+        match sm {
+            20 => Some(Arch::Sm20),
+            21 => Some(Arch::Sm21),
+            _ => None,
+        }
+    }
+    /// `sm_20` / `sm_21`, as cuobjdump's `code for` header and asfermi's `!Arch` spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Sm20 => "sm_20",
+            Arch::Sm21 => "sm_21",
+        }
+    }
+    pub fn parse(name: &str) -> Option<Arch> {
+        match name {
+            "sm_20" => Some(Arch::Sm20),
+            "sm_21" => Some(Arch::Sm21),
+            _ => None,
+        }
+    }
+}
+
+/// Width of generic addresses (`!Machine 32|64`): selects ELFCLASS32/64 and
+/// `EF_CUDA_64BIT_ADDRESS`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum AddressSize {
+    Bits32,
+    #[default]
+    Bits64,
+}
+
+/// One kernel parameter: `offset` is relative to the start of the parameter block (which the
+/// driver places at `c[0x0][0x20]` on sm_20), as `EIATTR_KPARAM_INFO` records it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Param {
+    pub offset: u32,
+    pub size: u32,
+}
+
+/// One kernel (`.text.<name>` and its companion sections).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Kernel {
+    pub name: String,
+    /// Instruction words; the word at index `i` is at byte address `8 * i`.
+    pub code: Vec<u64>,
+    /// In declaration order (ordinal 0 first).
+    pub params: Vec<Param>,
+    /// Bytes of the parameter block (`EIATTR_CBANK_PARAM_SIZE`).
+    pub param_size: u32,
+    /// Bytes of `.shared` memory per CTA (`.nv.shared.<name>`).
+    pub shared_size: u32,
+    /// Bytes of local memory per thread (`.nv.local.<name>`).
+    pub local_size: u32,
+    /// Registers per thread (high byte of the text section's `sh_info`).
+    pub reg_count: u8,
+    /// Named barriers used (bits 20..26 of the text section's `sh_flags`).
+    pub bar_count: u8,
+    /// `EIATTR_FRAME_SIZE`.
+    pub frame_size: u32,
+    /// `EIATTR_MIN_STACK_SIZE`.
+    pub min_stack_size: u32,
+}
+
+/// Everything one cubin holds, as far as ptxvm models it.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Module {
+    pub arch: Arch,
+    pub address_size: AddressSize,
+    pub kernels: Vec<Kernel>,
+    /// Module-scope constant data, bank `c[0x2]` (`.nv.constant2`).
+    pub constant2: Vec<u8>,
+}
+
+/// Why bytes are not a cubin we can read, or a module cannot be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CubinError {
+    /// Not a well-formed ELF file (bad magic, truncated headers, tables out of bounds).
+    NotElf(String),
+    /// An ELF file, but not for `EM_CUDA`.
+    NotCuda { machine: u16 },
+    /// A CUDA ELF for an architecture other than sm_20/sm_21.
+    UnsupportedArch { sm: u32 },
+    /// A section or attribute is present but malformed.
+    Malformed { section: String, reason: String },
+    /// The module cannot be represented in a cubin (e.g. a size does not fit its field).
+    Unrepresentable(String),
+}
+
+impl fmt::Display for CubinError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CubinError::NotElf(why) => write!(f, "not an ELF file: {why}"),
+            CubinError::NotCuda { machine } => write!(
+                f,
+                "not a CUDA cubin: e_machine is {machine}, expected EM_CUDA ({})",
+                EM_CUDA
+            ),
+            CubinError::UnsupportedArch { sm } => {
+                write!(
+                    f,
+                    "cubin is for sm_{sm}; only sm_20 and sm_21 are supported"
+                )
+            }
+            CubinError::Malformed { section, reason } => {
+                write!(f, "malformed section `{section}`: {reason}")
+            }
+            CubinError::Unrepresentable(why) => write!(f, "cannot write cubin: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for CubinError {}

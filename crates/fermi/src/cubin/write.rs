@@ -1,0 +1,370 @@
+//! Module → cubin bytes, through `object`'s single-phase ELF writer.
+
+use super::consts::*;
+use super::nvinfo::{encode_hval, encode_sval_words};
+use super::{AddressSize, CubinError, Kernel, Module};
+use object::elf;
+use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
+use object::Endianness;
+
+/// Section indices before ours: null, `.shstrtab`, `.strtab`, `.symtab` (object's writer
+/// assigns them in the order their headers are written).
+const SYMTAB_INDEX: u32 = 3;
+const FIRST_OWN_SECTION: u32 = 4;
+
+/// The section contents ptxvm decides on; the writer only places them.
+struct Planned {
+    name: String,
+    sh_type: u32,
+    sh_flags: u64,
+    sh_link: u32,
+    sh_info: u32,
+    align: u64,
+    /// `None` for `SHT_NOBITS` (size in `nobits_size`).
+    data: Option<Vec<u8>>,
+    nobits_size: u64,
+    /// File offset, once written.
+    offset: u64,
+}
+
+impl Planned {
+    fn is_alloc_progbits(&self) -> bool {
+        self.data.is_some() && self.sh_flags & elf::SHF_ALLOC.0 != 0
+    }
+}
+
+fn too_big(what: &str, kernel: &Kernel) -> CubinError {
+    CubinError::Unrepresentable(format!("{what} of kernel `{}` is too large", kernel.name))
+}
+
+fn check_kernel(k: &Kernel) -> Result<(), CubinError> {
+    if k.name.is_empty() || k.name.contains('\0') {
+        return Err(CubinError::Unrepresentable(format!(
+            "kernel name {:?} is empty or contains NUL",
+            k.name
+        )));
+    }
+    if k.param_size > MAX_PARAM_BYTES {
+        return Err(too_big("parameter block", k));
+    }
+    for (i, p) in k.params.iter().enumerate() {
+        let end = p.offset.checked_add(p.size);
+        if p.size == 0 || p.size > KPARAM_SIZE_MAX || end.is_none_or(|e| e > k.param_size) {
+            return Err(CubinError::Unrepresentable(format!(
+                "parameter {i} of kernel `{}` (offset {}, size {}) lies outside its {}-byte \
+                 parameter block",
+                k.name, p.offset, p.size, k.param_size
+            )));
+        }
+    }
+    if k.code.len() > (u32::MAX / 8) as usize {
+        return Err(too_big("code", k));
+    }
+    Ok(())
+}
+
+/// The module's own sections, in section-index order starting at [`FIRST_OWN_SECTION`],
+/// together with the kernel symbols' indices they refer to.
+fn plan_sections(m: &Module) -> Vec<Planned> {
+    // Indices are predictable: per kernel `.nv.info.k`, `.text.k`, `.nv.constant0.k`, then
+    // optional `.nv.shared.k` / `.nv.local.k`.
+    let per_kernel = |k: &Kernel| 3 + u32::from(k.shared_size > 0) + u32::from(k.local_size > 0);
+    let own_count: u32 =
+        1 + m.kernels.iter().map(per_kernel).sum::<u32>() + u32::from(!m.constant2.is_empty());
+    // Symbols: null, one STT_SECTION per own section, then one per kernel.
+    let kernel_sym = |i: usize| 1 + own_count + i as u32;
+    let section_sym = |section_index: u32| 1 + (section_index - FIRST_OWN_SECTION);
+
+    let mut global_info = Vec::new();
+    let mut out = vec![];
+    let mut next = FIRST_OWN_SECTION + 1; // after .nv.info
+    for (i, k) in m.kernels.iter().enumerate() {
+        let (info_idx, text_idx, const_idx) = (next, next + 1, next + 2);
+        next += per_kernel(k);
+        let sym = kernel_sym(i);
+        encode_sval_words(
+            &mut global_info,
+            EIATTR_MIN_STACK_SIZE,
+            &[sym, k.min_stack_size],
+        );
+        encode_sval_words(&mut global_info, EIATTR_FRAME_SIZE, &[sym, k.frame_size]);
+
+        let mut info = Vec::new();
+        encode_sval_words(
+            &mut info,
+            EIATTR_PARAM_CBANK,
+            &[
+                section_sym(const_idx),
+                (k.param_size << 16) | PARAM_BASE_SM20,
+            ],
+        );
+        encode_hval(&mut info, EIATTR_CBANK_PARAM_SIZE, k.param_size as u16);
+        // nvcc lists the parameters last ordinal first.
+        for (ordinal, p) in k.params.iter().enumerate().rev() {
+            let flags = (p.size << KPARAM_SIZE_SHIFT) | KPARAM_CBANK_BITS;
+            encode_sval_words(
+                &mut info,
+                EIATTR_KPARAM_INFO,
+                &[0, (ordinal as u32 & 0xffff) | (p.offset << 16), flags],
+            );
+        }
+        encode_hval(&mut info, EIATTR_MAXREG_COUNT, 0xff);
+        out.push(Planned {
+            name: format!(".nv.info.{}", k.name),
+            sh_type: SHT_CUDA_INFO,
+            sh_flags: 0,
+            sh_link: SYMTAB_INDEX,
+            sh_info: text_idx,
+            align: 4,
+            data: Some(info),
+            nobits_size: 0,
+            offset: 0,
+        });
+        let code: Vec<u8> = k.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        out.push(Planned {
+            name: format!(".text.{}", k.name),
+            sh_type: elf::SHT_PROGBITS.0,
+            sh_flags: (elf::SHF_ALLOC.0 | elf::SHF_EXECINSTR.0)
+                | (u64::from(k.bar_count) & SHF_BARRIERS_MASK) << SHF_BARRIERS_SHIFT,
+            sh_link: SYMTAB_INDEX,
+            sh_info: (u32::from(k.reg_count) << SH_INFO_REGCOUNT_SHIFT) | sym,
+            align: 4,
+            data: Some(code),
+            nobits_size: 0,
+            offset: 0,
+        });
+        out.push(Planned {
+            name: format!(".nv.constant0.{}", k.name),
+            sh_type: elf::SHT_PROGBITS.0,
+            sh_flags: elf::SHF_ALLOC.0,
+            sh_link: 0,
+            sh_info: text_idx,
+            align: 4,
+            data: Some(vec![
+                0;
+                (PARAM_BASE_SM20 + k.param_size.next_multiple_of(4))
+                    as usize
+            ]),
+            nobits_size: 0,
+            offset: 0,
+        });
+        for (prefix, size) in [("shared", k.shared_size), ("local", k.local_size)] {
+            if size > 0 {
+                out.push(Planned {
+                    name: format!(".nv.{prefix}.{}", k.name),
+                    sh_type: elf::SHT_NOBITS.0,
+                    sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0,
+                    sh_link: 0,
+                    sh_info: text_idx,
+                    align: 16,
+                    data: None,
+                    nobits_size: u64::from(size),
+                    offset: 0,
+                });
+            }
+        }
+        debug_assert_eq!(info_idx + per_kernel(k), next);
+    }
+    if !m.constant2.is_empty() {
+        out.push(Planned {
+            name: ".nv.constant2".into(),
+            sh_type: elf::SHT_PROGBITS.0,
+            sh_flags: elf::SHF_ALLOC.0,
+            sh_link: 0,
+            sh_info: 0,
+            align: 4,
+            data: Some(m.constant2.clone()),
+            nobits_size: 0,
+            offset: 0,
+        });
+    }
+    out.insert(
+        0,
+        Planned {
+            name: ".nv.info".into(),
+            sh_type: SHT_CUDA_INFO,
+            sh_flags: 0,
+            sh_link: SYMTAB_INDEX,
+            sh_info: 0,
+            align: 4,
+            data: Some(global_info),
+            nobits_size: 0,
+            offset: 0,
+        },
+    );
+    debug_assert_eq!(out.len() as u32, own_count);
+    out
+}
+
+/// `e_flags` for a module: real and virtual SM, unified texture mode, address width.
+pub fn cubin_e_flags(arch: super::Arch, address_size: AddressSize) -> u32 {
+    let sm = u32::from(arch.sm());
+    // sm_21 code is compiled from the compute_20 virtual architecture.
+    let virtual_sm = 20u32;
+    let mut flags = sm | EF_CUDA_TEXMODE_UNIFIED | (virtual_sm << EF_CUDA_VIRTUAL_SM_SHIFT);
+    if address_size == AddressSize::Bits64 {
+        flags |= EF_CUDA_64BIT_ADDRESS;
+    }
+    flags
+}
+
+/// Lays `module` out as an sm_20/sm_21 cubin (see `docs/cubin.md`).
+pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
+    for k in &module.kernels {
+        check_kernel(k)?;
+    }
+    for (i, k) in module.kernels.iter().enumerate() {
+        if module.kernels.iter().take(i).any(|o| o.name == k.name) {
+            return Err(CubinError::Unrepresentable(format!(
+                "two kernels are named `{}`",
+                k.name
+            )));
+        }
+    }
+    if module.constant2.len() > CONSTANT_BANK_BYTES as usize {
+        return Err(CubinError::Unrepresentable(
+            "constant bank 2 data exceeds 64 KiB".into(),
+        ));
+    }
+    let planned = plan_sections(module);
+    let is_64 = module.address_size == AddressSize::Bits64;
+    let err = |e: object::write::Error| CubinError::Unrepresentable(e.to_string());
+
+    let mut buffer = Vec::new();
+    let mut w = Writer::new_single_phase(Endianness::Little, is_64, &mut buffer);
+    let header = FileHeader {
+        os_abi: elf::OsAbi(ELFOSABI_CUDA),
+        abi_version: ELFABIVERSION_CUDA,
+        e_type: elf::ET_EXEC,
+        e_machine: elf::Machine(EM_CUDA),
+        e_entry: 0,
+        e_flags: elf::FileFlags(cubin_e_flags(module.arch, module.address_size)),
+    };
+    w.write_file_header(&header).map_err(err)?;
+    let has_nobits = planned.iter().any(|p| p.data.is_none());
+    let phnum = 2 + u32::from(has_nobits);
+    let (phoff, phsize) = w.write_program_headers_placeholder(phnum);
+
+    // Non-allocated sections first, so the allocated ones form one contiguous load segment.
+    let mut planned = planned;
+    let (mut load_start, mut load_end) = (None::<u64>, 0u64);
+    for alloc_pass in [false, true] {
+        for p in planned.iter_mut().filter(|p| p.is_alloc_progbits() == alloc_pass) {
+            p.offset = w.write_align(p.align);
+            if let Some(data) = &p.data {
+                w.write(data);
+                if alloc_pass {
+                    load_start.get_or_insert(p.offset);
+                    load_end = p.offset + data.len() as u64;
+                }
+            }
+        }
+    }
+
+    let name_ids: Vec<_> = planned
+        .iter()
+        .map(|p| w.add_section_name(p.name.as_bytes()))
+        .collect();
+    let kernel_names: Vec<_> = module
+        .kernels
+        .iter()
+        .map(|k| w.add_string(k.name.as_bytes()))
+        .collect();
+
+    w.write_null_symbol();
+    for i in 0..planned.len() {
+        w.write_symbol(&Sym {
+            section: Some(FIRST_OWN_SECTION + i as u32),
+            st_name: 0,
+            st_info: elf::SymbolInfo::new(elf::STB_LOCAL, elf::STT_SECTION),
+            st_other: elf::SymbolOther(0),
+            st_shndx: elf::SymbolSection(0),
+            st_value: 0,
+            st_size: 0,
+        });
+    }
+    for (ki, k) in module.kernels.iter().enumerate() {
+        let text_index = planned
+            .iter()
+            .position(|p| p.name == format!(".text.{}", k.name))
+            .map_or(0, |pos| FIRST_OWN_SECTION + pos as u32);
+        let st_name = w.string_offset(kernel_names.get(ki).copied());
+        w.write_symbol(&Sym {
+            section: Some(text_index),
+            st_name,
+            st_info: elf::SymbolInfo::new(elf::STB_GLOBAL, elf::STT_FUNC),
+            st_other: elf::SymbolOther(STO_CUDA_ENTRY),
+            st_shndx: elf::SymbolSection(0),
+            st_value: 0,
+            st_size: k.code.len() as u64 * 8,
+        });
+    }
+    w.write_strtab().map_err(err)?;
+    w.write_shstrtab().map_err(err)?;
+
+    w.write_null_section_header();
+    w.write_shstrtab_section_header();
+    w.write_strtab_section_header();
+    w.write_symtab_section_header(1 + planned.len() as u32);
+    for (i, p) in planned.iter().enumerate() {
+        let sh_name = w.section_name_offset(name_ids.get(i).copied());
+        w.write_section_header(&SectionHeader {
+            sh_name,
+            sh_type: elf::SectionType(p.sh_type),
+            sh_flags: elf::SectionFlags(p.sh_flags),
+            sh_addr: 0,
+            sh_offset: p.offset,
+            sh_size: p.data.as_ref().map_or(p.nobits_size, |d| d.len() as u64),
+            sh_link: p.sh_link,
+            sh_info: p.sh_info,
+            sh_addralign: p.align,
+            sh_entsize: 0,
+        });
+    }
+
+    let mut phdrs = vec![ProgramHeader {
+        p_type: elf::PT_PHDR,
+        p_flags: elf::ProgramFlags(elf::PF_R.0 | elf::PF_X.0),
+        p_offset: phoff,
+        p_vaddr: 0,
+        p_paddr: 0,
+        p_filesz: phsize,
+        p_memsz: phsize,
+        p_align: 8,
+    }];
+    let load_start = load_start.unwrap_or(0);
+    phdrs.push(ProgramHeader {
+        p_type: elf::PT_LOAD,
+        p_flags: elf::ProgramFlags(elf::PF_R.0 | elf::PF_X.0),
+        p_offset: load_start,
+        p_vaddr: 0,
+        p_paddr: 0,
+        p_filesz: load_end.saturating_sub(load_start),
+        p_memsz: load_end.saturating_sub(load_start),
+        p_align: 8,
+    });
+    if has_nobits {
+        let memsz: u64 = planned
+            .iter()
+            .filter(|p| p.data.is_none())
+            .map(|p| p.nobits_size)
+            .sum();
+        phdrs.push(ProgramHeader {
+            p_type: elf::PT_LOAD,
+            p_flags: elf::ProgramFlags(elf::PF_R.0 | elf::PF_W.0),
+            p_offset: 0,
+            p_vaddr: 0,
+            p_paddr: 0,
+            p_filesz: 0,
+            p_memsz: memsz,
+            p_align: 8,
+        });
+    }
+    let mut head = Vec::new();
+    w.write_headers_to(&mut head, &phdrs).map_err(err)?;
+    drop(w);
+    if let Some(start) = buffer.get_mut(..head.len()) {
+        start.copy_from_slice(&head);
+    }
+    Ok(buffer)
+}

@@ -1,0 +1,115 @@
+//! Verify mode: both directions of the instruction table against a cuobjdump listing.
+
+use crate::listing::parse_listing_line;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MismatchKind {
+    /// Assembling the listing's text did not give the listing's word.
+    Encode,
+    /// Disassembling the listing's word did not give the listing's text.
+    Decode,
+}
+
+/// One disagreement with the listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// 1-based line number in the listing.
+    pub line: usize,
+    pub kind: MismatchKind,
+    /// The listing's text of the instruction.
+    pub text: String,
+    /// What the listing says (`0x…` word for encode, text for decode).
+    pub expected: String,
+    /// What ptxvm produced (or the assembler's error message).
+    pub got: String,
+}
+
+/// The outcome of verifying one listing.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct VerifyReport {
+    pub name: String,
+    /// Instruction lines checked.
+    pub lines: usize,
+    pub encode_mismatches: usize,
+    pub decode_mismatches: usize,
+    pub mismatches: Vec<Mismatch>,
+}
+
+impl VerifyReport {
+    pub fn is_clean(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+}
+
+impl fmt::Display for VerifyReport {
+    /// `name:line: encode mismatch: …` per disagreement, then a summary line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for m in &self.mismatches {
+            let kind = match m.kind {
+                MismatchKind::Encode => "encode",
+                MismatchKind::Decode => "decode",
+            };
+            writeln!(
+                f,
+                "{}:{}: {kind} mismatch: `{}`: expected {}, got {}",
+                self.name, m.line, m.text, m.expected, m.got
+            )?;
+        }
+        writeln!(
+            f,
+            "{}: {} lines, {} encode mismatches, {} decode mismatches",
+            self.name, self.lines, self.encode_mismatches, self.decode_mismatches
+        )
+    }
+}
+
+/// Whitespace runs are insignificant in cuobjdump text.
+pub(crate) fn normalize_text(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Assembles the text and decodes the word of every instruction line of `text`; branch
+/// targets in listings are absolute, so no labels are needed.
+pub fn verify_listing(name: &str, text: &str) -> VerifyReport {
+    let mut report = VerifyReport {
+        name: name.to_string(),
+        ..VerifyReport::default()
+    };
+    let no_labels = |_: &str| None;
+    for (i, line) in text.lines().enumerate() {
+        let Some(l) = parse_listing_line(line) else {
+            continue;
+        };
+        report.lines += 1;
+        let expected_text = normalize_text(l.text);
+        let encoded = crate::isa::assemble_text(l.text, l.addr, &no_labels);
+        let got_word = match encoded {
+            Ok(w) if w == l.word => None,
+            Ok(w) => Some(format!("0x{w:016x}")),
+            Err(e) => Some(format!("error: {}", e.message)),
+        };
+        if let Some(got) = got_word {
+            report.encode_mismatches += 1;
+            report.mismatches.push(Mismatch {
+                line: i + 1,
+                kind: MismatchKind::Encode,
+                text: expected_text.clone(),
+                expected: format!("0x{:016x}", l.word),
+                got,
+            });
+        }
+        let decoded = normalize_text(&crate::isa::disassemble_word(l.word, l.addr));
+        if decoded != expected_text {
+            report.decode_mismatches += 1;
+            report.mismatches.push(Mismatch {
+                line: i + 1,
+                kind: MismatchKind::Decode,
+                text: expected_text.clone(),
+                expected: format!("`{expected_text}`"),
+                got: format!("`{decoded}`"),
+            });
+        }
+    }
+    report
+}
