@@ -176,9 +176,16 @@ fn parse_gate(s: &str) -> Result<Gate, String> {
             let v = words.next().ok_or("`ptx` needs a version")?;
             gate.min_ptx = parse_version(v)?;
         } else if w == "removed" {
-            let v = words.next().ok_or("`removed` needs sm_NN")?;
-            let sm = v.strip_prefix("sm_").ok_or("`removed` needs sm_NN")?;
-            gate.max_sm = Some(sm.parse().map_err(|_| format!("bad sm `{v}`"))?);
+            let v = words.next().ok_or("`removed` needs sm_NN or ptx X.Y")?;
+            if v == "ptx" {
+                let ver = words.next().ok_or("`removed ptx` needs a version")?;
+                gate.max_ptx = Some(parse_version(ver)?);
+            } else {
+                let sm = v
+                    .strip_prefix("sm_")
+                    .ok_or("`removed` needs sm_NN or ptx X.Y")?;
+                gate.max_sm = Some(sm.parse().map_err(|_| format!("bad sm `{v}`"))?);
+            }
         } else {
             return Err(format!("unknown gate word `{w}`"));
         }

@@ -25,12 +25,15 @@ impl std::fmt::Display for PtxVersion {
 
 /// The target and ISA version an instruction needs ("PTX ISA Notes" and "Target ISA Notes" of
 /// each instruction). `min_sm` is the `sm_NN` number (`sm_20` → 20). `max_sm`, when set, is the
-/// first architecture that no longer accepts the form (e.g. `vote` without `.sync` on sm_70).
+/// first architecture that no longer accepts the form (e.g. `vote` without `.sync` on sm_70);
+/// `max_ptx`, when set, the first ISA version that no longer has it (forms only ptx-isa-1.1
+/// documents, such as `div.wide`, end at PTX ISA 2.0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Gate {
     pub min_sm: u32,
     pub min_ptx: PtxVersion,
     pub max_sm: Option<u32>,
+    pub max_ptx: Option<PtxVersion>,
 }
 
 impl Gate {
@@ -38,6 +41,7 @@ impl Gate {
         min_sm: 10,
         min_ptx: PtxVersion::new(1, 0),
         max_sm: None,
+        max_ptx: None,
     };
 
     /// The stricter of two gates.
@@ -46,6 +50,10 @@ impl Gate {
             min_sm: self.min_sm.max(other.min_sm),
             min_ptx: self.min_ptx.max(other.min_ptx),
             max_sm: match (self.max_sm, other.max_sm) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
+            max_ptx: match (self.max_ptx, other.max_ptx) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             },

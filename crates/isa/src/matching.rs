@@ -72,6 +72,12 @@ pub enum GateError {
     },
     /// `vote.all without .sync is not supported on sm_70 or higher (file targets sm_80)`
     Removed { what: String, from: u32, have: u32 },
+    /// `div.wide is not part of PTX ISA version 2.0 or later (file is .version 7.0)`
+    RemovedPtx {
+        what: String,
+        from: PtxVersion,
+        have: PtxVersion,
+    },
 }
 
 impl std::fmt::Display for GateError {
@@ -88,6 +94,10 @@ impl std::fmt::Display for GateError {
             GateError::Removed { what, from, have } => write!(
                 f,
                 "{what} is not supported on sm_{from} or higher (file targets sm_{have})"
+            ),
+            GateError::RemovedPtx { what, from, have } => write!(
+                f,
+                "{what} is not part of PTX ISA version {from} or later (file is .version {have})"
             ),
         }
     }
@@ -171,6 +181,15 @@ impl Match {
                     what: what(),
                     from,
                     have: sm,
+                });
+            }
+        }
+        if let Some(from) = gate.max_ptx {
+            if ptx >= from {
+                return Err(GateError::RemovedPtx {
+                    what: what(),
+                    from,
+                    have: ptx,
                 });
             }
         }
