@@ -1,1 +1,33 @@
-//! ir
+//! The checked, resolved PTX intermediate representation.
+//!
+//! `check` produces an [`ir::Module`](Module) from the AST; the executor and the code generator
+//! consume it. The design follows naga's arenas-and-handles: every cross reference is a typed
+//! index ([`RegId`], [`VarId`], [`FuncId`], [`InstIdx`], [`ProtoId`]); names are kept beside the
+//! data for messages only, so a consumer never looks anything up by string. Instruction
+//! modifiers and types are the `isa` crate's decoded values (re-exported here), so the executor
+//! matches on enums, never on spellings.
+//!
+//! Invariants the checker guarantees for a module it returns (consumers may rely on them):
+//! - every handle is in range for its arena;
+//! - every instruction matched one `isa` form whose gates the module's `.target` and `.version`
+//!   satisfy, with operands of the kinds and compatible types the form requires;
+//! - labels point into the same function's body (`0..=body.len()`);
+//! - immediates are already converted to the operand type of the form ([`Operand::Imm`]);
+//! - `{ }` scopes are flattened: every register and variable has its own id.
+
+mod func;
+mod ids;
+mod inst;
+mod module;
+mod operand;
+mod var;
+
+pub use func::{FuncKind, Function, Param, PerfDirectives, ProtoParam, Prototype, Reg};
+pub use ids::{FuncId, InstIdx, ProtoId, RegId, VarId};
+pub use inst::{Guard, Inst};
+pub use module::{AddressSize, Module, Target, TexMode};
+pub use operand::{AddrBase, Address, Operand, Selector, SelectorKind};
+pub use var::{Initializer, Linkage, PtrAttr, Reloc, RelocTarget, VarScope, VarType, Variable};
+
+/// The `isa` values the IR is made of, re-exported so consumers need not name `isa` directly.
+pub use isa::{Flag, Form, Mods, Opcode, PtxVersion, Space, SpecialReg, Type};

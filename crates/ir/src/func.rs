@@ -1,0 +1,96 @@
+//! Functions, entries, their registers and parameters.
+
+use crate::{Inst, InstIdx, Linkage, RegId, Type, VarId};
+use diag::Span;
+
+/// A `.entry` kernel or a `.func`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub kind: FuncKind,
+    pub linkage: Linkage,
+    /// Input parameters in order.
+    pub params: Vec<Param>,
+    /// Return parameters in order (`.func (.reg .b32 r) f(...)`); empty for entries.
+    pub rets: Vec<Param>,
+    /// Every register of the function, including parameters passed in registers, with
+    /// parameterised declarations (`%r<29>`) expanded and `{ }` scopes flattened: a register
+    /// declared in an inner block gets its own id even if its name shadows an outer one.
+    /// Vector registers (`.reg .v4 .f32 v`) are expanded to one register per element, in order.
+    pub regs: Vec<Reg>,
+    /// Variables declared in the body (`.local`, `.shared`, `.param`, ...), ids into
+    /// [`Module::vars`](crate::Module::vars).
+    pub locals: Vec<VarId>,
+    /// The instructions; `None` for a declaration without a body (prototype or `.extern`).
+    pub body: Option<Vec<Inst>>,
+    /// Labels with the instruction they mark, for messages and disassembly.
+    pub labels: Vec<(String, InstIdx)>,
+    pub perf: PerfDirectives,
+    /// ptx-isa-1.1 `.entry name [NTID.2][NTID.1][NTID.0]` constants, x first: `None` without
+    /// brackets; omitted brackets are 1 and empty brackets 0 (unknown until run time).
+    pub cta_dims: Option<[u32; 3]>,
+    /// The `.entry`/`.func` header, for messages.
+    pub span: Span,
+}
+
+impl Function {
+    pub fn reg(&self, id: RegId) -> Option<&Reg> {
+        self.regs.get(id.index())
+    }
+    /// The body, or an empty slice for a declaration.
+    pub fn insts(&self) -> &[Inst] {
+        self.body.as_deref().unwrap_or(&[])
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FuncKind {
+    Entry,
+    Func,
+}
+
+/// One register.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reg {
+    /// The declared type (`.pred` for predicates).
+    pub ty: Type,
+    /// Source name (`%r12`, `v.x` for an element of a vector register).
+    pub name: String,
+}
+
+/// A function parameter: a register (ptx-isa-1.1 `.func (.reg .b32 r) f (.reg .b32 a)`) or a
+/// `.param` variable (modern ABI; kernel parameters are always `.param`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Param {
+    Reg(RegId),
+    Var(VarId),
+}
+
+/// Performance-tuning directives of an entry or function (PTX ISA 8.x §11.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PerfDirectives {
+    /// `.maxntid nx{, ny{, nz}}`, missing dimensions 1.
+    pub maxntid: Option<[u32; 3]>,
+    /// `.reqntid nx{, ny{, nz}}`, missing dimensions 1.
+    pub reqntid: Option<[u32; 3]>,
+    pub minnctapersm: Option<u32>,
+    pub maxnctapersm: Option<u32>,
+    pub maxnreg: Option<u32>,
+}
+
+/// A `.callprototype` declaration: the signature an indirect call must match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prototype {
+    pub name: String,
+    /// Parameter types in order (size in bytes and alignment for `.b8 x[N]` aggregates).
+    pub params: Vec<ProtoParam>,
+    pub rets: Vec<ProtoParam>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProtoParam {
+    pub ty: Type,
+    pub size: u64,
+    pub align: u32,
+}

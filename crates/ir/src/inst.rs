@@ -1,0 +1,46 @@
+//! Instructions.
+
+use crate::{Operand, RegId};
+use diag::Span;
+use isa::{Form, Mods, Opcode, Type, MAX_TYPE_SLOTS};
+
+/// One instruction, decoded: the `isa` form it matched, its modifiers as typed values, the
+/// types chosen for the form's type slots, and resolved operands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Inst {
+    /// `@p` / `@!p`.
+    pub guard: Option<Guard>,
+    /// The opcode (also `form.opcode`; kept here so a consumer's `match` is one load).
+    pub op: Opcode,
+    /// The table row this instruction matched (syntax line, operand roles, gates, spec link).
+    pub form: &'static Form,
+    /// The decoded modifiers (`mods.rounding`, `mods.space`, `mods.has(Flag::Sat)`, ...).
+    /// `mods.space` is `None` for generic addressing.
+    pub mods: Mods,
+    /// The type chosen for each type slot of `form`, in slot order (`cvt.f32.u16` →
+    /// `[Some(F32), Some(U16), None, None]`); [`Inst::ty`] is the first.
+    pub types: [Option<Type>; MAX_TYPE_SLOTS],
+    /// Operands in the order of `form.operands` (optional operands that were omitted are
+    /// absent, so `operands.len()` may be less than `form.operands.len()`; trailing only).
+    pub operands: Vec<Operand>,
+    /// The whole instruction statement, for `file:line` in run-time errors.
+    pub span: Span,
+}
+
+impl Inst {
+    /// The instruction type: the first type slot (`add.s32` → `S32`).
+    pub fn ty(&self) -> Option<Type> {
+        self.types[0]
+    }
+    /// The type of the n-th type slot.
+    pub fn type_slot(&self, n: usize) -> Option<Type> {
+        self.types.get(n).copied().flatten()
+    }
+}
+
+/// A guard predicate `@p` (`negated: false`) or `@!p` (`negated: true`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Guard {
+    pub reg: RegId,
+    pub negated: bool,
+}

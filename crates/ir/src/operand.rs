@@ -1,0 +1,111 @@
+//! Instruction operands, fully resolved.
+
+use crate::{FuncId, InstIdx, ProtoId, RegId, SpecialReg, VarId};
+
+/// One operand of an instruction, in the order of the matched form's `operands` (the manual's
+/// syntax line: `d, a, b, c`). For `setp` the `p|q` pair is one [`Operand::PredPair`]; for
+/// `call` the return list ([`Operand::List`]), the callee ([`Operand::Func`] or a register),
+/// the argument list and the optional prototype ([`Operand::Proto`]) are separate operands,
+/// and a missing return list is an empty `List` so positions never shift.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// A register (for vector registers: one element register after `.x` etc. resolution).
+    Reg(RegId),
+    /// An immediate, already converted to the type the instruction form gives this operand and
+    /// stored as its bit pattern, zero-extended to 64 bits: `add.s32 d, a, -1` → `0xffff_ffff`;
+    /// `add.f32 d, a, 1.5` → `1.5f32.to_bits()`; `add.f64 d, a, 0f3f800000` → `1.0f64` bits.
+    /// Predicate immediates are 0 or 1.
+    Imm(u64),
+    /// `%tid.x`, `%clock64`, `%envreg3`, ...: the special register and which one of it:
+    /// the component 0..=2 for `.x/.y/.z` (or 1.1's `.0/.1/.2`) of vector registers, the
+    /// number for indexed families (`%envreg3` → 3), 0 otherwise.
+    Special { reg: SpecialReg, index: u8 },
+    /// A brace list `{a, b, c, d}` or a vector register used whole; elements are `Reg`, `Imm`
+    /// or `Sink`.
+    Vector(Box<[Operand]>),
+    /// A memory address `[base + offset]`.
+    Address(Address),
+    /// The address of a variable (plus a byte offset) used as a value:
+    /// `mov.u64 %rd, smem;`, `mov.u32 s, a[1];`, `cvta.global.u64 %rd, gvar;`.
+    VarAddr { var: VarId, offset: i64 },
+    /// A branch target.
+    Label(InstIdx),
+    /// A function used as a call target or as a value (`mov.u64 %rd, f;`).
+    Func(FuncId),
+    /// The call prototype of an indirect call.
+    Proto(ProtoId),
+    /// A parenthesised list: call return values and arguments. Elements are `Reg`, `Imm`,
+    /// `VarAddr` (a `.param` variable passed by name) or `Vector`.
+    List(Box<[Operand]>),
+    /// The bit bucket `_`.
+    Sink,
+    /// `!p` as a source predicate.
+    NotPred(RegId),
+    /// `-a` as a source (operand negation of `vmad`).
+    Neg(RegId),
+    /// A register with a video byte/half-word selector (`a.b0`, `a.h1`, `a.b7654`, `a.h10`).
+    Selected { reg: RegId, sel: Selector },
+    /// `p|q`: the two predicate destinations of `setp`, `vset`, ... (`q` may be the sink).
+    PredPair(RegId, Option<RegId>),
+    /// A texture/sampler reference with its coordinates: `[tex, {x, y}]` or
+    /// `[tex, sampler, {x, y}]`.
+    Texture {
+        tex: VarId,
+        sampler: Option<VarId>,
+        coords: Box<[Operand]>,
+    },
+}
+
+impl Operand {
+    /// The register when the operand is a plain register.
+    pub fn as_reg(&self) -> Option<RegId> {
+        match self {
+            Operand::Reg(r) => Some(*r),
+            _ => None,
+        }
+    }
+    pub fn as_imm(&self) -> Option<u64> {
+        match self {
+            Operand::Imm(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// A memory address operand `[base + offset]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Address {
+    pub base: AddrBase,
+    /// Byte offset (constant-folded; `[r-4]` → -4, `a[3]` on a `.u32` array → 12).
+    pub offset: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddrBase {
+    /// `[%rd1+8]`: the register holds an address in the instruction's state space (a generic
+    /// address when the instruction has no space).
+    Reg(RegId),
+    /// `[gvar+8]`, `[param_0]`: the variable's address in its own state space.
+    Var(VarId),
+    /// `[0x100]`: an absolute address.
+    Absolute,
+}
+
+/// A video-instruction operand selector (ptx-video.md): which bytes or half-words of a 32-bit
+/// register an operand reads, in the order written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Selector {
+    pub kind: SelectorKind,
+    /// The lanes as written: `.b7654` → `[7, 6, 5, 4]`, `.h10` → `[1, 0, _, _]`, `.b0` → `[0, ..]`.
+    pub lanes: [u8; 4],
+    /// How many of `lanes` are used (1, 2 or 4).
+    pub len: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SelectorKind {
+    /// `.bN`: byte lanes 0..=7 (of the pair of source registers for SIMD forms).
+    Byte,
+    /// `.hN`: half-word lanes 0..=3.
+    Half,
+}
