@@ -1,1 +1,162 @@
-//! transcend
+//! `rcp sqrt rsqrt sin cos lg2 ex2` (`ptx-isa-1.1.txt` §7.7.8, Tables 53–59, plus the modern
+//! `.approx`, `.rnd` and `.ftz` forms).
+//!
+//! Accuracy (also in `docs/spec-notes/ops-float.md`):
+//! - `rcp.rnd`, `sqrt.rnd` (f32 and f64, all four roundings): correctly rounded (IEEE 754).
+//! - `rcp.approx.f32`, `sqrt.approx.f32`, `rcp.approx.ftz.f64`: the correctly rounded `.rn`
+//!   result (within the spec's bounds; NVIDIA hardware may differ in the last bits).
+//! - `rsqrt.approx`: `1/sqrt(a)` evaluated in f64 (for `.f32`) and rounded once to the
+//!   destination, error ≤ 0.5 ulp + 2^-29 ulp for f32; for f64 two roundings, ≤ 1 ulp.
+//! - `sin cos lg2 ex2 .approx.f32`: the host's f64 function (error < 1 f64 ulp), rounded to f32:
+//!   faithful (error < 1 f32 ulp, almost always correctly rounded). Hardware MUFU results differ
+//!   in the low bits; no bit-exact model of them is attempted.
+//!
+//! NaN results are the canonical NaN of [`crate::float`].
+
+use crate::float::{flush_f32, flush_f64, soft, Rounding, NAN_F32, NAN_F64};
+
+/// `.approx` or an IEEE rounding of `rcp`/`sqrt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// `.approx` (and PTX 1.1's unsuffixed `rcp.f32`/`sqrt.f32`).
+    Approx,
+    /// `.rn .rz .rm .rp`: IEEE 754 correctly rounded.
+    Rounded(Rounding),
+}
+
+#[inline]
+fn ftz32(x: f32, ftz: bool) -> f32 {
+    if ftz {
+        flush_f32(x)
+    } else {
+        x
+    }
+}
+
+#[inline]
+fn canon32(x: f32) -> f32 {
+    if x.is_nan() {
+        f32::from_bits(NAN_F32)
+    } else {
+        x
+    }
+}
+
+#[inline]
+fn canon64(x: f64) -> f64 {
+    if x.is_nan() {
+        f64::from_bits(NAN_F64)
+    } else {
+        x
+    }
+}
+
+/// Input flush, computation, canonical NaN and output flush shared by the f32 forms.
+#[inline]
+fn unary32(a: f32, ftz: bool, op: impl FnOnce(f32) -> f32) -> f32 {
+    ftz32(canon32(op(ftz32(a, ftz))), ftz)
+}
+
+#[inline]
+fn soft_div32(a: f32, b: f32, rnd: Rounding) -> f32 {
+    let bits = soft::div_bits(
+        u64::from(a.to_bits()),
+        u64::from(b.to_bits()),
+        rnd,
+        soft::F32,
+        u64::from(NAN_F32),
+    );
+    f32::from_bits(bits as u32)
+}
+
+/// `rcp{.approx,.rnd}{.ftz}.f32 d, a` (Table 53): `1/a`.
+#[inline]
+pub fn rcp_f32(a: f32, p: Precision, ftz: bool) -> f32 {
+    unary32(a, ftz, |a| match p {
+        Precision::Approx | Precision::Rounded(Rounding::Rn) => 1.0 / a,
+        Precision::Rounded(rnd) => soft_div32(1.0, a, rnd),
+    })
+}
+
+/// `rcp.rnd.f64 d, a` and `rcp.approx.ftz.f64` (`Approx`: flushed operand and result).
+#[inline]
+pub fn rcp_f64(a: f64, p: Precision) -> f64 {
+    canon64(match p {
+        Precision::Approx => flush_f64(1.0 / flush_f64(a)),
+        Precision::Rounded(Rounding::Rn) => 1.0 / a,
+        Precision::Rounded(rnd) => f64::from_bits(soft::div_bits(
+            1f64.to_bits(),
+            a.to_bits(),
+            rnd,
+            soft::F64,
+            NAN_F64,
+        )),
+    })
+}
+
+/// `sqrt{.approx,.rnd}{.ftz}.f32 d, a` (Table 54): negative → NaN, `sqrt(-0) = -0`.
+#[inline]
+pub fn sqrt_f32(a: f32, p: Precision, ftz: bool) -> f32 {
+    unary32(a, ftz, |a| match p {
+        Precision::Approx | Precision::Rounded(Rounding::Rn) => a.sqrt(),
+        Precision::Rounded(rnd) => f32::from_bits(soft::sqrt_bits(
+            u64::from(a.to_bits()),
+            rnd,
+            soft::F32,
+            u64::from(NAN_F32),
+        ) as u32),
+    })
+}
+
+/// `sqrt.rnd.f64 d, a` (Table 54).
+#[inline]
+pub fn sqrt_f64(a: f64, rnd: Rounding) -> f64 {
+    canon64(match rnd {
+        Rounding::Rn => a.sqrt(),
+        _ => f64::from_bits(soft::sqrt_bits(a.to_bits(), rnd, soft::F64, NAN_F64)),
+    })
+}
+
+/// `rsqrt{.approx}{.ftz}.f32 d, a` (Table 55): `1/sqrt(a)`; `+0 → +Inf`, `-0 → -Inf`
+/// (the pseudo-code's value; see the spec notes), negative → NaN, `+Inf → +0`.
+#[inline]
+pub fn rsqrt_f32(a: f32, ftz: bool) -> f32 {
+    unary32(a, ftz, |a| (1.0 / f64::from(a).sqrt()) as f32)
+}
+
+/// `rsqrt.approx{.ftz}.f64 d, a`: `1/sqrt(a)` with two roundings; `ftz` flushes operand and
+/// result.
+#[inline]
+pub fn rsqrt_f64(a: f64, ftz: bool) -> f64 {
+    let a = if ftz { flush_f64(a) } else { a };
+    let r = canon64(1.0 / a.sqrt());
+    if ftz {
+        flush_f64(r)
+    } else {
+        r
+    }
+}
+
+/// `sin.approx{.ftz}.f32 d, a` (Table 56), `a` in radians.
+#[inline]
+pub fn sin_f32(a: f32, ftz: bool) -> f32 {
+    unary32(a, ftz, |a| f64::from(a).sin() as f32)
+}
+
+/// `cos.approx{.ftz}.f32 d, a` (Table 57).
+#[inline]
+pub fn cos_f32(a: f32, ftz: bool) -> f32 {
+    unary32(a, ftz, |a| f64::from(a).cos() as f32)
+}
+
+/// `lg2.approx{.ftz}.f32 d, a` (Table 58): `log2(a)`; `±0 → -Inf`, negative → NaN.
+#[inline]
+pub fn lg2_f32(a: f32, ftz: bool) -> f32 {
+    unary32(a, ftz, |a| f64::from(a).log2() as f32)
+}
+
+/// `ex2.approx{.ftz}.f32 d, a` (Table 59): `2^a`.
+#[inline]
+pub fn ex2_f32(a: f32, ftz: bool) -> f32 {
+    unary32(a, ftz, |a| f64::from(a).exp2() as f32)
+}
