@@ -386,7 +386,7 @@ pub enum VectorWidth {
 }
 
 impl VectorWidth {
-    pub fn len(self) -> u32 {
+    pub fn lanes(self) -> u32 {
         match self {
             VectorWidth::V2 => 2,
             VectorWidth::V3 => 3,

@@ -17,6 +17,9 @@ pub mod ast;
 pub mod lexer;
 mod parser;
 mod printer;
+mod same;
+
+pub use same::same_module;
 
 pub use parser::MAX_NESTING;
 

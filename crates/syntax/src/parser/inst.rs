@@ -1,0 +1,173 @@
+//! Instructions and their operands (1.1 §4.3.2, chapter 6, §7.2–7.3).
+
+use super::{PResult, Parser};
+use crate::ast::{
+    Address, BinaryOp, Expr, Guard, Indexed, Instruction, Operand, OperandList, PredPair,
+    VectorOperand,
+};
+use crate::lexer::TokenKind;
+
+impl<'s> Parser<'s> {
+    pub(crate) fn parse_instruction(&mut self) -> PResult<Instruction> {
+        let start = self.tok.span;
+        let guard = if self.at(TokenKind::At) {
+            self.bump();
+            let negated = self.eat(TokenKind::Bang);
+            let t = self.expect(TokenKind::Ident, "a guard predicate after `@`")?;
+            let predicate = self.name_of(t);
+            Some(Guard {
+                negated,
+                predicate,
+                span: self.span_from(start),
+            })
+        } else {
+            None
+        };
+        let op_tok = self.expect(TokenKind::Ident, "an instruction opcode")?;
+        let op = self.name_of(op_tok);
+        let mut modifiers = op.suffix;
+        // ptxas accepts modifiers written apart from the opcode (`add .s32`).
+        while self.at(TokenKind::Directive) {
+            let t = self.bump();
+            modifiers = Some(modifiers.map_or(t.span, |m| m.to(t.span)));
+        }
+        let mut operands = Vec::new();
+        if !self.at(TokenKind::Semi) {
+            operands.push(self.parse_operand(true)?);
+            while self.eat(TokenKind::Comma) {
+                operands.push(self.parse_operand(true)?);
+            }
+        }
+        self.expect(TokenKind::Semi, "`,` or `;` after an operand")?;
+        Ok(Instruction {
+            guard,
+            opcode: op.ident,
+            modifiers,
+            operands,
+            span: self.span_from(start),
+        })
+    }
+
+    /// One operand; `(…)` lists are allowed only at the top level of an instruction.
+    fn parse_operand(&mut self, allow_list: bool) -> PResult<Operand> {
+        let start = self.tok.span;
+        match self.tok.kind {
+            TokenKind::LBracket => {
+                self.bump();
+                self.enter()?;
+                let expr = self.parse_expr()?;
+                let mut rest = Vec::new();
+                while self.eat(TokenKind::Comma) {
+                    rest.push(self.parse_operand(false)?);
+                }
+                self.leave();
+                self.expect(TokenKind::RBracket, "`]` closing the address")?;
+                Ok(Operand::Address(Address {
+                    expr,
+                    rest,
+                    span: self.span_from(start),
+                }))
+            }
+            TokenKind::LBrace => {
+                self.bump();
+                self.enter()?;
+                let mut elements = vec![self.parse_operand(false)?];
+                while self.eat(TokenKind::Comma) {
+                    elements.push(self.parse_operand(false)?);
+                }
+                self.leave();
+                self.expect(TokenKind::RBrace, "`,` or `}` in a vector operand")?;
+                Ok(Operand::Vector(VectorOperand {
+                    elements,
+                    span: self.span_from(start),
+                }))
+            }
+            TokenKind::LParen if allow_list && self.paren_is_list() => {
+                self.bump();
+                let mut elements = Vec::new();
+                if !self.at(TokenKind::RParen) {
+                    elements.push(self.parse_operand(false)?);
+                    while self.eat(TokenKind::Comma) {
+                        elements.push(self.parse_operand(false)?);
+                    }
+                }
+                self.expect(TokenKind::RParen, "`,` or `)` in an operand list")?;
+                Ok(Operand::List(OperandList {
+                    elements,
+                    span: self.span_from(start),
+                }))
+            }
+            TokenKind::Ident if self.tok_text() == "_" => {
+                self.bump();
+                Ok(Operand::BitBucket(start))
+            }
+            _ => {
+                let expr = self.parse_expr()?;
+                if let Expr::Name(base) = expr {
+                    if self.at(TokenKind::LBracket) {
+                        self.bump();
+                        let index = self.parse_expr()?;
+                        self.expect(TokenKind::RBracket, "`]`")?;
+                        return Ok(Operand::Indexed(Indexed {
+                            base,
+                            index,
+                            span: self.span_from(start),
+                        }));
+                    }
+                    return Ok(Operand::Expr(Expr::Name(base)));
+                }
+                Ok(pair_or_expr(expr))
+            }
+        }
+    }
+
+    /// Decides whether the `(` at the cursor starts an operand list (`call` arguments) or a
+    /// parenthesised expression: a list is empty, has a top-level comma, or holds one name.
+    fn paren_is_list(&self) -> bool {
+        let mut lx = self.lexer.clone();
+        let mut depth = 1usize;
+        let mut count = 0usize;
+        let mut first = TokenKind::Eof;
+        loop {
+            let t = lx.next_token();
+            match t.kind {
+                TokenKind::Eof | TokenKind::Semi => return false,
+                TokenKind::LParen | TokenKind::LBracket | TokenKind::LBrace => depth += 1,
+                TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return count == 0 || (count == 1 && first == TokenKind::Ident);
+                    }
+                }
+                TokenKind::Comma if depth == 1 => return true,
+                _ => {}
+            }
+            if depth >= 1 {
+                if count == 0 {
+                    first = t.kind;
+                }
+                count += 1;
+            }
+        }
+    }
+}
+
+/// `p|q` parses as a bitwise-or of two names; as an operand it is a destination pair.
+fn pair_or_expr(expr: Expr) -> Operand {
+    if let Expr::Binary {
+        op: BinaryOp::BitOr,
+        lhs,
+        rhs,
+        span,
+    } = &expr
+    {
+        if let (Expr::Name(first), Expr::Name(second)) = (lhs.as_ref(), rhs.as_ref()) {
+            return Operand::Pair(PredPair {
+                first: *first,
+                second: *second,
+                span: *span,
+            });
+        }
+    }
+    Operand::Expr(expr)
+}

@@ -1,0 +1,69 @@
+//! `fmt` invariants on every `.ptx` file in the repository: `fmt(fmt(x)) == fmt(x)` and
+//! `parse(fmt(x))` equals `parse(x)` up to spans.
+
+use diag::SourceFile;
+use std::path::{Path, PathBuf};
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if p.is_dir() {
+            if name == "target" || name == "fuzz" || name.starts_with('.') {
+                continue;
+            }
+            collect(&p, out);
+        } else if name.ends_with(".ptx") {
+            out.push(p);
+        }
+    }
+}
+
+fn repo_ptx_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    files.sort();
+    files
+}
+
+#[test]
+fn fmt_is_idempotent_and_preserves_the_tree_on_every_repo_file() {
+    let files = repo_ptx_files();
+    assert!(
+        files.len() >= 5,
+        "expected the corpus and test data, found {files:?}"
+    );
+    let mut checked = 0;
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap();
+        let file = SourceFile::new(path.display().to_string(), text);
+        let (module, diags) = syntax::parse_module(&file);
+        if !diags.is_empty() {
+            // Deliberately invalid inputs (diagnostic tests) have nothing to round-trip.
+            continue;
+        }
+        let once = syntax::print_module(&module, &file);
+        let file1 = SourceFile::new("fmt1", once.clone());
+        let (m1, d1) = syntax::parse_module(&file1);
+        assert!(
+            d1.is_empty(),
+            "{}: fmt output does not parse:\n{}\n{once}",
+            path.display(),
+            diag::render(&file1, &d1)
+        );
+        assert!(
+            syntax::same_module(&module, &file.text, &m1, &file1.text),
+            "{}: parse(fmt(x)) differs from parse(x)\n{once}",
+            path.display()
+        );
+        let twice = syntax::print_module(&m1, &file1);
+        assert_eq!(once, twice, "{}: fmt is not idempotent", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 5, "only {checked} files parsed cleanly");
+}
