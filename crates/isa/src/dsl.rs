@@ -18,7 +18,7 @@
 
 use crate::form::{
     CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind, PtxVersion, Selector,
-    Slot, SlotKind, TypeRef, VecRule,
+    Slot, SlotKind, Term, TypeRef, VecRule,
 };
 use crate::mods::ModClass;
 use crate::opcode::Opcode;
@@ -103,7 +103,7 @@ pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, 
                 "text before the first `## spec` group header".into(),
             ));
         };
-        if line.starts_with('.') && line.contains('=') {
+        if line.contains('=') {
             // Variables may span lines until the closing `;`.
             let mut def = line.to_string();
             while !def.ends_with(';') {
@@ -115,14 +115,22 @@ pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, 
             }
             g.vars.push(parse_var(&def).map_err(|m| err(n, m))?);
         } else if let Some(rest) = line.strip_prefix("gate ") {
-            let (cond, body) = split_condition(rest);
+            let (cond, body) = split_condition(rest).map_err(|m| err(n, m))?;
+            let (body, reason) = match body.split_once(" because ") {
+                Some((b, r)) => (b, Some(r.trim())),
+                None => (body, None),
+            };
             let gate = parse_gate(body).map_err(|m| err(n, m))?;
             match cond {
                 None => g.gate = Some(gate),
-                Some(c) => g.cond_gates.push(CondGate { when: c, gate }),
+                Some(c) => g.cond_gates.push(CondGate {
+                    when: c,
+                    gate,
+                    reason,
+                }),
             }
         } else if let Some(rest) = line.strip_prefix("never ") {
-            let (cond, reason) = split_condition(rest);
+            let (cond, reason) = split_condition(rest).map_err(|m| err(n, m))?;
             let Some(when) = cond else {
                 return Err(err(n, "`never` needs `condition : reason`".into()));
             };
@@ -151,19 +159,28 @@ fn strip_comment(s: &'static str) -> &'static str {
     }
 }
 
-/// `".cc .u64|.s64 : rest"` → (condition, rest); no ` : ` → (None, whole).
-fn split_condition(s: &'static str) -> (Option<Condition>, &'static str) {
-    match s.find(" : ") {
-        Some(i) => {
-            let (c, rest) = (s.get(..i).unwrap_or(""), s.get(i + 3..).unwrap_or(""));
-            let terms = c
-                .split_whitespace()
-                .map(|t| t.split('|').collect())
-                .collect();
-            (Some(Condition { terms }), rest)
-        }
-        None => (None, s),
+/// `".cc .u64|.s64 : rest"` → (condition, rest); no ` : ` → (None, whole). Terms:
+/// `.a|.b` any present, `!.a|.b` none present, `.slot=.t1|.t2` the type slot holds one of.
+fn split_condition(s: &'static str) -> Result<(Option<Condition>, &'static str), String> {
+    let Some(i) = s.find(" : ") else {
+        return Ok((None, s));
+    };
+    let (c, rest) = (s.get(..i).unwrap_or(""), s.get(i + 3..).unwrap_or(""));
+    let mut terms = Vec::new();
+    for t in c.split_whitespace() {
+        terms.push(if let Some(none) = t.strip_prefix('!') {
+            Term::NoneOf(none.split('|').collect())
+        } else if let Some((slot, types)) = t.split_once('=') {
+            let types = types
+                .split('|')
+                .map(|x| Type::from_suffix(x).ok_or(format!("`{x}` is not a type")))
+                .collect::<Result<_, _>>()?;
+            Term::SlotIs { slot, types }
+        } else {
+            Term::AnyOf(t.split('|').collect())
+        });
     }
+    Ok((Some(Condition { terms }), rest))
 }
 
 fn parse_gate(s: &str) -> Result<Gate, String> {
@@ -214,9 +231,6 @@ fn parse_var(def: &str) -> Result<Var, String> {
             Some((n, c)) => (n.trim(), Some(c.trim())),
             None => (part, None),
         };
-        if !name.starts_with('.') {
-            return Err(format!("variable name `{name}` must start with `.`"));
-        }
         names.push(name);
         if let Some(c) = cls {
             class = Some(ModClass::from_name(c).ok_or(format!("unknown class `{c}`"))?);
@@ -227,8 +241,9 @@ fn parse_var(def: &str) -> Result<Var, String> {
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .collect();
-    if let Some(bad) = spellings.iter().find(|s| !s.starts_with('.')) {
-        return Err(format!("spelling `{bad}` must start with `.`"));
+    let opcode_list = names.iter().all(|n| !n.starts_with('.'));
+    if let Some(bad) = spellings.iter().find(|s| s.starts_with('.') == opcode_list) {
+        return Err(format!("`{bad}`: modifiers start with `.`, opcodes do not"));
     }
     Ok(Var {
         names,
@@ -276,12 +291,12 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
 
 fn finish_group(file: &'static str, g: Group, out: &mut Vec<Form>) -> Result<(), TableError> {
     for &(n, syntax) in &g.syntax {
-        let form = parse_form(&g, syntax).map_err(|message| TableError {
+        let forms = parse_forms(&g, syntax).map_err(|message| TableError {
             file,
             line: n,
             message,
         })?;
-        out.push(form);
+        out.extend(forms);
     }
     Ok(())
 }
@@ -325,7 +340,9 @@ fn make_slot(
     })
 }
 
-fn parse_form(g: &Group, syntax: &'static str) -> Result<Form, String> {
+/// One syntax line gives one form, or one per opcode when it starts with an opcode variable
+/// (`vop.dtype…` with `vop = { vadd, vsub, … };`).
+fn parse_forms(g: &Group, syntax: &'static str) -> Result<Vec<Form>, String> {
     let body = syntax.trim_end_matches(';').trim();
     let split = body.find(|c: char| c.is_whitespace()).unwrap_or(body.len());
     let (head, ops) = (
@@ -334,19 +351,27 @@ fn parse_form(g: &Group, syntax: &'static str) -> Result<Form, String> {
     );
     let name_end = head.find(['.', '{']).unwrap_or(head.len());
     let name = head.get(..name_end).unwrap_or("");
-    let opcode = Opcode::from_name(name).ok_or(format!("unknown opcode `{name}`"))?;
-    let slots = parse_slots(g, head.get(name_end..).unwrap_or(""))?;
-    let operands = parse_operands(g, opcode, &slots, ops)?;
-    Ok(Form {
-        syntax,
-        opcode,
-        slots,
-        operands,
-        gate: g.gate.unwrap_or(Gate::NONE),
-        cond_gates: g.cond_gates.clone(),
-        exclusions: g.exclusions.clone(),
-        spec: g.spec,
-    })
+    let names = match find_var(g, name) {
+        Some(v) => v.spellings.clone(),
+        None => vec![name],
+    };
+    let mut out = Vec::new();
+    for name in names {
+        let opcode = Opcode::from_name(name).ok_or(format!("unknown opcode `{name}`"))?;
+        let slots = parse_slots(g, head.get(name_end..).unwrap_or(""))?;
+        let operands = parse_operands(g, opcode, &slots, ops)?;
+        out.push(Form {
+            syntax,
+            opcode,
+            slots,
+            operands,
+            gate: g.gate.unwrap_or(Gate::NONE),
+            cond_gates: g.cond_gates.clone(),
+            exclusions: g.exclusions.clone(),
+            spec: g.spec,
+        });
+    }
+    Ok(out)
 }
 
 fn parse_slots(g: &Group, mut s: &'static str) -> Result<Vec<Slot>, String> {
@@ -359,6 +384,14 @@ fn parse_slots(g: &Group, mut s: &'static str) -> Result<Vec<Slot>, String> {
             let parts: Vec<&'static str> = inner.split(',').map(str::trim).collect();
             if parts.len() > 1 {
                 slots.push(make_slot(inner, true, parts, None)?);
+            } else if inner.matches('.').count() > 1 {
+                // `{.xorsign.abs}`: each part optional; the table pairs them with `never` lines.
+                let mut rest = inner;
+                while let Some(r) = rest.strip_prefix('.') {
+                    let end = r.find('.').map_or(rest.len(), |e| e + 1);
+                    slots.push(var_or_literal(g, rest.get(..end).unwrap_or(""), true)?);
+                    rest = rest.get(end..).unwrap_or("");
+                }
             } else {
                 slots.push(var_or_literal(g, inner, true)?);
             }

@@ -67,18 +67,36 @@ impl Default for Gate {
     }
 }
 
-/// A condition on the modifiers and types an instruction spells: every term must hold, and a
-/// term holds when any of its spellings is present (`.cc .u64|.s64` = `.cc` and a 64-bit type).
+/// One term of a [`Condition`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// `.u64|.s64`: one of these spellings is present.
+    AnyOf(Vec<&'static str>),
+    /// `!.rn|.rz`: none of these spellings is present.
+    NoneOf(Vec<&'static str>),
+    /// `.atype=.f32|.f64`: the named type slot holds one of these types.
+    SlotIs {
+        slot: &'static str,
+        types: Vec<Type>,
+    },
+}
+
+/// A condition on the modifiers and types an instruction spells: every term must hold
+/// (`.cc .u64|.s64` = `.cc` and a 64-bit type).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Condition {
-    pub terms: Vec<Vec<&'static str>>,
+    pub terms: Vec<Term>,
 }
 
 impl Condition {
-    pub fn holds(&self, spelled: &[&str]) -> bool {
-        self.terms
-            .iter()
-            .all(|alts| alts.iter().any(|a| spelled.contains(a)))
+    /// `spelled`: the modifiers and types written; `slot_type`: the type chosen for a named
+    /// type slot of the form.
+    pub fn holds(&self, spelled: &[&str], slot_type: impl Fn(&str) -> Option<Type>) -> bool {
+        self.terms.iter().all(|t| match t {
+            Term::AnyOf(alts) => alts.iter().any(|a| spelled.contains(a)),
+            Term::NoneOf(alts) => !alts.iter().any(|a| spelled.contains(a)),
+            Term::SlotIs { slot, types } => slot_type(slot).is_some_and(|t| types.contains(&t)),
+        })
     }
 }
 
@@ -88,6 +106,8 @@ impl Condition {
 pub struct CondGate {
     pub when: Condition,
     pub gate: Gate,
+    /// Why, when the spec gives a reason (`a rounding modifier is required`).
+    pub reason: Option<&'static str>,
 }
 
 /// A combination the spec excludes although the syntax line would admit it
@@ -220,6 +240,52 @@ pub enum Selector {
     OptionalMask2,
     /// `d{.mask}` of SIMD4 video: `.b0 .b1 .b10 .b2 .b20 .b21 .b210 .b3 …`.
     OptionalMask4,
+}
+
+impl Selector {
+    /// Whether `sel` (with its dot, `.b2`, `.h10`, `.b3210`) is a valid selector here
+    /// (ptx-video.md §9.7.18.1 `.dsel/.asel/.bsel`, §9.7.18.2.1 `.mask`/`.hxy`,
+    /// §9.7.18.2.3 `.mask`/`.bxyzw`).
+    pub fn admits(self, sel: &str) -> bool {
+        let Some(body) = sel.strip_prefix('.') else {
+            return false;
+        };
+        let lanes = |prefix: char, n: usize, max: u8| {
+            body.strip_prefix(prefix).is_some_and(|d| {
+                d.len() == n && d.bytes().all(|c| c.is_ascii_digit() && c - b'0' <= max)
+            })
+        };
+        match self {
+            Selector::None => false,
+            Selector::OptionalByteHalf | Selector::RequiredByteHalf => {
+                matches!(body, "b0" | "b1" | "b2" | "b3" | "h0" | "h1")
+            }
+            Selector::OptionalHalves => lanes('h', 2, 3),
+            Selector::OptionalBytes => lanes('b', 4, 7),
+            Selector::OptionalMask2 => matches!(body, "h0" | "h1" | "h10"),
+            Selector::OptionalMask4 => matches!(
+                body,
+                "b0" | "b1"
+                    | "b10"
+                    | "b2"
+                    | "b20"
+                    | "b21"
+                    | "b210"
+                    | "b3"
+                    | "b30"
+                    | "b31"
+                    | "b310"
+                    | "b32"
+                    | "b320"
+                    | "b321"
+                    | "b3210"
+            ),
+        }
+    }
+
+    pub fn is_optional(self) -> bool {
+        !matches!(self, Selector::RequiredByteHalf)
+    }
 }
 
 /// How many registers a brace vector operand holds.

@@ -23,7 +23,7 @@ mod types;
 pub use dsl::TableError;
 pub use form::{
     CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind, PtxVersion, Selector,
-    Slot, SlotKind, TypeRef, VecRule,
+    Slot, SlotKind, Term, TypeRef, VecRule,
 };
 pub use matching::{
     lookup, match_form, GateError, Match, MatchError, MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS,

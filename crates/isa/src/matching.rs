@@ -70,13 +70,20 @@ pub enum GateError {
         need: PtxVersion,
         have: PtxVersion,
     },
-    /// `vote.all without .sync is not supported on sm_70 or higher (file targets sm_80)`
-    Removed { what: String, from: u32, have: u32 },
-    /// `div.wide is not part of PTX ISA version 2.0 or later (file is .version 7.0)`
+    /// `vote.all is not supported on sm_70 or higher (file targets sm_80): use vote.sync`
+    Removed {
+        what: String,
+        from: u32,
+        have: u32,
+        reason: Option<&'static str>,
+    },
+    /// `cvt.f32.s32 is not valid in PTX ISA version 1.4 or later (file is .version 7.0): a
+    /// rounding modifier is required`
     RemovedPtx {
         what: String,
         from: PtxVersion,
         have: PtxVersion,
+        reason: Option<&'static str>,
     },
 }
 
@@ -91,14 +98,30 @@ impl std::fmt::Display for GateError {
                 f,
                 "{what} requires PTX ISA version {need} or higher (file is .version {have})"
             ),
-            GateError::Removed { what, from, have } => write!(
-                f,
-                "{what} is not supported on sm_{from} or higher (file targets sm_{have})"
-            ),
-            GateError::RemovedPtx { what, from, have } => write!(
-                f,
-                "{what} is not part of PTX ISA version {from} or later (file is .version {have})"
-            ),
+            GateError::Removed {
+                what,
+                from,
+                have,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "{what} is not supported on sm_{from} or higher (file targets sm_{have})"
+                )?;
+                reason.map_or(Ok(()), |r| write!(f, ": {r}"))
+            }
+            GateError::RemovedPtx {
+                what,
+                from,
+                have,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "{what} is not valid in PTX ISA version {from} or later (file is .version {have})"
+                )?;
+                reason.map_or(Ok(()), |r| write!(f, ": {r}"))
+            }
         }
     }
 }
@@ -162,12 +185,27 @@ impl Match {
     /// The gate of this instruction: the form's gate joined with every conditional gate whose
     /// condition the spelled modifiers meet.
     pub fn gate(&self) -> Gate {
-        let spelled = self.spelled();
+        self.active_cond_gates()
+            .fold(self.form.gate, |acc, g| acc.join(g.gate))
+    }
+
+    /// The conditional gates whose condition this instruction meets.
+    pub fn active_cond_gates(&self) -> impl Iterator<Item = &'static crate::form::CondGate> + '_ {
         self.form
             .cond_gates
             .iter()
-            .filter(|g| g.when.holds(spelled))
-            .fold(self.form.gate, |acc, g| acc.join(g.gate))
+            .filter(move |g| self.condition_holds(&g.when))
+    }
+
+    /// Evaluates a table condition against this instruction.
+    pub fn condition_holds(&self, c: &crate::form::Condition) -> bool {
+        c.holds(self.spelled(), |name| self.slot_type(name))
+    }
+
+    /// The type chosen for the type slot written `name` (`.dtype`).
+    pub fn slot_type(&self, name: &str) -> Option<Type> {
+        let i = self.form.type_slots().position(|s| s.name == name)?;
+        self.types.get(i).copied().flatten()
     }
 
     /// Checks the gate against a file's `.target sm_NN` and `.version`; the error names the
@@ -175,12 +213,14 @@ impl Match {
     pub fn check_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), GateError> {
         let gate = self.gate();
         let what = || self.gate_subject();
+        let reason = self.active_cond_gates().find_map(|g| g.reason);
         if let Some(from) = gate.max_sm {
             if sm >= from {
                 return Err(GateError::Removed {
                     what: what(),
                     from,
                     have: sm,
+                    reason,
                 });
             }
         }
@@ -190,6 +230,7 @@ impl Match {
                     what: what(),
                     from,
                     have: ptx,
+                    reason,
                 });
             }
         }
@@ -213,8 +254,7 @@ impl Match {
     /// `dp4a` when the form's own gate decides; `add.u16x2`/`add.cc.u64` when a conditional
     /// gate does.
     fn gate_subject(&self) -> String {
-        let spelled = self.spelled();
-        if self.form.cond_gates.iter().any(|g| g.when.holds(spelled)) {
+        if self.active_cond_gates().next().is_some() {
             self.mnemonic()
         } else {
             self.form.opcode.name().to_string()
@@ -335,8 +375,7 @@ fn match_one(form: &'static Form, modifiers: &[&str]) -> Result<Match, Failure> 
             detail: Detail::Missing { slot: missing },
         });
     }
-    let spelled = m.spelled();
-    if let Some(ex) = form.exclusions.iter().find(|e| e.when.holds(spelled)) {
+    if let Some(ex) = form.exclusions.iter().find(|e| m.condition_holds(&e.when)) {
         return Err(Failure {
             progress: modifiers.len() + 1,
             kind: MatchErrorKind::Excluded,
