@@ -1,6 +1,40 @@
-//! The Fermi instruction table and the four directions derived from it.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+//! The Fermi (sm_20/sm_21) instruction table and the four directions derived from it:
+//! `encode`, `decode`, `print` (cuobjdump text) and `parse` (cuobjdump/asfermi text of one
+//! instruction).
+//!
+//! Words are 64-bit numbers *as cuobjdump prints them* (`/*0x94001c042c000000*/`); use
+//! [`listing_to_bytes`]/[`listing_from_bytes`] for the byte order inside a cubin.
+
+mod bits;
+mod compiled;
+mod decode;
+mod encode;
+pub mod mods;
+mod parse;
+mod print;
+pub mod rows;
+pub mod schema;
+mod sreg;
+mod types;
 
 use std::ops::Range;
+
+pub use bits::{listing_from_bytes, listing_to_bytes};
+pub use decode::decode;
+pub use encode::encode;
+pub use rows::ROWS;
+pub use schema::{Kind, Mod, Opd, Row, Source};
+pub use sreg::SREGS;
+pub use types::{CBank, DecodeError, Flags, Gpr, Guard, Imm20, Inst, Operand, Pred};
 
 /// An error assembling one instruction's text. `span` is a byte range within the text given.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -9,24 +43,142 @@ pub struct AsmError {
     pub message: String,
 }
 
+impl std::fmt::Display for AsmError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for AsmError {}
+
+/// Which cuobjdump's spelling to print and accept. The listings come from two versions:
+/// the older one printed no `.W` on shifts whatever bit 9 held.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Dialect {
+    #[default]
+    Current,
+    Legacy,
+}
+
+/// The cuobjdump text of `inst` at byte address `addr`, without the trailing `;`.
+pub fn print(inst: &Inst, addr: u64) -> String {
+    print::print_with(inst, addr, Dialect::Current)
+}
+
+/// Like [`print`] in a chosen dialect.
+pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
+    print::print_with(inst, addr, dialect)
+}
+
+/// Parses one instruction's text at byte address `addr` (branch targets are absolute
+/// addresses or label names resolved by `labels`).
+pub fn parse(
+    text: &str,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+) -> Result<Inst, AsmError> {
+    parse::parse_with(text, addr, labels, Dialect::Current)
+}
+
+/// Like [`parse`] in a chosen dialect.
+pub fn parse_with(
+    text: &str,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+    dialect: Dialect,
+) -> Result<Inst, AsmError> {
+    parse::parse_with(text, addr, labels, dialect)
+}
+
+/// The marker printed for a word that does not decode.
+pub const INVALID: &str = "INVALID";
+
 /// The cuobjdump text of one 64-bit word at byte address `addr`, exactly as `cuobjdump -sass`
 /// prints it after the word column, including the trailing `;` (e.g. `@P0 BRA 0xa8;`).
-/// A word that does not decode yields an `INVALID 0x…` style marker, never a panic.
+/// A word that does not decode yields `INVALID 0x…;`, never a panic.
 pub fn disassemble_word(word: u64, addr: u64) -> String {
-    let _ = addr;
-    format!("INVALID 0x{word:016x};")
+    disassemble_word_with(word, addr, Dialect::Current)
+}
+
+/// Like [`disassemble_word`] in a chosen dialect.
+pub fn disassemble_word_with(word: u64, addr: u64, dialect: Dialect) -> String {
+    match decode(word) {
+        Ok(inst) => {
+            let mut s = print::print_with(&inst, addr, dialect);
+            s.push(';');
+            s
+        }
+        Err(_) => format!("{INVALID} 0x{word:016x};"),
+    }
 }
 
 /// Assembles one instruction's text (as cuobjdump prints it; trailing `;` optional) at byte
 /// address `addr`. `labels` resolves a label name used as a branch target to its address.
+/// `INVALID 0x…` (what the disassembler prints for an undecodable word) assembles to that word.
 pub fn assemble_text(
     text: &str,
     addr: u64,
     labels: &dyn Fn(&str) -> Option<u64>,
 ) -> Result<u64, AsmError> {
-    let _ = (addr, labels);
-    Err(AsmError {
-        span: 0..text.len(),
-        message: "the Fermi assembler is not built yet".into(),
+    assemble_text_with(text, addr, labels, Dialect::Current)
+}
+
+/// Like [`assemble_text`] in a chosen dialect.
+pub fn assemble_text_with(
+    text: &str,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+    dialect: Dialect,
+) -> Result<u64, AsmError> {
+    if let Some(raw) = raw_word(text) {
+        return Ok(raw);
+    }
+    parse::parse_with(text, addr, labels, dialect).map(|i| encode(&i))
+}
+
+fn raw_word(text: &str) -> Option<u64> {
+    let rest = text.trim().strip_prefix(INVALID)?.trim();
+    let rest = rest.strip_suffix(';').unwrap_or(rest).trim();
+    let hex = rest.strip_prefix("0x")?;
+    if hex.len() != 16 {
+        return None;
+    }
+    u64::from_str_radix(hex, 16).ok()
+}
+
+/// Whether `inst` transfers or records a code address (BRA, SSY, PBK, CAL, ...).
+pub fn is_branch(inst: &Inst) -> bool {
+    inst.operands()
+        .iter()
+        .any(|o| matches!(o, Operand::Target(_)))
+}
+
+/// The absolute target address of a branch-like instruction at `addr`.
+pub fn branch_target(inst: &Inst, addr: u64) -> Option<u64> {
+    inst.operands().iter().find_map(|o| match o {
+        Operand::Target(rel) => Some((addr as i64).wrapping_add(8).wrapping_add(*rel) as u64),
+        _ => None,
     })
+}
+
+/// Rewrites the target of a branch-like instruction to `target` (for relocating code).
+/// Returns `false` if `inst` has no target or the distance does not fit.
+pub fn set_branch_target(inst: &mut Inst, addr: u64, target: u64) -> bool {
+    let rel = (target as i64).wrapping_sub(addr as i64).wrapping_sub(8);
+    let width = inst.row.operands.iter().find_map(|o| match o.kind {
+        Kind::Target { width } => Some(width),
+        _ => None,
+    });
+    let Some(width) = width else { return false };
+    let lim = 1i64 << (width - 1);
+    if rel < -lim || rel >= lim {
+        return false;
+    }
+    for o in inst.operands.iter_mut() {
+        if let Operand::Target(r) = o {
+            *r = rel;
+            return true;
+        }
+    }
+    false
 }

@@ -1,0 +1,89 @@
+//! What the rows imply, computed once: each row's fixed bits and mask, and the dispatch from
+//! the opcode bits (0–3 and 58–63) to the rows that may match.
+
+use std::sync::LazyLock;
+
+use super::bits::{mask, parse_template};
+use super::rows::ROWS;
+use super::schema::{Kind, Opd, Row, NONE};
+
+/// The guard predicate (3 bits) and its negation bit.
+pub const GUARD_LO: u8 = 10;
+/// `.S` (cuobjdump's scheduling/join flag), bit 4, on every row.
+pub const SCHED_BIT: u8 = 4;
+
+pub struct RowInfo {
+    pub row: &'static Row,
+    pub fixed: u64,
+    pub mask: u64,
+}
+
+pub struct Tables {
+    pub rows: Vec<RowInfo>,
+    /// For each 10-bit opcode key, the indices of candidate rows.
+    pub dispatch: Vec<Vec<u16>>,
+}
+
+/// The bits an operand field occupies (value plus decorations).
+pub fn operand_mask(o: &Opd) -> u64 {
+    let value = match o.kind {
+        Kind::Reg => mask(o.at, 6),
+        Kind::Pred => mask(o.at, 3),
+        Kind::Comp => mask(26, 22),
+        Kind::Imm { width, .. } => mask(o.at, width),
+        Kind::Mem { width } => mask(20, 6) | mask(26, width),
+        Kind::Cmem => mask(20, 6) | mask(26, 20),
+        Kind::Sreg => mask(26, 8),
+        Kind::Target { width } => mask(26, width),
+        Kind::Text(_) => 0,
+    };
+    [o.neg, o.not, o.abs, o.cc]
+        .iter()
+        .filter(|&&b| b != NONE)
+        .fold(value, |m, &b| m | (1u64 << b))
+}
+
+/// Every bit any field of the row (or the guard and `.S`) occupies.
+pub fn field_mask(row: &Row) -> u64 {
+    let mods = row
+        .mods
+        .iter()
+        .flat_map(|m| m.bits.iter())
+        .fold(0u64, |m, &b| m | (1u64 << b));
+    let ops = row.operands.iter().fold(0, |m, o| m | operand_mask(o));
+    let guard = if row.guarded { mask(GUARD_LO, 4) } else { 0 };
+    mods | ops | guard | (1 << SCHED_BIT)
+}
+
+pub fn key(bits: u64) -> usize {
+    ((bits & 0xf) | ((bits >> 58) << 4)) as usize
+}
+
+const KEY_MASK: u64 = 0xf | (0x3f << 58);
+
+pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
+    let rows: Vec<RowInfo> = ROWS
+        .iter()
+        .map(|row| {
+            // A malformed template is caught by the table tests; here it just never matches.
+            let t = parse_template(row.template).unwrap_or(u64::MAX);
+            let m = !field_mask(row);
+            RowInfo {
+                row,
+                fixed: t & m,
+                mask: m,
+            }
+        })
+        .collect();
+    let mut dispatch = vec![Vec::new(); 1024];
+    for (k, slot) in dispatch.iter_mut().enumerate() {
+        let kbits = (k as u64 & 0xf) | ((k as u64 >> 4) << 58);
+        for (i, r) in rows.iter().enumerate() {
+            let m = r.mask & KEY_MASK;
+            if kbits & m == r.fixed & m {
+                slot.push(i as u16);
+            }
+        }
+    }
+    Tables { rows, dispatch }
+});

@@ -1,0 +1,78 @@
+//! Inst → word. Starts from the row's fixed bits and writes each field.
+
+use super::bits::{put, scatter, to_listing};
+use super::compiled::{GUARD_LO, SCHED_BIT, TABLES};
+use super::rows::ROWS;
+use super::schema::{Kind, Opd, Row, NONE};
+use super::types::{Flags, Inst, Operand};
+
+fn flag(bit: u8, on: bool) -> u64 {
+    if bit != NONE && on {
+        1u64 << bit
+    } else {
+        0
+    }
+}
+
+fn flags(o: &Opd, f: Flags) -> u64 {
+    flag(o.neg, f.neg) | flag(o.not, f.not) | flag(o.abs, f.abs) | flag(o.cc, f.cc)
+}
+
+/// The compiled fixed bits and mask of a row of `ROWS` (found by its position in the slice).
+fn row_info(row: &'static Row) -> (u64, u64) {
+    let base = ROWS.as_ptr() as usize;
+    let index = (row as *const Row as usize).wrapping_sub(base) / std::mem::size_of::<Row>();
+    match TABLES.rows.get(index) {
+        Some(r) if std::ptr::eq(r.row, row) => (r.fixed, r.mask),
+        _ => (0, 0),
+    }
+}
+
+/// Writes one operand's bits. A value of the wrong shape for the field writes nothing.
+pub fn encode_operand(o: &Opd, v: &Operand) -> u64 {
+    let at = o.at;
+    match (o.kind, *v) {
+        (Kind::Reg, Operand::Reg(g, f)) => put(0, at, 6, g.index().into()) | flags(o, f),
+        (Kind::Pred, Operand::Pred(p, f)) => put(0, at, 3, p.index().into()) | flags(o, f),
+        (Kind::Comp, Operand::Reg(g, f)) => put(0, 26, 6, g.index().into()) | flags(o, f),
+        (Kind::Comp, Operand::Const(c, f)) => {
+            put(0, 26, 16, c.offset.into()) | put(0, 42, 4, c.bank.into()) | (1 << 46) | flags(o, f)
+        }
+        (Kind::Comp, Operand::Imm20(i, f)) => {
+            put(0, 26, 20, i.value() as u64) | (3 << 46) | flags(o, f)
+        }
+        (Kind::Imm { width, .. }, Operand::Imm(i)) => put(0, at, width, i as u64),
+        (Kind::Mem { width }, Operand::Mem { base, offset }) => {
+            put(0, 20, 6, base.index().into()) | put(0, 26, width, offset as i64 as u64)
+        }
+        (Kind::Cmem, Operand::CMem { bank, base, offset }) => {
+            put(0, 20, 6, base.index().into())
+                | put(0, 26, 16, offset.into())
+                | put(0, 42, 4, bank.into())
+        }
+        (Kind::Sreg, Operand::Sreg(n)) => put(0, 26, 8, n.into()),
+        (Kind::Target { width }, Operand::Target(rel)) => put(0, 26, width, rel as u64),
+        _ => 0,
+    }
+}
+
+/// Encodes to the listing word (as cuobjdump prints it). Fields hold only values that fit
+/// (the newtypes and the parser guarantee it), so encoding cannot fail.
+pub fn encode(inst: &Inst) -> u64 {
+    let row = inst.row;
+    let (fixed, fixed_mask) = row_info(row);
+    let mut bits = 0;
+    if row.guarded {
+        bits |= put(0, GUARD_LO, 3, inst.guard.pred.index().into());
+        bits |= flag(GUARD_LO + 3, inst.guard.not);
+    }
+    bits |= flag(SCHED_BIT, inst.sched);
+    for (m, &v) in row.mods.iter().zip(inst.mods.iter()) {
+        bits |= scatter(m.bits, v.into());
+    }
+    for (o, v) in row.operands.iter().zip(inst.operands.iter()) {
+        bits |= encode_operand(o, v);
+    }
+    // Keep the fixed bits authoritative even if a field value was out of its range.
+    to_listing((bits & !fixed_mask) | fixed)
+}

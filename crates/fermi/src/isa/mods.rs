@@ -1,0 +1,362 @@
+//! Modifier groups shared by several rows. Bit positions are listing-derived (see
+//! `docs/spec-notes/fermi-isa.md` for where they differ from the asfermi page's numbering).
+
+use super::schema::Mod;
+
+const fn m(what: &'static str, bits: &'static [u8], names: &'static [(u8, &'static str)]) -> Mod {
+    Mod {
+        what,
+        bits,
+        names,
+        legacy: &[],
+    }
+}
+
+/// Integer comparison, bits 55–57 (ISETP, ICMP, ISET).
+pub const ICMP_OP: Mod = m(
+    "comparison",
+    &[55, 56, 57],
+    &[
+        (0, ".F"),
+        (1, ".LT"),
+        (2, ".EQ"),
+        (3, ".LE"),
+        (4, ".GT"),
+        (5, ".NE"),
+        (6, ".GE"),
+        (7, ".T"),
+    ],
+);
+
+/// Float comparison, bits 55–58 (FSETP, FSET, FCMP, DSETP).
+pub const FCMP_OP: Mod = m(
+    "comparison",
+    &[55, 56, 57, 58],
+    &[
+        (0, ".F"),
+        (1, ".LT"),
+        (2, ".EQ"),
+        (3, ".LE"),
+        (4, ".GT"),
+        (5, ".NE"),
+        (6, ".GE"),
+        (7, ".NUM"),
+        (8, ".NAN"),
+        (9, ".LTU"),
+        (10, ".EQU"),
+        (11, ".LEU"),
+        (12, ".GTU"),
+        (13, ".NEU"),
+        (14, ".GEU"),
+        (15, ".T"),
+    ],
+);
+
+/// Boolean combination with the last predicate operand, bits 53–54.
+pub const LOGIC: Mod = m(
+    "boolean operation",
+    &[53, 54],
+    &[(0, ".AND"), (1, ".OR"), (2, ".XOR")],
+);
+
+/// First boolean operation of PSETP/PSET, bits 30–31.
+pub const LOGIC1: Mod = m(
+    "first boolean operation",
+    &[30, 31],
+    &[(0, ".AND"), (1, ".OR"), (2, ".XOR")],
+);
+
+/// Signedness of the integer comparison / operation, bit 5 (clear = `.U32`).
+pub const U32: Mod = m("signedness", &[5], &[(0, ".U32"), (1, "")]);
+
+/// Operand types of IMUL/IMAD: bit 7 (first source signed), bit 5 (second source signed).
+pub const MUL_TYPES: Mod = m(
+    "operand types",
+    &[7, 5],
+    &[(0, ".U32.U32"), (1, ".S32.U32"), (2, ".U32.S32"), (3, "")],
+);
+
+/// `.HI` (upper half of the product), bit 6.
+pub const HI: Mod = m("high half", &[6], &[(0, ""), (1, ".HI")]);
+
+/// `.X` (extended add with carry), bit 6.
+pub const X: Mod = m("extended", &[6], &[(0, ""), (1, ".X")]);
+
+/// `.SAT`, bit 5 (integer adds).
+pub const SAT5: Mod = m("saturation", &[5], &[(0, ""), (1, ".SAT")]);
+
+/// `.SAT`, bit 49 (float arithmetic).
+pub const SAT49: Mod = m("saturation", &[49], &[(0, ""), (1, ".SAT")]);
+
+/// `.FTZ`, bit 5 (float arithmetic).
+pub const FTZ: Mod = m("flush to zero", &[5], &[(0, ""), (1, ".FTZ")]);
+
+/// Float rounding, bits 55–56.
+pub const FRND: Mod = m(
+    "rounding",
+    &[55, 56],
+    &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ"), (0, ".RN")],
+);
+
+/// Memory access type, bits 5–7.
+pub const MEM_TYPE: Mod = m(
+    "access type",
+    &[5, 6, 7],
+    &[
+        (0, ".U8"),
+        (1, ".S8"),
+        (2, ".U16"),
+        (3, ".S16"),
+        (4, ""),
+        (5, ".64"),
+        (6, ".128"),
+        (4, ".32"),
+    ],
+);
+
+/// Global-memory cache operation, bits 8–9.
+pub const CACHE: Mod = m(
+    "cache operation",
+    &[8, 9],
+    &[(0, ""), (1, ".CG"), (2, ".CS"), (3, ".CV"), (0, ".CA")],
+);
+
+/// Local-memory cache operation, bits 8–9.
+pub const LCACHE: Mod = m(
+    "cache operation",
+    &[8, 9],
+    &[(0, ""), (1, ".CG"), (2, ".LU"), (3, ".CV"), (0, ".CA")],
+);
+
+/// Logic operation of LOP/LOP32I, bits 6–7.
+pub const LOP_OP: Mod = m(
+    "logic operation",
+    &[6, 7],
+    &[(0, ".AND"), (1, ".OR"), (2, ".XOR"), (3, ".PASS_B")],
+);
+
+/// Integer type of a conversion's destination: size bits 20–21, signed bit 7.
+pub const CVT_DST_INT: Mod = m(
+    "destination type",
+    &[20, 21, 7],
+    &[
+        (0, ".U8"),
+        (1, ".U16"),
+        (2, ".U32"),
+        (3, ".U64"),
+        (4, ".S8"),
+        (5, ".S16"),
+        (6, ".S32"),
+        (7, ".S64"),
+    ],
+);
+
+/// Integer type of a conversion's source: size bits 23–24, signed bit 9.
+pub const CVT_SRC_INT: Mod = m(
+    "source type",
+    &[23, 24, 9],
+    &[
+        (0, ".U8"),
+        (1, ".U16"),
+        (2, ".U32"),
+        (3, ".U64"),
+        (4, ".S8"),
+        (5, ".S16"),
+        (6, ".S32"),
+        (7, ".S64"),
+    ],
+);
+
+/// Float type of a conversion's destination, size bits 20–21.
+pub const CVT_DST_FLT: Mod = m(
+    "destination type",
+    &[20, 21],
+    &[(1, ".F16"), (2, ".F32"), (3, ".F64")],
+);
+
+/// Float type of a conversion's source, size bits 23–24.
+pub const CVT_SRC_FLT: Mod = m(
+    "source type",
+    &[23, 24],
+    &[(1, ".F16"), (2, ".F32"), (3, ".F64")],
+);
+
+/// Rounding of I2F/F2F, bits 49–50.
+pub const CVT_RND: Mod = m(
+    "rounding",
+    &[49, 50],
+    &[(0, ""), (1, ".RM"), (2, ".RP"), (3, ".RZ"), (0, ".RN")],
+);
+
+/// Rounding to integer of F2I (and F2F's `.ROUND` family), bits 49–50.
+pub const CVT_IRND: Mod = m(
+    "rounding",
+    &[49, 50],
+    &[
+        (0, ""),
+        (1, ".FLOOR"),
+        (2, ".CEIL"),
+        (3, ".TRUNC"),
+        (0, ".ROUND"),
+    ],
+);
+
+/// `.W` (wrapping shift amount), bit 9 clear; the clamping default sets bit 9. The older
+/// cuobjdump (`Dialect::Legacy`) printed nothing for the wrapping form.
+pub const WRAP: Mod = Mod {
+    what: "wrap",
+    bits: &[9],
+    names: &[(1, ""), (0, ".W")],
+    legacy: &[(0, "")],
+};
+
+/// `.U` (uniform branch), bit 15.
+pub const UNIFORM: Mod = m("uniform", &[15], &[(0, ""), (1, ".U")]);
+
+/// `.SAT` of IMAD, bit 56.
+pub const SAT56: Mod = m("saturation", &[56], &[(0, ""), (1, ".SAT")]);
+
+/// `.SAT`, bit 9 (video instructions).
+pub const SAT9: Mod = m("saturation", &[9], &[(0, ""), (1, ".SAT")]);
+
+/// `.FTZ` of FFMA, bit 6.
+pub const FTZ6: Mod = m("flush to zero", &[6], &[(0, ""), (1, ".FTZ")]);
+
+/// VOTE mode, bits 5–6.
+pub const VOTE_MODE: Mod = m(
+    "vote mode",
+    &[5, 6],
+    &[(0, ".ALL"), (1, ".ANY"), (2, ".EQ")],
+);
+
+/// PRMT mode, bits 5–7 (not seen in the listings; asfermi order).
+pub const PRMT_MODE: Mod = m(
+    "permute mode",
+    &[5, 6, 7],
+    &[
+        (0, ""),
+        (1, ".F4E"),
+        (2, ".B4E"),
+        (3, ".RC8"),
+        (4, ".ECL"),
+        (5, ".ECR"),
+        (6, ".RC16"),
+    ],
+);
+
+/// BAR reduction (the listings show only `.RED.POPC`, value 3).
+pub const BAR_RED: Mod = m(
+    "barrier reduction",
+    &[53, 54],
+    &[(0, ".RED.AND"), (1, ".RED.OR"), (3, ".RED.POPC")],
+);
+
+/// RED/ATOM operation, bits 5–8.
+pub const ATOM_OP: Mod = m(
+    "atomic operation",
+    &[5, 6, 7, 8],
+    &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+        (8, ".EXCH"),
+        (9, ".CAS"),
+    ],
+);
+
+/// The TLD form the listings show; its bits are fixed in the template.
+pub const TLD_FORM: Mod = m("texture form", &[], &[(0, ".LZ.T")]);
+
+/// `.UD` (unsigned destination) of video instructions: bit 42 clear.
+pub const VIDEO_UD: Mod = m("destination type", &[42], &[(0, ".UD"), (1, "")]);
+
+/// `.MX` of VMNMX, bit 7.
+pub const VIDEO_MX: Mod = m("mixed", &[7], &[(0, ""), (1, ".MX")]);
+
+/// Secondary operation of video instructions, bits 55–57.
+pub const VIDEO_OP: Mod = m(
+    "secondary operation",
+    &[55, 56, 57],
+    &[
+        (0, ".MRG_16H"),
+        (1, ".MRG_16L"),
+        (2, ".MRG_8B0"),
+        (3, ".MRG_8B2"),
+        (4, ".ACC"),
+        (5, ".MIN"),
+        (6, ".MAX"),
+        (7, ""),
+    ],
+);
+
+/// Source types of a video instruction with two register sources: bit 6 (first signed),
+/// bits 44–46 (first size: 0 = 8, 4 = 16, 6 = 32 bits), bit 5, bits 32–34 (second).
+/// Both `S32` prints nothing. Sub-word selections (`.B1`…`.H1`) are not supported yet.
+pub const VIDEO_TYPES: Mod = m(
+    "source types",
+    &[6, 44, 45, 46, 5, 32, 33, 34],
+    &[
+        (0, ".U8.U8"),
+        (128, ".U8.U16"),
+        (192, ".U8.U32"),
+        (16, ".U8.S8"),
+        (144, ".U8.S16"),
+        (208, ".U8.S32"),
+        (8, ".U16.U8"),
+        (136, ".U16.U16"),
+        (200, ".U16.U32"),
+        (24, ".U16.S8"),
+        (152, ".U16.S16"),
+        (216, ".U16.S32"),
+        (12, ".U32.U8"),
+        (140, ".U32.U16"),
+        (204, ".U32.U32"),
+        (28, ".U32.S8"),
+        (156, ".U32.S16"),
+        (220, ".U32.S32"),
+        (1, ".S8.U8"),
+        (129, ".S8.U16"),
+        (193, ".S8.U32"),
+        (17, ".S8.S8"),
+        (145, ".S8.S16"),
+        (209, ".S8.S32"),
+        (9, ".S16.U8"),
+        (137, ".S16.U16"),
+        (201, ".S16.U32"),
+        (25, ".S16.S8"),
+        (153, ".S16.S16"),
+        (217, ".S16.S32"),
+        (13, ".S32.U8"),
+        (141, ".S32.U16"),
+        (205, ".S32.U32"),
+        (29, ".S32.S8"),
+        (157, ".S32.S16"),
+        (221, ""),
+    ],
+);
+
+/// Source types of a video instruction whose second source is an immediate (always printed
+/// as 8-bit, as cuobjdump does).
+pub const VIDEO_TYPES_IMM: Mod = m(
+    "source types",
+    &[6, 44, 45, 46, 5],
+    &[
+        (0, ".U8.U8"),
+        (16, ".U8.S8"),
+        (8, ".U16.U8"),
+        (24, ".U16.S8"),
+        (12, ".U32.U8"),
+        (28, ".U32.S8"),
+        (1, ".S8.U8"),
+        (17, ".S8.S8"),
+        (9, ".S16.U8"),
+        (25, ".S16.S8"),
+        (13, ".S32.U8"),
+        (29, ".S32.S8"),
+    ],
+);

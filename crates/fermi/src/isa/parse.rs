@@ -1,0 +1,556 @@
+//! cuobjdump / asfermi text of one instruction → Inst. Errors carry a byte span within the
+//! text given.
+
+use std::ops::Range;
+
+use super::rows::ROWS;
+use super::schema::{Kind, Mod, Opd, Row, NONE};
+use super::sreg::parse_sreg;
+use super::types::{CBank, Flags, Gpr, Guard, Imm20, Inst, Operand, Pred, MAX_MODS, MAX_OPERANDS};
+use super::{AsmError, Dialect};
+
+/// A piece of the text with its byte offset.
+#[derive(Clone, Copy, Debug)]
+struct Piece<'a> {
+    s: &'a str,
+    at: usize,
+}
+
+impl<'a> Piece<'a> {
+    fn span(&self) -> Range<usize> {
+        self.at..self.at + self.s.len()
+    }
+    fn trim(self) -> Piece<'a> {
+        let start = self.s.len() - self.s.trim_start().len();
+        Piece {
+            s: self.s.trim(),
+            at: self.at + start,
+        }
+    }
+    fn skip(self, n: usize) -> Piece<'a> {
+        Piece {
+            s: self.s.get(n..).unwrap_or(""),
+            at: self.at + n.min(self.s.len()),
+        }
+    }
+    fn err(&self, message: impl Into<String>) -> AsmError {
+        AsmError {
+            span: self.span(),
+            message: message.into(),
+        }
+    }
+}
+
+fn split<'a>(p: Piece<'a>, sep: char) -> Vec<Piece<'a>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, c) in p.s.char_indices() {
+        if c == sep {
+            out.push(Piece {
+                s: p.s.get(start..i).unwrap_or(""),
+                at: p.at + start,
+            });
+            start = i + c.len_utf8();
+        }
+    }
+    out.push(Piece {
+        s: p.s.get(start..).unwrap_or(""),
+        at: p.at + start,
+    });
+    out
+}
+
+/// Parses an integer: `0x1f`, `-0x30`, `31`, `-5`.
+fn parse_int(p: Piece) -> Result<i128, AsmError> {
+    let s = p.s.trim();
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(rest) => (true, rest.trim_start()),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let (digits, radix) = match body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (body, 10),
+    };
+    if digits.is_empty() || digits.len() > 24 || !digits.chars().all(|c| c.is_digit(radix)) {
+        return Err(p.err(format!("expected a number, found `{}`", p.s)));
+    }
+    let v = i128::from_str_radix(digits, radix).map_err(|_| p.err("number too large"))?;
+    Ok(if neg { -v } else { v })
+}
+
+fn parse_gpr(p: Piece) -> Result<Gpr, AsmError> {
+    let s = p.s;
+    if s == "RZ" {
+        return Ok(Gpr::RZ);
+    }
+    let digits = s
+        .strip_prefix('R')
+        .filter(|d| !d.is_empty() && d.len() <= 4 && d.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| p.err(format!("expected a register (R0..R62, RZ), found `{s}`")))?;
+    let n: u32 = digits.parse().map_err(|_| p.err("bad register number"))?;
+    u8::try_from(n)
+        .ok()
+        .and_then(Gpr::new)
+        .ok_or_else(|| p.err(format!("register R{n} out of range (R0..R62, RZ)")))
+}
+
+fn parse_pred(p: Piece) -> Result<Pred, AsmError> {
+    let s = p.s;
+    if s == "pt" || s == "PT" {
+        return Ok(Pred::PT);
+    }
+    let digits = s
+        .strip_prefix('P')
+        .filter(|d| !d.is_empty() && d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()))
+        .ok_or_else(|| p.err(format!("expected a predicate (P0..P6, pt), found `{s}`")))?;
+    let n: u32 = digits.parse().map_err(|_| p.err("bad predicate number"))?;
+    u8::try_from(n)
+        .ok()
+        .and_then(Pred::new)
+        .ok_or_else(|| p.err(format!("predicate P{n} out of range (P0..P6, pt)")))
+}
+
+/// Strips the decorations `-`, `~`/`!`, `|…|`, `.CC` the field allows.
+fn parse_flags<'a>(o: &Opd, p: Piece<'a>) -> Result<(Flags, Piece<'a>), AsmError> {
+    let mut f = Flags::default();
+    let mut p = p.trim();
+    if o.neg != NONE && p.s.starts_with('-') {
+        f.neg = true;
+        p = p.skip(1).trim();
+    }
+    if o.not != NONE && (p.s.starts_with('~') || p.s.starts_with('!')) {
+        f.not = true;
+        p = p.skip(1).trim();
+    }
+    if o.abs != NONE && p.s.starts_with('|') && p.s.ends_with('|') && p.s.len() >= 2 {
+        f.abs = true;
+        p = Piece {
+            s: p.s.get(1..p.s.len() - 1).unwrap_or(""),
+            at: p.at + 1,
+        }
+        .trim();
+    }
+    if o.cc != NONE {
+        if let Some(rest) = p.s.strip_suffix(".CC") {
+            f.cc = true;
+            p = Piece { s: rest, at: p.at };
+        }
+    }
+    Ok((f, p))
+}
+
+fn check_range(p: Piece, v: i128, width: u8, signed: bool, what: &str) -> Result<i64, AsmError> {
+    let (lo, hi) = if signed {
+        (-(1i128 << (width - 1)), (1i128 << (width - 1)) - 1)
+    } else {
+        (0, (1i128 << width) - 1)
+    };
+    // A 32-bit field also takes its unsigned spelling (0xffffffff for -1).
+    let v = if signed && v > hi && v < (1i128 << width) {
+        v - (1i128 << width)
+    } else {
+        v
+    };
+    if v < lo || v > hi {
+        let sign = if signed { "sign-extended" } else { "unsigned" };
+        return Err(p.err(format!("{what} {v:#x} does not fit {width} bits {sign}")));
+    }
+    Ok(v as i64)
+}
+
+/// `[R1+0x10]`, `[R1+-0x10]`, `[R1-0x10]`, `[R1]`, `[0x10]` → (base, offset).
+fn parse_address(p: Piece, width: u8) -> Result<(Gpr, i64), AsmError> {
+    let t = p.trim();
+    let inner =
+        t.s.strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .ok_or_else(|| {
+                t.err(format!(
+                    "expected a memory address `[R1+0x10]`, found `{}`",
+                    t.s
+                ))
+            })?;
+    let inner = Piece {
+        s: inner,
+        at: t.at + 1,
+    }
+    .trim();
+    let starts_reg = inner.s.starts_with('R');
+    if !starts_reg {
+        let v = parse_int(inner)?;
+        return Ok((Gpr::RZ, check_range(inner, v, width, true, "offset")?));
+    }
+    let split_at = inner.s.find(['+', '-']);
+    let (reg, off) = match split_at {
+        Some(i) => (
+            Piece {
+                s: inner.s.get(..i).unwrap_or(""),
+                at: inner.at,
+            }
+            .trim(),
+            Some(inner.skip(i)),
+        ),
+        None => (inner, None),
+    };
+    let base = parse_gpr(reg)?;
+    let offset = match off {
+        None => 0,
+        Some(o) => {
+            let body = o.s.strip_prefix('+').map_or(o, |_| o.skip(1)).trim();
+            let v = parse_int(body)?;
+            check_range(body, v, width, true, "offset")?
+        }
+    };
+    Ok((base, offset))
+}
+
+/// `c [0x0] [0x28]` (spaces optional) → (bank, rest inside the second brackets).
+fn parse_cbank<'a>(p: Piece<'a>) -> Result<(u8, Piece<'a>), AsmError> {
+    let t = p.trim();
+    let rest = t.s.strip_prefix('c').ok_or_else(|| {
+        t.err(format!(
+            "expected a constant `c [bank] [offset]`, found `{}`",
+            t.s
+        ))
+    })?;
+    let rest = Piece {
+        s: rest,
+        at: t.at + 1,
+    }
+    .trim();
+    let close = rest.s.find(']').ok_or_else(|| rest.err("missing `]`"))?;
+    let bank_p = Piece {
+        s: rest.s.get(..=close).unwrap_or(""),
+        at: rest.at,
+    };
+    let bank_inner = Piece {
+        s: bank_p
+            .s
+            .strip_prefix('[')
+            .and_then(|b| b.strip_suffix(']'))
+            .ok_or_else(|| bank_p.err("expected `[bank]`"))?,
+        at: bank_p.at + 1,
+    };
+    let bank = parse_int(bank_inner)?;
+    if !(0..16).contains(&bank) {
+        return Err(bank_inner.err(format!("constant bank {bank:#x} out of range (0..0xf)")));
+    }
+    Ok((bank as u8, rest.skip(close + 1).trim()))
+}
+
+fn parse_operand(
+    o: &Opd,
+    p: Piece,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+) -> Result<Operand, AsmError> {
+    let p = p.trim();
+    if p.s.is_empty() {
+        return Err(p.err("missing operand"));
+    }
+    match o.kind {
+        Kind::Reg => {
+            let (f, r) = parse_flags(o, p)?;
+            Ok(Operand::Reg(parse_gpr(r)?, f))
+        }
+        Kind::Pred => {
+            let (not, r) = match p.s.strip_prefix('!') {
+                Some(_) if o.not != NONE => (true, p.skip(1).trim()),
+                Some(_) => return Err(p.err("this predicate cannot be negated")),
+                None => (false, p),
+            };
+            Ok(Operand::Pred(
+                parse_pred(r)?,
+                Flags {
+                    not,
+                    ..Flags::default()
+                },
+            ))
+        }
+        Kind::Comp => {
+            let (f, r) = parse_flags(o, p)?;
+            if r.s.starts_with('c') {
+                let (bank, rest) = parse_cbank(r)?;
+                let (base, offset) = parse_address(rest, 17)?;
+                if base != Gpr::RZ {
+                    return Err(rest.err("a composite constant takes no register"));
+                }
+                let offset = u16::try_from(offset).map_err(|_| {
+                    rest.err(format!(
+                        "constant offset {offset:#x} out of range (0..0xffff)"
+                    ))
+                })?;
+                let c = CBank::new(bank, offset).ok_or_else(|| r.err("bad constant"))?;
+                Ok(Operand::Const(c, f))
+            } else if r.s.starts_with('R') {
+                Ok(Operand::Reg(parse_gpr(r)?, f))
+            } else {
+                // The raw 20-bit spelling (0xfffff) or a sign-extended value (-0x1).
+                let v = parse_int(r)?;
+                let v = if (0x80000..=0xfffff).contains(&v) {
+                    v - 0x100000
+                } else {
+                    v
+                };
+                let i = i64::try_from(v).ok().and_then(Imm20::new).ok_or_else(|| {
+                    r.err(format!(
+                        "immediate {v:#x} does not fit 20 bits sign-extended"
+                    ))
+                })?;
+                Ok(Operand::Imm20(i, f))
+            }
+        }
+        Kind::Imm { width, signed } => {
+            let v = parse_int(p)?;
+            Ok(Operand::Imm(check_range(p, v, width, signed, "immediate")?))
+        }
+        Kind::Mem { width } => {
+            let (base, offset) = parse_address(p, width)?;
+            Ok(Operand::Mem {
+                base,
+                offset: offset as i32,
+            })
+        }
+        Kind::Cmem => {
+            let (bank, rest) = parse_cbank(p)?;
+            let (base, offset) = parse_address(rest, 17)?;
+            let offset = u16::try_from(offset).map_err(|_| {
+                rest.err(format!(
+                    "constant offset {offset:#x} out of range (0..0xffff)"
+                ))
+            })?;
+            Ok(Operand::CMem { bank, base, offset })
+        }
+        Kind::Sreg => parse_sreg(p.s)
+            .map(Operand::Sreg)
+            .ok_or_else(|| p.err(format!("unknown special register `{}`", p.s))),
+        Kind::Target { width } => {
+            let abs: i128 = if p.s.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+                parse_int(p)?
+            } else {
+                labels(p.s)
+                    .map(i128::from)
+                    .ok_or_else(|| p.err(format!("undefined label `{}`", p.s)))?
+            };
+            let rel = abs - i128::from(addr) - 8;
+            let v = check_range(p, rel, width, true, "branch offset")?;
+            Ok(Operand::Target(v))
+        }
+        Kind::Text(t) => {
+            if p.s == t {
+                Ok(Operand::Text)
+            } else {
+                Err(p.err(format!("expected `{t}`, found `{}`", p.s)))
+            }
+        }
+    }
+}
+
+/// Spellings of `m` to try: the dialect's own first.
+fn spellings(m: &Mod, dialect: Dialect) -> impl Iterator<Item = &'static (u8, &'static str)> {
+    let legacy: &'static [(u8, &'static str)] = match dialect {
+        Dialect::Legacy => m.legacy,
+        Dialect::Current => &[],
+    };
+    legacy.iter().chain(m.names.iter())
+}
+
+/// Matches the modifier parts (`["LT", "U32", "AND", "S"]`) against the row's groups.
+fn match_mods(
+    row: &Row,
+    parts: &[Piece],
+    mnemonic: Piece,
+    dialect: Dialect,
+) -> Result<([u8; MAX_MODS], bool), AsmError> {
+    let mut values = [0u8; MAX_MODS];
+    let mut i = 0;
+    for (slot, m) in values.iter_mut().zip(row.mods.iter()) {
+        let mut best: Option<(usize, u8)> = None;
+        for &(v, name) in spellings(m, dialect) {
+            if name.is_empty() {
+                continue;
+            }
+            let want: Vec<&str> = name.split('.').filter(|s| !s.is_empty()).collect();
+            let n = want.len();
+            let matches = parts
+                .get(i..i + n)
+                .is_some_and(|got| got.iter().zip(&want).all(|(g, w)| g.s == *w));
+            if matches && best.is_none_or(|(bn, _)| n > bn) {
+                best = Some((n, v));
+            }
+        }
+        match best {
+            Some((n, v)) => {
+                *slot = v;
+                i += n;
+            }
+            None => {
+                let default = spellings(m, dialect).find(|(_, name)| name.is_empty());
+                match default {
+                    Some(&(v, _)) => *slot = v,
+                    None => {
+                        let at = parts.get(i).copied().unwrap_or(mnemonic);
+                        let options: Vec<&str> = m.names.iter().map(|(_, n)| *n).collect();
+                        return Err(at.err(format!(
+                            "{} needs a {} modifier ({})",
+                            row.name,
+                            m.what,
+                            options.join(" ")
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    let mut sched = false;
+    if parts.get(i).is_some_and(|p| p.s == "S") {
+        sched = true;
+        i += 1;
+    }
+    if let Some(p) = parts.get(i) {
+        return Err(p.err(format!(
+            "unknown or misplaced modifier `.{}` for {}",
+            p.s, row.name
+        )));
+    }
+    Ok((values, sched))
+}
+
+/// The pieces of one instruction's text.
+struct Split<'a> {
+    guard: Option<(Guard, Piece<'a>)>,
+    mnemonic: Piece<'a>,
+    parts: Vec<Piece<'a>>,
+    operands: Vec<Piece<'a>>,
+}
+
+/// Where the instruction sits and how names resolve.
+struct Ctx<'l> {
+    addr: u64,
+    labels: &'l dyn Fn(&str) -> Option<u64>,
+    dialect: Dialect,
+}
+
+fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmError)> {
+    let (guard, mnemonic, operands) = (t.guard, t.mnemonic, &t.operands);
+    let (mods, sched) = match_mods(row, &t.parts, mnemonic, cx.dialect).map_err(|e| (0, e))?;
+    let guard = match guard {
+        None => Guard::ALWAYS,
+        Some((g, p)) if row.guarded => {
+            let _ = p;
+            g
+        }
+        Some((_, p)) => {
+            return Err((
+                1,
+                p.err(format!("{} cannot take a guard predicate", row.name)),
+            ))
+        }
+    };
+    if operands.len() != row.operands.len() {
+        let span = operands.last().map_or(mnemonic.span(), |p| p.span());
+        return Err((
+            1,
+            AsmError {
+                span,
+                message: format!(
+                    "{} takes {} operand(s), found {}",
+                    row.name,
+                    row.operands.len(),
+                    operands.len()
+                ),
+            },
+        ));
+    }
+    let mut values = [Operand::None; MAX_OPERANDS];
+    for ((slot, o), p) in values.iter_mut().zip(row.operands.iter()).zip(operands) {
+        *slot = parse_operand(o, *p, cx.addr, cx.labels).map_err(|e| (2, e))?;
+    }
+    Ok(Inst {
+        row,
+        guard,
+        sched,
+        mods,
+        operands: values,
+    })
+}
+
+/// Parses one instruction (trailing `;` optional).
+pub fn parse_with(
+    text: &str,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+    dialect: Dialect,
+) -> Result<Inst, AsmError> {
+    let mut p = Piece { s: text, at: 0 }.trim();
+    if let Some(rest) = p.s.strip_suffix(';') {
+        p = Piece { s: rest, at: p.at }.trim();
+    }
+    if p.s.is_empty() {
+        return Err(AsmError {
+            span: 0..text.len(),
+            message: "expected an instruction".into(),
+        });
+    }
+    let mut guard = None;
+    if p.s.starts_with('@') {
+        let end = p.s.find(char::is_whitespace).unwrap_or(p.s.len());
+        let g = Piece {
+            s: p.s.get(..end).unwrap_or(""),
+            at: p.at,
+        };
+        let body = g.skip(1);
+        let (not, pr) = match body.s.strip_prefix('!') {
+            Some(_) => (true, body.skip(1)),
+            None => (false, body),
+        };
+        guard = Some((
+            Guard {
+                pred: parse_pred(pr)?,
+                not,
+            },
+            g,
+        ));
+        p = p.skip(end).trim();
+    }
+    let end = p.s.find(char::is_whitespace).unwrap_or(p.s.len());
+    let mnemonic = Piece {
+        s: p.s.get(..end).unwrap_or(""),
+        at: p.at,
+    };
+    let rest = p.skip(end).trim();
+    let mut dotted = split(mnemonic, '.');
+    let name = dotted.remove(0);
+    let operands: Vec<Piece> = if rest.s.is_empty() {
+        Vec::new()
+    } else {
+        split(rest, ',').into_iter().map(Piece::trim).collect()
+    };
+    let name_upper = name.s.to_ascii_uppercase();
+    let split = Split {
+        guard,
+        mnemonic,
+        parts: dotted,
+        operands,
+    };
+    let cx = Ctx {
+        addr,
+        labels,
+        dialect,
+    };
+    let mut best: Option<(u8, AsmError)> = None;
+    for row in ROWS.iter().filter(|r| r.name == name_upper) {
+        match parse_row(row, &split, &cx) {
+            Ok(inst) => return Ok(inst),
+            Err((depth, e)) => {
+                if best.as_ref().is_none_or(|(d, _)| depth > *d) {
+                    best = Some((depth, e));
+                }
+            }
+        }
+    }
+    Err(best.map_or_else(
+        || name.err(format!("unknown opcode `{}`", name.s)),
+        |(_, e)| e,
+    ))
+}

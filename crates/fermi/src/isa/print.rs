@@ -1,0 +1,124 @@
+//! Inst → cuobjdump text.
+
+use std::fmt::Write;
+
+use super::schema::{Kind, Mod, Opd};
+use super::sreg::print_sreg;
+use super::types::{Flags, Gpr, Inst, Operand, Pred};
+use super::Dialect;
+
+/// `0x1f` / `-0x30`, as cuobjdump prints signed immediates.
+pub fn hex(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+pub fn print_gpr(g: Gpr) -> String {
+    if g == Gpr::RZ {
+        "RZ".to_string()
+    } else {
+        format!("R{}", g.index())
+    }
+}
+
+pub fn print_pred(p: Pred) -> String {
+    if p == Pred::PT {
+        "pt".to_string()
+    } else {
+        format!("P{}", p.index())
+    }
+}
+
+/// The spelling of a modifier value in a dialect.
+pub fn spelling(m: &Mod, v: u8, dialect: Dialect) -> &'static str {
+    let legacy = match dialect {
+        Dialect::Legacy => m.legacy.iter().find(|(k, _)| *k == v),
+        Dialect::Current => None,
+    };
+    legacy
+        .or_else(|| m.names.iter().find(|(k, _)| *k == v))
+        .map_or("", |(_, n)| *n)
+}
+
+fn decorate(o: &Opd, f: Flags, body: String) -> String {
+    let _ = o;
+    let mut s = String::new();
+    if f.neg {
+        s.push('-');
+    }
+    if f.not {
+        s.push('~');
+    }
+    if f.abs {
+        s.push('|');
+        s.push_str(&body);
+        s.push('|');
+    } else {
+        s.push_str(&body);
+    }
+    if f.cc {
+        s.push_str(".CC");
+    }
+    s
+}
+
+fn print_address(base: Gpr, offset: i64) -> String {
+    if base == Gpr::RZ {
+        hex(offset)
+    } else if offset == 0 {
+        print_gpr(base)
+    } else {
+        format!("{}+{}", print_gpr(base), hex(offset))
+    }
+}
+
+/// Prints one operand of `o`'s shape.
+pub fn print_operand(o: &Opd, v: &Operand, addr: u64) -> String {
+    match *v {
+        Operand::None => String::new(),
+        Operand::Reg(g, f) => decorate(o, f, print_gpr(g)),
+        Operand::Pred(p, f) => {
+            let bang = if f.not { "!" } else { "" };
+            format!("{bang}{}", print_pred(p))
+        }
+        Operand::Const(c, f) => decorate(o, f, format!("c [0x{:x}] [0x{:x}]", c.bank, c.offset)),
+        // cuobjdump shows the raw 20-bit field; a `-` in front is the operand's negate bit.
+        Operand::Imm20(i, f) => decorate(o, f, format!("0x{:x}", i.value() & 0xfffff)),
+        Operand::Imm(i) => hex(i),
+        Operand::Mem { base, offset } => format!("[{}]", print_address(base, offset.into())),
+        Operand::CMem { bank, base, offset } => {
+            format!("c [0x{bank:x}] [{}]", print_address(base, offset.into()))
+        }
+        Operand::Sreg(n) => print_sreg(n),
+        Operand::Target(rel) => hex((addr as i64).wrapping_add(8).wrapping_add(rel)),
+        Operand::Text => match o.kind {
+            Kind::Text(t) => t.to_string(),
+            _ => String::new(),
+        },
+    }
+}
+
+/// The cuobjdump text of `inst` at byte address `addr`, without the trailing `;`.
+pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
+    let row = inst.row;
+    let mut s = String::with_capacity(48);
+    if row.guarded && inst.guard != super::types::Guard::ALWAYS {
+        let bang = if inst.guard.not { "!" } else { "" };
+        let _ = write!(s, "@{bang}{} ", print_pred(inst.guard.pred));
+    }
+    s.push_str(row.name);
+    for (m, &v) in row.mods.iter().zip(inst.mods.iter()) {
+        s.push_str(spelling(m, v, dialect));
+    }
+    if inst.sched {
+        s.push_str(".S");
+    }
+    for (i, (o, v)) in row.operands.iter().zip(inst.operands.iter()).enumerate() {
+        s.push_str(if i == 0 { " " } else { ", " });
+        s.push_str(&print_operand(o, v, addr));
+    }
+    s
+}

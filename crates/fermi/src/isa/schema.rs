@@ -1,0 +1,164 @@
+//! The vocabulary the instruction table is written in: rows, modifier groups and operand fields.
+//! Every direction (encode, decode, print, parse) interprets these same values.
+
+/// Bit positions are in NVIDIA's instruction order: bit 0 is the least significant bit of the
+/// first 32-bit word in memory, bit 63 the most significant bit of the second (see `bits.rs`).
+pub type BitPos = u8;
+
+/// Marks an optional decoration bit (negate, absolute value, `.CC`, `!`) that a field lacks.
+pub const NONE: BitPos = u8::MAX;
+
+/// A modifier group: a set of bits (listed least significant first; they need not be adjacent)
+/// whose value selects one spelling. The first spelling listed for a value is the one printed;
+/// later ones for the same value are accepted when parsing (asfermi spellings).
+#[derive(Clone, Copy, Debug)]
+pub struct Mod {
+    pub what: &'static str,
+    pub bits: &'static [BitPos],
+    pub names: &'static [(u8, &'static str)],
+    /// Spellings an older cuobjdump used instead (see `Dialect::Legacy`); empty = same.
+    pub legacy: &'static [(u8, &'static str)],
+}
+
+/// How an operand's bits are laid out and printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// General-purpose register, 6 bits (63 = `RZ`).
+    Reg,
+    /// Predicate register, 3 bits (7 = `pt`).
+    Pred,
+    /// The composite operand in bits 26–47: bits 46–47 select a register (0), a constant
+    /// `c [bank] [offset]` (1) or a 20-bit sign-extended immediate (3).
+    Comp,
+    /// An immediate of `width` bits, printed in hex (negative values as `-0x…` when signed).
+    Imm { width: u8, signed: bool },
+    /// `[Rn+offset]`: base register at bits 20–25, signed offset of `width` bits at `at`.
+    Mem { width: u8 },
+    /// `c [bank] [Rn+offset]` (LDC): base at 20–25, offset 26–41, bank 42–45.
+    Cmem,
+    /// Special register (S2R), 8 bits, printed by name (`SR_Tid_X`).
+    Sreg,
+    /// Branch target: `width`-bit signed byte offset from the next instruction, printed as the
+    /// absolute address.
+    Target { width: u8 },
+    /// Fixed text with no bits of its own (`CC.T`, `1D`).
+    Text(&'static str),
+}
+
+/// One operand of a row, in print order.
+#[derive(Clone, Copy, Debug)]
+pub struct Opd {
+    pub kind: Kind,
+    /// Lowest bit of the operand's value field.
+    pub at: BitPos,
+    /// Bit meaning `-x`, `!p`, `|x|`, `x.CC`; `NONE` when the form has none.
+    pub neg: BitPos,
+    pub not: BitPos,
+    pub abs: BitPos,
+    pub cc: BitPos,
+}
+
+impl Opd {
+    const fn of(kind: Kind, at: BitPos) -> Opd {
+        Opd {
+            kind,
+            at,
+            neg: NONE,
+            not: NONE,
+            abs: NONE,
+            cc: NONE,
+        }
+    }
+    pub const fn neg(mut self, bit: BitPos) -> Opd {
+        self.neg = bit;
+        self
+    }
+    pub const fn not(mut self, bit: BitPos) -> Opd {
+        self.not = bit;
+        self
+    }
+    pub const fn abs(mut self, bit: BitPos) -> Opd {
+        self.abs = bit;
+        self
+    }
+    pub const fn cc(mut self, bit: BitPos) -> Opd {
+        self.cc = bit;
+        self
+    }
+}
+
+/// A general-purpose register field at `at`.
+pub const fn reg(at: BitPos) -> Opd {
+    Opd::of(Kind::Reg, at)
+}
+/// A predicate field at `at`.
+pub const fn pred(at: BitPos) -> Opd {
+    Opd::of(Kind::Pred, at)
+}
+/// The composite operand (bits 26–47).
+pub const fn comp() -> Opd {
+    Opd::of(Kind::Comp, 26)
+}
+/// An unsigned immediate.
+pub const fn uimm(at: BitPos, width: u8) -> Opd {
+    Opd::of(
+        Kind::Imm {
+            width,
+            signed: false,
+        },
+        at,
+    )
+}
+/// A signed immediate.
+pub const fn simm(at: BitPos, width: u8) -> Opd {
+    Opd::of(
+        Kind::Imm {
+            width,
+            signed: true,
+        },
+        at,
+    )
+}
+/// A memory address with a signed offset of `width` bits at bit 26.
+pub const fn mem(width: u8) -> Opd {
+    Opd::of(Kind::Mem { width }, 26)
+}
+/// A constant-bank address with a register (LDC).
+pub const fn cmem() -> Opd {
+    Opd::of(Kind::Cmem, 26)
+}
+/// A special register at bit 26.
+pub const fn sreg() -> Opd {
+    Opd::of(Kind::Sreg, 26)
+}
+/// A relative branch target at bit 26.
+pub const fn target(width: u8) -> Opd {
+    Opd::of(Kind::Target { width }, 26)
+}
+/// Literal text without bits.
+pub const fn text(s: &'static str) -> Opd {
+    Opd::of(Kind::Text(s), NONE)
+}
+
+/// Whether the encoding of a row is confirmed by NVIDIA's listings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Bits derived from `cuobjdump -sass` listings (test vectors exist).
+    Listings,
+    /// Only asfermi documents it; no listing contains it (the reason says what it rests on).
+    AsfermiOnly(&'static str),
+}
+
+/// One instruction form. `template` is the full 64-bit pattern written least significant bit
+/// first, in the spec page's style; bits under modifier and operand fields (and the guard, bits
+/// 10–13, and `.S`, bit 4) are ignored, every other bit is fixed and identifies the form.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub name: &'static str,
+    pub template: &'static str,
+    pub mods: &'static [Mod],
+    pub operands: &'static [Opd],
+    /// False for the few forms (SSY, PBK, ...) whose bits 10–13 are not a guard predicate.
+    pub guarded: bool,
+    pub source: Source,
+}
