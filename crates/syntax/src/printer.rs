@@ -18,16 +18,25 @@ pub(crate) fn print_module(module: &Module, src: &str) -> String {
         indent: 0,
     };
     let mut prev_big = false;
+    let mut prev_header = false;
     for (i, s) in module.statements.iter().enumerate() {
         let big = matches!(
             s,
             Statement::Function(_) | Statement::Struct(_) | Statement::Section(_)
         );
-        if i > 0 && (big || prev_big) {
+        let header = matches!(
+            s,
+            Statement::Version(_)
+                | Statement::Target(_)
+                | Statement::AddressSize(_)
+                | Statement::File(_)
+        );
+        if i > 0 && (big || prev_big || (prev_header && !header)) {
             p.out.push('\n');
         }
         p.statement(s);
         prev_big = big;
+        prev_header = header;
     }
     p.out
 }

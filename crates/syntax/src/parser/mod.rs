@@ -54,6 +54,8 @@ pub(crate) struct Parser<'s> {
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) depth: usize,
     stopped: bool,
+    /// Start of the last lexical error token reported, so recovery does not repeat it.
+    last_lex_error: Option<u32>,
 }
 
 impl<'s> Parser<'s> {
@@ -68,6 +70,7 @@ impl<'s> Parser<'s> {
             diags: Vec::new(),
             depth: 0,
             stopped: false,
+            last_lex_error: None,
         }
     }
 
@@ -150,6 +153,9 @@ impl<'s> Parser<'s> {
     /// "expected X, found Y" at the current token (lexer errors get their own message).
     pub(crate) fn unexpected(&mut self, what: &str) -> Fail {
         let span = self.tok.span;
+        if let TokenKind::Error(_) = self.tok.kind {
+            self.last_lex_error = Some(span.start);
+        }
         let msg = match self.tok.kind {
             TokenKind::Eof => format!("expected {what}, found end of file"),
             TokenKind::Error(e) => lex_error_message(e).to_string(),
@@ -183,6 +189,14 @@ impl<'s> Parser<'s> {
     fn recover(&mut self) {
         let mut depth = 0usize;
         loop {
+            if let TokenKind::Error(e) = self.tok.kind {
+                // Lexical errors are problems of their own: report those being skipped.
+                if self.last_lex_error != Some(self.tok.span.start) {
+                    let span = self.tok.span;
+                    self.last_lex_error = Some(span.start);
+                    self.error_at(span, lex_error_message(e));
+                }
+            }
             match self.tok.kind {
                 TokenKind::Eof => return,
                 TokenKind::Semi if depth == 0 => {
