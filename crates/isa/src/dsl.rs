@@ -48,6 +48,8 @@ struct TypeLine {
     names: Vec<&'static str>,
     kind: Option<OperandKind>,
     ty: Option<TypeSpec>,
+    /// `geomvec`: a coordinate vector sized by the `tex` geometry.
+    geom: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -55,6 +57,8 @@ enum TypeSpec {
     Var(&'static str),
     WideIfWide(&'static str),
     Wide(&'static str),
+    Half(&'static str),
+    Quarter(&'static str),
     Fixed(Type),
     S32UnlessBothU32,
     Any,
@@ -103,18 +107,7 @@ pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, 
                 "text before the first `## spec` group header".into(),
             ));
         };
-        if line.contains('=') {
-            // Variables may span lines until the closing `;`.
-            let mut def = line.to_string();
-            while !def.ends_with(';') {
-                let Some((_, more)) = lines.next() else {
-                    return Err(err(n, "variable definition without `;`".into()));
-                };
-                def.push(' ');
-                def.push_str(strip_comment(more).trim());
-            }
-            g.vars.push(parse_var(&def).map_err(|m| err(n, m))?);
-        } else if let Some(rest) = line.strip_prefix("gate ") {
+        if let Some(rest) = line.strip_prefix("gate ") {
             let (cond, body) = split_condition(rest).map_err(|m| err(n, m))?;
             let (body, reason) = match body.split_once(" because ") {
                 Some((b, r)) => (b, Some(r.trim())),
@@ -138,6 +131,17 @@ pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, 
                 when,
                 reason: reason.trim(),
             });
+        } else if line.contains('=') {
+            // Variables may span lines until the closing `;`.
+            let mut def = line.to_string();
+            while !def.ends_with(';') {
+                let Some((_, more)) = lines.next() else {
+                    return Err(err(n, "variable definition without `;`".into()));
+                };
+                def.push(' ');
+                def.push_str(strip_comment(more).trim());
+            }
+            g.vars.push(parse_var(&def).map_err(|m| err(n, m))?);
         } else if line.ends_with(';') {
             g.syntax.push((n, line));
         } else if line.contains(':') {
@@ -257,6 +261,7 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
     let names = lhs.split(',').map(str::trim).collect();
     let mut kind = None;
     let mut ty = None;
+    let mut geom = false;
     let mut words = rhs.split_whitespace();
     while let Some(w) = words.next() {
         let k = match w {
@@ -277,6 +282,12 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
         ty = Some(match w {
             "wideif" => TypeSpec::WideIfWide(words.next().ok_or("`wideif` needs a variable")?),
             "wide" => TypeSpec::Wide(words.next().ok_or("`wide` needs a variable")?),
+            "half" => TypeSpec::Half(words.next().ok_or("`half` needs a variable")?),
+            "quarter" => TypeSpec::Quarter(words.next().ok_or("`quarter` needs a variable")?),
+            "geomvec" => {
+                geom = true;
+                continue;
+            }
             "dp4a-c" => TypeSpec::S32UnlessBothU32,
             "any" => TypeSpec::Any,
             _ => match Type::from_suffix(w) {
@@ -286,7 +297,12 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
             },
         });
     }
-    Ok(TypeLine { names, kind, ty })
+    Ok(TypeLine {
+        names,
+        kind,
+        ty,
+        geom,
+    })
 }
 
 fn finish_group(file: &'static str, g: Group, out: &mut Vec<Form>) -> Result<(), TableError> {
@@ -619,11 +635,20 @@ fn parse_operands(
             Some(TypeSpec::Wide(v)) => {
                 TypeRef::Wide(type_slot_index(v).ok_or(format!("no type slot `{v}`"))?)
             }
+            Some(TypeSpec::Half(v)) => {
+                TypeRef::Half(type_slot_index(v).ok_or(format!("no type slot `{v}`"))?)
+            }
+            Some(TypeSpec::Quarter(v)) => {
+                TypeRef::Quarter(type_slot_index(v).ok_or(format!("no type slot `{v}`"))?)
+            }
             Some(TypeSpec::WideIfWide(v)) => {
                 TypeRef::WideIfWide(type_slot_index(v).ok_or(format!("no type slot `{v}`"))?)
             }
         };
-        let vector = if kind == OperandKind::Src && has_vec && opcode == Opcode::St && pos == 1 {
+        // The stored value of `st`/`red`-like forms is a vector when `.v2/.v4` is spelled.
+        let vector = if line.is_some_and(|l| l.geom) {
+            VecRule::FromGeom
+        } else if kind == OperandKind::Src && has_vec && opcode == Opcode::St && pos == 1 {
             VecRule::FromVecMod
         } else {
             vector

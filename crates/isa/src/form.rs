@@ -206,6 +206,11 @@ pub enum TypeRef {
     WideIfWide(u8),
     /// Always twice the size of the n-th type slot.
     Wide(u8),
+    /// The bit-size type of half the size of the n-th type slot (`mov.b32 d, {a, b}`: `.b16`).
+    Half(u8),
+    /// The bit-size type of a quarter of the size of the n-th type slot
+    /// (`mov.b64 d, {a, b, c, e}`: `.b16`).
+    Quarter(u8),
     /// A fixed type.
     Fixed(Type),
     /// `.u32` when both type slots 0 and 1 are `.u32`, else `.s32` (`dp4a`/`dp2a` operand `c`).
@@ -297,6 +302,10 @@ pub enum VecRule {
     FromVecMod,
     /// Always a vector of this many elements (`tex`'s four results, `mov`'s `{a, b}`).
     Fixed(u8),
+    /// A coordinate vector whose length follows the `tex` geometry: `.1d` 1, `.2d` 2, `.3d` 4
+    /// (ptx-isa-1.1's own example writes three for `.3d`; PTX ISA 8.x §9.7.10.3 pads to four),
+    /// `.a1d` 2, `.a2d` 4, `.cube` 4, `.acube` 4.
+    FromGeom,
 }
 
 /// One operand position of a form.

@@ -165,6 +165,8 @@ impl Match {
                 }
             }
             TypeRef::Wide(i) => slot(i)?.widened(),
+            TypeRef::Half(i) => Type::bits_of_size(slot(i)?.size_bits() / 2),
+            TypeRef::Quarter(i) => Type::bits_of_size(slot(i)?.size_bits() / 4),
             TypeRef::Fixed(t) => Some(t),
             TypeRef::S32UnlessBothU32 => {
                 if slot(0) == Some(Type::U32) && slot(1) == Some(Type::U32) {

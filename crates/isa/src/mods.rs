@@ -52,6 +52,7 @@ spelled_enum!(
         Oob = ".oob",
         Unified = ".unified",
         Satfinite = ".satfinite",
+        Mask = ".mask",
     }
 );
 
@@ -151,13 +152,14 @@ spelled_enum!(
 
 spelled_enum!(
     /// Vector width of `ld`/`st`/`ldu`/`tex` (ptx-isa-1.1 §5.3.2).
-    VecWidth { V2 = ".v2", V4 = ".v4", V8 = ".v8" }
+    VecWidth { V2 = ".v2", V3 = ".v3", V4 = ".v4", V8 = ".v8" }
 );
 
 impl VecWidth {
     pub fn lanes(self) -> u32 {
         match self {
             VecWidth::V2 => 2,
+            VecWidth::V3 => 3,
             VecWidth::V4 => 4,
             VecWidth::V8 => 8,
         }
@@ -479,14 +481,14 @@ impl ModValue {
 
 /// A bit set of [`Flag`]s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Flags(u32);
+pub struct Flags(u64);
 
 impl Flags {
     pub fn contains(self, f: Flag) -> bool {
-        self.0 & (1 << f as u32) != 0
+        self.0 & (1 << f as u64) != 0
     }
     pub fn insert(&mut self, f: Flag) {
-        self.0 |= 1 << f as u32;
+        self.0 |= 1 << f as u64;
     }
     pub fn is_empty(self) -> bool {
         self.0 == 0
