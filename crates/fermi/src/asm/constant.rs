@@ -65,6 +65,8 @@ pub(crate) struct ConstantBlock {
     pub ty: ConstantType,
     pub next: usize,
     pub span: Span,
+    /// The header was wrong: swallow the values without checking them.
+    pub discard: bool,
 }
 
 impl Layout<'_> {
@@ -95,7 +97,9 @@ impl Layout<'_> {
                             block.next
                         ),
                     );
-                    self.constant_block = None;
+                    if let Some(b) = self.constant_block.as_mut() {
+                        b.discard = true;
+                    }
                     return;
                 }
             }

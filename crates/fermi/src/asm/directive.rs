@@ -219,31 +219,40 @@ impl Layout<'_> {
                 let (Some(ty), Some(off)) = (arg(0), arg(1)) else {
                     return;
                 };
-                let Some(ty_parsed) = ConstantType::parse(ty.text) else {
-                    self.error(
+                // A bad header still opens the block (discarding its values), so the value
+                // lines are not misread as instructions.
+                let mut block = ConstantBlock {
+                    ty: ConstantType::Int,
+                    next: 0,
+                    span: head.span().to(off.span()),
+                    discard: true,
+                };
+                match ConstantType::parse(ty.text) {
+                    Some(t) => block.ty = t,
+                    None => self.error(
                         ty.span(),
                         format!(
                             "unknown constant type `{}`; expected int, long, float or double",
                             ty.text
                         ),
-                    );
-                    return;
-                };
-                let Some(size) = self.constant2.as_ref().map(|(_, d)| d.len()) else {
-                    self.error(
+                    ),
+                }
+                let size = self.constant2.as_ref().map(|(_, d)| d.len());
+                match size {
+                    None => self.error(
                         head.span(),
                         "`!Constant` before `!Constant2` declared the bank's size",
-                    );
-                    return;
-                };
-                let Some(offset) = self.int_arg(off, "constant offset", 0, size as i128 - 1) else {
-                    return;
-                };
-                self.constant_block = Some(ConstantBlock {
-                    ty: ty_parsed,
-                    next: offset as usize,
-                    span: head.span().to(off.span()),
-                });
+                    ),
+                    Some(size) => {
+                        if let Some(offset) =
+                            self.int_arg(off, "constant offset", 0, size as i128 - 1)
+                        {
+                            block.next = offset as usize;
+                            block.discard = ConstantType::parse(ty.text).is_none();
+                        }
+                    }
+                }
+                self.constant_block = Some(block);
             }
             "!EndConstant" if self.constant_block.take().is_none() => {
                 self.error(head.span(), "`!EndConstant` without `!Constant`");

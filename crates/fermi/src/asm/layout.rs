@@ -232,6 +232,11 @@ impl Layout<'_> {
             rest = rest.get(consumed..).unwrap_or("");
             at += consumed;
         }
+        if rest.trim_start().starts_with('!') {
+            let lead = rest.len() - rest.trim_start().len();
+            self.directive(rest.trim(), at + lead);
+            return;
+        }
         let mut piece_start = at;
         for piece in rest.split(';') {
             self.add_instruction(piece, piece_start);

@@ -33,6 +33,18 @@ impl Planned {
     }
 }
 
+/// An instruction in memory: its low 32-bit half (bits 0..31) first, little-endian. Words are
+/// numbered as cuobjdump prints them, which is low half first (`0x{lo:08x}{hi:08x}`), so the
+/// printed number's upper half is the instruction's low half.
+pub fn word_to_bytes(word: u64) -> [u8; 8] {
+    word.rotate_left(32).to_le_bytes()
+}
+
+/// The inverse of [`word_to_bytes`].
+pub fn word_from_bytes(bytes: [u8; 8]) -> u64 {
+    u64::from_le_bytes(bytes).rotate_right(32)
+}
+
 fn too_big(what: &str, kernel: &Kernel) -> CubinError {
     CubinError::Unrepresentable(format!("{what} of kernel `{}` is too large", kernel.name))
 }
@@ -112,7 +124,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         out.push(Planned {
             name: format!(".nv.info.{}", k.name),
             sh_type: SHT_CUDA_INFO,
-            sh_flags: 0,
+            sh_flags: elf::SHF_INFO_LINK.0,
             sh_link: SYMTAB_INDEX,
             sh_info: text_idx,
             align: 4,
@@ -120,7 +132,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             nobits_size: 0,
             offset: 0,
         });
-        let code: Vec<u8> = k.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let code: Vec<u8> = k.code.iter().flat_map(|&w| word_to_bytes(w)).collect();
         out.push(Planned {
             name: format!(".text.{}", k.name),
             sh_type: elf::SHT_PROGBITS.0,
@@ -136,7 +148,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         out.push(Planned {
             name: format!(".nv.constant0.{}", k.name),
             sh_type: elf::SHT_PROGBITS.0,
-            sh_flags: elf::SHF_ALLOC.0,
+            sh_flags: elf::SHF_ALLOC.0 | elf::SHF_INFO_LINK.0,
             sh_link: 0,
             sh_info: text_idx,
             align: 4,
@@ -153,7 +165,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
                 out.push(Planned {
                     name: format!(".nv.{prefix}.{}", k.name),
                     sh_type: elf::SHT_NOBITS.0,
-                    sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0,
+                    sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0 | elf::SHF_INFO_LINK.0,
                     sh_link: 0,
                     sh_info: text_idx,
                     align: 16,
@@ -242,14 +254,17 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
     };
     w.write_file_header(&header).map_err(err)?;
     let has_nobits = planned.iter().any(|p| p.data.is_none());
-    let phnum = 2 + u32::from(has_nobits);
-    let (phoff, phsize) = w.write_program_headers_placeholder(phnum);
+    let phnum = 1 + u32::from(has_nobits);
+    w.write_program_headers_placeholder(phnum);
 
     // Non-allocated sections first, so the allocated ones form one contiguous load segment.
     let mut planned = planned;
     let (mut load_start, mut load_end) = (None::<u64>, 0u64);
     for alloc_pass in [false, true] {
-        for p in planned.iter_mut().filter(|p| p.is_alloc_progbits() == alloc_pass) {
+        for p in planned
+            .iter_mut()
+            .filter(|p| p.is_alloc_progbits() == alloc_pass)
+        {
             p.offset = w.write_align(p.align);
             if let Some(data) = &p.data {
                 w.write(data);
@@ -322,16 +337,7 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
         });
     }
 
-    let mut phdrs = vec![ProgramHeader {
-        p_type: elf::PT_PHDR,
-        p_flags: elf::ProgramFlags(elf::PF_R.0 | elf::PF_X.0),
-        p_offset: phoff,
-        p_vaddr: 0,
-        p_paddr: 0,
-        p_filesz: phsize,
-        p_memsz: phsize,
-        p_align: 8,
-    }];
+    let mut phdrs = Vec::new();
     let load_start = load_start.unwrap_or(0);
     phdrs.push(ProgramHeader {
         p_type: elf::PT_LOAD,
