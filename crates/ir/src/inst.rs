@@ -20,8 +20,8 @@ pub struct Inst {
     /// The type chosen for each type slot of `form`, in slot order (`cvt.f32.u16` →
     /// `[Some(F32), Some(U16), None, None]`); [`Inst::ty`] is the first.
     pub types: [Option<Type>; MAX_TYPE_SLOTS],
-    /// Operands in the order of `form.operands` (optional operands that were omitted are
-    /// absent, so `operands.len()` may be less than `form.operands.len()`; trailing only).
+    /// Operands, one per entry of `form.operands` (omitted optional operands are
+    /// [`Operand::Omitted`](crate::Operand::Omitted)).
     pub operands: Vec<Operand>,
     /// The whole instruction statement, for `file:line` in run-time errors.
     pub span: Span,

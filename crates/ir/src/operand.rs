@@ -2,11 +2,14 @@
 
 use crate::{FuncId, InstIdx, ProtoId, RegId, SpecialReg, VarId};
 
-/// One operand of an instruction, in the order of the matched form's `operands` (the manual's
-/// syntax line: `d, a, b, c`). For `setp` the `p|q` pair is one [`Operand::PredPair`]; for
-/// `call` the return list ([`Operand::List`]), the callee ([`Operand::Func`] or a register),
-/// the argument list and the optional prototype ([`Operand::Proto`]) are separate operands,
-/// and a missing return list is an empty `List` so positions never shift.
+/// One operand of an instruction. `Inst::operands[i]` always corresponds to
+/// `Inst::form.operands[i]` (same length): an optional operand the source left out (`b` in
+/// `bar.red.popc.u32 d, a, c`) is [`Operand::Omitted`], so positions never shift.
+///
+/// For `setp` the `p|q` pair is one [`Operand::PredPair`]. `call` has one form per shape
+/// (`call f;`, `call (r), f, (a, b);`, `call (r), %fptr, (a), proto;` ...): the form's operand
+/// names (`ret`, `fname`/`fptr`, `params`, `flist`) say which is which; lists are
+/// [`Operand::List`], a direct callee is [`Operand::Func`], an indirect one a register.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Operand {
     /// A register (for vector registers: one element register after `.x` etc. resolution).
@@ -45,8 +48,12 @@ pub enum Operand {
     Neg(RegId),
     /// A register with a video byte/half-word selector (`a.b0`, `a.h1`, `a.b7654`, `a.h10`).
     Selected { reg: RegId, sel: Selector },
-    /// `p|q`: the two predicate destinations of `setp`, `vset`, ... (`q` may be the sink).
+    /// `d|p`: a destination with an optional second one: `setp`'s `p|q` (the complement
+    /// predicate), `shfl`'s `d|p` (the in-range predicate). `None` when only `d` is written or
+    /// the second is the sink `_`.
     PredPair(RegId, Option<RegId>),
+    /// An optional operand of the form that the source did not write.
+    Omitted,
     /// A texture/sampler reference with its coordinates: `[tex, {x, y}]` or
     /// `[tex, sampler, {x, y}]`.
     Texture {
