@@ -11,6 +11,7 @@
 //! assert_eq!(e.message, "`.sat` is not allowed on `add.u32`");
 //! ```
 
+mod docs;
 mod dsl;
 mod form;
 mod matching;
@@ -20,13 +21,15 @@ mod sreg;
 mod table;
 mod types;
 
+pub use docs::print_instructions_md;
 pub use dsl::TableError;
 pub use form::{
     CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind, PtxVersion, Selector,
     Slot, SlotKind, Term, TypeRef, VecRule,
 };
 pub use matching::{
-    lookup, match_form, GateError, Match, MatchError, MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS,
+    lookup, match_all, match_form, GateError, Match, MatchError, MatchErrorKind, MAX_SPELLED,
+    MAX_TYPE_SLOTS,
 };
 pub use mods::{
     AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Flag, Flags, Geom, ModClass, ModValue,

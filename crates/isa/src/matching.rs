@@ -388,6 +388,26 @@ fn match_one(form: &'static Form, modifiers: &[&str]) -> Result<Match, Failure> 
     Ok(m)
 }
 
+/// Every form of `opcode` that the modifiers match, in table order. Several forms match when
+/// they differ only in their operands (`mov.b32 d, a` and `mov.b32 d, {a, b}`; the `call`
+/// forms; ptx-isa-1.1's `tex` beside the modern one): choose among them by operand shape.
+pub fn match_all<'a>(opcode: &str, modifiers: &'a [&'a str]) -> impl Iterator<Item = Match> + 'a {
+    lookup(opcode)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(move |f| match_one(f, modifiers).ok())
+}
+
+impl Form {
+    /// Matches the modifiers against this one form.
+    pub fn try_match(&'static self, modifiers: &[&str]) -> Option<Match> {
+        if modifiers.len() > MAX_SPELLED {
+            return None;
+        }
+        match_one(self, modifiers).ok()
+    }
+}
+
 /// Finds the forms of an opcode by name (`"add"`).
 pub fn lookup(opcode_name: &str) -> Option<&'static [Form]> {
     Opcode::from_name(opcode_name).map(forms_of)
@@ -433,10 +453,15 @@ pub fn match_form(opcode: &str, modifiers: &[&str]) -> Result<Match, MatchError>
         .enumerate()
         .find(|(_, t)| !forms.iter().any(|f| f.slots.iter().any(|s| s.admits(t))))
     {
+        let message = if Type::from_suffix(tok).is_some() {
+            format!("`{opcode}` does not take type `{tok}`")
+        } else {
+            format!("unknown modifier `{tok}` for `{opcode}`")
+        };
         return Err(MatchError {
             kind: MatchErrorKind::UnknownModifier,
             index: Some(i),
-            message: format!("unknown modifier `{tok}` for `{opcode}`"),
+            message,
             notes: forms_note(forms),
         });
     }
