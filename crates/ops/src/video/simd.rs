@@ -85,6 +85,11 @@ impl Mask2 {
     pub fn has(self, lane: usize) -> bool {
         (self.0 >> lane) & 1 == 1
     }
+
+    /// The lane bits (bit `i` = lane `i`).
+    pub fn bits(self) -> u8 {
+        self.0
+    }
 }
 
 /// `.mask` of a 4-way SIMD instruction (`.b0` … `.b3210`): bit `i` set = lane `i` written.
@@ -104,6 +109,11 @@ impl Mask4 {
     #[inline]
     pub fn has(self, lane: usize) -> bool {
         (self.0 >> lane) & 1 == 1
+    }
+
+    /// The lane bits (bit `i` = lane `i`).
+    pub fn bits(self) -> u8 {
+        self.0
     }
 }
 
