@@ -27,20 +27,22 @@ fn print_gate(g: &Gate) -> String {
     }
 }
 
+fn print_types(types: &[crate::types::Type]) -> String {
+    types
+        .iter()
+        .map(|t| t.suffix())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
 fn print_condition(c: &Condition) -> String {
     c.terms
         .iter()
         .map(|t| match t {
             Term::AnyOf(a) => a.join("|"),
             Term::NoneOf(a) => format!("no {}", a.join("|")),
-            Term::SlotIs { slot, types } => format!(
-                "{slot}={}",
-                types
-                    .iter()
-                    .map(|t| t.suffix())
-                    .collect::<Vec<_>>()
-                    .join("|")
-            ),
+            Term::SlotIs { slot, types } => format!("{slot}={}", print_types(types)),
+            Term::SlotIsNot { slot, types } => format!("{slot} not {}", print_types(types)),
         })
         .collect::<Vec<_>>()
         .join(" ")

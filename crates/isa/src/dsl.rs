@@ -172,14 +172,22 @@ fn split_condition(s: &'static str) -> Result<(Option<Condition>, &'static str),
     let (c, rest) = (s.get(..i).unwrap_or(""), s.get(i + 3..).unwrap_or(""));
     let mut terms = Vec::new();
     for t in c.split_whitespace() {
-        terms.push(if let Some(none) = t.strip_prefix('!') {
-            Term::NoneOf(none.split('|').collect())
-        } else if let Some((slot, types)) = t.split_once('=') {
+        let (negated, t) = match t.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, t),
+        };
+        terms.push(if let Some((slot, types)) = t.split_once('=') {
             let types = types
                 .split('|')
                 .map(|x| Type::from_suffix(x).ok_or(format!("`{x}` is not a type")))
                 .collect::<Result<_, _>>()?;
-            Term::SlotIs { slot, types }
+            if negated {
+                Term::SlotIsNot { slot, types }
+            } else {
+                Term::SlotIs { slot, types }
+            }
+        } else if negated {
+            Term::NoneOf(t.split('|').collect())
         } else {
             Term::AnyOf(t.split('|').collect())
         });

@@ -79,6 +79,11 @@ pub enum Term {
         slot: &'static str,
         types: Vec<Type>,
     },
+    /// `!.atype=.f32|.f64`: the named type slot holds none of these types (or is absent).
+    SlotIsNot {
+        slot: &'static str,
+        types: Vec<Type>,
+    },
 }
 
 /// A condition on the modifiers and types an instruction spells: every term must hold
@@ -96,6 +101,7 @@ impl Condition {
             Term::AnyOf(alts) => alts.iter().any(|a| spelled.contains(a)),
             Term::NoneOf(alts) => !alts.iter().any(|a| spelled.contains(a)),
             Term::SlotIs { slot, types } => slot_type(slot).is_some_and(|t| types.contains(&t)),
+            Term::SlotIsNot { slot, types } => !slot_type(slot).is_some_and(|t| types.contains(&t)),
         })
     }
 }

@@ -3,7 +3,7 @@
 
 use isa::{
     all_forms, forms_of, match_all, match_form, try_load, Form, ModValue, Opcode, OperandKind,
-    SlotKind, Type, VecRule,
+    SlotKind, Term, Type, VecRule,
 };
 
 /// Every modifier/type list a form admits, in the manual's order, with the type chosen for each
@@ -88,6 +88,34 @@ fn every_opcode_has_a_row_and_rows_are_sane() {
                         "{}: {sp} not a {class:?}",
                         f.syntax
                     );
+                }
+            }
+        }
+        // Conditions name real type slots of the form and spellings of the opcode (a typo in
+        // a table condition would otherwise silently never hold).
+        let conds = f
+            .cond_gates
+            .iter()
+            .map(|g| &g.when)
+            .chain(f.exclusions.iter().map(|e| &e.when));
+        for c in conds {
+            for t in &c.terms {
+                match t {
+                    Term::SlotIs { slot, .. } | Term::SlotIsNot { slot, .. } => {
+                        assert!(
+                            f.type_slots().any(|s| s.name == *slot),
+                            "{}: {slot}",
+                            f.syntax
+                        )
+                    }
+                    Term::AnyOf(sp) | Term::NoneOf(sp) => {
+                        for x in sp {
+                            let known = forms_of(f.opcode)
+                                .iter()
+                                .any(|g| g.slots.iter().any(|s| s.admits(x)));
+                            assert!(known, "{}: condition spelling {x}", f.syntax);
+                        }
+                    }
                 }
             }
         }
