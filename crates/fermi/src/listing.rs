@@ -11,6 +11,7 @@
 )]
 
 use crate::cubin::{Arch, Module};
+use crate::isa::Dialect;
 use std::fmt::Write;
 
 /// One `/*ADDR*/ /*0xWORD*/ TEXT` line.
@@ -57,9 +58,14 @@ pub fn parse_listing_line(line: &str) -> Option<ListingLine<'_>> {
 
 /// One instruction line as cuobjdump prints it, with the text re-derived from the word.
 pub fn print_listing_line(addr: u64, word: u64) -> String {
+    print_listing_line_with(addr, word, Dialect::Current)
+}
+
+/// [`print_listing_line`] in a chosen cuobjdump spelling.
+pub fn print_listing_line_with(addr: u64, word: u64, dialect: Dialect) -> String {
     format!(
         "\t/*{addr:04x}*/     /*0x{word:016x}*/ \t{}\n",
-        crate::isa::disassemble_word(word, addr)
+        crate::isa::disassemble_word_with(word, addr, dialect)
     )
 }
 
@@ -82,11 +88,16 @@ pub fn print_function_footer(name: &str) -> String {
 
 /// A listing of every kernel in a module, as `cuobjdump -sass` prints a cubin.
 pub fn print_module_listing(module: &Module) -> String {
+    print_module_listing_with(module, Dialect::Current)
+}
+
+/// [`print_module_listing`] in a chosen cuobjdump spelling.
+pub fn print_module_listing_with(module: &Module, dialect: Dialect) -> String {
     let mut out = print_arch_header(module.arch);
     for k in &module.kernels {
         out.push_str(&print_function_header(&k.name));
         for (i, &word) in k.code.iter().enumerate() {
-            out.push_str(&print_listing_line(i as u64 * 8, word));
+            out.push_str(&print_listing_line_with(i as u64 * 8, word, dialect));
         }
         out.push_str(&print_function_footer(&k.name));
     }
@@ -94,11 +105,11 @@ pub fn print_module_listing(module: &Module) -> String {
 }
 
 /// Re-disassembles every instruction line of a listing, keeping all other lines as they are.
-pub(crate) fn redisassemble(text: &str) -> String {
+pub(crate) fn redisassemble(text: &str, dialect: Dialect) -> String {
     let mut out = String::with_capacity(text.len());
     for line in text.lines() {
         match parse_listing_line(line) {
-            Some(l) => out.push_str(&print_listing_line(l.addr, l.word)),
+            Some(l) => out.push_str(&print_listing_line_with(l.addr, l.word, dialect)),
             None => {
                 let _ = writeln!(out, "{line}");
             }

@@ -21,6 +21,7 @@ mod layout;
 mod source;
 
 use crate::cubin::{self, AddressSize, Arch, CubinError, Module};
+use crate::isa::Dialect;
 use diag::{Diagnostic, SourceFile, Span};
 use std::collections::HashMap;
 
@@ -35,6 +36,9 @@ pub struct AsmOptions {
     pub address_size: AddressSize,
     /// Name of the kernel that holds instructions when the file declares none.
     pub default_kernel_name: String,
+    /// Which cuobjdump spelling instruction text is in (only listings made by the older
+    /// cuobjdump need [`Dialect::Legacy`]).
+    pub dialect: Dialect,
 }
 
 impl Default for AsmOptions {
@@ -43,6 +47,7 @@ impl Default for AsmOptions {
             arch: Arch::Sm20,
             address_size: AddressSize::Bits64,
             default_kernel_name: "kernel".into(),
+            dialect: Dialect::Current,
         }
     }
 }
@@ -96,7 +101,7 @@ pub fn assemble_file(file: &SourceFile, opts: &AsmOptions) -> Result<Assembly, V
                         let name = name.strip_prefix('!').unwrap_or(name);
                         k.labels.get(name).map(|l| l.addr)
                     };
-                    match crate::isa::assemble_text(text, addr, &lookup) {
+                    match crate::isa::assemble_text_with(text, addr, &lookup, opts.dialect) {
                         Ok(word) => word,
                         Err(e) => {
                             let s = (start + e.span.start).min(end);
