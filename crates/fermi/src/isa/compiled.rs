@@ -34,7 +34,7 @@ pub fn operand_mask(o: &Opd) -> u64 {
         Kind::Mem { width } => mask(20, 6) | mask(26, width),
         Kind::Cmem => mask(20, 6) | mask(26, 20),
         Kind::Sreg => mask(26, 8),
-        Kind::Target { width } => mask(26, width),
+        Kind::Target { width } | Kind::AbsTarget { width } => mask(26, width),
         Kind::Text(_) => 0,
     };
     [o.neg, o.not, o.abs, o.cc]

@@ -60,6 +60,7 @@ pub fn decode_operand(o: &Opd, bits: u64) -> Option<Operand> {
         },
         Kind::Sreg => Operand::Sreg(get(bits, 26, 8) as u8),
         Kind::Target { width } => Operand::Target(sext(get(bits, 26, width), width)),
+        Kind::AbsTarget { width } => Operand::AbsTarget(get(bits, 26, width)),
         Kind::Text(_) => Operand::Text,
     })
 }

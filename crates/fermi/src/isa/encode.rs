@@ -52,6 +52,7 @@ pub fn encode_operand(o: &Opd, v: &Operand) -> u64 {
         }
         (Kind::Sreg, Operand::Sreg(n)) => put(0, 26, 8, n.into()),
         (Kind::Target { width }, Operand::Target(rel)) => put(0, 26, width, rel as u64),
+        (Kind::AbsTarget { width }, Operand::AbsTarget(a)) => put(0, 26, width, a),
         _ => 0,
     }
 }

@@ -150,34 +150,40 @@ fn raw_word(text: &str) -> Option<u64> {
 pub fn is_branch(inst: &Inst) -> bool {
     inst.operands()
         .iter()
-        .any(|o| matches!(o, Operand::Target(_)))
+        .any(|o| matches!(o, Operand::Target(_) | Operand::AbsTarget(_)))
 }
 
 /// The absolute target address of a branch-like instruction at `addr`.
 pub fn branch_target(inst: &Inst, addr: u64) -> Option<u64> {
     inst.operands().iter().find_map(|o| match o {
         Operand::Target(rel) => Some((addr as i64).wrapping_add(8).wrapping_add(*rel) as u64),
+        Operand::AbsTarget(a) => Some(*a),
         _ => None,
     })
 }
 
-/// Rewrites the target of a branch-like instruction to `target` (for relocating code).
-/// Returns `false` if `inst` has no target or the distance does not fit.
+/// Rewrites the target of a branch-like instruction at `addr` to `target` (for relocating
+/// code). Returns `false` if `inst` has no target or the target does not fit its field.
 pub fn set_branch_target(inst: &mut Inst, addr: u64, target: u64) -> bool {
     let rel = (target as i64).wrapping_sub(addr as i64).wrapping_sub(8);
-    let width = inst.row.operands.iter().find_map(|o| match o.kind {
-        Kind::Target { width } => Some(width),
-        _ => None,
-    });
-    let Some(width) = width else { return false };
-    let lim = 1i64 << (width - 1);
-    if rel < -lim || rel >= lim {
-        return false;
-    }
-    for o in inst.operands.iter_mut() {
-        if let Operand::Target(r) = o {
-            *r = rel;
-            return true;
+    for (o, v) in inst.row.operands.iter().zip(inst.operands.iter_mut()) {
+        match (o.kind, v) {
+            (Kind::Target { width }, Operand::Target(r)) => {
+                let lim = 1i64 << (width - 1);
+                if rel < -lim || rel >= lim {
+                    return false;
+                }
+                *r = rel;
+                return true;
+            }
+            (Kind::AbsTarget { width }, Operand::AbsTarget(a)) => {
+                if width < 64 && target >> width != 0 {
+                    return false;
+                }
+                *a = target;
+                return true;
+            }
+            _ => {}
         }
     }
     false

@@ -360,3 +360,35 @@ pub const VIDEO_TYPES_IMM: Mod = m(
         (29, ".S32.S8"),
     ],
 );
+
+/// MUFU function, bits 26–29.
+pub const MUFU_OP: Mod = m(
+    "function",
+    &[26, 27, 28, 29],
+    &[
+        (0, ".COS"),
+        (1, ".SIN"),
+        (2, ".EX2"),
+        (3, ".LG2"),
+        (4, ".RCP"),
+        (5, ".RSQ"),
+        (6, ".RCP64H"),
+        (7, ".RSQ64H"),
+    ],
+);
+
+/// MEMBAR level, bits 5–6.
+pub const MEMBAR_LEVEL: Mod = m("level", &[5, 6], &[(0, ".CTA"), (1, ".GL"), (2, ".SYS")]);
+
+/// BPT operation, bits 5–7.
+pub const BPT_OP: Mod = m(
+    "breakpoint operation",
+    &[5, 6, 7],
+    &[
+        (0, ".DRAIN"),
+        (1, ".CAL"),
+        (2, ".PAUSE"),
+        (3, ".TRAP"),
+        (4, ".INT"),
+    ],
+);

@@ -336,6 +336,17 @@ fn parse_operand(
             let v = check_range(p, rel, width, true, "branch offset")?;
             Ok(Operand::Target(v))
         }
+        Kind::AbsTarget { width } => {
+            let abs: i128 = if p.s.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
+                parse_int(p)?
+            } else {
+                labels(p.s)
+                    .map(i128::from)
+                    .ok_or_else(|| p.err(format!("undefined label `{}`", p.s)))?
+            };
+            let v = check_range(p, abs, width, false, "target address")?;
+            Ok(Operand::AbsTarget(v as u64))
+        }
         Kind::Text(t) => {
             if p.s == t {
                 Ok(Operand::Text)

@@ -94,6 +94,7 @@ pub fn print_operand(o: &Opd, v: &Operand, addr: u64) -> String {
         }
         Operand::Sreg(n) => print_sreg(n),
         Operand::Target(rel) => hex((addr as i64).wrapping_add(8).wrapping_add(rel)),
+        Operand::AbsTarget(a) => format!("0x{a:x}"),
         Operand::Text => match o.kind {
             Kind::Text(t) => t.to_string(),
             _ => String::new(),

@@ -111,8 +111,10 @@ pub enum Operand {
     },
     /// Special register number (`SR_Tid_X` is 0x21).
     Sreg(u8),
-    /// Absolute branch target address.
+    /// Branch target as a byte offset from the next instruction (printed absolute).
     Target(i64),
+    /// Absolute code address (JMP, JCAL).
+    AbsTarget(u64),
     /// Fixed text with no bits.
     Text,
 }
