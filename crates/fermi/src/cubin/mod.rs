@@ -22,7 +22,7 @@ mod write;
 
 pub use consts::*;
 pub use read::read_cubin;
-pub use write::{word_from_bytes, word_to_bytes, write_cubin};
+pub use write::{cubin_e_flags, write_cubin};
 
 use std::fmt;
 

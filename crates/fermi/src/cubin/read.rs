@@ -137,7 +137,7 @@ fn read_kernel(
         .map(|c| {
             let mut word = [0u8; 8];
             word.copy_from_slice(c);
-            super::write::word_from_bytes(word)
+            crate::isa::listing_from_bytes(word)
         })
         .collect();
     let nobits_size = |prefix: &str| -> Result<u32, CubinError> {

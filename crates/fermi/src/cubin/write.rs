@@ -3,6 +3,8 @@
 use super::consts::*;
 use super::nvinfo::{encode_hval, encode_sval_words};
 use super::{AddressSize, CubinError, Kernel, Module};
+// Instruction words are numbered as cuobjdump prints them; in memory the halves are swapped.
+use crate::isa::listing_to_bytes;
 use object::elf;
 use object::write::elf::{FileHeader, ProgramHeader, SectionHeader, Sym, Writer};
 use object::Endianness;
@@ -31,18 +33,6 @@ impl Planned {
     fn is_alloc_progbits(&self) -> bool {
         self.data.is_some() && self.sh_flags & elf::SHF_ALLOC.0 != 0
     }
-}
-
-/// An instruction in memory: its low 32-bit half (bits 0..31) first, little-endian. Words are
-/// numbered as cuobjdump prints them, which is low half first (`0x{lo:08x}{hi:08x}`), so the
-/// printed number's upper half is the instruction's low half.
-pub fn word_to_bytes(word: u64) -> [u8; 8] {
-    word.rotate_left(32).to_le_bytes()
-}
-
-/// The inverse of [`word_to_bytes`].
-pub fn word_from_bytes(bytes: [u8; 8]) -> u64 {
-    u64::from_le_bytes(bytes).rotate_right(32)
 }
 
 fn too_big(what: &str, kernel: &Kernel) -> CubinError {
@@ -132,7 +122,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             nobits_size: 0,
             offset: 0,
         });
-        let code: Vec<u8> = k.code.iter().flat_map(|&w| word_to_bytes(w)).collect();
+        let code: Vec<u8> = k.code.iter().flat_map(|&w| listing_to_bytes(w)).collect();
         out.push(Planned {
             name: format!(".text.{}", k.name),
             sh_type: elf::SHT_PROGBITS.0,
