@@ -1,0 +1,167 @@
+//! Special registers, warp collectives (`vote`, `shfl`, `activemask`, `redux`) and barrier
+//! arrival.
+
+use crate::lanes::LANES;
+use crate::program::{BarKind, Op, ReduxOp, Reg, ShflMode, Sreg, VoteMode, S32};
+use crate::step::for_lanes;
+use crate::warp::{BarrierWait, Ctx, Warp};
+
+impl Warp {
+    pub(crate) fn exec_sreg(&mut self, ctx: &Ctx<'_>, d: Reg, sreg: Sreg, mask: u32) {
+        let steps = self.steps;
+        for_lanes(mask, |lane| {
+            let l = lane as u32;
+            let v: u64 = match sreg {
+                Sreg::Tid(k) => self.tid[k as usize % 3][lane] as u64,
+                Sreg::Ntid(k) => ctx.ntid[k as usize % 3] as u64,
+                Sreg::Ctaid(k) => self.ctaid_of(k),
+                Sreg::Nctaid(k) => ctx.nctaid[k as usize % 3] as u64,
+                Sreg::Gridid => ctx.gridid as u64,
+                Sreg::Clock => steps & 0xffff_ffff,
+                Sreg::Clock64 => steps,
+                Sreg::Laneid => l as u64,
+                Sreg::Warpid => self.warp_id as u64,
+                Sreg::Nwarpid => {
+                    let n = ctx.ntid[0] as u64 * ctx.ntid[1] as u64 * ctx.ntid[2] as u64;
+                    n.div_ceil(LANES as u64)
+                }
+                Sreg::Smid => 0,
+                Sreg::Nsmid => 1,
+                Sreg::LanemaskEq => 1u64 << l,
+                Sreg::LanemaskLe => (1u64 << (l + 1)) - 1,
+                Sreg::LanemaskLt => (1u64 << l) - 1,
+                Sreg::LanemaskGe => (u32::MAX << l) as u64,
+                Sreg::LanemaskGt => ((u32::MAX << l) << 1) as u64 & 0xffff_ffff,
+            };
+            self.set(d, lane, v);
+        });
+    }
+
+    fn ctaid_of(&self, k: u8) -> u64 {
+        self.ctaid[k as usize % 3] as u64
+    }
+
+    pub(crate) fn exec_collective(&mut self, op: &Op, mask: u32) {
+        match *op {
+            Op::Vote { mode, a, neg, d } => {
+                let v = self.pred_bits(a);
+                let v = (if neg { !v } else { v }) & mask;
+                match mode {
+                    VoteMode::Ballot => for_lanes(mask, |l| self.set(d, l, v as u64)),
+                    VoteMode::All | VoteMode::Any | VoteMode::Uni => {
+                        let r = match mode {
+                            VoteMode::All => v == mask,
+                            VoteMode::Any => v != 0,
+                            _ => v == mask || v == 0,
+                        };
+                        for_lanes(mask, |l| self.set(d, l, r as u64));
+                    }
+                }
+            }
+            Op::Shfl {
+                mode,
+                d,
+                p,
+                a,
+                b,
+                c,
+            } => {
+                let src = self.r32_or_imm(a);
+                let bv = self.r32_or_imm(b);
+                let cv = self.r32_or_imm(c);
+                let mut out = [0u32; LANES];
+                let mut pv = 0u32;
+                for_lanes(mask, |lane| {
+                    let l = lane as i32;
+                    let bval = (bv[lane] & 31) as i32;
+                    let cval = (cv[lane] & 31) as i32;
+                    let seg = ((cv[lane] >> 8) & 31) as i32;
+                    let max_lane = (l & seg) | (cval & !seg);
+                    let min_lane = l & seg;
+                    let (j, ok) = match mode {
+                        ShflMode::Up => (l - bval, l - bval >= max_lane),
+                        ShflMode::Down => (l + bval, l + bval <= max_lane),
+                        ShflMode::Bfly => (l ^ bval, (l ^ bval) <= max_lane),
+                        ShflMode::Idx => {
+                            let j = min_lane | (bval & !seg);
+                            (j, j <= max_lane)
+                        }
+                    };
+                    let j = if ok { j } else { l };
+                    out[lane] = src[(j as usize) % LANES];
+                    pv |= (ok as u32) << lane;
+                });
+                let row = &mut self.r32[d.0 as usize];
+                for_lanes(mask, |lane| row[lane] = out[lane]);
+                if let Some(p) = p {
+                    self.set_pred(p, pv, mask);
+                }
+            }
+            Op::Activemask { d } => {
+                let row = &mut self.r32[d.0 as usize];
+                for_lanes(mask, |lane| row[lane] = mask);
+            }
+            Op::Redux { op, d, a } => {
+                let v = self.r32[a.0 as usize];
+                let mut acc: Option<u32> = None;
+                for_lanes(mask, |lane| {
+                    let x = v[lane];
+                    acc = Some(match acc {
+                        None => x,
+                        Some(y) => match op {
+                            ReduxOp::Add => y.wrapping_add(x),
+                            ReduxOp::MinU => y.min(x),
+                            ReduxOp::MaxU => y.max(x),
+                            ReduxOp::MinS => (y as i32).min(x as i32) as u32,
+                            ReduxOp::MaxS => (y as i32).max(x as i32) as u32,
+                            ReduxOp::And => y & x,
+                            ReduxOp::Or => y | x,
+                            ReduxOp::Xor => y ^ x,
+                        },
+                    });
+                });
+                let r = acc.unwrap_or(0);
+                let row = &mut self.r32[d.0 as usize];
+                for_lanes(mask, |lane| row[lane] = r);
+            }
+            _ => {}
+        }
+    }
+
+    fn r32_or_imm(&self, s: S32) -> [u32; LANES] {
+        self.row32(s)
+    }
+
+    /// Record a barrier arrival; returns whether the warp must stop and wait.
+    pub(crate) fn exec_bar(&mut self, op: &Op, mask: u32) -> bool {
+        let Op::Bar {
+            kind,
+            id,
+            count,
+            red_src,
+            red_dst,
+        } = *op
+        else {
+            return false;
+        };
+        let first = Warp::first_lane(mask) as usize;
+        let id = self.row32(id)[first];
+        let count = count.map(|c| self.row32(c)[first]);
+        let red_true = match red_src {
+            Some((p, neg)) => {
+                let v = self.pred_bits(p);
+                (if neg { !v } else { v }) & mask
+            }
+            None => 0,
+        };
+        self.barrier = Some(BarrierWait {
+            id,
+            count,
+            mask,
+            waits: kind != BarKind::Arrive,
+            red_true,
+        });
+        self.red_dst = red_dst.map(|d| (d, kind));
+        true
+    }
+}

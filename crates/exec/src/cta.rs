@@ -1,0 +1,254 @@
+//! CTA scheduling (warps run cooperatively until a barrier or exit) and the grid launch
+//! (CTAs in parallel on a local rayon pool).
+
+use crate::error::{ExecError, Fault, FaultKind};
+use crate::lanes::LANES;
+use crate::program::{BarKind, Reg};
+use crate::step::for_lanes;
+use crate::warp::{Ctx, LaneFault, Stop, Warp};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Largest number of threads in one CTA (the limit of every GPU since Fermi).
+pub const MAX_CTA_THREADS: u64 = 1024;
+/// Largest dynamic + static shared memory per CTA.
+pub const MAX_SHARED_BYTES: u64 = 16 << 20;
+
+/// Reusable per-worker state: warps and the CTA's shared memory.
+pub struct CtaRunner {
+    warps: Vec<Warp>,
+    shared: Vec<u8>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct BarState {
+    arrived: u32,
+    popc: u32,
+    all: bool,
+    any: bool,
+    used: bool,
+}
+
+impl CtaRunner {
+    pub fn new() -> CtaRunner {
+        CtaRunner {
+            warps: Vec::new(),
+            shared: Vec::new(),
+        }
+    }
+
+    fn fault(ctx: &Ctx<'_>, w: &Warp, pc: u32, lf: LaneFault) -> Fault {
+        let lane = (lf.lane as usize) % LANES;
+        Fault {
+            kernel: ctx.prog.kernel_name(ctx.kernel).to_string(),
+            file: ctx.prog.file.clone(),
+            line: ctx.prog.insts.get(pc as usize).map_or(0, |i| i.line),
+            ctaid: w.ctaid,
+            tid: [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
+            kind: lf.kind,
+        }
+    }
+
+    /// Run one CTA to completion; returns the thread-instructions it executed.
+    pub fn run(&mut self, ctx: &Ctx<'_>, ctaid: [u32; 3]) -> Result<u64, Fault> {
+        let nthreads = ctx.ntid.iter().map(|&x| x as u64).product::<u64>();
+        let nwarps = nthreads.div_ceil(LANES as u64) as usize;
+        while self.warps.len() < nwarps {
+            self.warps.push(Warp::new(ctx.prog));
+        }
+        let entry = ctx
+            .prog
+            .funcs
+            .get(ctx.kernel.func as usize)
+            .map_or(0, |f| f.entry);
+        for (i, w) in self.warps.iter_mut().take(nwarps).enumerate() {
+            w.reset(i as u32, ctx.ntid, entry);
+            w.ctaid = ctaid;
+        }
+        self.shared.clear();
+        self.shared.resize(
+            ctx.kernel.shared_bytes as usize + ctx.shared_bytes as usize,
+            0,
+        );
+        let warps = &mut self.warps[..nwarps];
+        let mut bars = [BarState::default(); 16];
+        loop {
+            let mut progressed = false;
+            for i in 0..nwarps {
+                let w = &mut warps[i];
+                if w.is_done() || w.barrier.is_some_and(|b| b.waits) {
+                    continue;
+                }
+                progressed = true;
+                match w.run(ctx, &mut self.shared) {
+                    Ok(Stop::Exited) => {}
+                    Ok(Stop::Barrier) => {
+                        if let Some(b) = w.barrier {
+                            let s = &mut bars[(b.id & 15) as usize];
+                            if !s.used {
+                                *s = BarState {
+                                    all: true,
+                                    used: true,
+                                    ..BarState::default()
+                                };
+                            }
+                            s.arrived += w.live_threads();
+                            s.popc += b.red_true.count_ones();
+                            s.all &= b.red_true == b.mask;
+                            s.any |= b.red_true != 0;
+                            if !b.waits {
+                                w.barrier = None;
+                            }
+                        }
+                    }
+                    Err(lf) => {
+                        let pc = w.pc;
+                        return Err(Self::fault(ctx, w, pc, lf));
+                    }
+                }
+                Self::release(ctx, warps, &mut bars);
+            }
+            if warps.iter().all(|w| w.is_done()) {
+                break;
+            }
+            if !progressed {
+                let Some(w) = warps.iter().find(|w| w.barrier.is_some()) else {
+                    break;
+                };
+                let id = w.barrier.map_or(0, |b| b.id);
+                let lane = Warp::first_lane(w.barrier.map_or(0, |b| b.mask));
+                let pc = w.pc.saturating_sub(1);
+                return Err(Self::fault(
+                    ctx,
+                    w,
+                    pc,
+                    LaneFault {
+                        lane,
+                        kind: FaultKind::BarrierDeadlock { barrier: id },
+                    },
+                ));
+            }
+        }
+        Ok(warps.iter().map(|w| w.thread_instrs).sum())
+    }
+
+    /// Complete every barrier whose expected arrivals are in.
+    fn release(_ctx: &Ctx<'_>, warps: &mut [Warp], bars: &mut [BarState; 16]) {
+        let live: u32 = warps.iter().map(|w| w.live_threads()).sum();
+        for (id, s) in bars.iter_mut().enumerate() {
+            if !s.used {
+                continue;
+            }
+            let count = warps
+                .iter()
+                .filter_map(|w| w.barrier)
+                .find(|b| (b.id & 15) as usize == id)
+                .and_then(|b| b.count);
+            let expected = count.unwrap_or(live);
+            let waiting = warps
+                .iter()
+                .any(|w| w.barrier.is_some_and(|b| (b.id & 15) as usize == id));
+            if s.arrived < expected || !waiting {
+                if !waiting && s.arrived >= expected {
+                    *s = BarState::default();
+                }
+                continue;
+            }
+            let st = *s;
+            *s = BarState::default();
+            for w in warps.iter_mut() {
+                let Some(b) = w.barrier else { continue };
+                if (b.id & 15) as usize != id {
+                    continue;
+                }
+                w.barrier = None;
+                if let Some((d, kind)) = w.red_dst.take() {
+                    let v: u64 = match kind {
+                        BarKind::RedPopc => st.popc as u64,
+                        BarKind::RedAnd => st.all as u64,
+                        BarKind::RedOr => st.any as u64,
+                        _ => 0,
+                    };
+                    for_lanes(b.mask, |lane| w.set(d, lane, v));
+                    let _: Option<Reg> = None;
+                }
+            }
+        }
+    }
+}
+
+impl Default for CtaRunner {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Totals of a finished launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchStats {
+    pub thread_instructions: u64,
+    pub ctas: u64,
+}
+
+/// Run every CTA of the grid; on faults, report the one in the lowest-numbered CTA so the
+/// message does not depend on the worker count.
+pub fn launch_grid(
+    ctx: &Ctx<'_>,
+    threads: usize,
+    progress: Option<&AtomicU64>,
+) -> Result<LaunchStats, ExecError> {
+    let [gx, gy, gz] = ctx.nctaid;
+    let n = gx as u64 * gy as u64 * gz as u64;
+    let total = AtomicU64::new(0);
+    let first_fault = AtomicU64::new(u64::MAX);
+    let fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+    let body = |runner: &mut CtaRunner, i: u64| {
+        if i > first_fault.load(Ordering::Relaxed) {
+            return;
+        }
+        let ctaid = [
+            (i % gx as u64) as u32,
+            ((i / gx as u64) % gy as u64) as u32,
+            (i / (gx as u64 * gy as u64)) as u32,
+        ];
+        match runner.run(ctx, ctaid) {
+            Ok(c) => {
+                total.fetch_add(c, Ordering::Relaxed);
+                if let Some(p) = progress {
+                    p.fetch_add(c, Ordering::Relaxed);
+                }
+            }
+            Err(f) => {
+                let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
+                if g.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *g = Some((i, f));
+                    first_fault.fetch_min(i, Ordering::Relaxed);
+                }
+            }
+        }
+    };
+    if threads == 1 || n == 1 {
+        let mut r = CtaRunner::new();
+        for i in 0..n {
+            body(&mut r, i);
+        }
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| ExecError::Launch(format!("cannot start worker threads: {e}")))?;
+        pool.install(|| {
+            (0..n)
+                .into_par_iter()
+                .for_each_init(CtaRunner::new, |r, i| body(r, i));
+        });
+    }
+    if let Some((_, f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(ExecError::Fault(Box::new(f)));
+    }
+    Ok(LaunchStats {
+        thread_instructions: total.load(Ordering::Relaxed),
+        ctas: n,
+    })
+}

@@ -1,0 +1,141 @@
+//! Faults and launch errors: values, never panics.
+
+use crate::program::Space;
+use std::fmt;
+
+/// What went wrong inside a kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// An access outside every allocation of its space.
+    OutOfBounds { space: Space, addr: u64, size: u32 },
+    /// An access whose address is not a multiple of its size.
+    Misaligned { space: Space, addr: u64, size: u32 },
+    /// A store to a read-only space.
+    ReadOnly { space: Space, addr: u64 },
+    /// The `trap` instruction.
+    Trap,
+    /// Every live warp of the CTA waits at a barrier that can never complete.
+    BarrierDeadlock { barrier: u32 },
+    /// The warp ran more than `max_steps` instructions.
+    StepBudget { max_steps: u64 },
+    /// Calls nested deeper than the per-thread stack allows.
+    StackOverflow,
+    /// A texture instruction referenced a texture that was not bound at launch.
+    UnboundTexture { tex: u32 },
+}
+
+impl fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FaultKind::OutOfBounds { space, addr, size } => write!(
+                f,
+                "out-of-bounds {size}-byte access to {} address {addr:#x}",
+                space.name()
+            ),
+            FaultKind::Misaligned { space, addr, size } => write!(
+                f,
+                "misaligned {size}-byte access to {} address {addr:#x}",
+                space.name()
+            ),
+            FaultKind::ReadOnly { space, addr } => {
+                write!(f, "store to read-only {} address {addr:#x}", space.name())
+            }
+            FaultKind::Trap => write!(f, "trap instruction executed"),
+            FaultKind::BarrierDeadlock { barrier } => write!(
+                f,
+                "barrier {barrier} can never complete: every live warp of the CTA is waiting"
+            ),
+            FaultKind::StepBudget { max_steps } => {
+                write!(
+                    f,
+                    "step budget of {max_steps} instructions per warp exceeded"
+                )
+            }
+            FaultKind::StackOverflow => write!(f, "call stack overflow"),
+            FaultKind::UnboundTexture { tex } => write!(f, "texture {tex} is not bound"),
+        }
+    }
+}
+
+/// A fault with where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kernel: String,
+    pub file: String,
+    /// 1-based PTX source line of the faulting instruction (0 when unknown).
+    pub line: u32,
+    pub ctaid: [u32; 3],
+    pub tid: [u32; 3],
+    pub kind: FaultKind,
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [cx, cy, cz] = self.ctaid;
+        let [tx, ty, tz] = self.tid;
+        write!(
+            f,
+            "kernel `{}` faulted at {}:{} in thread ctaid=({cx},{cy},{cz}) tid=({tx},{ty},{tz}): {}",
+            self.kernel, self.file, self.line, self.kind
+        )
+    }
+}
+
+/// Why a launch did not succeed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExecError {
+    /// The kernel faulted (exit code 3).
+    Fault(Box<Fault>),
+    /// The launch itself is malformed: unknown kernel, wrong parameters, bad sizes (exit code 2).
+    Launch(String),
+}
+
+impl ExecError {
+    /// The process exit code the CLI uses for this error.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            ExecError::Fault(_) => 3,
+            ExecError::Launch(_) => 2,
+        }
+    }
+    pub fn fault(&self) -> Option<&Fault> {
+        match self {
+            ExecError::Fault(f) => Some(f),
+            ExecError::Launch(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::Fault(x) => x.fmt(f),
+            ExecError::Launch(m) => write!(f, "launch error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// An instruction or feature the loader cannot run, with its source location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: String,
+    pub line: u32,
+    pub span: diag::Span,
+    pub message: String,
+}
+
+impl LoadError {
+    pub fn to_diagnostic(&self) -> diag::Diagnostic {
+        diag::Diagnostic::error(self.span, self.message.clone())
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: error: {}", self.file, self.line, self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}

@@ -1,0 +1,231 @@
+//! Device (global) memory: bounded allocations shared by every host thread.
+//!
+//! Storage is relaxed `AtomicU32` words: on x86 a relaxed load or store is an ordinary `mov`, so
+//! a racy kernel stays a racy kernel instead of undefined behaviour in Rust, and `atom`/`red`
+//! map onto real atomic instructions. Sub-word stores are compare-and-swap loops on their word
+//! so a concurrent store to a neighbouring byte is never lost. 64-bit atomics take a striped lock
+//! (the two halves are separate words); they are atomic with respect to each other.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// Lowest address handed out; address 0 and the first page stay unmapped so null faults.
+const FIRST_BASE: u64 = 0x1_0000;
+/// Gap left between allocations so a small overrun faults instead of landing in a neighbour.
+const GUARD_BYTES: u64 = 256;
+/// Generic-address windows (chosen below 4 GiB so 32-bit addressing can use them too).
+pub const GLOBAL_LIMIT: u64 = 0xFC00_0000;
+pub const CONST_WINDOW: u64 = 0xFC00_0000;
+pub const LOCAL_WINDOW: u64 = 0xFD00_0000;
+pub const SHARED_WINDOW: u64 = 0xFE00_0000;
+pub const WINDOW_BYTES: u64 = 0x0100_0000;
+
+/// One device allocation.
+#[derive(Debug)]
+pub struct Allocation {
+    pub base: u64,
+    pub len: u64,
+    words: Box<[AtomicU32]>,
+}
+
+/// Why an access failed (the caller adds thread, instruction and space).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemFault {
+    OutOfBounds,
+    Misaligned,
+}
+
+impl Allocation {
+    fn new(base: u64, len: u64) -> Allocation {
+        let n = usize::try_from(len.div_ceil(4)).unwrap_or(0);
+        Allocation {
+            base,
+            len,
+            words: (0..n).map(|_| AtomicU32::new(0)).collect(),
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, addr: u64, size: u64) -> bool {
+        addr >= self.base
+            && (addr - self.base)
+                .checked_add(size)
+                .is_some_and(|end| end <= self.len)
+    }
+
+    #[inline]
+    fn word(&self, off: u64) -> &AtomicU32 {
+        // `contains` was checked by the caller; an index past the end cannot happen, but a
+        // `get` keeps this total.
+        static ZERO: AtomicU32 = AtomicU32::new(0);
+        self.words.get((off / 4) as usize).unwrap_or(&ZERO)
+    }
+
+    /// Load `size` (1, 2, 4 or 8) little-endian bytes at byte offset `off` (aligned).
+    #[inline]
+    pub fn load(&self, off: u64, size: u64) -> u64 {
+        match size {
+            8 => {
+                let lo = self.word(off).load(Relaxed) as u64;
+                let hi = self.word(off + 4).load(Relaxed) as u64;
+                lo | hi << 32
+            }
+            4 => self.word(off).load(Relaxed) as u64,
+            _ => {
+                let w = self.word(off).load(Relaxed);
+                let shift = (off % 4) * 8;
+                let mask = if size == 1 { 0xff } else { 0xffff };
+                ((w >> shift) & mask) as u64
+            }
+        }
+    }
+
+    #[inline]
+    pub fn store(&self, off: u64, size: u64, v: u64) {
+        match size {
+            8 => {
+                self.word(off).store(v as u32, Relaxed);
+                self.word(off + 4).store((v >> 32) as u32, Relaxed);
+            }
+            4 => self.word(off).store(v as u32, Relaxed),
+            _ => {
+                let shift = (off % 4) * 8;
+                let mask: u32 = if size == 1 { 0xff } else { 0xffff };
+                let w = self.word(off);
+                let _ = w.fetch_update(Relaxed, Relaxed, |old| {
+                    Some((old & !(mask << shift)) | ((v as u32 & mask) << shift))
+                });
+            }
+        }
+    }
+
+    /// Atomic 32-bit read-modify-write; `f` gets the old value and returns the new one.
+    #[inline]
+    pub fn rmw32(&self, off: u64, f: impl Fn(u32) -> u32) -> u32 {
+        let w = self.word(off);
+        match w.fetch_update(Relaxed, Relaxed, |old| Some(f(old))) {
+            Ok(old) | Err(old) => old,
+        }
+    }
+
+    pub fn word_ref(&self, off: u64) -> &AtomicU32 {
+        self.word(off)
+    }
+
+    pub fn read_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len as usize);
+        for w in self.words.iter() {
+            out.extend_from_slice(&w.load(Relaxed).to_le_bytes());
+        }
+        out.truncate(self.len as usize);
+        out
+    }
+
+    pub fn write_bytes(&self, offset: u64, data: &[u8]) {
+        for (i, b) in data.iter().enumerate() {
+            self.store(offset + i as u64, 1, *b as u64);
+        }
+    }
+}
+
+/// All device allocations, sorted by base address.
+#[derive(Debug, Default)]
+pub struct GlobalMemory {
+    allocs: Vec<Allocation>,
+    next: u64,
+    locks: Locks,
+}
+
+#[derive(Debug)]
+struct Locks(Vec<Mutex<()>>);
+
+impl Default for Locks {
+    fn default() -> Self {
+        Locks((0..64).map(|_| Mutex::new(())).collect())
+    }
+}
+
+impl GlobalMemory {
+    pub fn new() -> GlobalMemory {
+        GlobalMemory {
+            allocs: Vec::new(),
+            next: FIRST_BASE,
+            locks: Locks::default(),
+        }
+    }
+
+    /// Allocate `len` zeroed bytes; `None` when the address space is exhausted.
+    pub fn alloc(&mut self, len: u64) -> Option<u64> {
+        let base = self.next.max(FIRST_BASE);
+        let end = base.checked_add(len)?;
+        if end > GLOBAL_LIMIT {
+            return None;
+        }
+        self.next = (end + GUARD_BYTES).next_multiple_of(256);
+        self.allocs.push(Allocation::new(base, len));
+        Some(base)
+    }
+
+    /// The allocation containing `[addr, addr+size)`.
+    #[inline]
+    pub fn find(&self, addr: u64, size: u64) -> Option<&Allocation> {
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        let a = self.allocs.get(i.checked_sub(1)?)?;
+        a.contains(addr, size).then_some(a)
+    }
+
+    pub fn allocation(&self, base: u64) -> Option<&Allocation> {
+        self.find(base, 0).filter(|a| a.base == base)
+    }
+
+    pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemFault> {
+        let a = self
+            .find(addr, data.len() as u64)
+            .ok_or(MemFault::OutOfBounds)?;
+        a.write_bytes(addr - a.base, data);
+        Ok(())
+    }
+
+    pub fn read(&self, addr: u64, len: u64) -> Result<Vec<u8>, MemFault> {
+        let a = self.find(addr, len).ok_or(MemFault::OutOfBounds)?;
+        let mut all = a.read_bytes();
+        let off = (addr - a.base) as usize;
+        all.drain(..off);
+        all.truncate(len as usize);
+        Ok(all)
+    }
+
+    /// 64-bit atomic read-modify-write under a striped lock.
+    pub fn rmw64(&self, a: &Allocation, off: u64, f: impl Fn(u64) -> u64) -> u64 {
+        let stripe = ((a.base + off) / 8) as usize % self.locks.0.len();
+        let _guard = self
+            .locks
+            .0
+            .get(stripe)
+            .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()));
+        let old = a.load(off, 8);
+        a.store(off, 8, f(old));
+        old
+    }
+}
+
+/// Little-endian load from a byte slice (shared, local, const, param spaces).
+#[inline]
+pub fn load_bytes(mem: &[u8], off: u64, size: u64) -> Option<u64> {
+    let s = usize::try_from(off).ok()?;
+    let e = s.checked_add(size as usize)?;
+    let b = mem.get(s..e)?;
+    let mut buf = [0u8; 8];
+    buf.get_mut(..b.len())?.copy_from_slice(b);
+    Some(u64::from_le_bytes(buf))
+}
+
+#[inline]
+pub fn store_bytes(mem: &mut [u8], off: u64, size: u64, v: u64) -> Option<()> {
+    let s = usize::try_from(off).ok()?;
+    let e = s.checked_add(size as usize)?;
+    let b = mem.get_mut(s..e)?;
+    let bytes = v.to_le_bytes();
+    b.copy_from_slice(bytes.get(..b.len())?);
+    Some(())
+}

@@ -1,0 +1,530 @@
+//! The warp loop: fetch a decoded instruction, select its operation once, run the lane loop.
+
+use crate::arith::{self, with_int32, with_int64};
+use crate::error::FaultKind;
+use crate::lanes::{map1, map2, map2s, map3, write, Row32, Row64, LANES};
+use crate::program::{CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, Src, Width, S32, S64};
+use crate::warp::{Ctx, LaneFault, Stop, Warp, FULL};
+
+impl Warp {
+    #[inline(always)]
+    pub(crate) fn row32(&self, s: S32) -> Row32 {
+        match s {
+            S32::Reg(r) => self.r32[r.0 as usize],
+            S32::Imm(v) => [v; LANES],
+        }
+    }
+    #[inline(always)]
+    pub(crate) fn row64(&self, s: S64) -> Row64 {
+        match s {
+            S64::Reg(r) => self.r64[r.0 as usize],
+            S64::Imm(v) => [v; LANES],
+        }
+    }
+    #[inline(always)]
+    pub(crate) fn pred_bits(&self, p: Pred) -> u32 {
+        self.pred[p.0 as usize]
+    }
+    #[inline(always)]
+    pub(crate) fn set_pred(&mut self, p: Pred, v: u32, mask: u32) {
+        let r = &mut self.pred[p.0 as usize];
+        *r = (*r & !mask) | (v & mask);
+    }
+    /// One lane of any register, zero-extended.
+    #[inline]
+    pub(crate) fn get(&self, r: Reg, lane: usize) -> u64 {
+        match r {
+            Reg::R32(r) => self.r32[r.0 as usize][lane] as u64,
+            Reg::R64(r) => self.r64[r.0 as usize][lane],
+            Reg::Pred(p) => (self.pred[p.0 as usize] >> lane & 1) as u64,
+        }
+    }
+    #[inline]
+    pub(crate) fn src(&self, s: Src, lane: usize) -> u64 {
+        match s {
+            Src::Reg(r) => self.get(r, lane),
+            Src::Imm(v) => v,
+        }
+    }
+    /// Set one lane of any register (truncating to the bank; predicates take bit 0).
+    #[inline]
+    pub(crate) fn set(&mut self, r: Reg, lane: usize, v: u64) {
+        match r {
+            Reg::R32(r) => self.r32[r.0 as usize][lane] = v as u32,
+            Reg::R64(r) => self.r64[r.0 as usize][lane] = v,
+            Reg::Pred(p) => {
+                let x = &mut self.pred[p.0 as usize];
+                *x = (*x & !(1 << lane)) | (((v & 1) as u32) << lane);
+            }
+        }
+    }
+
+    /// Run until the warp exits or reaches a barrier.
+    pub fn run(&mut self, ctx: &Ctx<'_>, shared: &mut [u8]) -> Result<Stop, LaneFault> {
+        let insts = ctx.prog.insts.as_slice();
+        loop {
+            if self.pc >= self.min_wait || self.active == 0 {
+                self.reschedule();
+                if self.active == 0 {
+                    return Ok(Stop::Exited);
+                }
+            }
+            let Some(inst) = insts.get(self.pc as usize) else {
+                // The loader ends every function with `ret`/`exit`; falling off is an exit.
+                let m = self.active;
+                self.exit_lanes(m);
+                continue;
+            };
+            self.steps += 1;
+            if self.steps > ctx.max_steps {
+                return Err(LaneFault {
+                    lane: Warp::first_lane(self.active),
+                    kind: FaultKind::StepBudget {
+                        max_steps: ctx.max_steps,
+                    },
+                });
+            }
+            self.thread_instrs += self.active.count_ones() as u64;
+            let mask = match inst.guard {
+                None => self.active,
+                Some((p, neg)) => {
+                    let v = self.pred_bits(p);
+                    self.active & if neg { !v } else { v }
+                }
+            };
+            let all = (mask | self.dead) == FULL;
+            match &inst.op {
+                &Op::IntRR { op, w, d, a, b } => {
+                    let (av, bv) = (self.r32[a.0 as usize], self.r32[b.0 as usize]);
+                    let out = int32_rows(op, w, &av, &bv);
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::IntRI { op, w, d, a, b } => {
+                    let av = self.r32[a.0 as usize];
+                    let out = if w == Width::W32 {
+                        with_int32!(op, f => map2s(&av, b, f))
+                    } else {
+                        int32_rows(op, w, &av, &[b; LANES])
+                    };
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::IntIR { op, w, d, a, b } => {
+                    let bv = self.r32[b.0 as usize];
+                    let out = int32_rows(op, w, &[a; LANES], &bv);
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::Int64 { op, d, a, b } => {
+                    let (av, bv) = (self.row64(a), self.row64(b));
+                    let out = with_int64!(op, f => map2(&av, &bv, f));
+                    write(&mut self.r64[d.0 as usize], &out, mask, all);
+                }
+                &Op::Un32 { op, w, d, a } => {
+                    let av = self.row32(a);
+                    let bits = w.bits();
+                    let m = w.mask();
+                    let out = map1(&av, |x| arith::un32(op, x, bits) & m);
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::Un64 { op, d, a } => {
+                    let av = self.row64(a);
+                    let out = map1(&av, |x| arith::un64(op, x));
+                    write(&mut self.r64[d.0 as usize], &out, mask, all);
+                }
+                &Op::Mad32 { mul, w, d, a, b, c } => {
+                    let (av, bv, cv) = (self.row32(a), self.row32(b), self.row32(c));
+                    let out = if w == Width::W32 {
+                        with_int32!(mul, f => map3(&av, &bv, &cv, |x, y, z| f(x, y).wrapping_add(z)))
+                    } else {
+                        let p = int32_rows(mul, w, &av, &bv);
+                        map2(&p, &cv, |x, z| x.wrapping_add(z) & w.mask())
+                    };
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::Mad64 { mul, d, a, b, c } => {
+                    let (av, bv, cv) = (self.row64(a), self.row64(b), self.row64(c));
+                    let out = with_int64!(mul, f => map3(&av, &bv, &cv, |x, y, z| f(x, y).wrapping_add(z)));
+                    write(&mut self.r64[d.0 as usize], &out, mask, all);
+                }
+                &Op::MulWide16 { signed, d, a, b, c } => {
+                    let (av, bv) = (self.row32(a), self.row32(b));
+                    let cv = c.map(|c| self.row32(c)).unwrap_or([0; LANES]);
+                    let out = map3(&av, &bv, &cv, |x, y, z| {
+                        let p = if signed {
+                            (x as u16 as i16 as i32).wrapping_mul(y as u16 as i16 as i32) as u32
+                        } else {
+                            (x & 0xffff) * (y & 0xffff)
+                        };
+                        p.wrapping_add(z)
+                    });
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::MulWide32 { signed, d, a, b, c } => {
+                    let (av, bv) = (self.row32(a), self.row32(b));
+                    let cv = c.map(|c| self.row64(c)).unwrap_or([0; LANES]);
+                    let mut out = [0u64; LANES];
+                    for i in 0..LANES {
+                        let p = if signed {
+                            (av[i] as i32 as i64).wrapping_mul(bv[i] as i32 as i64) as u64
+                        } else {
+                            av[i] as u64 * bv[i] as u64
+                        };
+                        out[i] = p.wrapping_add(cv[i]);
+                    }
+                    write(&mut self.r64[d.0 as usize], &out, mask, all);
+                }
+                &Op::Carry32 {
+                    op,
+                    cc_in,
+                    cc_out,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let (av, bv, cv) = (self.row32(a), self.row32(b), self.row32(c));
+                    let cin = if cc_in { self.carry } else { 0 };
+                    let mut out = [0u32; LANES];
+                    let mut cout = 0u32;
+                    for i in 0..LANES {
+                        let ci = cin >> i & 1 != 0;
+                        let (r, co) = carry32(op, av[i], bv[i], cv[i], ci);
+                        out[i] = r;
+                        cout |= (co as u32) << i;
+                    }
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                    if cc_out {
+                        self.carry = (self.carry & !mask) | (cout & mask);
+                    }
+                }
+                &Op::Carry64 {
+                    op,
+                    cc_in,
+                    cc_out,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    let (av, bv, cv) = (self.row64(a), self.row64(b), self.row64(c));
+                    let cin = if cc_in { self.carry } else { 0 };
+                    let mut out = [0u64; LANES];
+                    let mut cout = 0u32;
+                    for i in 0..LANES {
+                        let ci = cin >> i & 1 != 0;
+                        let (r, co) = carry64(op, av[i], bv[i], cv[i], ci);
+                        out[i] = r;
+                        cout |= (co as u32) << i;
+                    }
+                    write(&mut self.r64[d.0 as usize], &out, mask, all);
+                    if cc_out {
+                        self.carry = (self.carry & !mask) | (cout & mask);
+                    }
+                }
+                Op::F32 { .. }
+                | Op::F64 { .. }
+                | Op::FUn32 { .. }
+                | Op::FUn64 { .. }
+                | Op::Fma32 { .. }
+                | Op::Fma64 { .. } => self.exec_float(&inst.op, mask, all),
+                &Op::Setp32 {
+                    cmp,
+                    ty,
+                    w,
+                    p,
+                    q,
+                    a,
+                    b,
+                    comb,
+                } => {
+                    let (av, bv) = (self.row32(a), self.row32(b));
+                    let r = crate::compare::setp32(cmp, ty, w, &av, &bv);
+                    self.finish_setp(r, p, q, comb, mask);
+                }
+                &Op::Setp64 {
+                    cmp,
+                    ty,
+                    p,
+                    q,
+                    a,
+                    b,
+                    comb,
+                } => {
+                    let (av, bv) = (self.row64(a), self.row64(b));
+                    let r = crate::compare::setp64(cmp, ty, &av, &bv);
+                    self.finish_setp(r, p, q, comb, mask);
+                }
+                &Op::Selp32 { d, a, b, p } => {
+                    let (av, bv, pv) = (self.row32(a), self.row32(b), self.pred_bits(p));
+                    let mut out = [0u32; LANES];
+                    for i in 0..LANES {
+                        out[i] = if pv >> i & 1 != 0 { av[i] } else { bv[i] };
+                    }
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::Selp64 { d, a, b, p } => {
+                    let (av, bv, pv) = (self.row64(a), self.row64(b), self.pred_bits(p));
+                    let mut out = [0u64; LANES];
+                    for i in 0..LANES {
+                        out[i] = if pv >> i & 1 != 0 { av[i] } else { bv[i] };
+                    }
+                    write(&mut self.r64[d.0 as usize], &out, mask, all);
+                }
+                &Op::PredOp { op, d, a, b } => {
+                    let pa = self.psrc(a);
+                    let pb = self.psrc(b);
+                    let v = match op {
+                        PredLogic::And => pa & pb,
+                        PredLogic::Or => pa | pb,
+                        PredLogic::Xor => pa ^ pb,
+                        PredLogic::Not => !pa,
+                        PredLogic::Mov => pa,
+                    };
+                    self.set_pred(d, v, mask);
+                }
+                &Op::Cvt {
+                    d,
+                    dty,
+                    a,
+                    aty,
+                    mode,
+                    irnd,
+                } => {
+                    for_lanes(mask, |i| {
+                        let v = crate::convert::cvt(self.src(a, i), aty, dty, mode, irnd);
+                        self.set(d, i, v);
+                    });
+                }
+                &Op::Pack64 { d, lo, hi } => {
+                    let (l, h) = (self.row32(lo), self.row32(hi));
+                    let out = map2(&l, &h, |x, y| x as u64 | (y as u64) << 32);
+                    write(&mut self.r64[d.0 as usize], &out, mask, all);
+                }
+                &Op::Unpack64 { lo, hi, a } => {
+                    let av = self.r64[a.0 as usize];
+                    if let Some(lo) = lo {
+                        let out = map1(&av, |x| x as u32);
+                        write(&mut self.r32[lo.0 as usize], &out, mask, all);
+                    }
+                    if let Some(hi) = hi {
+                        let out = map1(&av, |x| (x >> 32) as u32);
+                        write(&mut self.r32[hi.0 as usize], &out, mask, all);
+                    }
+                }
+                &Op::Pack32 { d, lo, hi } => {
+                    let (l, h) = (self.row32(lo), self.row32(hi));
+                    let out = map2(&l, &h, |x, y| (x & 0xffff) | y << 16);
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::Unpack32 { lo, hi, a } => {
+                    let av = self.r32[a.0 as usize];
+                    if let Some(lo) = lo {
+                        let out = map1(&av, |x| x & 0xffff);
+                        write(&mut self.r32[lo.0 as usize], &out, mask, all);
+                    }
+                    if let Some(hi) = hi {
+                        let out = map1(&av, |x| x >> 16);
+                        write(&mut self.r32[hi.0 as usize], &out, mask, all);
+                    }
+                }
+                &Op::FrameAddr { d, off } => {
+                    for_lanes(mask, |i| {
+                        let v = self.frame[i] as u64 + off as u64;
+                        self.set(d, i, v);
+                    });
+                }
+                &Op::Sreg { d, sreg } => self.exec_sreg(ctx, d, sreg, mask),
+                &Op::Lanewise { f, d, srcs } => {
+                    for_lanes(mask, |i| {
+                        let v = [
+                            self.src(srcs[0], i),
+                            self.src(srcs[1], i),
+                            self.src(srcs[2], i),
+                            self.src(srcs[3], i),
+                        ];
+                        let r = f(&v);
+                        self.set(d, i, r);
+                    });
+                }
+                Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Cvta { .. } => {
+                    self.exec_mem(ctx, shared, &inst.op, mask)?;
+                }
+                Op::Tex { .. } => self.exec_tex(ctx, &inst.op, mask)?,
+                &Op::Bra { target } => {
+                    let not_taken = self.active & !mask;
+                    if not_taken == 0 {
+                        self.pc = target;
+                        continue;
+                    }
+                    if mask != 0 {
+                        self.diverge(mask, target);
+                    }
+                }
+                Op::Call { .. } => {
+                    if mask != 0 {
+                        self.exec_call(ctx, &inst.op, mask)?;
+                        continue;
+                    }
+                }
+                Op::Ret => {
+                    if mask != 0 {
+                        self.exec_ret(ctx, mask);
+                        continue;
+                    }
+                }
+                Op::Exit => {
+                    self.exit_lanes(mask);
+                    if self.active == 0 {
+                        continue;
+                    }
+                }
+                Op::Trap => {
+                    if mask != 0 {
+                        return Err(LaneFault {
+                            lane: Warp::first_lane(mask),
+                            kind: FaultKind::Trap,
+                        });
+                    }
+                }
+                Op::Brkpt | Op::Nop => {}
+                Op::Bar { .. } => {
+                    if mask != 0 && self.exec_bar(&inst.op, mask) {
+                        self.pc += 1;
+                        return Ok(Stop::Barrier);
+                    }
+                }
+                Op::Vote { .. } | Op::Shfl { .. } | Op::Activemask { .. } | Op::Redux { .. } => {
+                    self.exec_collective(&inst.op, mask)
+                }
+            }
+            self.pc += 1;
+        }
+    }
+
+    #[inline]
+    fn psrc(&self, s: PredSrc) -> u32 {
+        match s {
+            PredSrc::Reg(p, neg) => {
+                let v = self.pred_bits(p);
+                if neg {
+                    !v
+                } else {
+                    v
+                }
+            }
+            PredSrc::Imm(b) => {
+                if b {
+                    FULL
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
+    fn finish_setp(
+        &mut self,
+        r: u32,
+        p: Pred,
+        q: Option<Pred>,
+        comb: Option<(crate::program::BoolOp, Pred, bool)>,
+        mask: u32,
+    ) {
+        use crate::program::BoolOp;
+        let (t, f) = match comb {
+            None => (r, !r),
+            Some((op, c, neg)) => {
+                let cv = self.pred_bits(c);
+                let cv = if neg { !cv } else { cv };
+                match op {
+                    BoolOp::And => (r & cv, !r & cv),
+                    BoolOp::Or => (r | cv, !r | cv),
+                    BoolOp::Xor => (r ^ cv, !r ^ cv),
+                }
+            }
+        };
+        self.set_pred(p, t, mask);
+        if let Some(q) = q {
+            self.set_pred(q, f, mask);
+        }
+    }
+}
+
+/// Call `f` for every lane of `mask`.
+#[inline(always)]
+pub(crate) fn for_lanes(mask: u32, mut f: impl FnMut(usize)) {
+    let mut m = mask;
+    while m != 0 {
+        let l = m.trailing_zeros() as usize;
+        m &= m - 1;
+        f(l);
+    }
+}
+
+/// A 32-bit-bank integer op over whole rows, with narrow-width extension and truncation.
+#[inline(always)]
+fn int32_rows(op: IntOp, w: Width, av: &Row32, bv: &Row32) -> Row32 {
+    if w == Width::W32 {
+        return with_int32!(op, f => map2(av, bv, f));
+    }
+    let bits = w.bits();
+    let m = w.mask();
+    let signed = op.is_signed();
+    let shift = matches!(op, IntOp::Shl | IntOp::ShrU | IntOp::ShrS);
+    let ea = |x: u32| if signed { arith::sext(x, bits) } else { x & m };
+    let eb = |y: u32| {
+        if shift {
+            y
+        } else if signed {
+            arith::sext(y, bits)
+        } else {
+            y & m
+        }
+    };
+    with_int32!(op, f => map2(av, bv, |x, y| f(ea(x), eb(y)) & m))
+}
+
+#[inline(always)]
+fn carry32(op: CarryOp, a: u32, b: u32, c: u32, ci: bool) -> (u32, bool) {
+    match op {
+        CarryOp::Add => {
+            let s = a as u64 + b as u64 + ci as u64;
+            (s as u32, s >> 32 != 0)
+        }
+        CarryOp::Sub => {
+            let s = (a as u64).wrapping_sub(b as u64 + ci as u64);
+            (s as u32, s >> 32 != 0)
+        }
+        CarryOp::MadLo | CarryOp::MadHiU | CarryOp::MadHiS => {
+            let p = match op {
+                CarryOp::MadLo => a.wrapping_mul(b),
+                CarryOp::MadHiU => ((a as u64 * b as u64) >> 32) as u32,
+                _ => ((a as i32 as i64 * b as i32 as i64) >> 32) as u32,
+            };
+            let s = p as u64 + c as u64 + ci as u64;
+            (s as u32, s >> 32 != 0)
+        }
+    }
+}
+
+#[inline(always)]
+fn carry64(op: CarryOp, a: u64, b: u64, c: u64, ci: bool) -> (u64, bool) {
+    match op {
+        CarryOp::Add => {
+            let s = a as u128 + b as u128 + ci as u128;
+            (s as u64, s >> 64 != 0)
+        }
+        CarryOp::Sub => {
+            let s = (a as u128).wrapping_sub(b as u128 + ci as u128);
+            (s as u64, s >> 64 != 0)
+        }
+        CarryOp::MadLo | CarryOp::MadHiU | CarryOp::MadHiS => {
+            let p = match op {
+                CarryOp::MadLo => a.wrapping_mul(b),
+                CarryOp::MadHiU => ((a as u128 * b as u128) >> 64) as u64,
+                _ => ((a as i64 as i128 * b as i64 as i128) >> 64) as u64,
+            };
+            let s = p as u128 + c as u128 + ci as u128;
+            (s as u64, s >> 64 != 0)
+        }
+    }
+}
