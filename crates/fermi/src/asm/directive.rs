@@ -279,13 +279,7 @@ impl Layout<'_> {
         let Some(k) = self.kernel_for(head.span(), "`!Param`") else {
             return;
         };
-        let mut end = k
-            .kernel
-            .params
-            .iter()
-            .map(|p| p.offset + p.size)
-            .max()
-            .unwrap_or(0);
+        let mut end = k.kernel.params_end();
         for _ in 0..count {
             let offset = end.next_multiple_of(align);
             if offset + size > MAX_PARAM_BYTES {

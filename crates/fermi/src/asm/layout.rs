@@ -1,7 +1,7 @@
 //! Pass 1: lines → kernels of items at addresses, labels, resource sizes and module settings.
 
 use super::constant::ConstantBlock;
-use super::source::{leading_label, parse_int, Token};
+use super::source::{leading_label, parse_int, trimmed as trimmed_token, Token};
 use super::AsmOptions;
 use crate::cubin::{AddressSize, Arch, Kernel};
 use diag::{Diagnostic, Span};
@@ -190,12 +190,13 @@ impl Layout<'_> {
     }
 
     fn add_instruction(&mut self, text: &str, start: usize) {
-        let trimmed = text.trim();
-        if trimmed.is_empty() {
+        let Some(Token {
+            text: trimmed,
+            start,
+        }) = trimmed_token(text, start)
+        else {
             return;
-        }
-        let lead = text.len() - text.trim_start().len();
-        let start = start + lead;
+        };
         let end = start + trimmed.len();
         let span = Span::from_range(start..end);
         let Some(k) = self.kernel_for(span, "instruction") else {
@@ -245,12 +246,13 @@ impl Layout<'_> {
     }
 
     fn line(&mut self, line: &str, start: usize) {
-        let trimmed = line.trim();
-        if trimmed.is_empty() {
+        let Some(Token {
+            text: trimmed,
+            start: tstart,
+        }) = trimmed_token(line, start)
+        else {
             return;
-        }
-        let lead = line.len() - line.trim_start().len();
-        let tstart = start + lead;
+        };
         if self.constant_block.is_some() && !trimmed.starts_with('!') {
             self.constant_values(trimmed, tstart);
             return;
@@ -267,29 +269,24 @@ impl Layout<'_> {
 
     /// cuobjdump's non-instruction lines; true when `trimmed` was one.
     fn header(&mut self, trimmed: &str, tstart: usize) -> bool {
-        if let Some(rest) = trimmed.strip_prefix("code for ") {
-            let name = rest.trim();
-            let name_start =
-                tstart + trimmed.len() - rest.len() + (rest.len() - rest.trim_start().len());
-            let tok = Token {
-                text: name,
-                start: name_start,
+        for prefix in ["code for ", "Function :"] {
+            let Some(rest) = trimmed.strip_prefix(prefix) else {
+                continue;
             };
-            self.set_arch(tok);
-            return true;
-        }
-        if let Some(rest) = trimmed.strip_prefix("Function :") {
-            let name = rest.trim();
-            let name_start =
-                tstart + trimmed.len() - rest.len() + (rest.len() - rest.trim_start().len());
-            let tok = Token {
-                text: name,
-                start: name_start,
+            let Some(tok) = trimmed_token(rest, tstart + prefix.len()) else {
+                let span = Span::from_range(tstart..tstart + trimmed.len());
+                self.error(span, format!("`{}` without a name", prefix.trim()));
+                return true;
             };
-            if super::source::is_identifier(name) {
+            if prefix == "code for " {
+                self.set_arch(tok);
+            } else if super::source::is_identifier(tok.text) {
                 self.open_kernel(tok, Opened::Listing);
             } else {
-                self.error(tok.span(), format!("`{name}` is not a valid kernel name"));
+                self.error(
+                    tok.span(),
+                    format!("`{}` is not a valid kernel name", tok.text),
+                );
             }
             return true;
         }
@@ -378,14 +375,7 @@ impl Layout<'_> {
             self.error(block.span, "`!Constant` block has no `!EndConstant`");
         }
         for k in &mut self.kernels {
-            let param_end = k
-                .kernel
-                .params
-                .iter()
-                .map(|p| p.offset + p.size)
-                .max()
-                .unwrap_or(0);
-            k.kernel.param_size = param_end.next_multiple_of(4);
+            k.kernel.param_size = k.kernel.params_end().next_multiple_of(4);
             k.kernel.reg_count = k.reg_count.unwrap_or(MAX_REG_COUNT);
             k.kernel.bar_count = k.bar_count.unwrap_or(u8::from(k.uses_bar));
         }

@@ -66,6 +66,18 @@ impl Token<'_> {
     }
 }
 
+/// `text` (starting at file offset `start`) without surrounding whitespace; `None` if blank.
+pub(crate) fn trimmed(text: &str, start: usize) -> Option<Token<'_>> {
+    let t = text.trim();
+    if t.is_empty() {
+        return None;
+    }
+    Some(Token {
+        text: t,
+        start: start + text.len() - text.trim_start().len(),
+    })
+}
+
 /// Splits `text` (which starts at file offset `start`) at whitespace and commas.
 pub(crate) fn split_args(text: &str, start: usize) -> Vec<Token<'_>> {
     let mut out = Vec::new();

@@ -106,6 +106,17 @@ pub struct Kernel {
     pub min_stack_size: u32,
 }
 
+impl Kernel {
+    /// The first byte after the last parameter (0 without parameters).
+    pub fn params_end(&self) -> u32 {
+        self.params
+            .iter()
+            .map(|p| p.offset.saturating_add(p.size))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Everything one cubin holds, as far as ptxvm models it.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Module {
