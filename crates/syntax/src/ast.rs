@@ -82,8 +82,9 @@ pub enum Statement {
     AddressSize(AddressSize),
     /// `.entry` or `.func`, with or without a body.
     Function(Box<Function>),
-    /// A variable declaration in any state space (module level or in a body).
-    Variable(VariableDecl),
+    /// A variable declaration in any state space (module level or in a body). Boxed because
+    /// it is large and instructions, the common statement, are small.
+    Variable(Box<VariableDecl>),
     /// `.struct name { … };` / `.union name { … };`
     Struct(StructDecl),
     /// `name:` — a label; in bodies it labels the next instruction.
@@ -93,7 +94,7 @@ pub enum Statement {
     /// `{ … }` — an instruction group / nested scope.
     Block(Block),
     /// `name: .callprototype (ret) _ (params);`
-    CallPrototype(CallPrototype),
+    CallPrototype(Box<CallPrototype>),
     /// `.pragma "string", …;`
     Pragma(Pragma),
     /// `.file N "name" {, timestamp, size}` (1.1: `.file "name"`).
@@ -755,7 +756,8 @@ impl UnaryOp {
 }
 
 /// A constant expression or a name (1.1 §4.5.4). Parentheses are not kept: the tree shape
-/// records the grouping.
+/// records the grouping. Compound nodes are boxed as a whole (one allocation per operator)
+/// so that the common leaves — names and literals — keep `Expr` at 32 bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Int(IntLit),
@@ -763,35 +765,55 @@ pub enum Expr {
     /// A register, variable, label or function name (possibly with a suffix). In data
     /// directives also a section name such as `.debug_abbrev`.
     Name(Name),
-    Unary {
-        op: UnaryOp,
-        operand: Box<Expr>,
-        span: Span,
-    },
-    Binary {
-        op: BinaryOp,
-        lhs: Box<Expr>,
-        rhs: Box<Expr>,
-        span: Span,
-    },
+    Unary(Box<UnaryExpr>),
+    Binary(Box<BinaryExpr>),
     /// `c ? a : b`
-    Conditional {
-        cond: Box<Expr>,
-        then: Box<Expr>,
-        otherwise: Box<Expr>,
-        span: Span,
-    },
+    Conditional(Box<ConditionalExpr>),
     /// `(.s64) expr`
-    Cast {
-        ty: ScalarType,
-        operand: Box<Expr>,
-        span: Span,
-    },
+    Cast(Box<CastExpr>),
     /// `generic(name)` in initializers: the generic address of a variable.
-    Generic {
-        name: Name,
-        span: Span,
-    },
+    Generic(Box<GenericExpr>),
+}
+
+/// `op operand`
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnaryExpr {
+    pub op: UnaryOp,
+    pub operand: Expr,
+    pub span: Span,
+}
+
+/// `lhs op rhs`
+#[derive(Clone, Debug, PartialEq)]
+pub struct BinaryExpr {
+    pub op: BinaryOp,
+    pub lhs: Expr,
+    pub rhs: Expr,
+    pub span: Span,
+}
+
+/// `cond ? then : otherwise`
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConditionalExpr {
+    pub cond: Expr,
+    pub then: Expr,
+    pub otherwise: Expr,
+    pub span: Span,
+}
+
+/// `(.type) operand`
+#[derive(Clone, Debug, PartialEq)]
+pub struct CastExpr {
+    pub ty: ScalarType,
+    pub operand: Expr,
+    pub span: Span,
+}
+
+/// `generic(name)`
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenericExpr {
+    pub name: Name,
+    pub span: Span,
 }
 
 impl Expr {
@@ -800,11 +822,11 @@ impl Expr {
             Expr::Int(i) => i.span,
             Expr::Float(f) => f.span,
             Expr::Name(n) => n.span(),
-            Expr::Unary { span, .. }
-            | Expr::Binary { span, .. }
-            | Expr::Conditional { span, .. }
-            | Expr::Cast { span, .. }
-            | Expr::Generic { span, .. } => *span,
+            Expr::Unary(e) => e.span,
+            Expr::Binary(e) => e.span,
+            Expr::Conditional(e) => e.span,
+            Expr::Cast(e) => e.span,
+            Expr::Generic(e) => e.span,
         }
     }
 }

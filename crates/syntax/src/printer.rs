@@ -50,8 +50,8 @@ struct Printer<'s> {
 /// Binding strength of an expression as printed: atoms bind tightest.
 fn expr_precedence(e: &Expr) -> u8 {
     match e {
-        Expr::Binary { op, .. } => op.precedence(),
-        Expr::Conditional { .. } => 0,
+        Expr::Binary(b) => b.op.precedence(),
+        Expr::Conditional(_) => 0,
         _ => u8::MAX,
     }
 }
@@ -557,12 +557,13 @@ impl<'s> Printer<'s> {
             Expr::Int(i) => self.put_span(i.span),
             Expr::Float(f) => self.put_span(f.span),
             Expr::Name(n) => self.name(n),
-            Expr::Unary { op, operand, .. } => {
-                self.put(op.as_str());
-                let parens = expr_precedence(operand) != u8::MAX;
-                self.sub_expr(operand, parens, tight);
+            Expr::Unary(u) => {
+                self.put(u.op.as_str());
+                let parens = expr_precedence(&u.operand) != u8::MAX;
+                self.sub_expr(&u.operand, parens, tight);
             }
-            Expr::Binary { op, lhs, rhs, .. } => {
+            Expr::Binary(b) => {
+                let (op, lhs, rhs) = (b.op, &b.lhs, &b.rhs);
                 let prec = op.precedence();
                 self.sub_expr(lhs, expr_precedence(lhs) < prec, tight);
                 let simple = matches!(op, BinaryOp::Add | BinaryOp::Sub);
@@ -575,28 +576,23 @@ impl<'s> Printer<'s> {
                 }
                 self.sub_expr(rhs, expr_precedence(rhs) <= prec, tight);
             }
-            Expr::Conditional {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
-                self.sub_expr(cond, expr_precedence(cond) == 0, tight);
+            Expr::Conditional(c) => {
+                self.sub_expr(&c.cond, expr_precedence(&c.cond) == 0, tight);
                 self.put(" ? ");
-                self.expr_with(then, tight);
+                self.expr_with(&c.then, tight);
                 self.put(" : ");
-                self.expr_with(otherwise, tight);
+                self.expr_with(&c.otherwise, tight);
             }
-            Expr::Cast { ty, operand, .. } => {
+            Expr::Cast(c) => {
                 self.out.push('(');
-                self.put(ty.as_str());
+                self.put(c.ty.as_str());
                 self.out.push(')');
-                let parens = expr_precedence(operand) != u8::MAX;
-                self.sub_expr(operand, parens, tight);
+                let parens = expr_precedence(&c.operand) != u8::MAX;
+                self.sub_expr(&c.operand, parens, tight);
             }
-            Expr::Generic { name, .. } => {
+            Expr::Generic(g) => {
                 self.put("generic(");
-                self.name(name);
+                self.name(&g.name);
                 self.out.push(')');
             }
         }

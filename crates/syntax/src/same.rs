@@ -324,52 +324,22 @@ impl Same for Expr {
             (Expr::Int(x), Expr::Int(y)) => x.same(y, cx),
             (Expr::Float(x), Expr::Float(y)) => x.same(y, cx),
             (Expr::Name(x), Expr::Name(y)) => x.same(y, cx),
-            (
-                Expr::Unary {
-                    op: a, operand: x, ..
-                },
-                Expr::Unary {
-                    op: b, operand: y, ..
-                },
-            ) => a == b && x.same(y, cx),
-            (
-                Expr::Binary {
-                    op: a,
-                    lhs: l1,
-                    rhs: r1,
-                    ..
-                },
-                Expr::Binary {
-                    op: b,
-                    lhs: l2,
-                    rhs: r2,
-                    ..
-                },
-            ) => a == b && l1.same(l2, cx) && r1.same(r2, cx),
-            (
-                Expr::Conditional {
-                    cond: c1,
-                    then: t1,
-                    otherwise: o1,
-                    ..
-                },
-                Expr::Conditional {
-                    cond: c2,
-                    then: t2,
-                    otherwise: o2,
-                    ..
-                },
-            ) => c1.same(c2, cx) && t1.same(t2, cx) && o1.same(o2, cx),
-            (
-                Expr::Cast {
-                    ty: a, operand: x, ..
-                },
-                Expr::Cast {
-                    ty: b, operand: y, ..
-                },
-            ) => a == b && x.same(y, cx),
-            (Expr::Generic { name: x, .. }, Expr::Generic { name: y, .. }) => x.same(y, cx),
+            (Expr::Unary(x), Expr::Unary(y)) => x.same(y, cx),
+            (Expr::Binary(x), Expr::Binary(y)) => x.same(y, cx),
+            (Expr::Conditional(x), Expr::Conditional(y)) => x.same(y, cx),
+            (Expr::Cast(x), Expr::Cast(y)) => x.same(y, cx),
+            (Expr::Generic(x), Expr::Generic(y)) => x.same(y, cx),
             _ => false,
         }
     }
 }
+
+same_fields!(UnaryExpr { op, operand });
+same_fields!(BinaryExpr { op, lhs, rhs });
+same_fields!(ConditionalExpr {
+    cond,
+    then,
+    otherwise
+});
+same_fields!(CastExpr { ty, operand });
+same_fields!(GenericExpr { name });

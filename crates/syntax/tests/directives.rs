@@ -25,7 +25,7 @@ fn only_function(src: &str) -> (Function, diag::SourceFile) {
 fn var(src_stmt: &str) -> (VariableDecl, diag::SourceFile) {
     let (stmts, f) = module(src_stmt);
     match stmts.into_iter().next() {
-        Some(Statement::Variable(v)) => (v, f),
+        Some(Statement::Variable(v)) => (*v, f),
         other => panic!("not a variable: {other:?}"),
     }
 }
@@ -255,17 +255,17 @@ fn several_declarators_parameterized_registers_and_address_initializers() {
     let Some(Initializer::List(items, _)) = &v.declarators[0].init else {
         panic!()
     };
-    let Initializer::Expr(Expr::Binary { op, lhs, .. }) = &items[1] else {
+    let Initializer::Expr(Expr::Binary(b)) = &items[1] else {
         panic!()
     };
-    assert_eq!(*op, BinaryOp::Add);
-    assert!(matches!(&**lhs, Expr::Name(n) if n.ident.text(&f.text) == "b"));
+    assert_eq!(b.op, BinaryOp::Add);
+    assert!(matches!(&b.lhs, Expr::Name(n) if n.ident.text(&f.text) == "b"));
     let (v, f) = var(".global .align 8 .u64 p[1] = {generic(x)};");
     let Some(Initializer::List(items, _)) = &v.declarators[0].init else {
         panic!()
     };
     assert!(
-        matches!(&items[0], Initializer::Expr(Expr::Generic { name, .. }) if name.ident.text(&f.text) == "x")
+        matches!(&items[0], Initializer::Expr(Expr::Generic(g)) if g.name.ident.text(&f.text) == "x")
     );
 }
 

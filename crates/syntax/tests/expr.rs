@@ -49,13 +49,7 @@ fn integer_literals_in_every_radix() {
 fn negative_literals_are_unary_minus() {
     let (e, _) = parse_expr("-1");
     assert_eq!(int_value(&e), Some(-1));
-    assert!(matches!(
-        e,
-        Expr::Unary {
-            op: UnaryOp::Neg,
-            ..
-        }
-    ));
+    assert!(matches!(e, Expr::Unary(u) if u.op == UnaryOp::Neg));
 }
 
 #[test]
@@ -165,16 +159,8 @@ fn comparison_logical_and_conditional_precedence_matches_c() {
 #[test]
 fn casts_and_bit_not() {
     let (e, _) = parse_expr("(.s64) ~0 + 1");
-    let Expr::Binary { lhs, .. } = &e else {
-        panic!("{e:?}")
-    };
-    assert!(matches!(
-        **lhs,
-        Expr::Cast {
-            ty: ScalarType::S64,
-            ..
-        }
-    ));
+    let Expr::Binary(b) = &e else { panic!("{e:?}") };
+    assert!(matches!(&b.lhs, Expr::Cast(c) if c.ty == ScalarType::S64));
     assert_eq!(eval(&e), Some(0));
     let (e, _) = parse_expr("(.u32)(3 * 4)");
     assert_eq!(eval(&e), Some(12));

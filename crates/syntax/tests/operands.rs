@@ -55,25 +55,18 @@ fn zero_to_four_operands() {
 fn negated_operands_are_unary_expressions() {
     // ptx-video.md: vmad operand negation; §7.3: `!p` predicate operands.
     let (i, f) = inst("vmad.s32.s32.u32.sat %r1, -%r2.h0, %r3.b1, %r4;");
-    let Operand::Expr(Expr::Unary {
-        op: UnaryOp::Neg,
-        operand,
-        ..
-    }) = &i.operands[1]
-    else {
+    let Operand::Expr(Expr::Unary(u)) = &i.operands[1] else {
         panic!("{:?}", i.operands[1])
     };
-    let Expr::Name(n) = &**operand else { panic!() };
+    assert_eq!(u.op, UnaryOp::Neg);
+    let Expr::Name(n) = &u.operand else { panic!() };
     assert_eq!(n.ident.text(&f.text), "%r2");
     let parts: Vec<&str> = n.suffix_parts(&f.text).map(|p| p.1).collect();
     assert_eq!(parts, ["h0"]);
     let (i, _) = inst("selp.b32 %r1, 1, 0, !%p1;");
     assert!(matches!(
         &i.operands[3],
-        Operand::Expr(Expr::Unary {
-            op: UnaryOp::Not,
-            ..
-        })
+        Operand::Expr(Expr::Unary(u)) if u.op == UnaryOp::Not
     ));
 }
 
@@ -152,9 +145,14 @@ fn render(f: &diag::SourceFile, e: &Expr) -> String {
     match e {
         Expr::Int(i) => i.value.to_string(),
         Expr::Name(n) => text(f, n.span()).to_string(),
-        Expr::Unary { op, operand, .. } => format!("{}{}", op.as_str(), render(f, operand)),
-        Expr::Binary { op, lhs, rhs, .. } => {
-            format!("{} {} {}", render(f, lhs), op.as_str(), render(f, rhs))
+        Expr::Unary(u) => format!("{}{}", u.op.as_str(), render(f, &u.operand)),
+        Expr::Binary(b) => {
+            format!(
+                "{} {} {}",
+                render(f, &b.lhs),
+                b.op.as_str(),
+                render(f, &b.rhs)
+            )
         }
         other => format!("{other:?}"),
     }

@@ -55,7 +55,7 @@ impl<'s> Parser<'s> {
         }
         if StateSpace::from_directive(name).is_some() {
             let d = self.parse_variable_decl(None, false)?;
-            return Ok(Statement::Variable(d));
+            return Ok(Statement::Variable(Box::new(d)));
         }
         match name {
             ".version" => self.parse_version().map(Statement::Version),
@@ -119,7 +119,7 @@ impl<'s> Parser<'s> {
             }
             TokenKind::Directive if StateSpace::from_directive(self.tok_text()).is_some() => {
                 let d = self.parse_variable_decl(Some(linkage), false)?;
-                Ok(Statement::Variable(d))
+                Ok(Statement::Variable(Box::new(d)))
             }
             TokenKind::Ident => {
                 // 1.1 §9.3: `.extern foo` / `.visible foo`.

@@ -1,7 +1,10 @@
 //! Constant expressions (C operators and precedence, 1.1 §4.5.4) and literals (§4.5).
 
 use super::{shorten, PResult, Parser};
-use crate::ast::{BinaryOp, Expr, FloatLit, FloatValue, IntLit, Name, ScalarType, UnaryOp};
+use crate::ast::{
+    BinaryExpr, BinaryOp, CastExpr, ConditionalExpr, Expr, FloatLit, FloatValue, GenericExpr,
+    IntLit, Name, ScalarType, UnaryExpr, UnaryOp,
+};
 use crate::lexer::TokenKind;
 use diag::Span;
 
@@ -116,12 +119,12 @@ impl<'s> Parser<'s> {
         self.expect(TokenKind::Colon, "`:` in a conditional expression")?;
         let otherwise = self.parse_expr()?;
         let span = cond.span().to(otherwise.span());
-        Ok(Expr::Conditional {
-            cond: Box::new(cond),
-            then: Box::new(then),
-            otherwise: Box::new(otherwise),
+        Ok(Expr::Conditional(Box::new(ConditionalExpr {
+            cond,
+            then,
+            otherwise,
             span,
-        })
+        })))
     }
 
     /// Precedence climbing over left-associative binary operators. Each operator of a chain
@@ -145,12 +148,7 @@ impl<'s> Parser<'s> {
             self.bump();
             let rhs = self.parse_binary(prec + 1)?;
             let span = lhs.span().to(rhs.span());
-            lhs = Expr::Binary {
-                op,
-                lhs: Box::new(lhs),
-                rhs: Box::new(rhs),
-                span,
-            };
+            lhs = Expr::Binary(Box::new(BinaryExpr { op, lhs, rhs, span }));
         }
         Ok(lhs)
     }
@@ -188,11 +186,7 @@ impl<'s> Parser<'s> {
             self.bump();
             let operand = self.parse_unary()?;
             let span = start.to(operand.span());
-            return Ok(Expr::Unary {
-                op,
-                operand: Box::new(operand),
-                span,
-            });
+            return Ok(Expr::Unary(Box::new(UnaryExpr { op, operand, span })));
         }
         match self.tok.kind {
             TokenKind::LParen => {
@@ -206,11 +200,7 @@ impl<'s> Parser<'s> {
                     self.expect(TokenKind::RParen, "`)` after the cast type")?;
                     let operand = self.parse_unary()?;
                     let span = start.to(operand.span());
-                    return Ok(Expr::Cast {
-                        ty,
-                        operand: Box::new(operand),
-                        span,
-                    });
+                    return Ok(Expr::Cast(Box::new(CastExpr { ty, operand, span })));
                 }
                 let e = self.parse_expr()?;
                 self.expect(TokenKind::RParen, "`)`")?;
@@ -241,10 +231,10 @@ impl<'s> Parser<'s> {
                     let t = self.expect(TokenKind::Ident, "a variable name")?;
                     let name = self.name_of(t);
                     self.expect(TokenKind::RParen, "`)`")?;
-                    return Ok(Expr::Generic {
+                    return Ok(Expr::Generic(Box::new(GenericExpr {
                         name,
                         span: self.span_from(start),
-                    });
+                    })));
                 }
                 let tok = self.bump();
                 Ok(Expr::Name(self.name_of(tok)))

@@ -154,18 +154,12 @@ impl<'s> Parser<'s> {
 
 /// `p|q` parses as a bitwise-or of two names; as an operand it is a destination pair.
 fn pair_or_expr(expr: Expr) -> Operand {
-    if let Expr::Binary {
-        op: BinaryOp::BitOr,
-        lhs,
-        rhs,
-        span,
-    } = &expr
-    {
-        if let (Expr::Name(first), Expr::Name(second)) = (lhs.as_ref(), rhs.as_ref()) {
+    if let Expr::Binary(b) = &expr {
+        if let (BinaryOp::BitOr, Expr::Name(first), Expr::Name(second)) = (b.op, &b.lhs, &b.rhs) {
             return Operand::Pair(PredPair {
                 first: *first,
                 second: *second,
-                span: *span,
+                span: b.span,
             });
         }
     }

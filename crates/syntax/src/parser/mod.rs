@@ -103,6 +103,14 @@ impl<'s> Parser<'s> {
         self.lexer.clone().next_token()
     }
 
+    /// Is the current token followed by `:` (a label)? Looks at bytes instead of lexing the
+    /// next token twice: this runs for every instruction.
+    fn colon_follows(&self) -> bool {
+        let bytes = self.src.as_bytes();
+        let next = crate::lexer::skip_trivia(bytes, self.tok.span.end as usize);
+        bytes.get(next) == Some(&b':') && bytes.get(next + 1) != Some(&b':')
+    }
+
     pub(crate) fn text(&self, span: Span) -> &'s str {
         self.src.get(span.range()).unwrap_or("")
     }
@@ -314,7 +322,7 @@ impl<'s> Parser<'s> {
                 Ok(Some(Statement::Block(self.parse_block(cx)?)))
             }
             TokenKind::At => Ok(Some(Statement::Instruction(self.parse_instruction()?))),
-            TokenKind::Ident if self.peek().kind == TokenKind::Colon => self.parse_label(),
+            TokenKind::Ident if self.colon_follows() => self.parse_label(),
             TokenKind::Ident if cx != Context::Section => {
                 Ok(Some(Statement::Instruction(self.parse_instruction()?)))
             }
@@ -351,9 +359,9 @@ impl<'s> Parser<'s> {
         let name = self.expect_plain_ident("a label name")?;
         self.expect(TokenKind::Colon, "`:`")?;
         if self.at_directive(".callprototype") {
-            return Ok(Some(Statement::CallPrototype(
+            return Ok(Some(Statement::CallPrototype(Box::new(
                 self.parse_call_prototype(name)?,
-            )));
+            ))));
         }
         Ok(Some(Statement::Label(Label {
             name,

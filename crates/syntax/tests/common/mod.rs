@@ -56,11 +56,7 @@ pub fn text(f: &SourceFile, span: diag::Span) -> &str {
 pub fn int_value(e: &Expr) -> Option<i128> {
     match e {
         Expr::Int(i) => Some(i128::from(i.value)),
-        Expr::Unary {
-            op: UnaryOp::Neg,
-            operand,
-            ..
-        } => int_value(operand).map(|v| -v),
+        Expr::Unary(u) if u.op == UnaryOp::Neg => int_value(&u.operand).map(|v| -v),
         _ => None,
     }
 }
@@ -70,18 +66,18 @@ pub fn int_value(e: &Expr) -> Option<i128> {
 pub fn eval(e: &Expr) -> Option<i64> {
     Some(match e {
         Expr::Int(i) => i.value as i64,
-        Expr::Unary { op, operand, .. } => {
-            let v = eval(operand)?;
-            match op {
+        Expr::Unary(u) => {
+            let v = eval(&u.operand)?;
+            match u.op {
                 UnaryOp::Neg => v.wrapping_neg(),
                 UnaryOp::Plus => v,
                 UnaryOp::Not => i64::from(v == 0),
                 UnaryOp::BitNot => !v,
             }
         }
-        Expr::Binary { op, lhs, rhs, .. } => {
-            let (a, b) = (eval(lhs)?, eval(rhs)?);
-            match op {
+        Expr::Binary(e) => {
+            let (a, b) = (eval(&e.lhs)?, eval(&e.rhs)?);
+            match e.op {
                 BinaryOp::Mul => a.wrapping_mul(b),
                 BinaryOp::Div => a.checked_div(b)?,
                 BinaryOp::Rem => a.checked_rem(b)?,
@@ -102,19 +98,14 @@ pub fn eval(e: &Expr) -> Option<i64> {
                 BinaryOp::LogOr => i64::from(a != 0 || b != 0),
             }
         }
-        Expr::Conditional {
-            cond,
-            then,
-            otherwise,
-            ..
-        } => {
-            if eval(cond)? != 0 {
-                eval(then)?
+        Expr::Conditional(c) => {
+            if eval(&c.cond)? != 0 {
+                eval(&c.then)?
             } else {
-                eval(otherwise)?
+                eval(&c.otherwise)?
             }
         }
-        Expr::Cast { operand, .. } => eval(operand)?,
+        Expr::Cast(c) => eval(&c.operand)?,
         _ => return None,
     })
 }
