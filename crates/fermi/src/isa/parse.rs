@@ -146,7 +146,7 @@ fn check_range(p: Piece, v: i128, width: u8, signed: bool, what: &str) -> Result
         (0, (1i128 << width) - 1)
     };
     // A 32-bit field also takes its unsigned spelling (0xffffffff for -1).
-    let v = if signed && v > hi && v < (1i128 << width) {
+    let v = if signed && width >= 32 && v > hi && v < (1i128 << width) {
         v - (1i128 << width)
     } else {
         v
@@ -271,7 +271,7 @@ fn parse_operand(
             let (f, r) = parse_flags(o, p)?;
             if r.s.starts_with('c') {
                 let (bank, rest) = parse_cbank(r)?;
-                let (base, offset) = parse_address(rest, 17)?;
+                let (base, offset) = parse_address(rest, 32)?;
                 if base != Gpr::RZ {
                     return Err(rest.err("a composite constant takes no register"));
                 }
@@ -313,7 +313,7 @@ fn parse_operand(
         }
         Kind::Cmem => {
             let (bank, rest) = parse_cbank(p)?;
-            let (base, offset) = parse_address(rest, 17)?;
+            let (base, offset) = parse_address(rest, 32)?;
             let offset = u16::try_from(offset).map_err(|_| {
                 rest.err(format!(
                     "constant offset {offset:#x} out of range (0..0xffff)"
@@ -400,14 +400,17 @@ fn match_mods(
                 match default {
                     Some(&(v, _)) => *slot = v,
                     None => {
-                        let at = parts.get(i).copied().unwrap_or(mnemonic);
                         let options: Vec<&str> = m.names.iter().map(|(_, n)| *n).collect();
-                        return Err(at.err(format!(
+                        let needs = format!(
                             "{} needs a {} modifier ({})",
                             row.name,
                             m.what,
                             options.join(" ")
-                        )));
+                        );
+                        return Err(match parts.get(i) {
+                            Some(at) => at.err(format!("unexpected modifier `.{}`: {needs}", at.s)),
+                            None => mnemonic.err(needs),
+                        });
                     }
                 }
             }
