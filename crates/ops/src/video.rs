@@ -47,6 +47,28 @@ pub enum PartSel {
     Word,
 }
 
+impl PartSel {
+    /// `.b0` … `.b3` from the byte number; `None` above 3.
+    pub fn byte(n: u8) -> Option<PartSel> {
+        match n {
+            0 => Some(PartSel::B0),
+            1 => Some(PartSel::B1),
+            2 => Some(PartSel::B2),
+            3 => Some(PartSel::B3),
+            _ => None,
+        }
+    }
+
+    /// `.h0`, `.h1` from the half-word number; `None` above 1.
+    pub fn half(n: u8) -> Option<PartSel> {
+        match n {
+            0 => Some(PartSel::H0),
+            1 => Some(PartSel::H1),
+            _ => None,
+        }
+    }
+}
+
 /// Comparison of `vset`, `vset2`, `vset4` (`.cmp = { .eq, .ne, .lt, .le, .gt, .ge }`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VCmp {

@@ -428,3 +428,20 @@ fn spec_examples_worked_by_hand() {
         0x0001_bbbb
     );
 }
+
+#[test]
+fn masks_and_part_selectors_from_ptx_lanes() {
+    use ops::video::PartSel;
+    // .b210 → lanes 2, 1, 0; .b3 → lane 3; .h1 → lane 1; .h10 → both.
+    assert_eq!(Mask4::from_lanes(&[2, 1, 0]), Mask4::new(0b0111));
+    assert_eq!(Mask4::from_lanes(&[3]), Mask4::new(0b1000));
+    assert_eq!(Mask4::from_lanes(&[3, 2, 1, 0]), Some(Mask4::B3210));
+    assert_eq!(Mask4::from_lanes(&[4]), None);
+    assert_eq!(Mask2::from_lanes(&[1]), Mask2::new(0b10));
+    assert_eq!(Mask2::from_lanes(&[1, 0]), Some(Mask2::H10));
+    assert_eq!(Mask2::from_lanes(&[2]), None);
+    assert_eq!(PartSel::byte(2), Some(PartSel::B2));
+    assert_eq!(PartSel::byte(4), None);
+    assert_eq!(PartSel::half(1), Some(PartSel::H1));
+    assert_eq!(PartSel::half(2), None);
+}

@@ -80,6 +80,15 @@ impl Mask2 {
         (bits < 4).then_some(Mask2(bits))
     }
 
+    /// From the lanes as written in PTX (`.h0`, `.h1`, `.h10`: digits in any order); `None` if a lane
+    /// exceeds 1.
+    pub fn from_lanes(lanes: &[u8]) -> Option<Mask2> {
+        lanes
+            .iter()
+            .try_fold(0u8, |bits, &l| (l < 2).then(|| bits | (1 << l)))
+            .map(Mask2)
+    }
+
     /// Whether lane `i` is in the mask.
     #[inline]
     pub fn has(self, lane: usize) -> bool {
@@ -103,6 +112,15 @@ impl Mask4 {
     /// From lane bits (bit `i` = lane `i`); `None` if bits above 3 are set.
     pub fn new(bits: u8) -> Option<Mask4> {
         (bits < 16).then_some(Mask4(bits))
+    }
+
+    /// From the lanes as written in PTX (`.b0` … `.b3210`: digits in any order); `None` if a lane
+    /// exceeds 3.
+    pub fn from_lanes(lanes: &[u8]) -> Option<Mask4> {
+        lanes
+            .iter()
+            .try_fold(0u8, |bits, &l| (l < 4).then(|| bits | (1 << l)))
+            .map(Mask4)
     }
 
     /// Whether lane `i` is in the mask.
