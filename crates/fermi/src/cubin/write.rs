@@ -158,7 +158,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
                     sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0 | elf::SHF_INFO_LINK.0,
                     sh_link: 0,
                     sh_info: text_idx,
-                    align: 16,
+                    align: 4,
                     data: None,
                     nobits_size: u64::from(size),
                     offset: 0,
@@ -244,8 +244,10 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
     };
     w.write_file_header(&header).map_err(err)?;
     let has_nobits = planned.iter().any(|p| p.data.is_none());
-    let phnum = 1 + u32::from(has_nobits);
-    w.write_program_headers_placeholder(phnum);
+    // As ptxas: PT_PHDR, the code/constant load, the NOBITS load, and a load covering the
+    // program header table itself (binutils insists PT_PHDR lie inside a PT_LOAD).
+    let phnum = 3 + u32::from(has_nobits);
+    let (phoff, phsize) = w.write_program_headers_placeholder(phnum);
 
     // Non-allocated sections first, so the allocated ones form one contiguous load segment.
     let mut planned = planned;
@@ -327,35 +329,32 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
         });
     }
 
-    let mut phdrs = Vec::new();
-    let load_start = load_start.unwrap_or(0);
-    phdrs.push(ProgramHeader {
-        p_type: elf::PT_LOAD,
-        p_flags: elf::ProgramFlags(elf::PF_R.0 | elf::PF_X.0),
-        p_offset: load_start,
+    let load = |p_type, flags: u32, p_offset, p_filesz, p_memsz| ProgramHeader {
+        p_type,
+        p_flags: elf::ProgramFlags(flags),
+        p_offset,
         p_vaddr: 0,
         p_paddr: 0,
-        p_filesz: load_end.saturating_sub(load_start),
-        p_memsz: load_end.saturating_sub(load_start),
+        p_filesz,
+        p_memsz,
         p_align: 8,
-    });
+    };
+    let (rx, rw) = (elf::PF_R.0 | elf::PF_X.0, elf::PF_R.0 | elf::PF_W.0);
+    let load_start = load_start.unwrap_or(0);
+    let code_size = load_end.saturating_sub(load_start);
+    let mut phdrs = vec![
+        load(elf::PT_PHDR, rx, phoff, phsize, phsize),
+        load(elf::PT_LOAD, rx, load_start, code_size, code_size),
+    ];
     if has_nobits {
         let memsz: u64 = planned
             .iter()
             .filter(|p| p.data.is_none())
             .map(|p| p.nobits_size)
             .sum();
-        phdrs.push(ProgramHeader {
-            p_type: elf::PT_LOAD,
-            p_flags: elf::ProgramFlags(elf::PF_R.0 | elf::PF_W.0),
-            p_offset: 0,
-            p_vaddr: 0,
-            p_paddr: 0,
-            p_filesz: 0,
-            p_memsz: memsz,
-            p_align: 8,
-        });
+        phdrs.push(load(elf::PT_LOAD, rw, 0, 0, memsz));
     }
+    phdrs.push(load(elf::PT_LOAD, rx, phoff, phsize, phsize));
     let mut head = Vec::new();
     w.write_headers_to(&mut head, &phdrs).map_err(err)?;
     drop(w);
