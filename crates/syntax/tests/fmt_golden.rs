@@ -16,17 +16,17 @@ fn fmt_output_matches_golden_files() {
         .filter(|p| p.extension().is_some_and(|e| e == "ptx"))
         .collect();
     inputs.sort();
-    assert!(inputs.len() >= 4, "golden inputs missing in {}", dir.display());
+    assert!(
+        inputs.len() >= 4,
+        "golden inputs missing in {}",
+        dir.display()
+    );
     let mut failures = Vec::new();
     for input in &inputs {
         let text = std::fs::read_to_string(input).unwrap();
         let file = SourceFile::new(input.display().to_string(), text);
         let (module, diags) = syntax::parse_module(&file);
-        assert!(
-            diags.is_empty(),
-            "{}",
-            diag::render(&file, &diags)
-        );
+        assert!(diags.is_empty(), "{}", diag::render(&file, &diags));
         let got = syntax::print_module(&module, &file);
         let golden = input.with_extension("fmt");
         if bless {
