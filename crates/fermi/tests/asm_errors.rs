@@ -199,3 +199,14 @@ fn all_errors_of_a_file_are_reported_in_source_order() {
     assert_eq!(e[4].1, 4);
     assert!(e[5].1 >= 14);
 }
+
+#[test]
+fn padding_cannot_blow_up_a_small_file() {
+    // Each pair adds 512 slots; 4200 pairs would be over 2^21 instructions.
+    let text = "!RawInstruction 0x1\n!Align 4096\n".repeat(4200);
+    let e = errors(&text);
+    assert_eq!(e.len(), 1, "{:?}", &e[..e.len().min(3)]);
+    assert!(e[0].2.contains("more than"), "{}", e[0].2);
+    // The error is where the limit is crossed: line 2 * ceil(2^21 / 512) or just before.
+    assert!(e[0].0 > 8000 && e[0].0 <= 2 * 4096 + 2, "line {}", e[0].0);
+}

@@ -146,6 +146,9 @@ impl Layout<'_> {
                         return;
                     }
                 };
+                if !self.reserve_slots(head.span(), 1) {
+                    return;
+                }
                 if let Some(k) = self.kernel_for(head.span(), "`!RawInstruction`") {
                     k.items.push(Item::Word(word));
                 }
@@ -162,9 +165,14 @@ impl Layout<'_> {
                         None => return,
                     },
                 };
-                if let Some(k) = self.kernel_for(head.span(), "`!Align`") {
-                    while k.next_addr() % align != 0 {
-                        k.items.push(Item::Word(NOP_WORD));
+                let Some(k) = self.kernel_for(head.span(), "`!Align`") else {
+                    return;
+                };
+                let pad = (align - k.next_addr() % align) % align / 8;
+                if self.reserve_slots(head.span(), pad as usize) {
+                    if let Some(k) = self.current.and_then(|i| self.kernels.get_mut(i)) {
+                        k.items
+                            .extend(std::iter::repeat_n(Item::Word(NOP_WORD), pad as usize));
                     }
                 }
             }

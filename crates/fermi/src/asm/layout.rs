@@ -18,6 +18,9 @@ pub(crate) const MAX_LOCAL_BYTES: u32 = 512 * 1024;
 /// Registers per thread on Fermi: R0..R62 (R63 is RZ).
 pub(crate) const MAX_REG_COUNT: u8 = 63;
 pub(crate) const MAX_BAR_COUNT: u8 = 16;
+/// Instruction slots one file may produce: 2^21 (16 MiB of code), far beyond any real kernel,
+/// so that `!Align` padding cannot turn a small file into an unbounded allocation.
+pub(crate) const MAX_TOTAL_SLOTS: usize = 1 << 21;
 
 /// One instruction slot.
 #[derive(Clone, Copy, Debug)]
@@ -100,9 +103,27 @@ pub(crate) struct Layout<'d> {
     pub constant2: Option<(Span, Vec<u8>)>,
     pub constant_block: Option<ConstantBlock>,
     default_kernel_name: String,
+    /// Instruction slots produced so far, against [`MAX_TOTAL_SLOTS`].
+    slots: usize,
 }
 
 impl Layout<'_> {
+    /// Reserves `n` instruction slots; reports (once) and refuses when the file grows too big.
+    pub fn reserve_slots(&mut self, span: Span, n: usize) -> bool {
+        if self.slots.saturating_add(n) > MAX_TOTAL_SLOTS {
+            if self.slots <= MAX_TOTAL_SLOTS {
+                self.slots = MAX_TOTAL_SLOTS + 1;
+                self.error(
+                    span,
+                    format!("the file produces more than {MAX_TOTAL_SLOTS} instructions"),
+                );
+            }
+            return false;
+        }
+        self.slots += n;
+        true
+    }
+
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
         self.diags.push(Diagnostic::error(span, message));
     }
@@ -199,6 +220,9 @@ impl Layout<'_> {
         };
         let end = start + trimmed.len();
         let span = Span::from_range(start..end);
+        if !self.reserve_slots(span, 1) {
+            return;
+        }
         let Some(k) = self.kernel_for(span, "instruction") else {
             return;
         };
@@ -401,6 +425,7 @@ pub(crate) fn lay_out(blanked: &str, opts: &AsmOptions, diags: &mut Vec<Diagnost
         constant2: None,
         constant_block: None,
         default_kernel_name: opts.default_kernel_name.clone(),
+        slots: 0,
     };
     let mut start = 0;
     for line in blanked.split_inclusive('\n') {
