@@ -179,9 +179,17 @@ impl Match {
         }
     }
 
-    /// The type operand `i` must be compatible with; `None` for untyped operands.
+    /// The type operand `i` must be compatible with; `None` for untyped operands. Packed
+    /// instruction types that are not register types give their bit-size register type
+    /// (ptx-integer-arithmetic.md §add: "For instruction types .u16x2, .s16x2, operands d, a and
+    /// b have type .b32"; PTX ISA 8.x §9.7.4: `.bf16`/`.bf16x2` operands are `.b16`/`.b32`).
     pub fn operand_type(&self, i: usize) -> Option<Type> {
-        self.resolve(self.form.operands.get(i)?.ty)
+        let t = self.resolve(self.form.operands.get(i)?.ty)?;
+        Some(match t {
+            Type::U16x2 | Type::S16x2 | Type::Bf16x2 => Type::B32,
+            Type::Bf16 => Type::B16,
+            t => t,
+        })
     }
 
     /// The gate of this instruction: the form's gate joined with every conditional gate whose

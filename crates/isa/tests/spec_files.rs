@@ -1,0 +1,207 @@
+//! Cross-checks the table against the PTX files under `tests/spec-examples` (every spec
+//! example must match a form that the file's `.target`/`.version` allow, with a fitting number
+//! of operands) and `tests/spec-reject` (every line marked `// error` must be refused by the
+//! table, its gate, or its operand count — or be an operand-type error, left to the checker).
+
+use std::path::{Path, PathBuf};
+
+use isa::{match_all, match_form, PtxVersion};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ptx_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "ptx") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+struct Insn {
+    line: usize,
+    opcode: String,
+    mods: Vec<String>,
+    operands: usize,
+    error: bool,
+}
+
+fn split_mods(head: &str) -> (String, Vec<String>) {
+    let (op, rest) = head.split_once('.').unwrap_or((head, ""));
+    let mut mods: Vec<String> = Vec::new();
+    for part in rest.split('.').filter(|p| !p.is_empty()) {
+        match mods.last_mut() {
+            Some(last) if last.ends_with(':') || part.starts_with(':') => {
+                last.push('.');
+                last.push_str(part);
+            }
+            _ => mods.push(format!(".{part}")),
+        }
+    }
+    (op.to_string(), mods)
+}
+
+fn count_operands(ops: &str) -> usize {
+    let (mut depth, mut n, mut any) = (0i32, 0usize, false);
+    for c in ops.chars() {
+        match c {
+            '{' | '[' | '(' => depth += 1,
+            '}' | ']' | ')' => depth -= 1,
+            ',' if depth == 0 => n += 1,
+            c if !c.is_whitespace() => any = true,
+            _ => {}
+        }
+    }
+    if any {
+        n + 1
+    } else {
+        0
+    }
+}
+
+/// Instructions of a file (those inside `.entry`/`.func` bodies), and its target and version.
+fn read(path: &Path) -> (u32, PtxVersion, Vec<Insn>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut sm, mut ver, mut out, mut depth) = (0, PtxVersion::new(0, 0), Vec::new(), 0i32);
+    for (i, raw) in text.lines().enumerate() {
+        let error = raw.contains("// error");
+        let line = raw.split("//").next().unwrap().trim();
+        if let Some(v) = line.strip_prefix(".version ") {
+            let (a, b) = v.trim().split_once('.').unwrap();
+            ver = PtxVersion::new(a.parse().unwrap(), b.parse().unwrap());
+        } else if let Some(t) = line.strip_prefix(".target sm_") {
+            sm = t.trim().parse().unwrap();
+        }
+        if line == "{" || line.ends_with('{') && !line.starts_with('.') {
+            depth += 1;
+            continue;
+        }
+        if line == "}" {
+            depth -= 1;
+            continue;
+        }
+        if depth == 0 || line.is_empty() || line.starts_with('.') || line.ends_with(':') {
+            continue;
+        }
+        let mut body = line.trim_end_matches(';').trim();
+        if let Some(g) = body.strip_prefix('@') {
+            body = g.split_once(char::is_whitespace).unwrap().1.trim();
+        }
+        let (head, ops) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
+        let (opcode, mods) = split_mods(head);
+        out.push(Insn {
+            line: i + 1,
+            opcode,
+            mods,
+            operands: count_operands(ops),
+            error,
+        });
+    }
+    (sm, ver, out)
+}
+
+/// Whether some matching form is allowed on the target and takes that many operands.
+fn accepted(insn: &Insn, sm: u32, ver: PtxVersion) -> Result<(), String> {
+    let mods: Vec<&str> = insn.mods.iter().map(String::as_str).collect();
+    if let Err(e) = match_form(&insn.opcode, &mods) {
+        return Err(e.message);
+    }
+    let mut why = String::from("no form takes that many operands");
+    for m in match_all(&insn.opcode, &mods) {
+        let n = insn.operands;
+        if n < m.form.required_operands() || n > m.form.operands.len() {
+            continue;
+        }
+        match m.check_gate(sm, ver) {
+            Ok(()) => return Ok(()),
+            Err(e) => why = e.to_string(),
+        }
+    }
+    Err(why)
+}
+
+#[test]
+fn every_spec_example_matches_a_form_its_file_allows() {
+    let files = ptx_files(&root().join("tests/spec-examples"));
+    assert!(files.len() > 80, "only {} files", files.len());
+    let mut n = 0;
+    for f in files {
+        let (sm, ver, insns) = read(&f);
+        for insn in insns {
+            n += 1;
+            if let Err(e) = accepted(&insn, sm, ver) {
+                panic!(
+                    "{}:{}: {}{}: {e}",
+                    f.display(),
+                    insn.line,
+                    insn.opcode,
+                    insn.mods.concat()
+                );
+            }
+        }
+    }
+    assert!(n > 150, "only {n} instructions");
+}
+
+/// Lines whose error is an operand's type or kind (register vs immediate vs address), which
+/// only the checker, knowing declarations, can see.
+const OPERAND_TYPE_ERRORS: &[&str] = &[
+    "add.u16x2 %r1, %r2, 1;",
+    "add.s32 %r1, %rd2, %r3;",
+    "add.f32 %f1, %s1, %f3;",
+    "shl.b32 %r1, %r2, %h1;",
+    "setp.eq.s32 %r1, %r2, %r3;",
+    "ld.global.u32 %r1, %rd1;",
+    "lop3.b32 %r1, %r2, %r3, %r4, %r5;",
+    "ld.global.f16 %h1, [%rd1];",
+    "vmin4.s32.u32.u32.add  r1.b00, u2.b0000, u3.b2222, r1;",
+];
+
+#[test]
+fn every_reject_line_is_refused() {
+    let files = ptx_files(&root().join("tests/spec-reject"));
+    assert!(!files.is_empty());
+    let (mut refused, mut accepted_ok) = (0, 0);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let (sm, ver, insns) = read(&f);
+        for insn in insns {
+            let src = text.lines().nth(insn.line - 1).unwrap();
+            let src = src.split("//").next().unwrap().trim();
+            let r = accepted(&insn, sm, ver);
+            if !insn.error {
+                assert!(
+                    r.is_ok(),
+                    "{}:{}: valid line refused: {r:?}",
+                    f.display(),
+                    insn.line
+                );
+                accepted_ok += 1;
+            } else if OPERAND_TYPE_ERRORS.contains(&src) {
+                continue;
+            } else {
+                assert!(
+                    r.is_err(),
+                    "{}:{}: `{src}` accepted",
+                    f.display(),
+                    insn.line
+                );
+                refused += 1;
+            }
+        }
+    }
+    assert!(
+        refused > 40 && accepted_ok > 5,
+        "{refused} refused, {accepted_ok} accepted"
+    );
+}
