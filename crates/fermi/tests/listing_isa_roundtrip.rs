@@ -110,3 +110,29 @@ fn labels_resolve_to_the_same_words_as_absolute_targets() {
     assert_eq!(code[3], abs("BRA 0x18;", 0x18));
     assert_eq!(code[4], abs("EXIT;", 0x20));
 }
+
+#[test]
+fn undecodable_words_print_a_marker_and_assemble_back() {
+    let bad = (0..64u32)
+        .map(|i| 0xffff_ffff_ffff_ffffu64.rotate_left(i) ^ u64::from(i))
+        .find(|&w| fermi::isa::decode(w).is_err())
+        .expect("some word does not decode");
+    let module = fermi::cubin::Module {
+        kernels: vec![fermi::cubin::Kernel {
+            name: "k".into(),
+            code: vec![bad, 0x00001de780000000],
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let listing =
+        fermi::disasm::disassemble_cubin(&fermi::cubin::write_cubin(&module).unwrap()).unwrap();
+    let line = listing.lines().find(|l| l.contains("/*0000*/")).unwrap();
+    assert!(line.contains("INVALID"), "{line}");
+    assert!(listing.contains("EXIT;"));
+    // The listing, marker included, assembles back to the same words.
+    let file = SourceFile::new("x.isa", listing.as_str());
+    let a = assemble_file(&file, &AsmOptions::default())
+        .unwrap_or_else(|d| panic!("{}", diag::render(&file, &d)));
+    assert_eq!(a.module.kernels[0].code, module.kernels[0].code);
+}
