@@ -67,73 +67,57 @@ impl ByteLanes {
     }
 }
 
-/// `.mask` of a 2-way SIMD instruction (`.h0`, `.h1`, `.h10`): bit `i` set = lane `i` written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Mask2(u8);
+macro_rules! lane_mask {
+    ($name:ident, $lanes:literal, $all:ident, $doc:literal, $spellings:literal) => {
+        #[doc = $doc]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub struct $name(u8);
 
-impl Mask2 {
-    /// `.h10`, the default.
-    pub const H10: Mask2 = Mask2(0b11);
+        impl $name {
+            #[doc = concat!("`.", stringify!($all), "`, every lane: the default.")]
+            pub const $all: $name = $name((1 << $lanes) - 1);
 
-    /// From lane bits (bit `i` = lane `i`); `None` if bits above 1 are set.
-    pub fn new(bits: u8) -> Option<Mask2> {
-        (bits < 4).then_some(Mask2(bits))
-    }
+            /// From lane bits (bit `i` = lane `i`); `None` if a bit beyond the last lane is set.
+            pub fn new(bits: u8) -> Option<$name> {
+                (bits < (1 << $lanes)).then_some($name(bits))
+            }
 
-    /// From the lanes as written in PTX (`.h0`, `.h1`, `.h10`: digits in any order); `None` if a lane
-    /// exceeds 1.
-    pub fn from_lanes(lanes: &[u8]) -> Option<Mask2> {
-        lanes
-            .iter()
-            .try_fold(0u8, |bits, &l| (l < 2).then(|| bits | (1 << l)))
-            .map(Mask2)
-    }
+            #[doc = concat!("From the lanes as written in PTX (", $spellings, ": digits in any order); `None` if one is not a lane.")]
+            pub fn from_lanes(lanes: &[u8]) -> Option<$name> {
+                lanes
+                    .iter()
+                    .try_fold(0u8, |bits, &l| (l < $lanes).then(|| bits | (1 << l)))
+                    .map($name)
+            }
 
-    /// Whether lane `i` is in the mask.
-    #[inline]
-    pub fn has(self, lane: usize) -> bool {
-        (self.0 >> lane) & 1 == 1
-    }
+            /// Whether lane `i` is in the mask.
+            #[inline]
+            pub fn has(self, lane: usize) -> bool {
+                (self.0 >> lane) & 1 == 1
+            }
 
-    /// The lane bits (bit `i` = lane `i`).
-    pub fn bits(self) -> u8 {
-        self.0
-    }
+            /// The lane bits (bit `i` = lane `i`).
+            pub fn bits(self) -> u8 {
+                self.0
+            }
+        }
+    };
 }
 
-/// `.mask` of a 4-way SIMD instruction (`.b0` … `.b3210`): bit `i` set = lane `i` written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Mask4(u8);
-
-impl Mask4 {
-    /// `.b3210`, the default.
-    pub const B3210: Mask4 = Mask4(0b1111);
-
-    /// From lane bits (bit `i` = lane `i`); `None` if bits above 3 are set.
-    pub fn new(bits: u8) -> Option<Mask4> {
-        (bits < 16).then_some(Mask4(bits))
-    }
-
-    /// From the lanes as written in PTX (`.b0` … `.b3210`: digits in any order); `None` if a lane
-    /// exceeds 3.
-    pub fn from_lanes(lanes: &[u8]) -> Option<Mask4> {
-        lanes
-            .iter()
-            .try_fold(0u8, |bits, &l| (l < 4).then(|| bits | (1 << l)))
-            .map(Mask4)
-    }
-
-    /// Whether lane `i` is in the mask.
-    #[inline]
-    pub fn has(self, lane: usize) -> bool {
-        (self.0 >> lane) & 1 == 1
-    }
-
-    /// The lane bits (bit `i` = lane `i`).
-    pub fn bits(self) -> u8 {
-        self.0
-    }
-}
+lane_mask!(
+    Mask2,
+    2,
+    H10,
+    "`.mask` of a 2-way SIMD instruction: bit `i` set = half-word lane `i` written.",
+    "`.h0`, `.h1`, `.h10`"
+);
+lane_mask!(
+    Mask4,
+    4,
+    B3210,
+    "`.mask` of a 4-way SIMD instruction: bit `i` set = byte lane `i` written.",
+    "`.b0` … `.b3210`"
+);
 
 /// Modifiers of a 2-way SIMD instruction: `vop2.dtype.atype.btype{.sat}{.add} d{.mask},
 /// a{.asel}, b{.bsel}, c`.
