@@ -36,6 +36,9 @@ fn print_types(types: &[crate::types::Type]) -> String {
 }
 
 fn print_condition(c: &Condition) -> String {
+    if c.terms.is_empty() {
+        return "any modifiers".to_string();
+    }
     c.terms
         .iter()
         .map(|t| match t {

@@ -114,10 +114,12 @@ pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, 
                 None => (body, None),
             };
             let gate = parse_gate(body).map_err(|m| err(n, m))?;
-            match cond {
-                None => g.gate = Some(gate),
-                Some(c) => g.cond_gates.push(CondGate {
-                    when: c,
+            match (cond, reason) {
+                (None, None) => g.gate = Some(gate),
+                // A reason is reported with the gate, which a form-wide gate cannot carry:
+                // keep it as a gate whose (empty) condition always holds.
+                (c, reason) => g.cond_gates.push(CondGate {
+                    when: c.unwrap_or(Condition { terms: Vec::new() }),
                     gate,
                     reason,
                 }),

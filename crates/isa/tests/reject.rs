@@ -88,9 +88,19 @@ fn missing_and_duplicate_modifiers() {
         "{}",
         e.message
     );
-    let e = err("mul", &[".u32"]);
+    let e = err("mul24", &[".u32"]);
     assert_eq!(e.kind, MatchErrorKind::Missing);
-    assert_eq!(e.message, "`mul.u32` needs a result mode (.hi, .lo, .wide)");
+    assert_eq!(e.message, "`mul24.u32` needs a result mode (.hi, .lo)");
+    // ptx-isa-1.1 Table 18 writes the mode as optional; from PTX ISA 1.4 it is required.
+    let m = match_form("mul", &[".u32"]).unwrap();
+    assert!(m.check_gate(10, PtxVersion::new(1, 1)).is_ok());
+    assert_eq!(
+        m.check_gate(20, PtxVersion::new(2, 0))
+            .unwrap_err()
+            .to_string(),
+        "mul.u32 is not valid in PTX ISA version 1.4 or later (file is .version 2.0): \
+         integer mul and mad need .hi, .lo or .wide"
+    );
     let e = err("add", &[".rn", ".rz", ".f32"]);
     assert_eq!(e.kind, MatchErrorKind::Duplicate);
     assert_eq!(
@@ -246,7 +256,7 @@ fn gates_name_the_requirement() {
         .check_gate(70, PtxVersion::new(6, 0))
         .unwrap_err()
         .to_string()
-        .starts_with("vote is not supported on sm_70 or higher"));
+        .starts_with("vote.all.pred is not supported on sm_70 or higher (file targets sm_70): vote without .sync"));
 }
 
 #[test]
