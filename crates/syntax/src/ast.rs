@@ -572,8 +572,8 @@ pub enum Operand {
     /// `p|q` — two destinations (setp, set with predicate out).
     Pair(PredPair),
     /// `(a, b)` — parenthesised argument/return list of `call`. A parenthesised operand is a
-    /// list when it is empty, contains a comma, or holds a lone name; otherwise it is an
-    /// expression in parentheses.
+    /// list when it is empty, contains a comma, or holds a lone name, and nothing but `,`/`;`
+    /// follows it; otherwise it is an expression in parentheses.
     List(OperandList),
     /// `_` — the bit bucket.
     BitBucket(Span),

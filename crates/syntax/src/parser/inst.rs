@@ -122,7 +122,8 @@ impl<'s> Parser<'s> {
     }
 
     /// Decides whether the `(` at the cursor starts an operand list (`call` arguments) or a
-    /// parenthesised expression: a list is empty, has a top-level comma, or holds one name.
+    /// parenthesised expression: a list is empty, has a top-level comma, or holds one name —
+    /// and is the whole operand (`(x) + 1` and `(p) ? a : b` are expressions).
     fn paren_is_list(&self) -> bool {
         let mut lx = self.lexer.clone();
         let mut depth = 1usize;
@@ -136,7 +137,12 @@ impl<'s> Parser<'s> {
                 TokenKind::RParen | TokenKind::RBracket | TokenKind::RBrace => {
                     depth -= 1;
                     if depth == 0 {
-                        return count == 0 || (count == 1 && first == TokenKind::Ident);
+                        let whole_operand = matches!(
+                            lx.next_token().kind,
+                            TokenKind::Comma | TokenKind::Semi | TokenKind::Eof
+                        );
+                        return whole_operand
+                            && (count == 0 || (count == 1 && first == TokenKind::Ident));
                     }
                 }
                 TokenKind::Comma if depth == 1 => return true,
