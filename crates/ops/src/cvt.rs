@@ -416,7 +416,11 @@ pub fn cvt_f64_f32(x: f32, ftz: bool) -> f64 {
 /// `cvt.rnd{.ftz}.f32.f64` fast form.
 #[inline]
 pub fn cvt_f32_f64(x: f64, rnd: Rounding, ftz: bool) -> f32 {
-    let r = f32::from_bits(f64_to_format(x, rnd, soft::F32) as u32);
+    let r = if x.is_nan() {
+        f32::from_bits(f64_to_format(x, rnd, soft::F32) as u32)
+    } else {
+        crate::float::eft::f64_to_f32(x, rnd)
+    };
     if ftz {
         crate::float::flush_f32(r)
     } else {

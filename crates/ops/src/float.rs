@@ -3,13 +3,15 @@
 //! `copysign` and `testp` forms).
 //!
 //! - Rounding (`Rounding`, Table 8): `.rn` runs on the host FPU, which is IEEE 754 round to nearest
-//!   even; `.rz .rm .rp` go through the exact path in [`soft`], which keeps the exact result and
-//!   rounds once.
+//!   even; `.rz .rm .rp` step from that result by the sign of an error-free transformation
+//!   ([`eft`]: add, sub, mul, f32 fma) or go through the exact integer path ([`soft`]: f64 fma,
+//!   div, sqrt, conversions), which keeps the exact result and rounds once.
 //! - `.ftz` flushes subnormal inputs and results (after rounding) to a zero of the same sign.
 //! - `.sat` clamps the result to `[+0.0, 1.0]`; NaN and `-0.0` become `+0.0`.
 //! - A NaN result is the canonical NaN ([`NAN_F32`], [`NAN_F64`]); `abs`, `neg`, `copysign`
 //!   only touch the sign bit, and `min`/`max` return an operand, exactly as their pseudo-code says.
 
+pub mod eft;
 pub mod soft;
 
 /// IEEE rounding modifier of a floating-point instruction (`ptx-isa-1.1.txt` Table 8).
@@ -110,19 +112,6 @@ fn finish_f32(r: f32, ftz: bool, sat: bool) -> f32 {
 }
 
 #[inline]
-fn soft_f32(a: f32, b: f32, c: Option<f32>, rnd: Rounding) -> f32 {
-    let bits = soft::fma_bits(
-        u64::from(a.to_bits()),
-        u64::from(b.to_bits()),
-        c.map(|c| u64::from(c.to_bits())),
-        rnd,
-        soft::F32,
-        u64::from(NAN_F32),
-    );
-    f32::from_bits(bits as u32)
-}
-
-#[inline]
 fn soft_f64(a: f64, b: f64, c: Option<f64>, rnd: Rounding) -> f64 {
     f64::from_bits(soft::fma_bits(
         a.to_bits(),
@@ -140,7 +129,7 @@ pub fn add_f32(a: f32, b: f32, rnd: Rounding, ftz: bool, sat: bool) -> f32 {
     let (a, b) = (ftz_if(a, ftz), ftz_if(b, ftz));
     let r = match rnd {
         Rounding::Rn => a + b,
-        _ => soft_f32(a, 1.0, Some(b), rnd),
+        _ => eft::add_f32(a, b, rnd),
     };
     finish_f32(r, ftz, sat)
 }
@@ -157,7 +146,7 @@ pub fn mul_f32(a: f32, b: f32, rnd: Rounding, ftz: bool, sat: bool) -> f32 {
     let (a, b) = (ftz_if(a, ftz), ftz_if(b, ftz));
     let r = match rnd {
         Rounding::Rn => a * b,
-        _ => soft_f32(a, b, None, rnd),
+        _ => eft::mul_f32(a, b, rnd),
     };
     finish_f32(r, ftz, sat)
 }
@@ -168,7 +157,7 @@ pub fn fma_f32(a: f32, b: f32, c: f32, rnd: Rounding, ftz: bool, sat: bool) -> f
     let (a, b, c) = (ftz_if(a, ftz), ftz_if(b, ftz), ftz_if(c, ftz));
     let r = match rnd {
         Rounding::Rn => a.mul_add(b, c),
-        _ => soft_f32(a, b, Some(c), rnd),
+        _ => eft::fma_f32(a, b, c, rnd),
     };
     finish_f32(r, ftz, sat)
 }
@@ -187,7 +176,7 @@ pub fn mad_f32(a: f32, b: f32, c: f32, ftz: bool, sat: bool) -> f32 {
 pub fn add_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
     canon_f64(match rnd {
         Rounding::Rn => a + b,
-        _ => soft_f64(a, 1.0, Some(b), rnd),
+        _ => eft::add_f64(a, b, rnd),
     })
 }
 
@@ -202,7 +191,7 @@ pub fn sub_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
 pub fn mul_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
     canon_f64(match rnd {
         Rounding::Rn => a * b,
-        _ => soft_f64(a, b, None, rnd),
+        _ => eft::mul_f64(a, b, rnd),
     })
 }
 

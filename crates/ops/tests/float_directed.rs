@@ -92,6 +92,64 @@ fn exact_sign(xs: &[f64]) -> Ordering {
         .map_or(Ordering::Equal, |c| c.partial_cmp(&0.0).unwrap())
 }
 
+/// A finite f64 as `m × 2^e` with `m` odd (or zero): exact integer view of a float.
+fn parts(x: f64) -> (i128, i32) {
+    let b = x.to_bits();
+    let field = ((b >> 52) & 0x7ff) as i32;
+    let frac = i128::from(b & ((1 << 52) - 1));
+    let (mut m, mut e) = if field == 0 {
+        (frac, -1074)
+    } else {
+        (frac | 1 << 52, field - 1075)
+    };
+    if m == 0 {
+        return (0, 0);
+    }
+    let tz = m.trailing_zeros();
+    m >>= tz;
+    e += tz as i32;
+    (if b >> 63 == 1 { -m } else { m }, e)
+}
+
+fn lead(t: (i128, i32)) -> i32 {
+    t.1 + 127 - t.0.unsigned_abs().leading_zeros() as i32
+}
+
+/// `sign(t1 + t2 - r)` for exact terms `m × 2^e`, by i128 arithmetic. When the terms are too
+/// far apart for one i128, the smaller one lies below the last bit of both the larger one and
+/// `r`, so it only decides the sign when the larger one equals `r`.
+fn side_of_sum(t1: (i128, i32), t2: (i128, i32), r: f64) -> Ordering {
+    let tr = parts(r);
+    let nonzero: Vec<(i128, i32)> = [t1, t2, tr].into_iter().filter(|t| t.0 != 0).collect();
+    if nonzero.is_empty() {
+        return Ordering::Equal;
+    }
+    let lo = nonzero.iter().map(|t| t.1).min().unwrap();
+    let hi = nonzero.iter().map(|t| lead(*t)).max().unwrap();
+    if hi - lo <= 120 {
+        let at = |t: (i128, i32)| if t.0 == 0 { 0 } else { t.0 << (t.1 - lo) };
+        return (at(t1) + at(t2)).cmp(&at(tr));
+    }
+    let (big, small) = if t1.0 == 0 || (t2.0 != 0 && lead(t2) > lead(t1)) {
+        (t2, t1)
+    } else {
+        (t1, t2)
+    };
+    assert!(
+        lead(small) < big.1.min(if tr.0 == 0 { i32::MAX } else { tr.1 }),
+        "span too wide"
+    );
+    match side_of_sum(big, (0, 0), r) {
+        Ordering::Equal => small.0.cmp(&0),
+        other => other,
+    }
+}
+
+fn parts_product(a: f64, b: f64) -> (i128, i32) {
+    let (x, y) = (parts(a), parts(b));
+    (x.0 * y.0, x.1 + y.1)
+}
+
 fn same(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
 }
@@ -200,43 +258,23 @@ fn mid64() -> impl Strategy<Value = f64> {
 }
 
 fn add32_check(a: f32, b: f32) {
-    let r = a + b;
-    let (_, e) = two_sum64(f64::from(a), f64::from(b));
-    // f64 TwoSum of two f32 values gives the exact sum s + e; compare it with r.
-    let s = f64::from(a) + f64::from(b);
-    let err = if r.is_finite() {
-        let d = s - f64::from(r); // exact: s and r are within a factor of two or r == 0
-        d.partial_cmp(&-e).unwrap()
-    } else {
-        Ordering::Equal
-    };
-    for rnd in DIRECTED {
-        let zs = zero_sum(a.is_sign_negative(), b.is_sign_negative(), rnd);
-        check32(
-            float::add_f32(a, b, rnd, false, false),
-            r,
-            err,
-            rnd,
-            a.is_finite() && b.is_finite(),
-            Some(zs),
-        );
-        let zs = zero_sum(a.is_sign_negative(), !b.is_sign_negative(), rnd);
-        let rs = a - b;
-        let (_, e2) = two_sum64(f64::from(a), -f64::from(b));
-        let s2 = f64::from(a) - f64::from(b);
-        let err2 = if rs.is_finite() {
-            (s2 - f64::from(rs)).partial_cmp(&-e2).unwrap()
+    let finite = a.is_finite() && b.is_finite();
+    for (b, negate) in [(b, false), (-b, true)] {
+        let r = a + b;
+        let err = if r.is_finite() && finite {
+            side_of_sum(parts(a.into()), parts(b.into()), r.into())
         } else {
             Ordering::Equal
         };
-        check32(
-            float::sub_f32(a, b, rnd, false, false),
-            rs,
-            err2,
-            rnd,
-            a.is_finite() && b.is_finite(),
-            Some(zs),
-        );
+        for rnd in DIRECTED {
+            let zs = zero_sum(a.is_sign_negative(), b.is_sign_negative(), rnd);
+            let got = if negate {
+                float::sub_f32(a, -b, rnd, false, false)
+            } else {
+                float::add_f32(a, b, rnd, false, false)
+            };
+            check32(got, r, err, rnd, finite, Some(zs));
+        }
     }
 }
 
@@ -263,9 +301,9 @@ fn mul32_check(a: f32, b: f32) {
 fn fma32_check(a: f32, b: f32, c: f32) {
     let r = a.mul_add(b, c);
     let p = f64::from(a) * f64::from(b);
-    let (s, e) = two_sum64(p, f64::from(c));
-    let err = if r.is_finite() && s.is_finite() {
-        (s - f64::from(r)).partial_cmp(&-e).unwrap()
+    let finite = a.is_finite() && b.is_finite() && c.is_finite();
+    let err = if r.is_finite() && finite {
+        side_of_sum(parts_product(a.into(), b.into()), parts(c.into()), r.into())
     } else {
         Ordering::Equal
     };
@@ -371,8 +409,7 @@ proptest! {
     #[test]
     fn add_f64_directed(a in mid64(), b in mid64()) {
         let r = a + b;
-        let (_, e) = two_sum64(a, b);
-        let err = e.partial_cmp(&0.0).unwrap();
+        let err = side_of_sum(parts(a), parts(b), r);
         for rnd in DIRECTED {
             let zs = zero_sum(a.is_sign_negative(), b.is_sign_negative(), rnd);
             check64(float::add_f64(a, b, rnd), r, err, rnd, true, Some(zs));
@@ -382,7 +419,7 @@ proptest! {
     #[test]
     fn mul_fma_f64_directed(a in mid64(), b in mid64(), c in mid64()) {
         let r = a * b;
-        let err = a.mul_add(b, -r).partial_cmp(&0.0).unwrap();
+        let err = side_of_sum(parts_product(a, b), (0, 0), r);
         let pneg = a.is_sign_negative() != b.is_sign_negative();
         for rnd in DIRECTED {
             check64(float::mul_f64(a, b, rnd), r, err, rnd, true, Some(pneg));
@@ -472,4 +509,58 @@ fn directed_overflow_and_underflow() {
     assert_eq!(float::div_f64(three, 2.0, Rounding::Rz).to_bits(), 1);
     assert_eq!(float::div_f64(three, 2.0, Rounding::Rp).to_bits(), 2);
     assert_eq!(float::div_f64(three, 2.0, Rounding::Rn).to_bits(), 2);
+}
+
+fn soft32(a: f32, b: f32, c: Option<f32>, rnd: Rounding) -> f32 {
+    let c = c.map(|c| u64::from(c.to_bits()));
+    let (a, b) = (u64::from(a.to_bits()), u64::from(b.to_bits()));
+    let nan = u64::from(float::NAN_F32);
+    f32::from_bits(float::soft::fma_bits(a, b, c, rnd, float::soft::F32, nan) as u32)
+}
+
+fn soft64(a: f64, b: f64, c: Option<f64>, rnd: Rounding) -> f64 {
+    let c = c.map(f64::to_bits);
+    let nan = float::NAN_F64;
+    f64::from_bits(float::soft::fma_bits(
+        a.to_bits(),
+        b.to_bits(),
+        c,
+        rnd,
+        float::soft::F64,
+        nan,
+    ))
+}
+
+fn any64() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        2 => any::<u64>().prop_map(f64::from_bits),
+        2 => mid64(),
+        1 => (-1074i32..-900, any::<u64>()).prop_map(|(e, m)| (m >> 11) as f64 * 2f64.powi(e)),
+        1 => prop::sample::select(vec![f64::MAX, f64::MIN, f64::MIN_POSITIVE, 5e-324, -5e-324, f64::INFINITY]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The host-FPU directed paths (`float::eft`) agree bit for bit with the exact integer
+    /// path (`float::soft`) over the whole range, subnormals and overflow included.
+    #[test]
+    fn eft_paths_equal_exact_integer_path(a in edge32(), b in edge32(), c in edge32(), x in any64(), y in any64()) {
+        for rnd in DIRECTED {
+            let canon = |v: f32| if v.is_nan() { float::NAN_F32 } else { v.to_bits() };
+            prop_assert_eq!(canon(float::eft::add_f32(a, b, rnd)), soft32(a, 1.0, Some(b), rnd).to_bits());
+            prop_assert_eq!(canon(float::eft::mul_f32(a, b, rnd)), soft32(a, b, None, rnd).to_bits());
+            prop_assert_eq!(canon(float::eft::fma_f32(a, b, c, rnd)), soft32(a, b, Some(c), rnd).to_bits());
+            let canon64 = |v: f64| if v.is_nan() { float::NAN_F64 } else { v.to_bits() };
+            prop_assert_eq!(canon64(float::eft::add_f64(x, y, rnd)), soft64(x, 1.0, Some(y), rnd).to_bits(), "{} {} {:?}", x, y, rnd);
+            prop_assert_eq!(canon64(float::eft::mul_f64(x, y, rnd)), soft64(x, y, None, rnd).to_bits(), "{} {} {:?}", x, y, rnd);
+            let wide = f64::from_bits(x.to_bits() >> 3 | y.to_bits() << 61);
+            prop_assert_eq!(canon(float::eft::f64_to_f32(wide, rnd)), {
+                let q = ops::cvt::cvt(wide.to_bits(), ops::cvt::CvtType::F64, ops::cvt::CvtType::F32,
+                    ops::cvt::CvtMode { rnd: Some(ops::cvt::CvtRounding::Float(rnd)), ..Default::default() }) as u32;
+                if f32::from_bits(q).is_nan() { float::NAN_F32 } else { q }
+            });
+        }
+    }
 }
