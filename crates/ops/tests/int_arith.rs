@@ -384,3 +384,38 @@ fn spec_examples() {
     // The top byte of each operand is ignored.
     assert_eq!(int::mul24_lo_u32(0xab00_0002, 0xcd00_0003), 6);
 }
+
+#[test]
+fn mul24_one_operand_swept_over_its_top_16_of_24_bits() {
+    let edges = [
+        0u32,
+        1,
+        0x7f_ffff,
+        0x80_0000,
+        0xff_ffff,
+        0xffff_ffff,
+        0x1234_5678,
+        0xff80_0001,
+    ];
+    for x in 0..=0xffffu32 {
+        // Bits 23..8 swept (including the sign bit 23), bits 7..0 and the ignored top byte
+        // varied with x.
+        let a = (x << 8) | (x & 0xff) | (x.rotate_left(9) & 0xff00_0000);
+        for &b in &edges {
+            let (ulo, uhi) = mul24_ref(a, b, false);
+            let (slo, shi) = mul24_ref(a, b, true);
+            assert_eq!(int::mul24_lo_u32(a, b), ulo, "{a:#x} {b:#x}");
+            assert_eq!(int::mul24_hi_u32(a, b), uhi, "{a:#x} {b:#x}");
+            assert_eq!(
+                int::mul24_lo_s32(a as i32, b as i32) as u32,
+                slo,
+                "{a:#x} {b:#x}"
+            );
+            assert_eq!(
+                int::mul24_hi_s32(a as i32, b as i32) as u32,
+                shi,
+                "{a:#x} {b:#x}"
+            );
+        }
+    }
+}
