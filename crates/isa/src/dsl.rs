@@ -451,6 +451,7 @@ fn has_destination(op: Opcode) -> bool {
             | Opcode::Membar
             | Opcode::Fence
             | Opcode::Bra
+            | Opcode::Brx
             | Opcode::Call
             | Opcode::Ret
             | Opcode::Exit

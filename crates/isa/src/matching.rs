@@ -328,11 +328,12 @@ fn match_one(form: &'static Form, modifiers: &[&str]) -> Result<Match, Failure> 
                 },
             });
         };
-        let spelling = slot
-            .spellings()
-            .into_iter()
-            .find(|s| *s == tok)
-            .unwrap_or("");
+        // The table's own `'static` spelling, found without allocating.
+        let spelling = match &slot.kind {
+            SlotKind::Mod { spellings, .. } => spellings.iter().copied().find(|s| *s == tok),
+            SlotKind::Type { .. } => Type::from_suffix(tok).map(Type::suffix),
+        }
+        .unwrap_or("");
         match &slot.kind {
             SlotKind::Type { .. } => {
                 let ti = form.slots.iter().take(j).filter(|s| s.is_type()).count();

@@ -53,6 +53,7 @@ spelled_enum!(
         Unified = ".unified",
         Satfinite = ".satfinite",
         Mask = ".mask",
+        Idx = ".idx",
     }
 );
 

@@ -42,7 +42,7 @@ opcodes! {
     // Texture
     Tex = "tex", Txq = "txq",
     // Control flow
-    Bra = "bra", Call = "call", Ret = "ret", Exit = "exit",
+    Bra = "bra", Brx = "brx", Call = "call", Ret = "ret", Exit = "exit",
     // Synchronization and communication
     Bar = "bar", Barrier = "barrier", Membar = "membar", Fence = "fence", Atom = "atom",
     Red = "red", Vote = "vote", Shfl = "shfl", Activemask = "activemask", Redux = "redux",
