@@ -4,8 +4,8 @@
 //!
 //! - Rounding (`Rounding`, Table 8): `.rn` runs on the host FPU, which is IEEE 754 round to nearest
 //!   even; `.rz .rm .rp` step from that result by the sign of an error-free transformation
-//!   ([`eft`]: add, sub, mul, f32 fma) or go through the exact integer path ([`soft`]: f64 fma,
-//!   div, sqrt, conversions), which keeps the exact result and rounds once.
+//!   ([`eft`]: add, sub, mul, f32 fma/div/sqrt) or go through the exact integer path ([`soft`]:
+//!   f64 fma/div/sqrt, f16 conversions), which keeps the exact result and rounds once.
 //! - `.ftz` flushes subnormal inputs and results (after rounding) to a zero of the same sign.
 //! - `.sat` clamps the result to `[+0.0, 1.0]`; NaN and `-0.0` become `+0.0`.
 //! - A NaN result is the canonical NaN ([`NAN_F32`], [`NAN_F64`]); `abs`, `neg`, `copysign`
@@ -229,13 +229,7 @@ pub fn div_f32(a: f32, b: f32, kind: DivKind, ftz: bool, sat: bool) -> f32 {
     let r = match kind {
         DivKind::Approx => ftz_if(a * ftz_if(1.0 / b, ftz), ftz),
         DivKind::Full | DivKind::Rounded(Rounding::Rn) => a / b,
-        DivKind::Rounded(rnd) => f32::from_bits(soft::div_bits(
-            u64::from(a.to_bits()),
-            u64::from(b.to_bits()),
-            rnd,
-            soft::F32,
-            u64::from(NAN_F32),
-        ) as u32),
+        DivKind::Rounded(rnd) => eft::div_f32(a, b, rnd),
     };
     finish_f32(r, ftz, sat)
 }

@@ -57,24 +57,12 @@ fn unary32(a: f32, ftz: bool, op: impl FnOnce(f32) -> f32) -> f32 {
     ftz32(canon32(op(ftz32(a, ftz))), ftz)
 }
 
-#[inline]
-fn soft_div32(a: f32, b: f32, rnd: Rounding) -> f32 {
-    let bits = soft::div_bits(
-        u64::from(a.to_bits()),
-        u64::from(b.to_bits()),
-        rnd,
-        soft::F32,
-        u64::from(NAN_F32),
-    );
-    f32::from_bits(bits as u32)
-}
-
 /// `rcp{.approx,.rnd}{.ftz}.f32 d, a` (Table 53): `1/a`.
 #[inline]
 pub fn rcp_f32(a: f32, p: Precision, ftz: bool) -> f32 {
     unary32(a, ftz, |a| match p {
         Precision::Approx | Precision::Rounded(Rounding::Rn) => 1.0 / a,
-        Precision::Rounded(rnd) => soft_div32(1.0, a, rnd),
+        Precision::Rounded(rnd) => crate::float::eft::div_f32(1.0, a, rnd),
     })
 }
 
@@ -99,12 +87,7 @@ pub fn rcp_f64(a: f64, p: Precision) -> f64 {
 pub fn sqrt_f32(a: f32, p: Precision, ftz: bool) -> f32 {
     unary32(a, ftz, |a| match p {
         Precision::Approx | Precision::Rounded(Rounding::Rn) => a.sqrt(),
-        Precision::Rounded(rnd) => f32::from_bits(soft::sqrt_bits(
-            u64::from(a.to_bits()),
-            rnd,
-            soft::F32,
-            u64::from(NAN_F32),
-        ) as u32),
+        Precision::Rounded(rnd) => crate::float::eft::sqrt_f32(a, rnd),
     })
 }
 

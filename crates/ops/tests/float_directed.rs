@@ -555,6 +555,14 @@ proptest! {
             let canon64 = |v: f64| if v.is_nan() { float::NAN_F64 } else { v.to_bits() };
             prop_assert_eq!(canon64(float::eft::add_f64(x, y, rnd)), soft64(x, 1.0, Some(y), rnd).to_bits(), "{} {} {:?}", x, y, rnd);
             prop_assert_eq!(canon64(float::eft::mul_f64(x, y, rnd)), soft64(x, y, None, rnd).to_bits(), "{} {} {:?}", x, y, rnd);
+            let soft_div = |x: f32, y: f32| {
+                let (x, y) = (u64::from(x.to_bits()), u64::from(y.to_bits()));
+                float::soft::div_bits(x, y, rnd, float::soft::F32, u64::from(float::NAN_F32)) as u32
+            };
+            prop_assert_eq!(canon(float::eft::div_f32(a, b, rnd)), soft_div(a, b), "{} {} {:?}", a, b, rnd);
+            prop_assert_eq!(canon(float::eft::div_f32(1.0, c, rnd)), soft_div(1.0, c), "{} {:?}", c, rnd);
+            let soft_sqrt = float::soft::sqrt_bits(u64::from(c.to_bits()), rnd, float::soft::F32, u64::from(float::NAN_F32)) as u32;
+            prop_assert_eq!(canon(float::eft::sqrt_f32(c, rnd)), soft_sqrt, "{} {:?}", c, rnd);
             let wide = f64::from_bits(x.to_bits() >> 3 | y.to_bits() << 61);
             prop_assert_eq!(canon(float::eft::f64_to_f32(wide, rnd)), {
                 let q = ops::cvt::cvt(wide.to_bits(), ops::cvt::CvtType::F64, ops::cvt::CvtType::F32,

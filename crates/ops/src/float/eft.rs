@@ -224,3 +224,39 @@ pub fn mul_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
     }
     step_f64(p, side(a.mul_add(b, -p)), rnd)
 }
+
+/// `a / b` on f32 under a directed `rnd`: the side of the exact quotient comes from the sign of
+/// the remainder `a - r·b`, exact in f64 (an f32 product is exact there).
+#[inline]
+pub fn div_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
+    let r = a / b;
+    if rnd == Rounding::Rn || !(a.is_finite() && b.is_finite()) || a == 0.0 || b == 0.0 {
+        return r;
+    }
+    let sd = if r.is_infinite() {
+        if r > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }
+    } else {
+        let rem = side(f64::from(a) - f64::from(r) * f64::from(b));
+        if b < 0.0 {
+            rem.reverse()
+        } else {
+            rem
+        }
+    };
+    step_f32(r, sd, rnd)
+}
+
+/// `sqrt(a)` on f32 under a directed `rnd`: the side is the sign of `a - r²`, exact in f64.
+#[inline]
+pub fn sqrt_f32(a: f32, rnd: Rounding) -> f32 {
+    let r = a.sqrt();
+    if rnd == Rounding::Rn || !r.is_finite() || r == 0.0 {
+        return r;
+    }
+    let rr = f64::from(r);
+    step_f32(r, side(f64::from(a) - rr * rr), rnd)
+}
