@@ -67,3 +67,38 @@ fn fmt_is_idempotent_and_preserves_the_tree_on_every_repo_file() {
     }
     assert!(checked >= 5, "only {checked} files parsed cleanly");
 }
+
+#[test]
+fn same_module_ignores_layout_but_sees_every_change() {
+    let base = ".version 8.4\n.target sm_80\n.entry k()\n{\n\t@%p1 add.s32 %r1, %r2, 0x10;\n\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+8];\n}\n";
+    let parse = |s: &str| {
+        let f = SourceFile::new("x", s);
+        let (m, d) = syntax::parse_module(&f);
+        assert!(d.is_empty(), "{s}");
+        (m, f)
+    };
+    let (m0, f0) = parse(base);
+    let same = |other: &str| {
+        let (m1, f1) = parse(other);
+        syntax::same_module(&m0, &f0.text, &m1, &f1.text)
+    };
+    // Layout, comments and literal spelling of the same value do not matter.
+    assert!(same(
+        ".version 8.4 .target sm_80 .entry k() { @%p1 add .s32 %r1,%r2,16; // c\n ld.global.v4.f32 {%f1,%f2,%f3,%f4},[ %rd1 + 8 ]; }"
+    ));
+    // Every real change does.
+    for changed in [
+        base.replace("0x10", "0x11"),
+        base.replace("@%p1", "@!%p1"),
+        base.replace("add.s32", "add.u32"),
+        base.replace("add.s32", "sub.s32"),
+        base.replace("%r2,", "%r3,"),
+        base.replace("%f4}", "%f4, %f5}"),
+        base.replace("+8]", "-8]"),
+        base.replace("sm_80", "sm_90"),
+        base.replace(".entry", ".func"),
+        base.replace("\tld.global", "L:\n\tld.global"),
+    ] {
+        assert!(!same(&changed), "not detected: {changed}");
+    }
+}

@@ -235,7 +235,10 @@ impl<'s> Parser<'s> {
         let text = self.text(tok.span);
         match text.bytes().position(|b| b == b'.') {
             Some(dot) => {
-                let dot = tok.span.start + dot as u32;
+                let dot = tok
+                    .span
+                    .start
+                    .saturating_add(u32::try_from(dot).unwrap_or(u32::MAX));
                 Name {
                     ident: Ident {
                         span: Span::new(tok.span.start, dot),
