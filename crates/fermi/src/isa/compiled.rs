@@ -3,9 +3,9 @@
 
 use std::sync::LazyLock;
 
-use super::bits::{mask, parse_template};
+use super::bits::{gather, get, mask, parse_template, scatter};
 use super::rows::ROWS;
-use super::schema::{Kind, Opd, Row, NONE};
+use super::schema::{Kind, Mod, Opd, Row, NONE};
 
 /// The guard predicate (3 bits) and its negation bit.
 pub const GUARD_LO: u8 = 10;
@@ -16,6 +16,70 @@ pub struct RowInfo {
     pub row: &'static Row,
     pub fixed: u64,
     pub mask: u64,
+    /// One per modifier group of the row, in order.
+    pub mods: Vec<ModInfo>,
+}
+
+/// A modifier group prepared for the hot paths: adjacent bits become a shift and mask, and
+/// the values that have a spelling become a bitmap.
+pub struct ModInfo {
+    /// Lowest bit and width when the group's bits are adjacent and in order.
+    pub run: Option<(u8, u8)>,
+    pub bits: &'static [u8],
+    valid: [u64; 4],
+}
+
+impl ModInfo {
+    fn new(m: &'static Mod) -> ModInfo {
+        let adjacent = m.bits.iter().enumerate().all(|(i, &b)| {
+            m.bits
+                .first()
+                .is_some_and(|&f| usize::from(b) == usize::from(f) + i)
+        });
+        let run = match m.bits.first() {
+            Some(&lo) if adjacent => Some((lo, m.bits.len() as u8)),
+            _ => None,
+        };
+        let mut valid = [0u64; 4];
+        for &(v, _) in m.names {
+            if let Some(w) = valid.get_mut(usize::from(v >> 6)) {
+                *w |= 1 << (v & 63);
+            }
+        }
+        ModInfo {
+            run,
+            bits: m.bits,
+            valid,
+        }
+    }
+
+    /// The group's value in `bits`.
+    #[inline]
+    pub fn get(&self, bits: u64) -> u64 {
+        match self.run {
+            Some((lo, w)) => get(bits, lo, w),
+            None => gather(bits, self.bits),
+        }
+    }
+
+    /// The group's value placed in its bits.
+    #[inline]
+    pub fn put(&self, v: u64) -> u64 {
+        match self.run {
+            Some((lo, w)) => (v & mask(0, w)) << lo,
+            None => scatter(self.bits, v),
+        }
+    }
+
+    /// Whether `v` has a spelling.
+    #[inline]
+    pub fn is_valid(&self, v: u64) -> bool {
+        v < 256
+            && self
+                .valid
+                .get((v >> 6) as usize)
+                .is_some_and(|w| (w >> (v & 63)) & 1 == 1)
+    }
 }
 
 pub struct Tables {
@@ -72,6 +136,7 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
                 row,
                 fixed: t & m,
                 mask: m,
+                mods: row.mods.iter().map(ModInfo::new).collect(),
             }
         })
         .collect();

@@ -1,9 +1,8 @@
 //! Word → Inst. Finds the row by opcode and fixed bits, then reads each field; every word
 //! either decodes to an instruction that re-encodes to the same word or gives a `DecodeError`.
 
-use super::bits::{from_listing, gather, get, sext};
+use super::bits::{from_listing, get, sext};
 use super::compiled::{key, RowInfo, GUARD_LO, SCHED_BIT, TABLES};
-use super::encode::encode;
 use super::schema::{Kind, Opd, NONE};
 use super::types::{
     CBank, DecodeError, Flags, Gpr, Guard, Imm20, Inst, Operand, Pred, MAX_MODS, MAX_OPERANDS,
@@ -68,16 +67,16 @@ pub fn decode_operand(o: &Opd, bits: u64) -> Option<Operand> {
 fn decode_row(info: &RowInfo, bits: u64) -> Result<Inst, DecodeError> {
     let row = info.row;
     let mut mods = [0u8; MAX_MODS];
-    for (slot, m) in mods.iter_mut().zip(row.mods.iter()) {
-        let v = gather(bits, m.bits) as u8;
-        if !m.names.iter().any(|(k, _)| *k == v) {
+    for ((slot, m), info) in mods.iter_mut().zip(row.mods.iter()).zip(info.mods.iter()) {
+        let v = info.get(bits);
+        if !info.is_valid(v) {
             return Err(DecodeError::BadModifier {
                 mnemonic: row.name,
                 what: m.what,
-                value: v,
+                value: v as u8,
             });
         }
-        *slot = v;
+        *slot = v as u8;
     }
     let mut operands = [Operand::None; MAX_OPERANDS];
     for (i, (slot, o)) in operands.iter_mut().zip(row.operands.iter()).enumerate() {
@@ -115,14 +114,10 @@ pub fn decode(word: u64) -> Result<Inst, DecodeError> {
         if bits & info.mask != info.fixed {
             continue;
         }
+        // Every bit is either fixed or read into a field whose value the encoder writes back
+        // unchanged (the table tests check the coverage, the property tests the round trip).
         match decode_row(info, bits) {
-            Ok(inst) if encode(&inst) == word => return Ok(inst),
-            Ok(_) => {
-                err = DecodeError::BadOperand {
-                    mnemonic: info.row.name,
-                    index: 0,
-                }
-            }
+            Ok(inst) => return Ok(inst),
             Err(e) => err = e,
         }
     }

@@ -1,7 +1,7 @@
 //! Inst → word. Starts from the row's fixed bits and writes each field.
 
-use super::bits::{put, scatter, to_listing};
-use super::compiled::{GUARD_LO, SCHED_BIT, TABLES};
+use super::bits::{parse_template, put, scatter, to_listing};
+use super::compiled::{field_mask, RowInfo, GUARD_LO, SCHED_BIT, TABLES};
 use super::rows::ROWS;
 use super::schema::{Kind, Opd, Row, NONE};
 use super::types::{Flags, Inst, Operand};
@@ -18,14 +18,11 @@ fn flags(o: &Opd, f: Flags) -> u64 {
     flag(o.neg, f.neg) | flag(o.not, f.not) | flag(o.abs, f.abs) | flag(o.cc, f.cc)
 }
 
-/// The compiled fixed bits and mask of a row of `ROWS` (found by its position in the slice).
-fn row_info(row: &'static Row) -> (u64, u64) {
+/// The compiled form of a row of `ROWS` (found by its position in the slice).
+fn row_info(row: &'static Row) -> Option<&'static RowInfo> {
     let base = ROWS.as_ptr() as usize;
     let index = (row as *const Row as usize).wrapping_sub(base) / std::mem::size_of::<Row>();
-    match TABLES.rows.get(index) {
-        Some(r) if std::ptr::eq(r.row, row) => (r.fixed, r.mask),
-        _ => (0, 0),
-    }
+    TABLES.rows.get(index).filter(|r| std::ptr::eq(r.row, row))
 }
 
 /// Writes one operand's bits. A value of the wrong shape for the field writes nothing.
@@ -61,15 +58,32 @@ pub fn encode_operand(o: &Opd, v: &Operand) -> u64 {
 /// (the newtypes and the parser guarantee it), so encoding cannot fail.
 pub fn encode(inst: &Inst) -> u64 {
     let row = inst.row;
-    let (fixed, fixed_mask) = row_info(row);
+    let info = row_info(row);
+    let (fixed, fixed_mask) = match info {
+        Some(i) => (i.fixed, i.mask),
+        // A row built outside the table: derive its fixed bits now.
+        None => {
+            let m = !field_mask(row);
+            (parse_template(row.template).unwrap_or(0) & m, m)
+        }
+    };
     let mut bits = 0;
     if row.guarded {
         bits |= put(0, GUARD_LO, 3, inst.guard.pred.index().into());
         bits |= flag(GUARD_LO + 3, inst.guard.not);
     }
     bits |= flag(SCHED_BIT, inst.sched);
-    for (m, &v) in row.mods.iter().zip(inst.mods.iter()) {
-        bits |= scatter(m.bits, v.into());
+    match info {
+        Some(i) => {
+            for (m, &v) in i.mods.iter().zip(inst.mods.iter()) {
+                bits |= m.put(v.into());
+            }
+        }
+        None => {
+            for (m, &v) in row.mods.iter().zip(inst.mods.iter()) {
+                bits |= scatter(m.bits, v.into());
+            }
+        }
     }
     for (o, v) in row.operands.iter().zip(inst.operands.iter()) {
         bits |= encode_operand(o, v);
