@@ -50,6 +50,8 @@ struct TypeLine {
     ty: Option<TypeSpec>,
     /// `geomvec`: a coordinate vector sized by the `tex` geometry.
     geom: bool,
+    /// `vec`: a vector of the width the instruction's `.v2/.v3/.v4` gives.
+    vec: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -272,6 +274,7 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
     let mut kind = None;
     let mut ty = None;
     let mut geom = false;
+    let mut vec = false;
     let mut words = rhs.split_whitespace();
     while let Some(w) = words.next() {
         let k = match w {
@@ -298,6 +301,10 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
                 geom = true;
                 continue;
             }
+            "vec" => {
+                vec = true;
+                continue;
+            }
             "dp4a-c" => TypeSpec::S32UnlessBothU32,
             "any" => TypeSpec::Any,
             _ => match Type::from_suffix(w) {
@@ -312,6 +319,7 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
         kind,
         ty,
         geom,
+        vec,
     })
 }
 
@@ -659,6 +667,8 @@ fn parse_operands(
         // The stored value of `st`/`red`-like forms is a vector when `.v2/.v4` is spelled.
         let vector = if line.is_some_and(|l| l.geom) {
             VecRule::FromGeom
+        } else if line.is_some_and(|l| l.vec) {
+            VecRule::FromVecMod
         } else if kind == OperandKind::Src && has_vec && opcode == Opcode::St && pos == 1 {
             VecRule::FromVecMod
         } else {

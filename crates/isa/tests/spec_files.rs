@@ -94,6 +94,11 @@ fn read(path: &Path) -> (u32, PtxVersion, Vec<Insn>) {
             continue;
         }
         let mut body = line.trim_end_matches(';').trim();
+        if let Some((label, rest)) = body.split_once(':') {
+            if !label.contains(char::is_whitespace) && !rest.starts_with(':') {
+                body = rest.trim(); // `start:  mov.b32 …`
+            }
+        }
         if let Some(g) = body.strip_prefix('@') {
             body = g.split_once(char::is_whitespace).unwrap().1.trim();
         }
