@@ -667,9 +667,9 @@ fn parse_operands(
         // The stored value of `st`/`red`-like forms is a vector when `.v2/.v4` is spelled.
         let vector = if line.is_some_and(|l| l.geom) {
             VecRule::FromGeom
-        } else if line.is_some_and(|l| l.vec) {
-            VecRule::FromVecMod
-        } else if kind == OperandKind::Src && has_vec && opcode == Opcode::St && pos == 1 {
+        } else if line.is_some_and(|l| l.vec)
+            || (kind == OperandKind::Src && has_vec && opcode == Opcode::St && pos == 1)
+        {
             VecRule::FromVecMod
         } else {
             vector
