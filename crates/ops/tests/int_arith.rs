@@ -311,6 +311,27 @@ proptest! {
     }
 
     #[test]
+    fn wide_forms_32bit(a in edge32(), b in edge32(), hi in edge32()) {
+        let (sa, sb) = (i128::from(a as i32), i128::from(b as i32));
+        let c64 = (u64::from(hi) << 32) | u64::from(b);
+        prop_assert_eq!(
+            i128::from(int::mad_wide(a as i32, b as i32, c64 as i64)),
+            ((sa * sb + i128::from(c64 as i64)) as i64).into()
+        );
+        // div.wide / rem.wide: a 64-bit dividend, 32-bit divisor and result.
+        let r = Ref { bits: 32, signed: false };
+        let (wa, wb) = (i128::from(c64), i128::from(a));
+        let (q, m) = if wb == 0 { (0xffff_ffff, r.wrap(wa)) } else { (r.wrap(wa / wb), r.wrap(wa % wb)) };
+        prop_assert_eq!(u64::from(int::div_wide::<u32>(c64, a)), q);
+        prop_assert_eq!(u64::from(int::rem_wide::<u32>(c64, a)), m);
+        let r = Ref { bits: 32, signed: true };
+        let (wa, wb) = (i128::from(c64 as i64), sa);
+        let (q, m) = if wb == 0 { (0xffff_ffff, r.wrap(wa)) } else { (r.wrap(wa / wb), r.wrap(wa - (wa / wb) * wb)) };
+        prop_assert_eq!(u64::from(int::div_wide::<i32>(c64 as i64, a as i32) as u32), q);
+        prop_assert_eq!(u64::from(int::rem_wide::<i32>(c64 as i64, a as i32) as u32), m);
+    }
+
+    #[test]
     fn ops_64bit(a in edge64(), b in edge64(), c in edge64()) {
         check_all::<u64>(a, b, c);
         check_all::<i64>(a as i64, b as i64, c as i64);
