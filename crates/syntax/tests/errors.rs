@@ -94,16 +94,28 @@ fn unclosed_and_unmatched_braces() {
 
 #[test]
 fn misplaced_directives_are_errors() {
-    let e = errors(&format!(
-        "{HEAD}.entry k() {{ .entry j() {{ ret; }} ret; }}\n"
-    ));
+    let src = format!("{HEAD}.entry k() {{ .entry j() {{ ret; }} exit; }}\n");
+    let e = errors(&src);
     assert_eq!(e.len(), 1);
     assert!(e[0].2.contains("only be declared at module level"), "{e:?}");
-    let e = errors(&format!("{HEAD}.maxntid 1, 1, 1\n"));
+    // The statement after the misplaced one survives.
+    let (m, _) = syntax::parse_module(&SourceFile::new("t", src));
+    let Some(syntax::ast::Statement::Function(k)) = m.statements.last() else {
+        panic!()
+    };
+    assert_eq!(k.body.as_ref().unwrap().statements.len(), 1);
+    let src = format!("{HEAD}.maxntid 1, 1, 1\n.global .u32 g;\n");
+    let e = errors(&src);
+    assert_eq!(e.len(), 1);
     assert!(
         e[0].2.contains("between a function's header and its body"),
         "{e:?}"
     );
+    let (m, _) = syntax::parse_module(&SourceFile::new("t", src));
+    assert!(matches!(
+        m.statements.last(),
+        Some(syntax::ast::Statement::Variable(_))
+    ));
     let e = errors(&format!("{HEAD}.entry k() {{ .callprototype _ (); }}\n"));
     assert!(e[0].2.contains("needs a label"), "{e:?}");
 }

@@ -38,11 +38,13 @@ fn linkage_kind(s: &str) -> Option<LinkageKind> {
 }
 
 impl<'s> Parser<'s> {
-    pub(crate) fn parse_directive(&mut self, cx: Context) -> PResult<Statement> {
+    /// A directive statement; `None` when it was reported as misplaced but fully consumed
+    /// (so recovery does not swallow the statements after it).
+    pub(crate) fn parse_directive(&mut self, cx: Context) -> PResult<Option<Statement>> {
         let name = self.tok_text();
         if cx == Context::Section {
             if DATA_DIRECTIVES.contains(&name) {
-                return Ok(Statement::Data(self.parse_data()?));
+                return Ok(Some(Statement::Data(self.parse_data()?)));
             }
             return Err(self.unexpected("a data directive (`.b8`, `.b32`, …) or a label"));
         }
@@ -55,9 +57,9 @@ impl<'s> Parser<'s> {
         }
         if StateSpace::from_directive(name).is_some() {
             let d = self.parse_variable_decl(None, false)?;
-            return Ok(Statement::Variable(Box::new(d)));
+            return Ok(Some(Statement::Variable(Box::new(d))));
         }
-        match name {
+        let stmt = match name {
             ".version" => self.parse_version().map(Statement::Version),
             ".target" => self.parse_target().map(Statement::Target),
             ".address_size" => {
@@ -68,7 +70,7 @@ impl<'s> Parser<'s> {
                     span: self.span_from(start),
                 }))
             }
-            ".entry" | ".func" => self.parse_function_in(None, cx),
+            ".entry" | ".func" => return self.parse_function_in(None, cx),
             ".struct" | ".union" => {
                 let s = self.parse_struct()?;
                 self.eat(TokenKind::Semi);
@@ -88,48 +90,57 @@ impl<'s> Parser<'s> {
             }
             _ if performance_kind(name).is_some() => {
                 let span = self.tok.span;
-                Err(self.error_at(
+                self.error_at(
                     span,
                     format!("`{name}` must come between a function's header and its body"),
-                ))
+                );
+                // These take no `;`: consume the arguments so the next statement survives.
+                self.parse_function_attributes()?;
+                return Ok(None);
             }
             _ => {
                 let span = self.tok.span;
                 Err(self.error_at(span, format!("unknown directive `{}`", shorten(name))))
             }
-        }
+        };
+        stmt.map(Some)
     }
 
-    fn parse_function_in(&mut self, linkage: Option<Linkage>, cx: Context) -> PResult<Statement> {
+    fn parse_function_in(
+        &mut self,
+        linkage: Option<Linkage>,
+        cx: Context,
+    ) -> PResult<Option<Statement>> {
         let f = self.parse_function(linkage)?;
         if cx != Context::Module {
             let span = f.kind_span;
-            return Err(self.error_at(
+            self.error_at(
                 span,
                 "functions can only be declared at module level, not inside a body",
-            ));
+            );
+            return Ok(None);
         }
-        Ok(Statement::Function(Box::new(f)))
+        Ok(Some(Statement::Function(Box::new(f))))
     }
 
-    fn parse_after_linkage(&mut self, linkage: Linkage, cx: Context) -> PResult<Statement> {
+    fn parse_after_linkage(&mut self, linkage: Linkage, cx: Context) -> PResult<Option<Statement>> {
         match self.tok.kind {
             TokenKind::Directive if self.at_directive(".entry") || self.at_directive(".func") => {
                 self.parse_function_in(Some(linkage), cx)
             }
             TokenKind::Directive if StateSpace::from_directive(self.tok_text()).is_some() => {
                 let d = self.parse_variable_decl(Some(linkage), false)?;
-                Ok(Statement::Variable(Box::new(d)))
+                Ok(Some(Statement::Variable(Box::new(d))))
             }
             TokenKind::Ident => {
                 // 1.1 §9.3: `.extern foo` / `.visible foo`.
                 let name = self.expect_plain_ident("a name")?;
                 self.eat(TokenKind::Semi);
-                Ok(Statement::LinkageName(LinkageName {
+                Ok(Some(Statement::LinkageName(LinkageName {
                     linkage,
                     name,
                     span: self.span_from(linkage.span),
-                }))
+                })))
             }
             _ => Err(self.unexpected("`.entry`, `.func`, a state space or a name after linkage")),
         }

@@ -329,7 +329,7 @@ impl<'s> Parser<'s> {
             TokenKind::Ident if cx != Context::Section => {
                 Ok(Some(Statement::Instruction(self.parse_instruction()?)))
             }
-            TokenKind::Directive => self.parse_directive(cx).map(Some),
+            TokenKind::Directive => self.parse_directive(cx),
             _ => Err(self.unexpected("a statement")),
         }
     }
