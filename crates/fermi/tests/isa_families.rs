@@ -322,3 +322,30 @@ fn asfermi_only_rows_match_the_opcode_map_and_round_trip() {
         .count();
     assert_eq!(unlisted, OPCODE_MAP.len());
 }
+
+#[test]
+fn float_literals_become_the_high_bits() {
+    let asm = |t: &str| assemble_text(t, 0, &no_labels);
+    // 1.0f = 0x3f800000: the composite holds its top 20 bits.
+    assert_eq!(asm("FADD R0, R1, 1.0"), asm("FADD R0, R1, 0x3f800"));
+    assert_eq!(
+        asm("FSETP.NEU.AND P0, pt, R4, -1.0, pt"),
+        asm("FSETP.NEU.AND P0, pt, R4, -0x3f800, pt")
+    );
+    // 1.0 as a double = 0x3ff0000000000000: top 20 bits 0x3ff00.
+    assert_eq!(asm("DADD R0, R2, 1.0"), asm("DADD R0, R2, 0x3ff00"));
+    // A 32-bit immediate holds the whole single.
+    assert_eq!(
+        asm("FADD32I R1, R2, 1.5"),
+        asm("FADD32I R1, R2, 0x3fc00000")
+    );
+    let e = asm("FADD R0, R1, 0.1").unwrap_err();
+    assert!(e.message.contains("high bits"), "{}", e.message);
+    // A 32-bit field takes the nearest single (0.1f = 0x3dcccccd).
+    assert_eq!(
+        asm("FADD32I R1, R2, 0.1"),
+        asm("FADD32I R1, R2, 0x3dcccccd")
+    );
+    // Integer instructions take no float literal.
+    assert!(asm("IADD R0, R1, 1.0").is_err());
+}

@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 
+use super::bits::sext;
 use super::rows::ROWS;
 use super::schema::{Kind, Mod, Opd, Row, NONE};
 use super::sreg::parse_sreg;
@@ -58,6 +59,43 @@ fn split<'a>(p: Piece<'a>, sep: char) -> Vec<Piece<'a>> {
         at: p.at + start,
     });
     out
+}
+
+/// A float literal (`1.5`, `-2e3`, `inf`) for a float immediate field: the bits the field holds
+/// (the whole single for a 32-bit field, else the top 20 bits of the single or double).
+/// `None` if the text is not a float literal or the field takes none.
+fn float_literal(o: &Opd, p: Piece) -> Result<Option<u64>, AsmError> {
+    let s = p.s.trim();
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let is_float = o.float != 0
+        && !body.starts_with("0x")
+        && (body.contains(['.', 'e', 'E'])
+            || body.eq_ignore_ascii_case("inf")
+            || body.eq_ignore_ascii_case("nan"));
+    if !is_float {
+        return Ok(None);
+    }
+    let x: f64 = s
+        .parse()
+        .map_err(|_| p.err(format!("bad float literal `{s}`")))?;
+    let width = match o.kind {
+        Kind::Imm { width, .. } => width,
+        _ => 20,
+    };
+    // A single-precision field takes the nearest single, as a PTX or C literal would.
+    let bits = if o.float == 32 {
+        u64::from((x as f32).to_bits())
+    } else {
+        x.to_bits()
+    };
+    let total = if o.float == 32 { 32 } else { 64 };
+    let drop = total - u32::from(width);
+    if drop > 0 && bits & ((1u64 << drop) - 1) != 0 {
+        return Err(p.err(format!(
+            "{s} needs more than the {width} high bits an immediate holds"
+        )));
+    }
+    Ok(Some(bits >> drop))
 }
 
 /// Parses an integer: `0x1f`, `-0x30`, `31`, `-5`.
@@ -284,6 +322,9 @@ fn parse_operand(
                 Ok(Operand::Const(c, f))
             } else if r.s.starts_with('R') {
                 Ok(Operand::Reg(parse_gpr(r)?, f))
+            } else if let Some(bits) = float_literal(o, r)? {
+                let i = Imm20::new(sext(bits, 20)).ok_or_else(|| r.err("bad float"))?;
+                Ok(Operand::Imm20(i, f))
             } else {
                 // The raw 20-bit spelling (0xfffff) or a sign-extended value (-0x1).
                 let v = parse_int(r)?;
@@ -301,6 +342,13 @@ fn parse_operand(
             }
         }
         Kind::Imm { width, signed } => {
+            if let Some(bits) = float_literal(o, p)? {
+                return Ok(Operand::Imm(if signed {
+                    sext(bits, width)
+                } else {
+                    bits as i64
+                }));
+            }
             let v = parse_int(p)?;
             Ok(Operand::Imm(check_range(p, v, width, signed, "immediate")?))
         }

@@ -58,6 +58,9 @@ pub struct Opd {
     pub not: BitPos,
     pub abs: BitPos,
     pub cc: BitPos,
+    /// 32 or 64 when the immediate holds (the top bits of) a float of that width, so the
+    /// parser also accepts a float literal (`1.5`); 0 otherwise.
+    pub float: u8,
 }
 
 impl Opd {
@@ -69,7 +72,18 @@ impl Opd {
             not: NONE,
             abs: NONE,
             cc: NONE,
+            float: 0,
         }
+    }
+    /// The immediate is (the top bits of) an IEEE single.
+    pub const fn f32(mut self) -> Opd {
+        self.float = 32;
+        self
+    }
+    /// The immediate is the top bits of an IEEE double.
+    pub const fn f64(mut self) -> Opd {
+        self.float = 64;
+        self
     }
     pub const fn neg(mut self, bit: BitPos) -> Opd {
         self.neg = bit;
