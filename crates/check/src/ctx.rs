@@ -1,0 +1,164 @@
+//! The checker's state for one module and the module-level pass.
+
+use crate::scope::ModuleSyms;
+use crate::structs::StructLayout;
+use diag::{Diagnostic, SourceFile, Span};
+use ir::{AddressSize, FuncId, PtxVersion, Target, VarId};
+use std::collections::HashMap;
+use syntax::ast;
+
+/// Everything the checker accumulates while walking one module.
+pub(crate) struct Checker<'a> {
+    pub file: &'a SourceFile,
+    pub src: &'a str,
+    pub diags: Vec<Diagnostic>,
+    pub version: PtxVersion,
+    pub version_seen: Option<Span>,
+    pub target: Target,
+    pub target_seen: Option<Span>,
+    pub address_size: AddressSize,
+    pub vars: Vec<ir::Variable>,
+    pub globals: Vec<VarId>,
+    pub functions: Vec<ir::Function>,
+    pub prototypes: Vec<ir::Prototype>,
+    pub syms: ModuleSyms<'a>,
+    pub structs: HashMap<&'a str, StructLayout>,
+    /// Texture ids handed out to `.tex` variables without an explicit `[i]` (1.1 §5.1.8).
+    pub next_tex_id: u32,
+    /// Instruction spellings already matched against the table: compiler output repeats a
+    /// small set of spellings, so this makes table matching nearly free.
+    pub match_cache: HashMap<&'a str, Result<isa::Match, isa::MatchError>>,
+    /// Module-scope initializers are lowered after every module-scope name is known, so a
+    /// variable may be initialised with the address of one declared later.
+    pub pending_inits: Vec<(VarId, &'a ast::Initializer)>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(file: &'a SourceFile) -> Self {
+        Checker {
+            file,
+            src: &file.text,
+            diags: Vec::new(),
+            version: PtxVersion::new(1, 0),
+            version_seen: None,
+            target: Target::default(),
+            target_seen: None,
+            address_size: AddressSize::Bits32,
+            vars: Vec::new(),
+            globals: Vec::new(),
+            functions: Vec::new(),
+            prototypes: Vec::new(),
+            syms: ModuleSyms::default(),
+            structs: HashMap::new(),
+            next_tex_id: 0,
+            match_cache: HashMap::new(),
+            pending_inits: Vec::new(),
+        }
+    }
+
+    pub fn text(&self, span: Span) -> &'a str {
+        ast::span_text(self.src, span)
+    }
+
+    pub fn error(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::error(span, msg));
+    }
+
+    pub fn warn(&mut self, span: Span, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::warning(span, msg));
+    }
+
+    pub fn push(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    pub fn has_errors(&self) -> bool {
+        diag::has_errors(&self.diags)
+    }
+
+    /// The module pass: directives and declarations in order, then function bodies.
+    pub fn check(&mut self, module: &'a ast::Module) {
+        self.check_header(&module.statements, module.span);
+        let mut bodies: Vec<(FuncId, &'a ast::Function)> = Vec::new();
+        let mut anonymous: Vec<&'a ast::Statement> = Vec::new();
+        for stmt in &module.statements {
+            self.check_module_statement(stmt, &mut bodies, &mut anonymous);
+        }
+        let pending = std::mem::take(&mut self.pending_inits);
+        for (var, init) in pending {
+            self.lower_module_init(var, init);
+        }
+        for (id, f) in bodies {
+            self.check_function_body(id, f);
+        }
+        if !anonymous.is_empty() {
+            self.check_anonymous_entry(&anonymous);
+        }
+    }
+
+    fn check_module_statement(
+        &mut self,
+        stmt: &'a ast::Statement,
+        bodies: &mut Vec<(FuncId, &'a ast::Function)>,
+        anonymous: &mut Vec<&'a ast::Statement>,
+    ) {
+        use ast::Statement as S;
+        match stmt {
+            // The header was checked by `check_header`.
+            S::Version(_) | S::Target(_) | S::AddressSize(_) => {}
+            S::Function(f) => {
+                if let Some(id) = self.declare_function(f) {
+                    if f.body.is_some() {
+                        bodies.push((id, f));
+                    }
+                }
+            }
+            S::Variable(v) => self.declare_module_variable(v),
+            S::Struct(s) => self.declare_struct(s),
+            S::CallPrototype(p) => self.declare_prototype(p),
+            // Debug and metadata directives carry nothing the IR needs.
+            S::Pragma(_) | S::File(_) | S::Loc(_) | S::Section(_) | S::Data(_) => {}
+            S::LinkageName(l) => self.check_linkage_name(l),
+            // ptx-isa-1.1 §9.1 Table 68: instructions outside any .entry/.func form an
+            // anonymous entry point.
+            S::Instruction(_) | S::Label(_) | S::Block(_) => anonymous.push(stmt),
+        }
+    }
+
+    /// 1.1 §9.3 `.extern foo` / `.visible foo`: the name must be declared somewhere in the
+    /// module (its linkage is recorded on the declaration).
+    fn check_linkage_name(&mut self, l: &'a ast::LinkageName) {
+        let name = l.name.text(self.src);
+        if self.syms.get(name).is_none() {
+            self.warn(
+                l.name.span,
+                format!("`{name}` is not declared before this linkage directive"),
+            );
+        }
+    }
+
+    pub fn finish(mut self) -> (Option<ir::Module>, Vec<Diagnostic>) {
+        // Keep the diagnostics in source order; the checker visits bodies after declarations.
+        self.diags.sort_by_key(|d| d.span.start);
+        if self.has_errors() {
+            return (None, self.diags);
+        }
+        let module = ir::Module {
+            source_name: self.file.name.clone(),
+            version: self.version,
+            target: self.target,
+            address_size: self.address_size,
+            vars: self.vars,
+            globals: self.globals,
+            functions: self.functions,
+            prototypes: self.prototypes,
+        };
+        (Some(module), self.diags)
+    }
+
+    pub fn new_var(&mut self, var: ir::Variable) -> VarId {
+        let id = VarId(u32::try_from(self.vars.len()).unwrap_or(u32::MAX));
+        self.vars.push(var);
+        id
+    }
+}

@@ -1,0 +1,673 @@
+//! Functions and entries: headers, parameters, prototypes, and the walk over bodies with their
+//! `{ }` scopes, register declarations and labels.
+
+use crate::ctx::Checker;
+use crate::decl::{ir_linkage, isa_type};
+use crate::scope::{FastMap, FuncScope, LocalSym, ModSym};
+use diag::{Diagnostic, Span};
+use ir::{
+    FuncId, FuncKind, InstIdx, Param, PerfDirectives, ProtoId, ProtoParam, Prototype, Reg, RegId,
+    VarId, VarScope,
+};
+use isa::Type;
+use syntax::ast::{self, StateSpace};
+
+/// Registers one function may have after `%r<N>` expansion; more is an error, not an
+/// allocation the size of the request.
+const MAX_REGS_PER_FUNCTION: usize = 1 << 20;
+
+/// The state of the function body being checked.
+pub(crate) struct Body<'a> {
+    pub id: FuncId,
+    pub kind: FuncKind,
+    pub scope: FuncScope<'a>,
+    pub regs: Vec<Reg>,
+    pub locals: Vec<VarId>,
+    pub insts: Vec<ir::Inst>,
+    pub labels: FastMap<&'a str, (InstIdx, Span)>,
+    pub label_list: Vec<(String, InstIdx)>,
+    pub protos: FastMap<&'a str, ProtoId>,
+    /// `mov`s that give `.reg` declarations their initial values, placed before the body.
+    pub reg_inits: Vec<ir::Inst>,
+    /// ptx-isa-1.1 entries declare their parameters as `.param` variables in the body.
+    pub body_params: Vec<Param>,
+}
+
+impl<'a> Body<'a> {
+    pub fn new_reg(&mut self, ty: Type, name: String) -> RegId {
+        let id = RegId(u32::try_from(self.regs.len()).unwrap_or(u32::MAX));
+        self.regs.push(Reg { ty, name });
+        id
+    }
+    pub fn reg_ty(&self, r: RegId) -> Option<Type> {
+        self.regs.get(r.index()).map(|r| r.ty)
+    }
+}
+
+impl<'a> Checker<'a> {
+    /// Declares an `.entry`/`.func` (header and parameters) at module scope.
+    pub(crate) fn declare_function(&mut self, f: &'a ast::Function) -> Option<FuncId> {
+        let name = f.name.text(self.src);
+        let kind = match f.kind {
+            ast::FunctionKind::Entry => FuncKind::Entry,
+            ast::FunctionKind::Func => FuncKind::Func,
+        };
+        if kind == FuncKind::Entry && f.returns.is_some() {
+            self.error(f.name.span, "an `.entry` cannot have return parameters");
+        }
+        let existing = self.syms.get(name);
+        let id = match existing {
+            Some((ModSym::Func(prev), prev_span)) => {
+                let prev_fn = self.functions.get(prev.index());
+                let redefinition = prev_fn.is_some_and(|p| p.body.is_some()) && f.body.is_some();
+                let kind_differs = prev_fn.is_some_and(|p| p.kind != kind);
+                if redefinition || kind_differs {
+                    self.push(
+                        Diagnostic::error(f.name.span, format!("`{name}` is already defined"))
+                            .with_label(prev_span, "previous definition here"),
+                    );
+                    return None;
+                }
+                prev
+            }
+            Some((_, prev_span)) => {
+                self.push(
+                    Diagnostic::error(f.name.span, format!("`{name}` is already declared"))
+                        .with_label(prev_span, "previous declaration here"),
+                );
+                return None;
+            }
+            None => {
+                let id = FuncId(u32::try_from(self.functions.len()).unwrap_or(u32::MAX));
+                self.functions.push(ir::Function {
+                    name: name.to_string(),
+                    kind,
+                    linkage: ir_linkage(f.linkage),
+                    params: Vec::new(),
+                    rets: Vec::new(),
+                    regs: Vec::new(),
+                    locals: Vec::new(),
+                    body: None,
+                    labels: Vec::new(),
+                    perf: PerfDirectives::default(),
+                    cta_dims: None,
+                    span: f.name.span,
+                });
+                self.syms.set(name, ModSym::Func(id), f.name.span);
+                id
+            }
+        };
+        let mut regs = Vec::new();
+        let rets = self.lower_params(id, f.returns.as_ref(), &mut regs, kind, true);
+        let params = self.lower_params(id, f.params.as_ref(), &mut regs, kind, false);
+        if existing.is_some() {
+            // A declaration followed by its definition: the signatures must agree.
+            let prev = self.functions.get(id.index());
+            let same =
+                prev.is_some_and(|p| p.params.len() == params.len() && p.rets.len() == rets.len());
+            if !same {
+                self.error(
+                    f.name.span,
+                    format!("`{name}` does not match its earlier declaration's parameters"),
+                );
+            }
+        }
+        let perf = self.lower_perf(&f.attributes);
+        let cta_dims = self.lower_cta_dims(&f.cta_dims);
+        let linkage = ir_linkage(f.linkage);
+        if let Some(func) = self.functions.get_mut(id.index()) {
+            func.params = params;
+            func.rets = rets;
+            func.regs = regs;
+            func.perf = perf;
+            func.cta_dims = cta_dims;
+            if f.body.is_some() || existing.is_none() {
+                func.linkage = linkage;
+                func.span = f.name.span;
+            }
+        }
+        Some(id)
+    }
+
+    fn lower_params(
+        &mut self,
+        id: FuncId,
+        list: Option<&'a ast::ParamList>,
+        regs: &mut Vec<Reg>,
+        kind: FuncKind,
+        rets: bool,
+    ) -> Vec<Param> {
+        let mut out = Vec::new();
+        let Some(list) = list else {
+            return out;
+        };
+        for decl in &list.params {
+            match decl.space {
+                StateSpace::Reg if kind == FuncKind::Func => {
+                    for d in &decl.declarators {
+                        let Some(ty) = self.param_reg_type(decl) else {
+                            continue;
+                        };
+                        let r = RegId(u32::try_from(regs.len()).unwrap_or(u32::MAX));
+                        regs.push(Reg {
+                            ty,
+                            name: d.name.text(self.src).to_string(),
+                        });
+                        out.push(Param::Reg(r));
+                    }
+                }
+                StateSpace::Param => {
+                    for d in &decl.declarators {
+                        if let Some(v) = self.lower_variable(decl, d, VarScope::Param(id)) {
+                            if d.init.is_some() {
+                                self.error(d.span, "parameters cannot have initializers");
+                            }
+                            out.push(Param::Var(self.new_var(v)));
+                        }
+                    }
+                }
+                s => {
+                    let what = if rets {
+                        "return parameters"
+                    } else {
+                        "parameters"
+                    };
+                    let allowed = if kind == FuncKind::Entry {
+                        "`.param`"
+                    } else {
+                        "`.reg` or `.param`"
+                    };
+                    self.error(
+                        decl.space_span,
+                        format!("{what} must be {allowed}, not `{}`", s.as_str()),
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    fn param_reg_type(&mut self, decl: &ast::VariableDecl) -> Option<Type> {
+        let ts = decl.ty?;
+        match ts.base {
+            ast::BaseType::Scalar(st) if ts.vector.is_none() => match isa_type(st) {
+                Some(t) => Some(t),
+                None => {
+                    self.error(ts.span, format!("`{}` cannot be a register", st.as_str()));
+                    None
+                }
+            },
+            _ => {
+                self.error(
+                    ts.span,
+                    "register parameters must have a fundamental type (ptx-isa-1.1 §9.1 Table 69)",
+                );
+                None
+            }
+        }
+    }
+
+    fn lower_perf(&mut self, attrs: &'a [ast::FunctionAttribute]) -> PerfDirectives {
+        let mut perf = PerfDirectives::default();
+        for a in attrs {
+            let ast::FunctionAttribute::Performance(p) = a else {
+                continue;
+            };
+            let mut vals = Vec::with_capacity(p.args.len());
+            for e in &p.args {
+                match self.eval_count(e, "directive argument") {
+                    Some(v) => vals.push(u32::try_from(v).unwrap_or(u32::MAX)),
+                    None => return perf,
+                }
+            }
+            let dims = |v: &[u32]| -> Option<[u32; 3]> {
+                if v.is_empty() || v.len() > 3 {
+                    return None;
+                }
+                Some([
+                    v.first().copied().unwrap_or(1),
+                    v.get(1).copied().unwrap_or(1),
+                    v.get(2).copied().unwrap_or(1),
+                ])
+            };
+            let one = |v: &[u32]| {
+                if v.len() == 1 {
+                    v.first().copied()
+                } else {
+                    None
+                }
+            };
+            let ok = match p.kind {
+                ast::PerformanceKind::Maxntid => dims(&vals).map(|d| perf.maxntid = Some(d)),
+                ast::PerformanceKind::Reqntid => dims(&vals).map(|d| perf.reqntid = Some(d)),
+                ast::PerformanceKind::Minnctapersm => {
+                    one(&vals).map(|d| perf.minnctapersm = Some(d))
+                }
+                ast::PerformanceKind::Maxnctapersm => {
+                    one(&vals).map(|d| perf.maxnctapersm = Some(d))
+                }
+                ast::PerformanceKind::Maxnreg => one(&vals).map(|d| perf.maxnreg = Some(d)),
+                ast::PerformanceKind::Noreturn => vals.is_empty().then_some(()),
+            };
+            if ok.is_none() {
+                self.error(p.span, "wrong number of arguments for this directive");
+            }
+        }
+        perf
+    }
+
+    /// ptx-isa-1.1 §9.1 Table 68: `[NTID.2][NTID.1][NTID.0]`; omitted bracket pairs are 1,
+    /// empty ones 0 (known only at run time).
+    fn lower_cta_dims(&mut self, dims: &'a [Option<ast::Expr>]) -> Option<[u32; 3]> {
+        if dims.is_empty() {
+            return None;
+        }
+        if dims.len() > 3 {
+            self.error(
+                dims.get(3)
+                    .and_then(|d| d.as_ref())
+                    .map_or(Span::default(), |e| e.span()),
+                "an `.entry` has at most three CTA dimensions",
+            );
+            return None;
+        }
+        let mut out = [1u32; 3];
+        // Written outermost (NTID.2) first: reverse into x, y, z.
+        for (i, d) in dims.iter().rev().enumerate() {
+            let v = match d {
+                Some(e) => u32::try_from(self.eval_count(e, "CTA dimension")?).unwrap_or(u32::MAX),
+                None => 0,
+            };
+            if let Some(slot) = out.get_mut(i) {
+                *slot = v;
+            }
+        }
+        Some(out)
+    }
+
+    /// `name: .callprototype (ret) _ (params);` at module scope.
+    pub(crate) fn declare_prototype(&mut self, p: &'a ast::CallPrototype) {
+        let Some(id) = self.lower_prototype(p) else {
+            return;
+        };
+        let name = p.name.text(self.src);
+        if let Err(prev) = self.syms.declare(name, ModSym::Proto(id), p.name.span) {
+            self.push(
+                Diagnostic::error(p.name.span, format!("`{name}` is already declared"))
+                    .with_label(prev, "previous declaration here"),
+            );
+        }
+    }
+
+    pub(crate) fn lower_prototype(&mut self, p: &'a ast::CallPrototype) -> Option<ProtoId> {
+        let lower = |list: Option<&'a ast::ParamList>, cx: &mut Checker<'a>| {
+            let mut out = Vec::new();
+            let Some(list) = list else {
+                return out;
+            };
+            for decl in &list.params {
+                for d in &decl.declarators {
+                    // The prototype's parameters are placeholders: lay them out like a
+                    // parameter of a function that is never created.
+                    if let Some(v) = cx.lower_variable(decl, d, VarScope::Module) {
+                        let ty = match v.ty {
+                            ir::VarType::Scalar { ty, .. } => ty,
+                            _ => Type::B64,
+                        };
+                        out.push(ProtoParam {
+                            ty,
+                            size: v.size,
+                            align: v.align,
+                        });
+                    }
+                }
+            }
+            out
+        };
+        let rets = lower(p.returns.as_ref(), self);
+        let params = lower(p.params.as_ref(), self);
+        let id = ProtoId(u32::try_from(self.prototypes.len()).unwrap_or(u32::MAX));
+        self.prototypes.push(Prototype {
+            name: p.name.text(self.src).to_string(),
+            params,
+            rets,
+            span: p.name.span,
+        });
+        Some(id)
+    }
+
+    pub(crate) fn check_anonymous_entry(&mut self, stmts: &[&'a ast::Statement]) {
+        if let Some(first) = stmts.first() {
+            let span = match first {
+                ast::Statement::Instruction(i) => i.span,
+                ast::Statement::Label(l) => l.span,
+                ast::Statement::Block(b) => b.span,
+                _ => Span::default(),
+            };
+            self.push(
+                Diagnostic::error(
+                    span,
+                    "instructions outside an `.entry` or `.func` are not supported",
+                )
+                .with_note(
+                    "ptx-isa-1.1 §9.1 defines them as an anonymous entry point; ptxvm requires a named `.entry`",
+                ),
+            );
+        }
+    }
+
+    /// Checks and lowers the body of a function declared by `declare_function`.
+    pub(crate) fn check_function_body(&mut self, id: FuncId, f: &'a ast::Function) {
+        let Some(block) = &f.body else {
+            return;
+        };
+        let Some(func) = self.functions.get(id.index()) else {
+            return;
+        };
+        let mut body = Body {
+            id,
+            kind: func.kind,
+            scope: FuncScope::default(),
+            regs: func.regs.clone(),
+            locals: Vec::new(),
+            insts: Vec::new(),
+            labels: FastMap::default(),
+            label_list: Vec::new(),
+            protos: FastMap::default(),
+            reg_inits: Vec::new(),
+            body_params: Vec::new(),
+        };
+        // Parameters are visible in the whole body.
+        let (params, rets) = (func.params.clone(), func.rets.clone());
+        let param_decls = f
+            .returns
+            .iter()
+            .chain(f.params.iter())
+            .flat_map(|l| &l.params);
+        let names = param_decls.flat_map(|d| &d.declarators).map(|d| d.name);
+        for (p, name) in rets.iter().chain(params.iter()).zip(names) {
+            let sym = match p {
+                Param::Reg(r) => LocalSym::Reg(*r),
+                Param::Var(v) => LocalSym::Var(*v),
+            };
+            let text = name.text(self.src);
+            if let Err(prev) = body.scope.declare(text, sym, name.span) {
+                self.push(
+                    Diagnostic::error(name.span, format!("duplicate parameter `{text}`"))
+                        .with_label(prev, "previous declaration here"),
+                );
+            }
+        }
+        let mut count = 0u32;
+        self.collect_labels(&block.statements, &mut body, &mut count);
+        body.scope.enter();
+        self.check_statements(&block.statements, &mut body, true);
+        body.scope.leave();
+        self.finish_body(body);
+    }
+
+    /// Labels are function-scoped: collect them first so forward branches resolve.
+    fn collect_labels(
+        &mut self,
+        stmts: &'a [ast::Statement],
+        body: &mut Body<'a>,
+        count: &mut u32,
+    ) {
+        for s in stmts {
+            match s {
+                ast::Statement::Instruction(_) => *count = count.saturating_add(1),
+                ast::Statement::Label(l) => {
+                    let name = l.name.text(self.src);
+                    if let Some((_, prev)) = body.labels.get(name) {
+                        let prev = *prev;
+                        self.push(
+                            Diagnostic::error(l.name.span, format!("duplicate label `{name}`"))
+                                .with_label(prev, "previous definition here"),
+                        );
+                        continue;
+                    }
+                    body.labels.insert(name, (InstIdx(*count), l.name.span));
+                    body.label_list.push((name.to_string(), InstIdx(*count)));
+                }
+                ast::Statement::Block(b) => self.collect_labels(&b.statements, body, count),
+                _ => {}
+            }
+        }
+    }
+
+    fn check_statements(&mut self, stmts: &'a [ast::Statement], body: &mut Body<'a>, top: bool) {
+        for s in stmts {
+            use ast::Statement as S;
+            match s {
+                S::Instruction(i) => self.check_instruction(body, i),
+                S::Label(_) => {}
+                S::Block(b) => {
+                    body.scope.enter();
+                    self.check_statements(&b.statements, body, false);
+                    body.scope.leave();
+                }
+                S::Variable(v) => self.declare_body_variable(body, v, top),
+                S::CallPrototype(p) => {
+                    if let Some(pid) = self.lower_prototype(p) {
+                        let name = p.name.text(self.src);
+                        if body.protos.insert(name, pid).is_some() {
+                            self.error(p.name.span, format!("duplicate prototype `{name}`"));
+                        }
+                    }
+                }
+                S::Pragma(_) | S::Loc(_) | S::File(_) | S::Data(_) | S::Section(_) => {}
+                S::Struct(st) => self.error(
+                    st.span,
+                    "`.struct`/`.union` declarations must be at module scope",
+                ),
+                S::Version(v) => self.error(v.span, "`.version` is not allowed inside a function"),
+                S::Target(t) => self.error(t.span, "`.target` is not allowed inside a function"),
+                S::AddressSize(a) => {
+                    self.error(a.span, "`.address_size` is not allowed inside a function")
+                }
+                S::Function(f) => self.error(f.name.span, "functions cannot be nested"),
+                S::LinkageName(l) => {
+                    self.error(l.span, "linkage directives belong at module scope")
+                }
+            }
+        }
+    }
+
+    fn declare_body_variable(
+        &mut self,
+        body: &mut Body<'a>,
+        decl: &'a ast::VariableDecl,
+        top: bool,
+    ) {
+        match decl.space {
+            StateSpace::Reg => return self.declare_registers(body, decl),
+            StateSpace::Sreg => {
+                self.error(
+                    decl.space_span,
+                    "special registers are predefined and cannot be declared",
+                );
+                return;
+            }
+            _ => {}
+        }
+        if decl
+            .linkage
+            .is_some_and(|l| l.kind != ast::LinkageKind::Extern)
+        {
+            self.error(
+                decl.span,
+                "variables declared in a function cannot be `.visible`/`.weak`/`.common`",
+            );
+        }
+        // ptx-isa-1.1 §9.1: `.param` declarations in an entry's per-CTA scope are the
+        // entry's parameters.
+        let entry_param = decl.space == StateSpace::Param && body.kind == FuncKind::Entry && top;
+        let scope = if entry_param {
+            VarScope::Param(body.id)
+        } else {
+            VarScope::Body(body.id)
+        };
+        for d in &decl.declarators {
+            let Some(var) = self.lower_variable(decl, d, scope) else {
+                continue;
+            };
+            let id = self.new_var(var);
+            let name = d.name.text(self.src);
+            if let Err(prev) = body.scope.declare(name, LocalSym::Var(id), d.name.span) {
+                self.push(
+                    Diagnostic::error(
+                        d.name.span,
+                        format!("`{name}` is already declared in this scope"),
+                    )
+                    .with_label(prev, "previous declaration here"),
+                );
+                continue;
+            }
+            if let Some(init) = &d.init {
+                self.check_initializable(decl, init.span());
+                self.lower_module_init(id, init);
+            }
+            if entry_param {
+                body.body_params.push(Param::Var(id));
+            } else {
+                body.locals.push(id);
+            }
+        }
+    }
+
+    fn declare_registers(&mut self, body: &mut Body<'a>, decl: &'a ast::VariableDecl) {
+        let Some(ts) = decl.ty else {
+            self.error(decl.span, "register declaration needs a type");
+            return;
+        };
+        let st = match ts.base {
+            ast::BaseType::Scalar(st) => st,
+            ast::BaseType::Named(n) => {
+                self.error(n.span, "registers must have a fundamental type");
+                return;
+            }
+        };
+        let Some(ty) = isa_type(st) else {
+            self.error(
+                ts.span,
+                format!("`{}` cannot be a register type", st.as_str()),
+            );
+            return;
+        };
+        let lanes = ts.vector.map_or(1, |v| v.lanes());
+        if lanes > 4 {
+            self.error(ts.span, "register vectors have at most 4 elements");
+            return;
+        }
+        if let Some(a) = &decl.align {
+            self.error(a.span(), "`.align` does not apply to registers");
+        }
+        for d in &decl.declarators {
+            let name = d.name.text(self.src);
+            if !d.dims.is_empty() {
+                self.error(d.span, "registers cannot be arrays");
+                continue;
+            }
+            if let Some(range) = &d.range {
+                let Some(n) = self.eval_count(range, "register count") else {
+                    continue;
+                };
+                if lanes > 1 {
+                    self.error(d.span, "parameterized vector registers are not supported");
+                    continue;
+                }
+                let total = body
+                    .regs
+                    .len()
+                    .saturating_add(usize::try_from(n).unwrap_or(usize::MAX));
+                if total > MAX_REGS_PER_FUNCTION {
+                    self.error(
+                        d.span,
+                        format!("too many registers (limit {MAX_REGS_PER_FUNCTION} per function)"),
+                    );
+                    continue;
+                }
+                let base = RegId(u32::try_from(body.regs.len()).unwrap_or(u32::MAX));
+                let n = u32::try_from(n).unwrap_or(0);
+                if let Err(prev) = body.scope.declare_range(name, n, base, d.span) {
+                    self.push(
+                        Diagnostic::error(
+                            d.span,
+                            format!("`{name}<N>` is already declared in this scope"),
+                        )
+                        .with_label(prev, "previous declaration here"),
+                    );
+                    continue;
+                }
+                body.regs.reserve(n as usize);
+                for i in 0..n {
+                    body.new_reg(ty, format!("{name}{i}"));
+                }
+                if d.init.is_some() {
+                    self.error(d.span, "parameterized registers cannot have initializers");
+                }
+                continue;
+            }
+            if body.regs.len() >= MAX_REGS_PER_FUNCTION {
+                self.error(
+                    d.span,
+                    format!("too many registers (limit {MAX_REGS_PER_FUNCTION} per function)"),
+                );
+                continue;
+            }
+            let sym = if lanes > 1 {
+                let first = RegId(u32::try_from(body.regs.len()).unwrap_or(u32::MAX));
+                for c in ["x", "y", "z", "w"].iter().take(lanes as usize) {
+                    body.new_reg(ty, format!("{name}.{c}"));
+                }
+                LocalSym::VecReg {
+                    first,
+                    len: u8::try_from(lanes).unwrap_or(4),
+                }
+            } else {
+                LocalSym::Reg(body.new_reg(ty, name.to_string()))
+            };
+            if let Err(prev) = body.scope.declare(name, sym, d.name.span) {
+                self.push(
+                    Diagnostic::error(
+                        d.name.span,
+                        format!("`{name}` is already declared in this scope"),
+                    )
+                    .with_label(prev, "previous declaration here"),
+                );
+                continue;
+            }
+            if let Some(init) = &d.init {
+                self.lower_register_init(body, sym, ty, init, d.span);
+            }
+        }
+    }
+
+    fn finish_body(&mut self, mut body: Body<'a>) {
+        if !body.reg_inits.is_empty() {
+            // The initializing movs run first; every label moves down by their number.
+            let k = u32::try_from(body.reg_inits.len()).unwrap_or(0);
+            for inst in &mut body.insts {
+                for op in &mut inst.operands {
+                    if let ir::Operand::Label(l) = op {
+                        l.0 = l.0.saturating_add(k);
+                    }
+                }
+            }
+            for (_, l) in &mut body.label_list {
+                l.0 = l.0.saturating_add(k);
+            }
+            let mut insts = std::mem::take(&mut body.reg_inits);
+            insts.append(&mut body.insts);
+            body.insts = insts;
+        }
+        let Some(func) = self.functions.get_mut(body.id.index()) else {
+            return;
+        };
+        func.regs = body.regs;
+        func.locals = body.locals;
+        func.labels = body.label_list;
+        func.params.extend(body.body_params);
+        func.body = Some(body.insts);
+    }
+}

@@ -1,0 +1,396 @@
+//! Checking one instruction: table match, target/version gates, form choice by operand shape,
+//! operand count, and lowering of every operand.
+
+use crate::consteval::Value;
+use crate::ctx::Checker;
+use crate::func::Body;
+use crate::operand::{Slot, TypeRule};
+use crate::scope::LocalSym;
+use diag::{Diagnostic, Span};
+use ir::{Guard, Operand};
+use isa::{Opcode, OperandKind, Type, VecRule};
+use syntax::ast;
+
+/// Most modifiers an instruction may spell before matching is refused (the table's limit).
+const MAX_MODS: usize = isa::MAX_SPELLED;
+
+impl<'a> Checker<'a> {
+    pub(crate) fn check_instruction(&mut self, body: &mut Body<'a>, inst: &'a ast::Instruction) {
+        let guard = inst.guard.as_ref().and_then(|g| self.lower_guard(body, g));
+        if inst.guard.is_some() && guard.is_none() {
+            return;
+        }
+        let mnemonic_span = match inst.modifiers {
+            Some(m) => inst.opcode.span.to(m),
+            None => inst.opcode.span,
+        };
+        let Some(m) = self.match_instruction(inst, mnemonic_span) else {
+            return;
+        };
+        if !self.check_gates(&m, mnemonic_span) {
+            return;
+        }
+        let mnemonic = ast::span_text(self.src, mnemonic_span);
+        let m = self.choose_form(m, &inst.operands);
+        let form = m.form;
+        let n_given = inst.operands.len();
+        let required = form.required_operands();
+        let total = form.operands.len();
+        if n_given < required || n_given > total {
+            let want = if required == total {
+                format!("{total}")
+            } else {
+                format!("{required} to {total}")
+            };
+            self.push(
+                Diagnostic::error(
+                    inst.span,
+                    format!("`{mnemonic}` takes {want} operands, got {n_given}"),
+                )
+                .with_note(format!("the form is `{}`", form.syntax)),
+            );
+            return;
+        }
+        let rule = type_rule(form.opcode);
+        let mut optional_budget = n_given - required;
+        let mut given = inst.operands.iter();
+        let mut operands = Vec::with_capacity(total);
+        let mut ok = true;
+        for (index, role) in form.operands.iter().enumerate() {
+            if role.optional {
+                if optional_budget == 0 {
+                    operands.push(Operand::Omitted);
+                    continue;
+                }
+                optional_budget -= 1;
+            }
+            let Some(op) = given.next() else {
+                break;
+            };
+            let slot = Slot {
+                m: &m,
+                role,
+                expected: m.operand_type(index),
+                rule: if is_data_operand(form.opcode, role) {
+                    rule
+                } else {
+                    TypeRule::Strict
+                },
+                mnemonic,
+            };
+            match self.lower_operand(body, &slot, op) {
+                Some(o) => operands.push(o),
+                None => ok = false,
+            }
+        }
+        if !ok {
+            return;
+        }
+        self.check_call(body, &m, &operands, inst.span);
+        body.insts.push(ir::Inst {
+            guard,
+            op: form.opcode,
+            form,
+            mods: m.mods,
+            types: m.types,
+            operands,
+            span: inst.span,
+        });
+    }
+
+    fn lower_guard(&mut self, body: &Body<'a>, g: &ast::Guard) -> Option<Guard> {
+        let name = g.predicate;
+        let text = name.ident.text(self.src);
+        match body.scope.lookup(text) {
+            Some(LocalSym::Reg(r)) if name.suffix.is_none() => {
+                if body.reg_ty(r) == Some(Type::Pred) {
+                    Some(Guard {
+                        reg: r,
+                        negated: g.negated,
+                    })
+                } else {
+                    self.error(
+                        name.span(),
+                        format!("guard `{text}` must be a `.pred` register"),
+                    );
+                    None
+                }
+            }
+            Some(_) => {
+                self.error(
+                    name.span(),
+                    format!("guard `{text}` must be a `.pred` register"),
+                );
+                None
+            }
+            None => {
+                self.error(name.span(), format!("undeclared predicate `{text}`"));
+                None
+            }
+        }
+    }
+
+    /// Matches opcode + modifiers against the table, reusing earlier results for the same
+    /// spelling.
+    fn match_instruction(&mut self, inst: &'a ast::Instruction, span: Span) -> Option<isa::Match> {
+        let key = ast::span_text(self.src, span);
+        let result = match self.match_cache.get(key) {
+            Some(r) => r.clone(),
+            None => {
+                let mut mods: Vec<&str> = Vec::with_capacity(8);
+                for (_, m) in inst.modifiers(self.src).take(MAX_MODS + 1) {
+                    mods.push(m);
+                }
+                let r = isa::match_form(inst.opcode.text(self.src), &mods);
+                self.match_cache.insert(key, r.clone());
+                r
+            }
+        };
+        match result {
+            Ok(m) => Some(m),
+            Err(e) => {
+                let at = e
+                    .index
+                    .and_then(|i| inst.modifiers(self.src).nth(i))
+                    .map_or(
+                        if e.kind == isa::MatchErrorKind::UnknownOpcode {
+                            inst.opcode.span
+                        } else {
+                            span
+                        },
+                        |(s, _)| s,
+                    );
+                let mut d = Diagnostic::error(at, e.message.clone());
+                for n in &e.notes {
+                    d = d.with_note(n.clone());
+                }
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// The `.target`/`.version` gates of the matched instruction (the "PTX ISA Notes" and
+    /// "Target ISA Notes" of each instruction).
+    fn check_gates(&mut self, m: &isa::Match, span: Span) -> bool {
+        match m.check_gate(self.target.sm, self.version) {
+            Ok(()) => true,
+            // ptx-isa-1.1 §9.3 Table 77: with map_f64_to_f32, double-precision instructions
+            // are accepted and executed in single precision on targets without doubles.
+            Err(isa::GateError::Sm { need, .. })
+                if self.target.map_f64_to_f32
+                    && need <= 13
+                    && m.types.iter().flatten().any(|t| *t == Type::F64) =>
+            {
+                true
+            }
+            Err(e) => {
+                self.error(span, e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Several forms share one spelling and differ in operand shape (`call f;` vs
+    /// `call (r), f, (a);`, `mov d, a;` vs `mov d, {a, b};`): pick the one the operands fit.
+    fn choose_form(&self, m: isa::Match, ops: &[ast::Operand]) -> isa::Match {
+        let forms = isa::forms_of(m.form.opcode);
+        let candidates = forms
+            .iter()
+            .filter(|f| std::ptr::eq(*f, m.form) || f.slots == m.form.slots);
+        let mut first_fit = None;
+        let mut count = 0;
+        for f in candidates {
+            count += 1;
+            if shape_fits(f, ops) {
+                first_fit = Some(f);
+                break;
+            }
+        }
+        match first_fit {
+            Some(f) if count > 0 => {
+                let mut out = m;
+                out.form = f;
+                out
+            }
+            _ => m,
+        }
+    }
+
+    /// `call` arguments against the callee's signature (count of return values and
+    /// arguments).
+    fn check_call(&mut self, _body: &Body<'a>, m: &isa::Match, ops: &[Operand], span: Span) {
+        if m.form.opcode != Opcode::Call {
+            return;
+        }
+        let mut rets = None;
+        let mut args = None;
+        let mut callee = None;
+        for (role, op) in m.form.operands.iter().zip(ops) {
+            match (role.name, op) {
+                ("ret", Operand::List(l)) => rets = Some(l.len()),
+                ("params", Operand::List(l)) => args = Some(l.len()),
+                (_, Operand::Func(f)) => callee = Some(*f),
+                _ => {}
+            }
+        }
+        let Some(f) = callee.and_then(|f| self.functions.get(f.index())) else {
+            return;
+        };
+        if f.kind == ir::FuncKind::Entry {
+            let name = f.name.clone();
+            self.error(
+                span,
+                format!("`{name}` is an `.entry` and cannot be called"),
+            );
+            return;
+        }
+        let (np, nr, name) = (f.params.len(), f.rets.len(), f.name.clone());
+        let (ga, gr) = (args.unwrap_or(0), rets.unwrap_or(0));
+        if ga != np || gr != nr {
+            self.error(
+                span,
+                format!(
+                    "`{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}"
+                ),
+            );
+        }
+    }
+
+    /// `.reg .s32 i = 0;` (ptx-isa-1.1 §5.3.1, §5.3.5): lowered to a `mov` placed before the
+    /// body's first instruction.
+    pub(crate) fn lower_register_init(
+        &mut self,
+        body: &mut Body<'a>,
+        sym: LocalSym,
+        ty: Type,
+        init: &'a ast::Initializer,
+        span: Span,
+    ) {
+        let regs: Vec<ir::RegId> = match sym {
+            LocalSym::Reg(r) => vec![r],
+            LocalSym::VecReg { first, len } => (0..u32::from(len))
+                .map(|i| ir::RegId(first.0 + i))
+                .collect(),
+            LocalSym::Var(_) => return,
+        };
+        let exprs: Vec<&'a ast::Expr> = match init {
+            ast::Initializer::Expr(e) => vec![e; regs.len()],
+            ast::Initializer::List(items, lspan) => {
+                let mut v = Vec::new();
+                for it in items {
+                    match it {
+                        ast::Initializer::Expr(e) => v.push(e),
+                        ast::Initializer::List(_, s) => {
+                            self.error(*s, "nested lists do not initialize a register");
+                            return;
+                        }
+                    }
+                }
+                if v.len() != regs.len() {
+                    self.error(
+                        *lspan,
+                        format!("{} values for {} registers", v.len(), regs.len()),
+                    );
+                    return;
+                }
+                v
+            }
+        };
+        let Ok(m) = isa::match_form("mov", &[ty.suffix()]) else {
+            self.error(
+                span,
+                format!("a {} register cannot be initialized", ty.suffix()),
+            );
+            return;
+        };
+        for (r, e) in regs.into_iter().zip(exprs) {
+            let v = match crate::consteval::eval(e, self.src) {
+                Ok(v) => v,
+                Err((s, msg)) => {
+                    self.error(s, msg);
+                    return;
+                }
+            };
+            let bits = match crate::imm::imm_bits(v, ty) {
+                Ok(b) => b,
+                Err(msg) => {
+                    self.error(e.span(), msg);
+                    return;
+                }
+            };
+            let _: Value = v;
+            let mut operands = vec![Operand::Reg(r), Operand::Imm(bits)];
+            operands.truncate(m.form.operands.len());
+            body.reg_inits.push(ir::Inst {
+                guard: None,
+                op: Opcode::Mov,
+                form: m.form,
+                mods: m.mods,
+                types: m.types,
+                operands,
+                span,
+            });
+        }
+    }
+}
+
+/// `ld`, `st`, `ldu` and `cvt` allow wider integer registers than their type.
+fn type_rule(op: Opcode) -> TypeRule {
+    match op {
+        Opcode::Ld | Opcode::Ldu | Opcode::St | Opcode::Cvt => TypeRule::Relaxed,
+        _ => TypeRule::Strict,
+    }
+}
+
+/// The relaxed rule applies to the data operands (`d` of `ld`/`cvt`, `b` of `st`, `a` of
+/// `cvt`), not to addresses.
+fn is_data_operand(_op: Opcode, role: &isa::Operand) -> bool {
+    matches!(
+        role.kind,
+        OperandKind::Dst | OperandKind::Src | OperandKind::SrcReg
+    )
+}
+
+/// Whether the operands, by their syntactic shape alone, could fill the form's positions.
+fn shape_fits(form: &isa::Form, ops: &[ast::Operand]) -> bool {
+    let required = form.required_operands();
+    if ops.len() < required || ops.len() > form.operands.len() {
+        return false;
+    }
+    let mut budget = ops.len() - required;
+    let mut given = ops.iter();
+    for role in &form.operands {
+        if role.optional {
+            if budget == 0 {
+                continue;
+            }
+            budget -= 1;
+        }
+        let Some(op) = given.next() else {
+            return false;
+        };
+        let is_vector = !matches!(role.vector, VecRule::Scalar);
+        let fits = match role.kind {
+            OperandKind::ParamList => matches!(op, ast::Operand::List(_)),
+            OperandKind::Func | OperandKind::Proto | OperandKind::Label => op.as_name().is_some(),
+            OperandKind::Addr => matches!(op, ast::Operand::Address(_) | ast::Operand::Indexed(_)),
+            OperandKind::TexAddr => matches!(op, ast::Operand::Address(_)),
+            OperandKind::DstPair => matches!(op, ast::Operand::Pair(_) | ast::Operand::Expr(_)),
+            _ if is_vector => matches!(
+                op,
+                ast::Operand::Vector(_) | ast::Operand::Expr(ast::Expr::Name(_))
+            ),
+            _ => {
+                !matches!(
+                    op,
+                    ast::Operand::Vector(_) | ast::Operand::List(_) | ast::Operand::Pair(_)
+                ) && !matches!(op, ast::Operand::Address(_))
+            }
+        };
+        if !fits {
+            return false;
+        }
+    }
+    true
+}
