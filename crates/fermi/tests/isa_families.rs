@@ -349,3 +349,29 @@ fn float_literals_become_the_high_bits() {
     // Integer instructions take no float literal.
     assert!(asm("IADD R0, R1, 1.0").is_err());
 }
+
+#[test]
+fn instructions_build_from_typed_operands() {
+    use fermi::isa::{build, Guard};
+    let always = Guard::ALWAYS;
+    let i = build(
+        "ISETP.LT.U32.AND",
+        always,
+        &[p(0), p(7), r(14), r(19), p(7)],
+    )
+    .unwrap();
+    assert_eq!(encode(&i), 0x4ce1dc03188e0000);
+    let g = Guard {
+        pred: Pred::new(1).unwrap(),
+        not: false,
+    };
+    let i = build("BRA", g, &[Operand::Target(0x230 - 0x498)]).unwrap();
+    assert_eq!(encode(&i), 0x600005e74003fff6);
+    // Wrong shapes, ranges, modifiers and guards are refused.
+    assert!(build("IADD", always, &[r(1), r(2)]).is_err());
+    assert!(build("IADD", always, &[r(1), p(2), r(3)]).is_err());
+    assert!(build("ISCADD", always, &[r(1), r(2), r(3), Operand::Imm(32)]).is_err());
+    assert!(build("ISETP.AND", always, &[p(0), p(7), r(14), r(19), p(7)]).is_err());
+    assert!(build("SSY", g, &[Operand::Target(0)]).is_err());
+    assert!(build("MOV", always, &[not(p(1)), r(2)]).is_err());
+}

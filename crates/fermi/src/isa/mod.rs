@@ -90,6 +90,12 @@ pub fn parse_with(
     parse::parse_with(text, addr, labels, dialect)
 }
 
+/// Builds an instruction from its mnemonic with modifiers as printed (`"ISETP.LT.U32.AND"`)
+/// and typed operands in print order; checks the modifiers, operand shapes and ranges.
+pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, AsmError> {
+    parse::build(opcode, guard, operands)
+}
+
 /// The marker printed for a word that does not decode.
 pub const INVALID: &str = "INVALID";
 

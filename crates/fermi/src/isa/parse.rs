@@ -616,3 +616,86 @@ pub fn parse_with(
         |(_, e)| e,
     ))
 }
+
+fn flags_fit(o: &Opd, f: Flags) -> bool {
+    (!f.neg || o.neg != NONE)
+        && (!f.not || o.not != NONE)
+        && (!f.abs || o.abs != NONE)
+        && (!f.cc || o.cc != NONE)
+}
+
+fn fits_signed(v: i64, width: u8) -> bool {
+    width >= 64 || (v >= -(1i64 << (width - 1)) && v < (1i64 << (width - 1)))
+}
+
+/// Whether `v` is a value field `o` can hold.
+fn operand_fits(o: &Opd, v: &Operand) -> bool {
+    match (o.kind, *v) {
+        (Kind::Reg, Operand::Reg(_, f)) | (Kind::Comp, Operand::Reg(_, f)) => flags_fit(o, f),
+        (Kind::Pred, Operand::Pred(_, f)) => flags_fit(o, f) && !f.neg && !f.abs && !f.cc,
+        (Kind::Comp, Operand::Const(_, f)) | (Kind::Comp, Operand::Imm20(_, f)) => flags_fit(o, f),
+        (Kind::Imm { width, signed }, Operand::Imm(i)) => {
+            if signed {
+                fits_signed(i, width)
+            } else {
+                i >= 0 && (width >= 63 || i < (1i64 << width))
+            }
+        }
+        (Kind::Mem { width }, Operand::Mem { offset, .. }) => fits_signed(offset.into(), width),
+        (Kind::Cmem, Operand::CMem { bank, .. }) => bank < 16,
+        (Kind::Sreg, Operand::Sreg(_)) => true,
+        (Kind::Target { width }, Operand::Target(rel)) => fits_signed(rel, width),
+        (Kind::AbsTarget { width }, Operand::AbsTarget(a)) => width >= 64 || a >> width == 0,
+        (Kind::Text(_), Operand::Text) => true,
+        _ => false,
+    }
+}
+
+/// Builds an instruction from its mnemonic and modifiers as printed (`"ISETP.LT.U32.AND"`,
+/// `".S"` last if wanted) and typed operands in print order. Branch targets are
+/// `Operand::Target(offset from the next instruction)`.
+pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, AsmError> {
+    let whole = Piece { s: opcode, at: 0 }.trim();
+    let mut dotted = split(whole, '.');
+    let name = dotted.remove(0);
+    let mut err = name.err(format!("unknown opcode `{}`", name.s));
+    for row in ROWS.iter().filter(|r| r.name == name.s) {
+        let (mods, sched) = match match_mods(row, &dotted, whole, Dialect::Current) {
+            Ok(m) => m,
+            Err(e) => {
+                err = e;
+                continue;
+            }
+        };
+        if !row.guarded && guard != Guard::ALWAYS {
+            err = whole.err(format!("{} cannot take a guard predicate", row.name));
+            continue;
+        }
+        let shapes_fit = operands.len() == row.operands.len()
+            && row
+                .operands
+                .iter()
+                .zip(operands)
+                .all(|(o, v)| operand_fits(o, v));
+        if !shapes_fit {
+            err = whole.err(format!(
+                "operands do not fit {} ({} expected)",
+                row.name,
+                row.operands.len()
+            ));
+            continue;
+        }
+        let mut values = [Operand::None; MAX_OPERANDS];
+        for (slot, v) in values.iter_mut().zip(operands) {
+            *slot = *v;
+        }
+        return Ok(Inst {
+            row,
+            guard,
+            sched,
+            mods,
+            operands: values,
+        });
+    }
+    Err(err)
+}
