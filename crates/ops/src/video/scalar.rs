@@ -61,13 +61,13 @@ impl VideoScalar {
 /// Wraps to a signed 33-bit value: `optSaturate` returns `.s33`, so an unsaturated
 /// intermediate keeps only its low 33 bits (this matters only to `.min`/`.max`).
 #[inline]
-fn wrap_s33(x: i128) -> i64 {
-    ((x as i64) << 31) >> 31
+fn wrap_s33(x: i64) -> i64 {
+    (x << 31) >> 31
 }
 
 /// `optSaturate(tmp, sat, sign, dsel)` of §9.7.18.1.
 #[inline]
-fn opt_saturate(tmp: i128, sat: bool, signed: bool, dsel: PartSel) -> i64 {
+fn opt_saturate(tmp: i64, sat: bool, signed: bool, dsel: PartSel) -> i64 {
     if !sat {
         return wrap_s33(tmp);
     }
@@ -79,7 +79,7 @@ fn opt_saturate(tmp: i128, sat: bool, signed: bool, dsel: PartSel) -> i64 {
         (PartSel::Word, true) => (i64::from(i32::MIN), i64::from(i32::MAX)),
         (PartSel::Word, false) => (0, i64::from(u32::MAX)),
     };
-    tmp.clamp(i128::from(lo), i128::from(hi)) as i64
+    tmp.clamp(lo, hi)
 }
 
 /// `optMerge(dsel, tmp, c)` of §9.7.18.1.
@@ -99,7 +99,7 @@ fn opt_merge(dsel: PartSel, tmp: i64, c: u32) -> u32 {
 
 /// Saturation, then the secondary operation or merge; the low 32 bits of the result.
 #[inline]
-fn finish(tmp: i128, c: u32, dtype: Sign, sat: bool, secondary: VideoSecondary) -> u32 {
+fn finish(tmp: i64, c: u32, dtype: Sign, sat: bool, secondary: VideoSecondary) -> u32 {
     let dsel = match secondary {
         VideoSecondary::Merge(sel) => sel,
         _ => PartSel::Word,
@@ -118,10 +118,10 @@ fn finish(tmp: i128, c: u32, dtype: Sign, sat: bool, secondary: VideoSecondary) 
 
 /// The operands `ta`, `tb` of the primary operation.
 #[inline]
-fn operands(a: u32, b: u32, m: VideoScalar) -> (i128, i128) {
+fn operands(a: u32, b: u32, m: VideoScalar) -> (i64, i64) {
     (
-        i128::from(part_select_sign_extend(a, m.atype, m.asel)),
-        i128::from(part_select_sign_extend(b, m.btype, m.bsel)),
+        part_select_sign_extend(a, m.atype, m.asel),
+        part_select_sign_extend(b, m.btype, m.bsel),
     )
 }
 
@@ -170,20 +170,38 @@ fn shift_amount(b: u32, bsel: PartSel, mode: ClampWrap) -> u32 {
     }
 }
 
+/// A left-shifted value (up to 65 bits) as the `i64` that [`finish`] takes: clamped when it
+/// will be saturated (every saturation range lies inside `i64`, so the clamp changes nothing),
+/// else its low 64 bits (only the low 33 bits are used then).
+#[inline]
+fn shifted_to_i64(x: i128, sat: bool) -> i64 {
+    if sat {
+        x.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+    } else {
+        x as i64
+    }
+}
+
 /// `vshl.mode` (§9.7.18.1.2): `ta << tb`, zero fill. The shifted value is kept exactly (up to
 /// 65 bits), so `.sat` clamps the true value (see spec notes).
 #[inline]
 pub fn vshl(a: u32, b: u32, c: u32, m: VideoScalar, mode: ClampWrap) -> u32 {
     let ta = i128::from(part_select_sign_extend(a, m.atype, m.asel));
     let tb = shift_amount(b, m.bsel, mode);
-    finish(ta << tb, c, m.dtype, m.sat, m.secondary)
+    finish(
+        shifted_to_i64(ta << tb, m.sat),
+        c,
+        m.dtype,
+        m.sat,
+        m.secondary,
+    )
 }
 
 /// `vshr.mode` (§9.7.18.1.2): `ta >> tb`, filling with the sign of `ta` (zero for `.u32`
 /// `atype`).
 #[inline]
 pub fn vshr(a: u32, b: u32, c: u32, m: VideoScalar, mode: ClampWrap) -> u32 {
-    let ta = i128::from(part_select_sign_extend(a, m.atype, m.asel));
+    let ta = part_select_sign_extend(a, m.atype, m.asel);
     let tb = shift_amount(b, m.bsel, mode);
     finish(ta >> tb, c, m.dtype, m.sat, m.secondary)
 }
@@ -194,6 +212,6 @@ pub fn vshr(a: u32, b: u32, c: u32, m: VideoScalar, mode: ClampWrap) -> u32 {
 pub fn vset(a: u32, b: u32, c: u32, m: VideoScalar, cmp: VCmp) -> u32 {
     let ta = part_select_sign_extend(a, m.atype, m.asel);
     let tb = part_select_sign_extend(b, m.btype, m.bsel);
-    let tmp = i128::from(cmp.eval(ta, tb));
+    let tmp = i64::from(cmp.eval(ta, tb));
     finish(tmp, c, Sign::Unsigned, false, m.secondary)
 }
