@@ -68,7 +68,6 @@ fn defaults_when_the_file_says_nothing() {
         arch: Arch::Sm21,
         address_size: AddressSize::Bits32,
         default_kernel_name: "main".into(),
-        ..AsmOptions::default()
     };
     let a = assemble_file(&SourceFile::new("t", "!RawInstruction 0x1"), &opts).unwrap();
     assert_eq!(a.module.arch, Arch::Sm21);

@@ -3,7 +3,7 @@
 //! table (`fermi::isa`).
 
 use diag::SourceFile;
-use fermi::asm::{assemble_file, AsmOptions};
+use fermi::asm::{assemble_file_with, AsmOptions};
 use fermi::isa::Dialect;
 use fermi::listing::parse_listing_line;
 use fermi::verify::{verify_listing, verify_listing_with, MismatchKind};
@@ -49,11 +49,8 @@ fn legacy_listing_is_recognised_and_clean() {
 #[test]
 fn legacy_listing_assembles_with_the_legacy_option() {
     let file = SourceFile::new("c.isa", LEGACY);
-    let opts = AsmOptions {
-        dialect: Dialect::Legacy,
-        ..AsmOptions::default()
-    };
-    let a = assemble_file(&file, &opts).unwrap_or_else(|d| panic!("{}", diag::render(&file, &d)));
+    let a = assemble_file_with(&file, &AsmOptions::default(), Dialect::Legacy)
+        .unwrap_or_else(|d| panic!("{}", diag::render(&file, &d)));
     let words: Vec<u64> = LEGACY
         .lines()
         .filter_map(parse_listing_line)

@@ -36,9 +36,6 @@ pub struct AsmOptions {
     pub address_size: AddressSize,
     /// Name of the kernel that holds instructions when the file declares none.
     pub default_kernel_name: String,
-    /// Which cuobjdump spelling instruction text is in (only listings made by the older
-    /// cuobjdump need [`Dialect::Legacy`]).
-    pub dialect: Dialect,
 }
 
 impl Default for AsmOptions {
@@ -47,7 +44,6 @@ impl Default for AsmOptions {
             arch: Arch::Sm20,
             address_size: AddressSize::Bits64,
             default_kernel_name: "kernel".into(),
-            dialect: Dialect::Current,
         }
     }
 }
@@ -74,6 +70,16 @@ impl Assembly {
 
 /// Assembles a whole file; on failure returns every error found, in source order.
 pub fn assemble_file(file: &SourceFile, opts: &AsmOptions) -> Result<Assembly, Vec<Diagnostic>> {
+    assemble_file_with(file, opts, Dialect::Current)
+}
+
+/// [`assemble_file`] for instruction text in a chosen cuobjdump spelling (only listings made
+/// by the older cuobjdump need [`Dialect::Legacy`]).
+pub fn assemble_file_with(
+    file: &SourceFile,
+    opts: &AsmOptions,
+    dialect: Dialect,
+) -> Result<Assembly, Vec<Diagnostic>> {
     if u32::try_from(file.text.len()).is_err() {
         return Err(vec![Diagnostic::error(
             Span::new(0, 0),
@@ -101,7 +107,7 @@ pub fn assemble_file(file: &SourceFile, opts: &AsmOptions) -> Result<Assembly, V
                         let name = name.strip_prefix('!').unwrap_or(name);
                         k.labels.get(name).map(|l| l.addr)
                     };
-                    match crate::isa::assemble_text_with(text, addr, &lookup, opts.dialect) {
+                    match crate::isa::assemble_text_with(text, addr, &lookup, dialect) {
                         Ok(word) => word,
                         Err(e) => {
                             let s = (start + e.span.start).min(end);
