@@ -452,6 +452,8 @@ pub struct VariableDecl {
     pub space_span: Span,
     /// `.const[N]` bank or `.tex[N]` texture id.
     pub binding: Option<Expr>,
+    /// `.attribute(.managed)` — the attribute directives inside the parentheses, as written.
+    pub attributes: Vec<Span>,
     pub align: Option<Expr>,
     pub ty: Option<TypeSpec>,
     pub ptr: Option<PtrAttribute>,

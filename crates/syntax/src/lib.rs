@@ -3,6 +3,30 @@
 //!
 //! The parser knows the grammar, not the instruction set: an instruction is
 //! `[@[!]guard] opcode{.modifier}* operand, …;` and the checker gives it meaning.
+//!
+//! ```
+//! use syntax::ast::{Operand, Statement};
+//!
+//! let file = diag::SourceFile::new(
+//!     "k.ptx",
+//!     ".version 8.4 .target sm_80 .entry k() { @%p1 add .s32 %r1, %r2, 0x10; }",
+//! );
+//! let (module, diags) = syntax::parse_module(&file);
+//! assert!(diags.is_empty());
+//! let Statement::Function(k) = &module.statements[2] else { unreachable!() };
+//! let Statement::Instruction(add) = &k.body.as_ref().unwrap().statements[0] else {
+//!     unreachable!()
+//! };
+//! assert_eq!(add.opcode.text(&file.text), "add");
+//! assert_eq!(add.modifiers(&file.text).map(|m| m.1).collect::<Vec<_>>(), [".s32"]);
+//! assert!(matches!(add.operands[0], Operand::Expr(_)));
+//!
+//! let text = syntax::print_module(&module, &file);
+//! assert!(text.contains("\t@%p1 add.s32 %r1, %r2, 0x10;\n"));
+//! let again = diag::SourceFile::new("fmt.ptx", text);
+//! let (reparsed, _) = syntax::parse_module(&again);
+//! assert!(syntax::same_module(&module, &file.text, &reparsed, &again.text));
+//! ```
 #![cfg_attr(
     not(test),
     deny(

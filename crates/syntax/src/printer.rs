@@ -359,6 +359,16 @@ impl<'s> Printer<'s> {
             self.expr(b);
             self.out.push(']');
         }
+        if !v.attributes.is_empty() {
+            self.put(" .attribute(");
+            for (i, a) in v.attributes.iter().enumerate() {
+                if i > 0 {
+                    self.put(", ");
+                }
+                self.put_span(*a);
+            }
+            self.out.push(')');
+        }
         if let Some(a) = &v.align {
             self.put(" .align ");
             self.expr_tight(a);

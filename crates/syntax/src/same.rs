@@ -168,15 +168,23 @@ same_fields!(Block { statements });
 same_fields!(Label { name });
 same_fields!(TypeSpec { vector, base });
 same_fields!(PtrAttribute { space, align });
-same_fields!(VariableDecl {
-    linkage,
-    space,
-    binding,
-    align,
-    ty,
-    ptr,
-    declarators
-});
+impl Same for VariableDecl {
+    fn same(&self, o: &Self, cx: &Cx) -> bool {
+        self.linkage.same(&o.linkage, cx)
+            && self.space == o.space
+            && self.binding.same(&o.binding, cx)
+            && self.attributes.len() == o.attributes.len()
+            && self
+                .attributes
+                .iter()
+                .zip(&o.attributes)
+                .all(|(x, y)| cx.text_eq(*x, *y))
+            && self.align.same(&o.align, cx)
+            && self.ty.same(&o.ty, cx)
+            && self.ptr.same(&o.ptr, cx)
+            && self.declarators.same(&o.declarators, cx)
+    }
+}
 same_fields!(Declarator {
     name,
     range,

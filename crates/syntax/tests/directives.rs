@@ -278,6 +278,9 @@ fn extern_shared_and_linkage_of_variables() {
     assert_eq!(v.declarators[0].name.text(&f.text), "smem");
     let (v, _) = var(".visible .global .u32 g;");
     assert_eq!(v.linkage.unwrap().kind, LinkageKind::Visible);
+    let (v, f) = var(".global .attribute(.managed) .align 4 .u32 m;");
+    let attrs: Vec<&str> = v.attributes.iter().map(|s| text(&f, *s)).collect();
+    assert_eq!(attrs, [".managed"]);
     let (v, _) = var(".common .global .u32 g;");
     assert_eq!(v.linkage.unwrap().kind, LinkageKind::Common);
     // 1.1 §9.3: bare `.extern foo` / `.visible foo`.

@@ -35,6 +35,7 @@ impl<'s> Parser<'s> {
         } else {
             None
         };
+        let mut attributes = Vec::new();
         let mut align = None;
         let mut vector: Option<(VectorWidth, Span)> = None;
         let mut scalar: Option<(ScalarType, Span)> = None;
@@ -42,7 +43,18 @@ impl<'s> Parser<'s> {
         while self.at(TokenKind::Directive) {
             let text = self.tok_text();
             let span = self.tok.span;
-            if text == ".align" {
+            if text == ".attribute" {
+                self.bump();
+                self.expect(TokenKind::LParen, "`(` after `.attribute`")?;
+                loop {
+                    let t = self.expect(TokenKind::Directive, "an attribute such as `.managed`")?;
+                    attributes.push(t.span);
+                    if !self.eat(TokenKind::Comma) {
+                        break;
+                    }
+                }
+                self.expect(TokenKind::RParen, "`)`")?;
+            } else if text == ".align" {
                 self.bump();
                 if align.is_some() {
                     return Err(self.error_at(span, "duplicate `.align`"));
@@ -106,6 +118,7 @@ impl<'s> Parser<'s> {
             space,
             space_span: space_tok.span,
             binding,
+            attributes,
             align,
             ty,
             ptr,
