@@ -195,6 +195,17 @@ impl Simd4Mode {
     }
 }
 
+/// Lane `k` (of `width` bits) of the 64-bit `{b, a}`, sign- or zero-extended.
+#[inline]
+fn lane(ab: u64, k: u8, width: u32, sign: Sign) -> i32 {
+    let v = (ab >> (u32::from(k) * width)) as u32;
+    let top = (v << (32 - width)) as i32;
+    match sign {
+        Sign::Signed => top >> (32 - width),
+        Sign::Unsigned => ((top as u32) >> (32 - width)) as i32,
+    }
+}
+
 /// The `.sat` clamp of one lane result to the `width`-bit range of `dtype`.
 #[inline]
 fn clamp_lane(t: i32, width: u32, dtype: Sign) -> i32 {
@@ -205,95 +216,62 @@ fn clamp_lane(t: i32, width: u32, dtype: Sign) -> i32 {
 }
 
 /// Secondary accumulate (`.add`: `c + Σ masked t[i]`) or SIMD merge of lane results.
-#[inline(always)]
-fn combine<const N: usize>(t: [i32; N], width: u32, c: u32, add: bool, mask: u8) -> u32 {
+#[inline]
+fn combine<const N: usize>(
+    t: [i32; N],
+    width: u32,
+    c: u32,
+    add: bool,
+    has: impl Fn(usize) -> bool,
+) -> u32 {
     // width is 8 or 16.
     let lane_mask = (1u32 << width) - 1;
-    // All ones for a lane in the mask, else zero: no per-lane branch.
-    let on = |i: usize| 0u32.wrapping_sub(u32::from((mask >> i) & 1));
-    if add {
-        let mut d = c;
-        for (i, &ti) in t.iter().enumerate() {
-            d = d.wrapping_add(ti as u32 & on(i));
+    let mut d = if add { c } else { 0 };
+    for (i, &ti) in t.iter().enumerate() {
+        let shift = width * i as u32;
+        if add {
+            if has(i) {
+                d = d.wrapping_add(ti as u32);
+            }
+        } else if has(i) {
+            d |= ((ti as u32) & lane_mask) << shift;
+        } else {
+            d |= c & (lane_mask << shift);
         }
-        d
-    } else {
-        let mut merged = 0u32;
-        let mut written = 0u32;
-        for (i, &ti) in t.iter().enumerate() {
-            let shift = width * i as u32;
-            merged |= ((ti as u32 & lane_mask) << shift) & on(i);
-            written |= (lane_mask << shift) & on(i);
-        }
-        merged | (c & !written)
     }
-}
-
-/// Lane `k` of `{b, a}` with the signedness a compile-time constant.
-#[inline(always)]
-fn lane_k<const W: u32, const SIGNED: bool>(ab: u64, k: u8) -> i32 {
-    let top = (((ab >> (u32::from(k) * W)) as u32) << (32 - W)) as i32;
-    if SIGNED {
-        top >> (32 - W)
-    } else {
-        ((top as u32) >> (32 - W)) as i32
-    }
-}
-
-/// Lane results for `N` lanes of `W` bits with both operand signednesses fixed at compile
-/// time, so the per-lane work has no branches on the mode.
-#[inline(always)]
-fn lanes_k<const N: usize, const W: u32, const SA: bool, const SB: bool>(
-    ab: u64,
-    asel: [u8; N],
-    bsel: [u8; N],
-    op: impl Fn(i32, i32) -> i32,
-) -> [i32; N] {
-    let mut t = [0i32; N];
-    for (i, ti) in t.iter_mut().enumerate() {
-        *ti = op(lane_k::<W, SA>(ab, asel[i]), lane_k::<W, SB>(ab, bsel[i]));
-    }
-    t
-}
-
-/// Lane results with the operand signedness dispatched once per call.
-#[inline(always)]
-fn lanes<const N: usize, const W: u32>(
-    ab: u64,
-    asel: [u8; N],
-    bsel: [u8; N],
-    atype: Sign,
-    btype: Sign,
-    op: impl Fn(i32, i32) -> i32,
-) -> [i32; N] {
-    match (atype, btype) {
-        (Sign::Unsigned, Sign::Unsigned) => lanes_k::<N, W, false, false>(ab, asel, bsel, op),
-        (Sign::Unsigned, Sign::Signed) => lanes_k::<N, W, false, true>(ab, asel, bsel, op),
-        (Sign::Signed, Sign::Unsigned) => lanes_k::<N, W, true, false>(ab, asel, bsel, op),
-        (Sign::Signed, Sign::Signed) => lanes_k::<N, W, true, true>(ab, asel, bsel, op),
-    }
+    d
 }
 
 /// The 2-way SIMD pipeline with lane operation `op`.
 #[inline(always)]
 fn simd2(a: u32, b: u32, c: u32, m: Simd2Mode, sat: bool, op: impl Fn(i32, i32) -> i32) -> u32 {
     let ab = (u64::from(b) << 32) | u64::from(a);
-    let mut t = lanes::<2, 16>(ab, m.asel.src, m.bsel.src, m.atype, m.btype, op);
-    if sat {
-        t = t.map(|ti| clamp_lane(ti, 16, m.dtype));
+    let mut t = [0i32; 2];
+    for (i, ti) in t.iter_mut().enumerate() {
+        let va = lane(ab, m.asel.src[i], 16, m.atype);
+        let vb = lane(ab, m.bsel.src[i], 16, m.btype);
+        *ti = op(va, vb);
+        if sat {
+            *ti = clamp_lane(*ti, 16, m.dtype);
+        }
     }
-    combine(t, 16, c, m.add, m.mask.0)
+    combine(t, 16, c, m.add, |i| m.mask.has(i))
 }
 
 /// The 4-way SIMD pipeline with lane operation `op`.
 #[inline(always)]
 fn simd4(a: u32, b: u32, c: u32, m: Simd4Mode, sat: bool, op: impl Fn(i32, i32) -> i32) -> u32 {
     let ab = (u64::from(b) << 32) | u64::from(a);
-    let mut t = lanes::<4, 8>(ab, m.asel.src, m.bsel.src, m.atype, m.btype, op);
-    if sat {
-        t = t.map(|ti| clamp_lane(ti, 8, m.dtype));
+    let mut t = [0i32; 4];
+    for (i, ti) in t.iter_mut().enumerate() {
+        let va = lane(ab, m.asel.src[i], 8, m.atype);
+        let vb = lane(ab, m.bsel.src[i], 8, m.btype);
+        *ti = op(va, vb);
+        if sat {
+            *ti = clamp_lane(*ti, 8, m.dtype);
+        }
     }
-    combine(t, 8, c, m.add, m.mask.0)
+    combine(t, 8, c, m.add, |i| m.mask.has(i))
 }
 
 /// `vavrg`: `(s + 1) >> 1` for a non-negative sum `s`, `s >> 1` (toward −∞) otherwise, so
