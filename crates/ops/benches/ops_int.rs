@@ -5,7 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ops::carry;
 use ops::int::{self, Sign};
-use ops::video::{self, Simd4Mode};
+use ops::video::{self, PartSel, Simd4Mode, VideoScalar, VideoSecondary};
 use std::hint::black_box;
 
 const N: usize = 1024;
@@ -97,6 +97,24 @@ fn bench(c: &mut Criterion) {
             let mut acc = 0u32;
             for &x in black_box(&v) {
                 acc = video::vabsdiff4(x as u32, (x >> 32) as u32, acc, black_box(sad));
+            }
+            acc
+        })
+    });
+    let scalar = VideoScalar {
+        dtype: Sign::Signed,
+        atype: Sign::Unsigned,
+        btype: Sign::Signed,
+        asel: PartSel::B0,
+        bsel: PartSel::H0,
+        sat: true,
+        secondary: VideoSecondary::Add,
+    };
+    g.bench_function("vadd.s32.u32.s32.sat.add (b0, h0)", |b| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            for &x in black_box(&v) {
+                acc = video::vadd(x as u32, (x >> 32) as u32, acc, black_box(scalar));
             }
             acc
         })
