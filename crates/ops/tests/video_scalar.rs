@@ -624,3 +624,27 @@ fn vmad_examples_worked_by_hand() {
         -2
     );
 }
+
+#[test]
+fn mode_constructors_are_plain_defaults() {
+    let m = VideoScalar::new(Sign::Signed, Sign::Unsigned, Sign::Signed);
+    assert_eq!(
+        (m.asel, m.bsel, m.sat, m.secondary),
+        (PartSel::Word, PartSel::Word, false, VideoSecondary::None)
+    );
+    assert_eq!(
+        (m.dtype, m.atype, m.btype),
+        (Sign::Signed, Sign::Unsigned, Sign::Signed)
+    );
+    assert_eq!(
+        VideoScalar::U32,
+        VideoScalar::new(Sign::Unsigned, Sign::Unsigned, Sign::Unsigned)
+    );
+    let v = VmadMode::new(Sign::Unsigned, Sign::Signed);
+    assert_eq!(
+        (v.neg, v.scale, v.sat, v.asel),
+        (VmadNeg::None, VmadScale::None, false, PartSel::Word)
+    );
+    // 0xffffffff as .u32 times -1 as .s32, plus 1: -(2^32 - 1) + 1, low 32 bits 2.
+    assert_eq!(video::vmad(u32::MAX, u32::MAX, 1, v), 2);
+}

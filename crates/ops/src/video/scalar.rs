@@ -47,15 +47,20 @@ pub struct VideoScalar {
 
 impl VideoScalar {
     /// `.u32.u32.u32`, no selectors, no saturation, no secondary operation.
-    pub const U32: VideoScalar = VideoScalar {
-        dtype: Sign::Unsigned,
-        atype: Sign::Unsigned,
-        btype: Sign::Unsigned,
-        asel: PartSel::Word,
-        bsel: PartSel::Word,
-        sat: false,
-        secondary: VideoSecondary::None,
-    };
+    pub const U32: VideoScalar = VideoScalar::new(Sign::Unsigned, Sign::Unsigned, Sign::Unsigned);
+
+    /// The given types with no selectors, no saturation and no secondary operation.
+    pub const fn new(dtype: Sign, atype: Sign, btype: Sign) -> VideoScalar {
+        VideoScalar {
+            dtype,
+            atype,
+            btype,
+            asel: PartSel::Word,
+            bsel: PartSel::Word,
+            sat: false,
+            secondary: VideoSecondary::None,
+        }
+    }
 }
 
 /// Wraps to a signed 33-bit value: `optSaturate` returns `.s33`, so an unsaturated

@@ -49,6 +49,21 @@ pub struct VmadMode {
     pub sat: bool,
 }
 
+impl VmadMode {
+    /// The given operand types with no selectors, negation, scaling or saturation.
+    pub const fn new(atype: Sign, btype: Sign) -> VmadMode {
+        VmadMode {
+            atype,
+            btype,
+            asel: PartSel::Word,
+            bsel: PartSel::Word,
+            neg: VmadNeg::None,
+            scale: VmadScale::None,
+            sat: false,
+        }
+    }
+}
+
 /// `vmad` (§9.7.18.1.3), the pseudo-code transcribed: the 128-bit product (one's complement
 /// plus `lsb` for a negated product), `c` one's-complemented and sign-extended from 32 bits
 /// when negated, the scale shift (arithmetic when the final result is signed), the low 64
