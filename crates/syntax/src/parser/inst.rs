@@ -31,13 +31,11 @@ impl<'s> Parser<'s> {
             let t = self.bump();
             modifiers = Some(modifiers.map_or(t.span, |m| m.to(t.span)));
         }
-        let mut operands = Vec::new();
-        if !self.at(TokenKind::Semi) {
-            operands.push(self.parse_operand(true)?);
-            while self.eat(TokenKind::Comma) {
-                operands.push(self.parse_operand(true)?);
-            }
-        }
+        let operands = if self.at(TokenKind::Semi) {
+            Vec::new()
+        } else {
+            self.parse_operand_seq(true)?
+        };
         self.expect(TokenKind::Semi, "`,` or `;` after an operand")?;
         Ok(Instruction {
             guard,
@@ -46,6 +44,24 @@ impl<'s> Parser<'s> {
             operands,
             span: self.span_from(start),
         })
+    }
+
+    /// `operand {, operand}` collected into an exactly sized `Vec`.
+    fn parse_operand_seq(&mut self, allow_list: bool) -> PResult<Vec<Operand>> {
+        let start = self.operand_stack.len();
+        let r = self.push_operands(allow_list);
+        let out: Vec<Operand> = self.operand_stack.drain(start..).collect();
+        r.map(|()| out)
+    }
+
+    fn push_operands(&mut self, allow_list: bool) -> PResult<()> {
+        let op = self.parse_operand(allow_list)?;
+        self.operand_stack.push(op);
+        while self.eat(TokenKind::Comma) {
+            let op = self.parse_operand(allow_list)?;
+            self.operand_stack.push(op);
+        }
+        Ok(())
     }
 
     /// One operand; `(…)` lists are allowed only at the top level of an instruction.
@@ -71,10 +87,7 @@ impl<'s> Parser<'s> {
             TokenKind::LBrace => {
                 self.bump();
                 self.enter()?;
-                let mut elements = vec![self.parse_operand(false)?];
-                while self.eat(TokenKind::Comma) {
-                    elements.push(self.parse_operand(false)?);
-                }
+                let elements = self.parse_operand_seq(false)?;
                 self.leave();
                 self.expect(TokenKind::RBrace, "`,` or `}` in a vector operand")?;
                 Ok(Operand::Vector(VectorOperand {
@@ -84,13 +97,11 @@ impl<'s> Parser<'s> {
             }
             TokenKind::LParen if allow_list && self.paren_is_list() => {
                 self.bump();
-                let mut elements = Vec::new();
-                if !self.at(TokenKind::RParen) {
-                    elements.push(self.parse_operand(false)?);
-                    while self.eat(TokenKind::Comma) {
-                        elements.push(self.parse_operand(false)?);
-                    }
-                }
+                let elements = if self.at(TokenKind::RParen) {
+                    Vec::new()
+                } else {
+                    self.parse_operand_seq(false)?
+                };
                 self.expect(TokenKind::RParen, "`,` or `)` in an operand list")?;
                 Ok(Operand::List(OperandList {
                     elements,

@@ -56,6 +56,12 @@ pub(crate) struct Parser<'s> {
     stopped: bool,
     /// Start of the last lexical error token reported, so recovery does not repeat it.
     last_lex_error: Option<u32>,
+    /// Operands being collected (a stack shared by nested lists), so each finished list is
+    /// allocated at its exact length: most instructions have 2–3 operands and `Vec`'s
+    /// growth would reserve 4.
+    operand_stack: Vec<crate::ast::Operand>,
+    /// The same for statements of nested blocks.
+    statement_stack: Vec<Statement>,
 }
 
 impl<'s> Parser<'s> {
@@ -71,6 +77,8 @@ impl<'s> Parser<'s> {
             depth: 0,
             stopped: false,
             last_lex_error: None,
+            operand_stack: Vec::new(),
+            statement_stack: Vec::new(),
         }
     }
 
@@ -273,10 +281,15 @@ impl<'s> Parser<'s> {
 
     /// Statements until `}` (when `open` is the span of the opening brace) or end of file.
     pub(crate) fn parse_statements(&mut self, open: Option<Span>, cx: Context) -> Vec<Statement> {
-        let mut out = Vec::new();
+        let start = self.statement_stack.len();
+        self.push_statements(open, cx);
+        self.statement_stack.drain(start..).collect()
+    }
+
+    fn push_statements(&mut self, open: Option<Span>, cx: Context) {
         loop {
             if self.stopped {
-                return out;
+                return;
             }
             match self.tok.kind {
                 TokenKind::Eof => {
@@ -287,9 +300,9 @@ impl<'s> Parser<'s> {
                                 .with_label(open, "this `{` is not closed"),
                         );
                     }
-                    return out;
+                    return;
                 }
-                TokenKind::RBrace if open.is_some() => return out,
+                TokenKind::RBrace if open.is_some() => return,
                 TokenKind::RBrace => {
                     let span = self.tok.span;
                     self.error_at(span, "unmatched `}`");
@@ -299,7 +312,7 @@ impl<'s> Parser<'s> {
                     let before = self.tok.span.start;
                     let depth = self.depth;
                     match self.parse_statement(cx) {
-                        Ok(Some(s)) => out.push(s),
+                        Ok(Some(s)) => self.statement_stack.push(s),
                         Ok(None) => {}
                         Err(Fail) => {
                             // Error paths return early past their `leave()`.
