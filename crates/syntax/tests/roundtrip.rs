@@ -102,3 +102,48 @@ fn same_module_ignores_layout_but_sees_every_change() {
         assert!(!same(&changed), "not detected: {changed}");
     }
 }
+
+/// Every instruction span covers exactly `[@guard] opcode … ;` and its operands lie inside it,
+/// on every repository file.
+#[test]
+fn instruction_and_operand_spans_cover_their_text() {
+    use syntax::ast::{Instruction, Statement};
+    fn walk<'a>(stmts: &'a [Statement], out: &mut Vec<&'a Instruction>) {
+        for s in stmts {
+            match s {
+                Statement::Instruction(i) => out.push(i),
+                Statement::Block(b) => walk(&b.statements, out),
+                Statement::Function(f) => {
+                    if let Some(b) = &f.body {
+                        walk(&b.statements, out)
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut total = 0;
+    for path in repo_ptx_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = SourceFile::new(path.display().to_string(), text);
+        let (m, d) = syntax::parse_module(&file);
+        if !d.is_empty() {
+            continue;
+        }
+        let mut insts = Vec::new();
+        walk(&m.statements, &mut insts);
+        for i in insts {
+            let t = &file.text[i.span.range()];
+            assert!(t.ends_with(';'), "{}: {t}", path.display());
+            let head = i.guard.map_or(i.opcode.span, |g| g.span);
+            assert_eq!(head.start, i.span.start, "{t}");
+            for op in &i.operands {
+                let s = op.span();
+                assert!(s.start >= i.span.start && s.end <= i.span.end, "{t}");
+                assert!(!s.is_empty(), "{t}");
+            }
+            total += 1;
+        }
+    }
+    assert!(total > 1000, "{total}");
+}
