@@ -310,3 +310,29 @@ proptest! {
         roundtrip_if_clean(&src.join(" "))?;
     }
 }
+
+/// Inputs shaped to trigger repeated look-ahead or re-scanning. Each is ~0.5 MB: a quadratic
+/// path would take minutes, a linear one milliseconds.
+#[test]
+fn adversarial_inputs_parse_in_linear_time() {
+    let n = 50_000;
+    let inputs = [
+        "call (".repeat(n),
+        "call (a;".repeat(n),
+        "call (a) (a) ".repeat(n),
+        format!("x {};", "(".repeat(n)),
+        "a /* comment */ ".repeat(n),
+        "$L: ".repeat(n),
+        ".loc 1 2 3, ".repeat(n),
+        "{ [ ( ".repeat(n),
+        ".entry k( .param .b32 a, ".repeat(n),
+        "mov.u32 %r1, 1 ? 2 : ".repeat(n),
+        "\"unterminated\n".repeat(n),
+        "/*".repeat(n),
+    ];
+    for src in inputs {
+        let file = SourceFile::new("adv.ptx", src);
+        let (_, d) = syntax::parse_module(&file);
+        assert!(d.len() <= 201);
+    }
+}
