@@ -31,6 +31,10 @@ pub(crate) struct Checker<'a> {
     /// Module-scope initializers are lowered after every module-scope name is known, so a
     /// variable may be initialised with the address of one declared later.
     pub pending_inits: Vec<(VarId, &'a ast::Initializer)>,
+    /// Set by `lookup_name` when it already reported why a name did not resolve.
+    pub reported_lookup: bool,
+    /// Functions whose body has been seen (a second body is a redefinition).
+    pub defined: Vec<FuncId>,
 }
 
 impl<'a> Checker<'a> {
@@ -53,6 +57,8 @@ impl<'a> Checker<'a> {
             next_tex_id: 0,
             match_cache: HashMap::new(),
             pending_inits: Vec::new(),
+            defined: Vec::new(),
+            reported_lookup: false,
         }
     }
 

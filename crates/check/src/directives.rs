@@ -84,6 +84,8 @@ impl<'a> Checker<'a> {
                 at,
                 "missing `.version` directive: each PTX file must begin with one",
             );
+            // Check the rest as the newest version so one missing line is one error.
+            self.version = LATEST_PTX;
         }
         if self.target_seen.is_none() {
             let at = self.version_seen.unwrap_or(Span::new(0, 0));
@@ -210,7 +212,7 @@ impl<'a> Checker<'a> {
                 return;
             }
         }
-        if self.version < PtxVersion::new(2, 3) {
+        if self.version_seen.is_some() && self.version < PtxVersion::new(2, 3) {
             self.error(
                 a.span,
                 format!(

@@ -59,7 +59,7 @@ impl<'a> Checker<'a> {
         let id = match existing {
             Some((ModSym::Func(prev), prev_span)) => {
                 let prev_fn = self.functions.get(prev.index());
-                let redefinition = prev_fn.is_some_and(|p| p.body.is_some()) && f.body.is_some();
+                let redefinition = self.defined.contains(&prev) && f.body.is_some();
                 let kind_differs = prev_fn.is_some_and(|p| p.kind != kind);
                 if redefinition || kind_differs {
                     self.push(
@@ -97,6 +97,9 @@ impl<'a> Checker<'a> {
                 id
             }
         };
+        if f.body.is_some() {
+            self.defined.push(id);
+        }
         let mut regs = Vec::new();
         let rets = self.lower_params(id, f.returns.as_ref(), &mut regs, kind, true);
         let params = self.lower_params(id, f.params.as_ref(), &mut regs, kind, false);

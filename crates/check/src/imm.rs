@@ -26,15 +26,11 @@ pub(crate) fn imm_bits(v: Value, ty: Type) -> Result<u64, String> {
         (Value::Float { .. }, BasicType::Pred) => {
             Err("floating-point immediate for a predicate operand".to_string())
         }
-        (
-            Value::Int { bits, unsigned },
-            BasicType::Signed | BasicType::Unsigned | BasicType::Bits,
-        )
-        | (Value::Int { bits, unsigned }, BasicType::Float)
-            if ty.is_packed() =>
-        {
-            int_fits(bits, unsigned, size, ty)
-        }
+        // ptxas rejects `add.u16x2 d, a, 1`: packed operands are registers only.
+        _ if ty.is_packed() => Err(format!(
+            "immediate operands are not allowed for {}",
+            ty.suffix()
+        )),
         (
             Value::Int { bits, unsigned },
             BasicType::Signed | BasicType::Unsigned | BasicType::Bits,
@@ -190,6 +186,7 @@ mod tests {
         assert_eq!(imm_bits(nan, Type::B32), Ok(0x7fc0_0001));
         assert!(imm_bits(f(1.0), Type::S32).is_err());
         assert!(imm_bits(f(1.0), Type::F16x2).is_err());
+        assert!(imm_bits(int(1), Type::U16x2).is_err());
     }
 
     #[test]

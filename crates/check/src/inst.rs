@@ -160,7 +160,22 @@ impl<'a> Checker<'a> {
                         },
                         |(s, _)| s,
                     );
-                let mut d = Diagnostic::error(at, e.message.clone());
+                let opcode = inst.opcode.text(self.src);
+                let bad = e
+                    .index
+                    .and_then(|i| inst.modifiers(self.src).nth(i))
+                    .map(|(_, m)| m);
+                let read_only_space = matches!(opcode, "st" | "atom" | "red")
+                    && matches!(bad, Some(".const" | ".tex" | ".sreg"));
+                let message = if read_only_space {
+                    format!(
+                        "`{opcode}` cannot write to `{}`: the state space is read-only (ptx-isa-1.1 §5.1 Table 5)",
+                        bad.unwrap_or("")
+                    )
+                } else {
+                    e.message.clone()
+                };
+                let mut d = Diagnostic::error(at, message);
                 for n in &e.notes {
                     d = d.with_note(n.clone());
                 }

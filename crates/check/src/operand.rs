@@ -48,6 +48,22 @@ pub(crate) struct Slot<'m> {
 impl<'a> Checker<'a> {
     /// Resolves a name: function scope first, then module scope, then special registers.
     pub(crate) fn resolve_name(&mut self, body: &Body<'a>, name: &ast::Name) -> Option<Resolved> {
+        let r = self.lookup_name(body, name);
+        if r.is_none() && !std::mem::take(&mut self.reported_lookup) {
+            let text = name.ident.text(self.src);
+            let msg = if body.labels.contains_key(text) {
+                format!("`{text}` is a label; labels are only branch targets")
+            } else {
+                format!("undeclared identifier `{text}`")
+            };
+            self.error(name.ident.span, msg);
+        }
+        r
+    }
+
+    /// Like `resolve_name`, but reports nothing when the name is simply undeclared (a bad
+    /// special-register component is still reported, and remembered in `reported_lookup`).
+    pub(crate) fn lookup_name(&mut self, body: &Body<'a>, name: &ast::Name) -> Option<Resolved> {
         let text = name.ident.text(self.src);
         if let Some(sym) = body.scope.lookup(text) {
             return Some(match sym {
@@ -81,10 +97,10 @@ impl<'a> Checker<'a> {
                         info.name
                     ),
                 );
+                self.reported_lookup = true;
                 return None;
             }
         }
-        self.error(name.ident.span, format!("undeclared identifier `{text}`"));
         None
     }
 
@@ -459,6 +475,24 @@ impl<'a> Checker<'a> {
     }
 
     fn lower_imm(&mut self, slot: &Slot<'_>, e: &ast::Expr) -> Option<Operand> {
+        // Packed SIMD operands are `.b32` registers (ptx-integer-arithmetic.md §add); ptxas
+        // rejects immediates there.
+        if let isa::TypeRef::Slot(k) = slot.role.ty {
+            if let Some(t) = slot.m.types.get(usize::from(k)).copied().flatten() {
+                if t.is_packed() {
+                    self.error(
+                        e.span(),
+                        format!(
+                            "immediate operands are not allowed for {} (operand `{}` of `{}`)",
+                            t.suffix(),
+                            slot.role.name,
+                            slot.mnemonic
+                        ),
+                    );
+                    return None;
+                }
+            }
+        }
         let v = match eval(e, self.src) {
             Ok(v) => v,
             Err((span, msg)) => {
@@ -511,6 +545,16 @@ impl<'a> Checker<'a> {
                 return None;
             }
         };
+        if kind == OperandKind::Imm && expr_has_name(expr) {
+            self.error(
+                expr.span(),
+                format!(
+                    "operand `{}` of `{}` must be an immediate",
+                    slot.role.name, slot.mnemonic
+                ),
+            );
+            return None;
+        }
         match expr {
             ast::Expr::Name(name) => self.lower_src_name(body, slot, name),
             ast::Expr::Unary(u)
@@ -1045,7 +1089,16 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        match self.resolve_name(body, name)? {
+        let Some(resolved) = self.lookup_name(body, name) else {
+            if !std::mem::take(&mut self.reported_lookup) {
+                self.error(
+                    name.span(),
+                    format!("undeclared function `{}`", name.ident.text(self.src)),
+                );
+            }
+            return None;
+        };
+        match resolved {
             Resolved::Func(f) => Some(Operand::Func(f)),
             Resolved::Reg(r) => {
                 let ty = body.reg_ty(r).unwrap_or(Type::Pred);
