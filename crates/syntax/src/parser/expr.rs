@@ -63,28 +63,25 @@ pub(crate) fn decode_int_token(text: &str) -> Result<Literal, String> {
         _ => None,
     };
     let rest = text.get(2..).unwrap_or("");
-    match prefix {
-        Some(b'f') => {
-            if rest.len() != 8 || !rest.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(format!(
-                    "invalid single-precision literal `{}`: `0f` takes exactly 8 hex digits",
-                    shorten(text)
-                ));
-            }
-            let v = digits_value(rest, 16).map_err(|e| e.to_string())?;
-            return Ok(Literal::Float(FloatValue::F32Bits(v as u32)));
+    if let Some(p @ (b'f' | b'd')) = prefix {
+        let (digits, precision) = if p == b'f' {
+            (8, "single")
+        } else {
+            (16, "double")
+        };
+        if rest.len() != digits || !rest.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!(
+                "invalid {precision}-precision literal `{}`: `0{}` takes exactly {digits} hex digits",
+                shorten(text),
+                p as char
+            ));
         }
-        Some(b'd') => {
-            if rest.len() != 16 || !rest.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(format!(
-                    "invalid double-precision literal `{}`: `0d` takes exactly 16 hex digits",
-                    shorten(text)
-                ));
-            }
-            let v = digits_value(rest, 16).map_err(|e| e.to_string())?;
-            return Ok(Literal::Float(FloatValue::F64Bits(v)));
-        }
-        _ => {}
+        let v = digits_value(rest, 16).map_err(|e| e.to_string())?;
+        return Ok(Literal::Float(if p == b'f' {
+            FloatValue::F32Bits(v as u32)
+        } else {
+            FloatValue::F64Bits(v)
+        }));
     }
     let (body, unsigned) = match text.strip_suffix('U') {
         Some(b) => (b, true),
