@@ -31,7 +31,10 @@ impl<'a> Checker<'a> {
             return;
         }
         let mnemonic = ast::span_text(self.src, mnemonic_span);
-        let m = self.choose_form(m, &inst.operands);
+        let mut m = self.choose_form(m, &inst.operands);
+        if m.form.opcode == Opcode::Cvt && !self.check_cvt_rounding(&mut m, mnemonic_span) {
+            return;
+        }
         let form = m.form;
         let n_given = inst.operands.len();
         let required = form.required_operands();
@@ -87,6 +90,9 @@ impl<'a> Checker<'a> {
             return;
         }
         self.check_call(body, &m, &operands, inst.span);
+        if !self.check_barrier_number(&m, &operands, &inst.operands) {
+            return;
+        }
         body.insts.push(ir::Inst {
             guard,
             op: form.opcode,
@@ -270,6 +276,28 @@ impl<'a> Checker<'a> {
                 ),
             );
         }
+    }
+
+    /// ptx-isa-1.1 §7.7.7 Table 51: barriers are "typically in the range 0..15"; sm_20 and
+    /// later have exactly 16 (ptxas: "Barrier number out of range").
+    fn check_barrier_number(
+        &mut self,
+        m: &isa::Match,
+        ops: &[Operand],
+        ast_ops: &[ast::Operand],
+    ) -> bool {
+        if !matches!(m.form.opcode, Opcode::Bar | Opcode::Barrier) {
+            return true;
+        }
+        let pos = m.form.operands.iter().position(|o| o.name == "a");
+        if let (Some(i), Some(Operand::Imm(v))) = (pos, pos.and_then(|i| ops.get(i))) {
+            if *v > 15 {
+                let span = ast_ops.get(i).map_or(Span::default(), |o| o.span());
+                self.error(span, format!("barrier number {v} is out of range (0..=15)"));
+                return false;
+            }
+        }
+        true
     }
 
     /// `.reg .s32 i = 0;` (ptx-isa-1.1 §5.3.1, §5.3.5): lowered to a `mov` placed before the

@@ -23,6 +23,7 @@
 
 mod consteval;
 mod ctx;
+mod cvt;
 mod decl;
 mod directives;
 mod func;
