@@ -572,3 +572,52 @@ proptest! {
         }
     }
 }
+
+fn neg_parts(t: (i128, i32)) -> (i128, i32) {
+    (-t.0, t.1)
+}
+
+/// f64 operands whose products and quotients land in or near the subnormal range.
+fn tiny_pair() -> impl Strategy<Value = (f64, f64)> {
+    (
+        any::<u64>(),
+        any::<u64>(),
+        -560i32..-480,
+        -600i32..-500,
+        any::<bool>(),
+    )
+        .prop_map(|(m1, m2, e1, e2, neg)| {
+            let a = f64::from_bits(((1023 + e1) as u64) << 52 | (m1 & 0x800f_ffff_ffff_ffff));
+            let b = f64::from_bits(((1023 + e2) as u64) << 52 | (m2 & 0x000f_ffff_ffff_ffff));
+            (a, if neg { -b } else { b })
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Directed f64 mul/div/sqrt where the result is subnormal (or the operand is), checked by
+    /// exact i128 arithmetic on the operands' integer views.
+    #[test]
+    fn f64_subnormal_results((a, b) in tiny_pair(), big in 470i32..570) {
+        let r = a * b;
+        let err = side_of_sum(parts_product(a, b), (0, 0), r);
+        for rnd in DIRECTED {
+            check64(float::mul_f64(a, b, rnd), r, err, rnd, true, None);
+        }
+        // d ≈ 2^big: the quotient lands near or below 2^-1022; sign(a/d - r) = sign(a - r·d).
+        let d = f64::from_bits(((1023 + big) as u64) << 52 | (b.to_bits() & 0x000f_ffff_ffff_ffff));
+        let r = a / d;
+        let err = side_of_sum(parts(a), neg_parts(parts_product(r, d)), 0.0);
+        for rnd in DIRECTED {
+            check64(float::div_f64(a, d, rnd), r, err, rnd, true, None);
+        }
+        prop_assert!(r.abs() < 2f64.powi(-950));
+        let s = (a * b).abs();
+        let r = s.sqrt();
+        let err = side_of_sum(parts(s), neg_parts(parts_product(r, r)), 0.0);
+        for rnd in DIRECTED {
+            check64(ops::transcend::sqrt_f64(s, rnd), r, err, rnd, true, None);
+        }
+    }
+}

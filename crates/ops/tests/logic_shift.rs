@@ -130,6 +130,23 @@ fn table_examples() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
+    /// Random values and amounts over the whole u32 range of the shift operand.
+    #[test]
+    fn shifts_random(a in any::<u64>(), b in any::<u32>(), small in 0u32..80) {
+        for b in [b, small] {
+            prop_assert_eq!(logic::shl_b64(a, b), shl_ref(a, b, 64));
+            prop_assert_eq!(u64::from(logic::shl_b32(a as u32, b)), shl_ref(a & 0xffff_ffff, b, 32));
+            prop_assert_eq!(u64::from(logic::shl_b16(a as u16, b)), shl_ref(a & 0xffff, b, 16));
+            prop_assert_eq!(logic::shr_s64(a as i64, b), sar_ref(a as i64, b));
+            prop_assert_eq!(i64::from(logic::shr_s32(a as i32, b)), sar_ref(i64::from(a as i32), b));
+            prop_assert_eq!(i64::from(logic::shr_s16(a as i16, b)), sar_ref(i64::from(a as i16), b));
+            let q = |n: u32| if b >= n { 0 } else { (u128::from(a) & ((1u128 << n) - 1)) >> b };
+            prop_assert_eq!(u128::from(logic::shr_u64(a, b)), q(64));
+            prop_assert_eq!(u128::from(logic::shr_u32(a as u32, b)), q(32));
+            prop_assert_eq!(u128::from(logic::shr_u16(a as u16, b)), q(16));
+        }
+    }
+
     #[test]
     fn lop3_is_its_truth_table(a in any::<u32>(), b in any::<u32>(), c in any::<u32>(), lut in any::<u8>()) {
         let d = logic::lop3(a, b, c, lut);
