@@ -27,7 +27,7 @@ pub(crate) struct Checker<'a> {
     pub next_tex_id: u32,
     /// Instruction spellings already matched against the table: compiler output repeats a
     /// small set of spellings, so this makes table matching nearly free.
-    pub match_cache: HashMap<&'a str, Result<isa::Match, isa::MatchError>>,
+    pub match_cache: HashMap<&'a str, Result<std::rc::Rc<[isa::Match]>, isa::MatchError>>,
     /// Module-scope initializers are lowered after every module-scope name is known, so a
     /// variable may be initialised with the address of one declared later.
     pub pending_inits: Vec<(VarId, &'a ast::Initializer)>,

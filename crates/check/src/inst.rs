@@ -24,14 +24,16 @@ impl<'a> Checker<'a> {
             Some(m) => inst.opcode.span.to(m),
             None => inst.opcode.span,
         };
-        let Some(m) = self.match_instruction(inst, mnemonic_span) else {
+        let Some(matches) = self.match_instruction(inst, mnemonic_span) else {
+            return;
+        };
+        let Some(mut m) = choose_form(&matches, &inst.operands) else {
             return;
         };
         if !self.check_gates(&m, mnemonic_span) {
             return;
         }
         let mnemonic = ast::span_text(self.src, mnemonic_span);
-        let mut m = self.choose_form(m, &inst.operands);
         if m.form.opcode == Opcode::Cvt && !self.check_cvt_rounding(&mut m, mnemonic_span) {
             return;
         }
@@ -137,8 +139,13 @@ impl<'a> Checker<'a> {
     }
 
     /// Matches opcode + modifiers against the table, reusing earlier results for the same
-    /// spelling.
-    fn match_instruction(&mut self, inst: &'a ast::Instruction, span: Span) -> Option<isa::Match> {
+    /// spelling. Every matching form is returned (forms that differ only in operand shape
+    /// share a spelling); the first is the table's preferred one.
+    fn match_instruction(
+        &mut self,
+        inst: &'a ast::Instruction,
+        span: Span,
+    ) -> Option<std::rc::Rc<[isa::Match]>> {
         let key = ast::span_text(self.src, span);
         let result = match self.match_cache.get(key) {
             Some(r) => r.clone(),
@@ -147,13 +154,24 @@ impl<'a> Checker<'a> {
                 for (_, m) in inst.modifiers(self.src).take(MAX_MODS + 1) {
                     mods.push(m);
                 }
-                let r = isa::match_form(inst.opcode.text(self.src), &mods);
+                let opcode = inst.opcode.text(self.src);
+                let all: Vec<isa::Match> = isa::match_all(opcode, &mods).collect();
+                let r = if all.is_empty() {
+                    match isa::match_form(opcode, &mods) {
+                        // match_all and match_form disagree only if the table changes under
+                        // us; take match_form's verdict.
+                        Ok(m) => Ok(std::rc::Rc::from(vec![m])),
+                        Err(e) => Err(e),
+                    }
+                } else {
+                    Ok(std::rc::Rc::from(all))
+                };
                 self.match_cache.insert(key, r.clone());
                 r
             }
         };
         match result {
-            Ok(m) => Some(m),
+            Ok(ms) => Some(ms),
             Err(e) => {
                 let at = e
                     .index
@@ -209,32 +227,6 @@ impl<'a> Checker<'a> {
                 self.error(span, e.to_string());
                 false
             }
-        }
-    }
-
-    /// Several forms share one spelling and differ in operand shape (`call f;` vs
-    /// `call (r), f, (a);`, `mov d, a;` vs `mov d, {a, b};`): pick the one the operands fit.
-    fn choose_form(&self, m: isa::Match, ops: &[ast::Operand]) -> isa::Match {
-        let forms = isa::forms_of(m.form.opcode);
-        let candidates = forms
-            .iter()
-            .filter(|f| std::ptr::eq(*f, m.form) || f.slots == m.form.slots);
-        let mut first_fit = None;
-        let mut count = 0;
-        for f in candidates {
-            count += 1;
-            if shape_fits(f, ops) {
-                first_fit = Some(f);
-                break;
-            }
-        }
-        match first_fit {
-            Some(f) if count > 0 => {
-                let mut out = m;
-                out.form = f;
-                out
-            }
-            _ => m,
         }
     }
 
@@ -376,6 +368,17 @@ impl<'a> Checker<'a> {
             });
         }
     }
+}
+
+/// Several forms share one spelling and differ in operand shape (`call f;` vs
+/// `call (r), f, (a);`, `mov d, a;` vs `mov d, {a, b};`): pick the first the operands fit, or
+/// the table's first form (whose errors are then reported).
+fn choose_form(matches: &[isa::Match], ops: &[ast::Operand]) -> Option<isa::Match> {
+    matches
+        .iter()
+        .find(|m| shape_fits(m.form, ops))
+        .or_else(|| matches.first())
+        .copied()
 }
 
 /// `ld`, `st`, `ldu` and `cvt` allow wider integer registers than their type.
