@@ -98,20 +98,12 @@ pub fn cmp_unsigned(op: CmpOp, a: u64, b: u64) -> bool {
     holds(decompose(op).0, a, b)
 }
 
-/// `.f32` comparison; `ftz` (`setp.ftz`) flushes subnormal operands first.
+/// `.f32` comparison; `ftz` (`setp.ftz`) flushes subnormal operands first. Widening to f64 is
+/// exact and keeps NaN-ness, so the f64 rules apply unchanged.
 #[inline]
 pub fn cmp_f32(op: CmpOp, a: f32, b: f32, ftz: bool) -> bool {
-    let (a, b) = if ftz {
-        (flush_f32(a), flush_f32(b))
-    } else {
-        (a, b)
-    };
-    let (rel, on_nan) = decompose(op);
-    if a.is_nan() || b.is_nan() {
-        on_nan
-    } else {
-        holds(rel, a, b)
-    }
+    let (a, b) = if ftz { (flush_f32(a), flush_f32(b)) } else { (a, b) };
+    cmp_f64(op, f64::from(a), f64::from(b))
 }
 
 /// `.f64` comparison.

@@ -53,8 +53,9 @@ pub fn flush_f64(x: f64) -> f64 {
     }
 }
 
+/// `flush_f32(x)` when `ftz`.
 #[inline]
-fn ftz_if(x: f32, ftz: bool) -> f32 {
+pub(crate) fn ftz_if(x: f32, ftz: bool) -> f32 {
     if ftz {
         flush_f32(x)
     } else {
@@ -82,8 +83,9 @@ pub fn saturate_f64(x: f64) -> f64 {
     }
 }
 
+/// NaN → the canonical [`NAN_F32`].
 #[inline]
-fn canon_f32(x: f32) -> f32 {
+pub(crate) fn canon_f32(x: f32) -> f32 {
     if x.is_nan() {
         f32::from_bits(NAN_F32)
     } else {
@@ -91,8 +93,9 @@ fn canon_f32(x: f32) -> f32 {
     }
 }
 
+/// NaN → the canonical [`NAN_F64`].
 #[inline]
-fn canon_f64(x: f64) -> f64 {
+pub(crate) fn canon_f64(x: f64) -> f64 {
     if x.is_nan() {
         f64::from_bits(NAN_F64)
     } else {

@@ -13,7 +13,9 @@
 //!
 //! NaN results are the canonical NaN of [`crate::float`].
 
-use crate::float::{flush_f32, flush_f64, soft, Rounding, NAN_F32, NAN_F64};
+use crate::float::{
+    canon_f32 as canon32, canon_f64 as canon64, flush_f64, ftz_if as ftz32, soft, Rounding, NAN_F64,
+};
 
 /// `.approx` or an IEEE rounding of `rcp`/`sqrt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -22,33 +24,6 @@ pub enum Precision {
     Approx,
     /// `.rn .rz .rm .rp`: IEEE 754 correctly rounded.
     Rounded(Rounding),
-}
-
-#[inline]
-fn ftz32(x: f32, ftz: bool) -> f32 {
-    if ftz {
-        flush_f32(x)
-    } else {
-        x
-    }
-}
-
-#[inline]
-fn canon32(x: f32) -> f32 {
-    if x.is_nan() {
-        f32::from_bits(NAN_F32)
-    } else {
-        x
-    }
-}
-
-#[inline]
-fn canon64(x: f64) -> f64 {
-    if x.is_nan() {
-        f64::from_bits(NAN_F64)
-    } else {
-        x
-    }
 }
 
 /// Input flush, computation, canonical NaN and output flush shared by the f32 forms.

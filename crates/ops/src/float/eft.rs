@@ -16,47 +16,32 @@ use super::soft::{self, zero_sum_sign};
 use super::Rounding;
 use core::cmp::Ordering;
 
-/// Smallest f32 above `x` (`+Inf` and NaN map to themselves).
-#[inline]
-pub fn next_up_f32(x: f32) -> f32 {
-    let b = x.to_bits();
-    if x.is_nan() || x == f32::INFINITY {
-        x
-    } else if x == 0.0 {
-        f32::from_bits(1)
-    } else if b >> 31 == 0 {
-        f32::from_bits(b + 1)
-    } else {
-        f32::from_bits(b - 1)
-    }
-}
+macro_rules! neighbours {
+    ($up:ident, $down:ident, $t:ty, $sign_shift:expr) => {
+        #[doc = concat!("Smallest ", stringify!($t), " above `x` (`+Inf` and NaN map to themselves).")]
+        #[inline]
+        pub fn $up(x: $t) -> $t {
+            let b = x.to_bits();
+            if x.is_nan() || x == <$t>::INFINITY {
+                x
+            } else if x == 0.0 {
+                <$t>::from_bits(1)
+            } else if b >> $sign_shift == 0 {
+                <$t>::from_bits(b + 1)
+            } else {
+                <$t>::from_bits(b - 1)
+            }
+        }
 
-/// Largest f32 below `x`.
-#[inline]
-pub fn next_down_f32(x: f32) -> f32 {
-    -next_up_f32(-x)
+        #[doc = concat!("Largest ", stringify!($t), " below `x`.")]
+        #[inline]
+        pub fn $down(x: $t) -> $t {
+            -$up(-x)
+        }
+    };
 }
-
-/// Smallest f64 above `x`.
-#[inline]
-pub fn next_up_f64(x: f64) -> f64 {
-    let b = x.to_bits();
-    if x.is_nan() || x == f64::INFINITY {
-        x
-    } else if x == 0.0 {
-        f64::from_bits(1)
-    } else if b >> 63 == 0 {
-        f64::from_bits(b + 1)
-    } else {
-        f64::from_bits(b - 1)
-    }
-}
-
-/// Largest f64 below `x`.
-#[inline]
-pub fn next_down_f64(x: f64) -> f64 {
-    -next_up_f64(-x)
-}
+neighbours!(next_up_f32, next_down_f32, f32, 31);
+neighbours!(next_up_f64, next_down_f64, f64, 63);
 
 macro_rules! step {
     ($name:ident, $t:ty, $up:ident, $down:ident) => {
