@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use super::bits::{gather, get, mask, parse_template, scatter};
 use super::rows::ROWS;
 use super::schema::{Kind, Mod, Opd, Row, NONE};
+use super::types::{MAX_MODS, MAX_OPERANDS};
 
 /// The guard predicate (3 bits) and its negation bit.
 pub const GUARD_LO: u8 = 10;
@@ -16,76 +17,171 @@ pub struct RowInfo {
     pub row: &'static Row,
     pub fixed: u64,
     pub mask: u64,
-    /// One per modifier group of the row, in order.
-    pub mods: Vec<ModInfo>,
+    /// The modifier groups of the row, in order (the first `nmods` entries).
+    pub nmods: usize,
+    pub mods: [ModInfo; MAX_MODS],
+    /// The operands of the row, in order (the first `nops` entries).
+    pub nops: usize,
+    pub ops: [OpInfo; MAX_OPERANDS],
+}
+
+/// An operand's shape without its text, small enough to copy on the hot paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Code {
+    #[default]
+    Reg,
+    Pred,
+    Comp,
+    Imm,
+    Mem,
+    Cmem,
+    Sreg,
+    Target,
+    AbsTarget,
+    Text,
+}
+
+/// An operand prepared for the hot paths: its shape, position and width, and its decoration
+/// bit positions (64 when the operand lacks one, which `bit_mask` turns into 0), so the hot
+/// paths need no "has this bit?" branches. Kept small so the whole table stays in L1.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpInfo {
+    pub code: Code,
+    pub at: u8,
+    pub width: u8,
+    pub signed: bool,
+    neg: u8,
+    not: u8,
+    abs: u8,
+    cc: u8,
+}
+
+/// The single-bit mask of position `p`, 0 for `p == 64`.
+#[inline]
+fn bit_mask(p: u8) -> u64 {
+    (1u128 << (p & 127)) as u64
+}
+
+impl OpInfo {
+    pub fn new(o: &Opd) -> OpInfo {
+        let p = |b: u8| if b == NONE { 64 } else { b };
+        let (code, width, signed) = match o.kind {
+            Kind::Reg => (Code::Reg, 6, false),
+            Kind::Pred => (Code::Pred, 3, false),
+            Kind::Comp => (Code::Comp, 22, false),
+            Kind::Imm { width, signed } => (Code::Imm, width, signed),
+            Kind::Mem { width } => (Code::Mem, width, true),
+            Kind::Cmem => (Code::Cmem, 16, false),
+            Kind::Sreg => (Code::Sreg, 8, false),
+            Kind::Target { width } => (Code::Target, width, true),
+            Kind::AbsTarget { width } => (Code::AbsTarget, width, false),
+            Kind::Text(_) => (Code::Text, 0, false),
+        };
+        OpInfo {
+            code,
+            at: o.at,
+            width,
+            signed,
+            neg: p(o.neg),
+            not: p(o.not),
+            abs: p(o.abs),
+            cc: p(o.cc),
+        }
+    }
+    #[inline]
+    pub fn neg(&self) -> u64 {
+        bit_mask(self.neg)
+    }
+    #[inline]
+    pub fn not(&self) -> u64 {
+        bit_mask(self.not)
+    }
+    #[inline]
+    pub fn abs(&self) -> u64 {
+        bit_mask(self.abs)
+    }
+    #[inline]
+    pub fn cc(&self) -> u64 {
+        bit_mask(self.cc)
+    }
 }
 
 /// A modifier group prepared for the hot paths: adjacent bits become a shift and mask, and
-/// the values that have a spelling become a bitmap.
+/// (for groups of up to 6 bits) the values that have a spelling become a bitmap.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct ModInfo {
-    /// Lowest bit and width when the group's bits are adjacent and in order.
-    pub run: Option<(u8, u8)>,
-    pub bits: &'static [u8],
-    valid: [u64; 4],
+    /// Whether the group's bits are adjacent and in order (then `lo`/`width` describe them).
+    run: bool,
+    lo: u8,
+    width: u8,
+    valid: u64,
+    src: Option<&'static Mod>,
 }
 
 impl ModInfo {
     fn new(m: &'static Mod) -> ModInfo {
-        let adjacent = m.bits.iter().enumerate().all(|(i, &b)| {
-            m.bits
-                .first()
-                .is_some_and(|&f| usize::from(b) == usize::from(f) + i)
-        });
-        let run = match m.bits.first() {
-            Some(&lo) if adjacent => Some((lo, m.bits.len() as u8)),
-            _ => None,
-        };
-        let mut valid = [0u64; 4];
+        let first = m.bits.first().copied().unwrap_or(0);
+        let run = m
+            .bits
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| usize::from(b) == usize::from(first) + i);
+        let mut valid = 0u64;
         for &(v, _) in m.names {
-            if let Some(w) = valid.get_mut(usize::from(v >> 6)) {
-                *w |= 1 << (v & 63);
+            if v < 64 {
+                valid |= 1 << v;
             }
         }
         ModInfo {
             run,
-            bits: m.bits,
+            lo: first,
+            width: m.bits.len() as u8,
             valid,
+            src: Some(m),
         }
+    }
+
+    fn bits(&self) -> &'static [u8] {
+        self.src.map_or(&[], |m| m.bits)
     }
 
     /// The group's value in `bits`.
     #[inline]
     pub fn get(&self, bits: u64) -> u64 {
-        match self.run {
-            Some((lo, w)) => get(bits, lo, w),
-            None => gather(bits, self.bits),
+        if self.run {
+            get(bits, self.lo, self.width)
+        } else {
+            gather(bits, self.bits())
         }
     }
 
     /// The group's value placed in its bits.
     #[inline]
     pub fn put(&self, v: u64) -> u64 {
-        match self.run {
-            Some((lo, w)) => (v & mask(0, w)) << lo,
-            None => scatter(self.bits, v),
+        if self.run {
+            (v & mask(0, self.width)) << self.lo
+        } else {
+            scatter(self.bits(), v)
         }
     }
 
     /// Whether `v` has a spelling.
     #[inline]
     pub fn is_valid(&self, v: u64) -> bool {
-        v < 256
-            && self
-                .valid
-                .get((v >> 6) as usize)
-                .is_some_and(|w| (w >> (v & 63)) & 1 == 1)
+        if self.width <= 6 {
+            (self.valid >> (v & 63)) & 1 == 1 && v < 64
+        } else {
+            self.src
+                .is_some_and(|m| m.names.iter().any(|&(k, _)| u64::from(k) == v))
+        }
     }
 }
 
 pub struct Tables {
     pub rows: Vec<RowInfo>,
-    /// For each 10-bit opcode key, the indices of candidate rows.
-    pub dispatch: Vec<Vec<u16>>,
+    /// For each 10-bit opcode key, the range of `candidates` holding its rows.
+    pub dispatch: Vec<(u32, u32)>,
+    pub candidates: Vec<u16>,
 }
 
 /// The bits an operand field occupies (value plus decorations).
@@ -132,23 +228,41 @@ pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
             // A malformed template is caught by the table tests; here it just never matches.
             let t = parse_template(row.template).unwrap_or(u64::MAX);
             let m = !field_mask(row);
+            let mut mods = [ModInfo::default(); MAX_MODS];
+            for (slot, m) in mods.iter_mut().zip(row.mods) {
+                *slot = ModInfo::new(m);
+            }
+            let mut ops = [OpInfo::default(); MAX_OPERANDS];
+            for (slot, o) in ops.iter_mut().zip(row.operands) {
+                *slot = OpInfo::new(o);
+            }
             RowInfo {
                 row,
                 fixed: t & m,
                 mask: m,
-                mods: row.mods.iter().map(ModInfo::new).collect(),
+                nmods: row.mods.len().min(MAX_MODS),
+                mods,
+                nops: row.operands.len().min(MAX_OPERANDS),
+                ops,
             }
         })
         .collect();
-    let mut dispatch = vec![Vec::new(); 1024];
-    for (k, slot) in dispatch.iter_mut().enumerate() {
-        let kbits = (k as u64 & 0xf) | ((k as u64 >> 4) << 58);
+    let mut dispatch = Vec::with_capacity(1024);
+    let mut candidates = Vec::new();
+    for k in 0..1024u64 {
+        let kbits = (k & 0xf) | ((k >> 4) << 58);
+        let start = candidates.len() as u32;
         for (i, r) in rows.iter().enumerate() {
             let m = r.mask & KEY_MASK;
             if kbits & m == r.fixed & m {
-                slot.push(i as u16);
+                candidates.push(i as u16);
             }
         }
+        dispatch.push((start, candidates.len() as u32));
     }
-    Tables { rows, dispatch }
+    Tables {
+        rows,
+        dispatch,
+        candidates,
+    }
 });

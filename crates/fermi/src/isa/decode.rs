@@ -2,8 +2,8 @@
 //! either decodes to an instruction that re-encodes to the same word or gives a `DecodeError`.
 
 use super::bits::{from_listing, get, sext};
-use super::compiled::{key, RowInfo, GUARD_LO, SCHED_BIT, TABLES};
-use super::schema::{Kind, Opd, NONE};
+use super::compiled::{key, Code, OpInfo, RowInfo, GUARD_LO, SCHED_BIT, TABLES};
+use super::schema::NONE;
 use super::types::{
     CBank, DecodeError, Flags, Gpr, Guard, Imm20, Inst, Operand, Pred, MAX_MODS, MAX_OPERANDS,
 };
@@ -12,12 +12,12 @@ fn bit(bits: u64, b: u8) -> bool {
     b != NONE && (bits >> b) & 1 == 1
 }
 
-fn flags(o: &Opd, bits: u64) -> Flags {
+fn flags(d: &OpInfo, bits: u64) -> Flags {
     Flags {
-        neg: bit(bits, o.neg),
-        not: bit(bits, o.not),
-        abs: bit(bits, o.abs),
-        cc: bit(bits, o.cc),
+        neg: bits & d.neg() != 0,
+        not: bits & d.not() != 0,
+        abs: bits & d.abs() != 0,
+        cc: bits & d.cc() != 0,
     }
 }
 
@@ -30,12 +30,14 @@ fn pred(bits: u64, at: u8) -> Pred {
 }
 
 /// Reads one operand; `None` if its bits hold an encoding the table does not describe.
-pub fn decode_operand(o: &Opd, bits: u64) -> Option<Operand> {
-    let f = flags(o, bits);
-    Some(match o.kind {
-        Kind::Reg => Operand::Reg(gpr(bits, o.at), f),
-        Kind::Pred => Operand::Pred(pred(bits, o.at), f),
-        Kind::Comp => match get(bits, 46, 2) {
+#[inline]
+fn decode_operand(d: &OpInfo, bits: u64) -> Option<Operand> {
+    let f = flags(d, bits);
+    let (at, width) = (d.at, d.width);
+    Some(match d.code {
+        Code::Reg => Operand::Reg(gpr(bits, at), f),
+        Code::Pred => Operand::Pred(pred(bits, at), f),
+        Code::Comp => match get(bits, 46, 2) {
             0 if get(bits, 32, 14) == 0 => Operand::Reg(gpr(bits, 26), f),
             1 => Operand::Const(
                 CBank::new(get(bits, 42, 4) as u8, get(bits, 26, 16) as u16)?,
@@ -44,43 +46,49 @@ pub fn decode_operand(o: &Opd, bits: u64) -> Option<Operand> {
             3 => Operand::Imm20(Imm20::new(sext(get(bits, 26, 20), 20))?, f),
             _ => return None,
         },
-        Kind::Imm { width, signed } => {
-            let v = get(bits, o.at, width);
-            Operand::Imm(if signed { sext(v, width) } else { v as i64 })
+        Code::Imm => {
+            let v = get(bits, at, width);
+            Operand::Imm(if d.signed {
+                sext(v, width) as i32
+            } else {
+                v as i32
+            })
         }
-        Kind::Mem { width } => Operand::Mem {
+        Code::Mem => Operand::Mem {
             base: gpr(bits, 20),
             offset: sext(get(bits, 26, width), width) as i32,
         },
-        Kind::Cmem => Operand::CMem {
+        Code::Cmem => Operand::CMem {
             bank: get(bits, 42, 4) as u8,
             base: gpr(bits, 20),
             offset: get(bits, 26, 16) as u16,
         },
-        Kind::Sreg => Operand::Sreg(get(bits, 26, 8) as u8),
-        Kind::Target { width } => Operand::Target(sext(get(bits, 26, width), width)),
-        Kind::AbsTarget { width } => Operand::AbsTarget(get(bits, 26, width)),
-        Kind::Text(_) => Operand::Text,
+        Code::Sreg => Operand::Sreg(get(bits, 26, 8) as u8),
+        Code::Target => Operand::Target(sext(get(bits, 26, width), width) as i32),
+        Code::AbsTarget => Operand::AbsTarget(get(bits, 26, width) as u32),
+        Code::Text => Operand::Text,
     })
 }
 
+#[inline(always)]
 fn decode_row(info: &RowInfo, bits: u64) -> Result<Inst, DecodeError> {
     let row = info.row;
     let mut mods = [0u8; MAX_MODS];
-    for ((slot, m), info) in mods.iter_mut().zip(row.mods.iter()).zip(info.mods.iter()) {
-        let v = info.get(bits);
-        if !info.is_valid(v) {
+    for (i, (slot, m)) in mods.iter_mut().zip(&info.mods).take(info.nmods).enumerate() {
+        let v = m.get(bits);
+        if !m.is_valid(v) {
             return Err(DecodeError::BadModifier {
                 mnemonic: row.name,
-                what: m.what,
+                what: row.mods.get(i).map_or("modifier", |m| m.what),
                 value: v as u8,
             });
         }
         *slot = v as u8;
     }
     let mut operands = [Operand::None; MAX_OPERANDS];
-    for (i, (slot, o)) in operands.iter_mut().zip(row.operands.iter()).enumerate() {
-        *slot = decode_operand(o, bits).ok_or(DecodeError::BadOperand {
+    for (i, slot) in operands.iter_mut().enumerate().take(info.nops) {
+        let Some(d) = info.ops.get(i) else { break };
+        *slot = decode_operand(d, bits).ok_or(DecodeError::BadOperand {
             mnemonic: row.name,
             index: i as u8,
         })?;
@@ -107,7 +115,12 @@ pub fn decode(word: u64) -> Result<Inst, DecodeError> {
     let bits = from_listing(word);
     let tables = &*TABLES;
     let mut err = DecodeError::UnknownOpcode;
-    for &i in tables.dispatch.get(key(bits)).map_or(&[][..], |v| &v[..]) {
+    let (start, end) = tables.dispatch.get(key(bits)).copied().unwrap_or((0, 0));
+    let candidates = tables
+        .candidates
+        .get(start as usize..end as usize)
+        .unwrap_or(&[]);
+    for &i in candidates {
         let Some(info) = tables.rows.get(usize::from(i)) else {
             continue;
         };

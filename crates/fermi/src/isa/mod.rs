@@ -162,8 +162,10 @@ pub fn is_branch(inst: &Inst) -> bool {
 /// The absolute target address of a branch-like instruction at `addr`.
 pub fn branch_target(inst: &Inst, addr: u64) -> Option<u64> {
     inst.operands().iter().find_map(|o| match o {
-        Operand::Target(rel) => Some((addr as i64).wrapping_add(8).wrapping_add(*rel) as u64),
-        Operand::AbsTarget(a) => Some(*a),
+        Operand::Target(rel) => {
+            Some((addr as i64).wrapping_add(8).wrapping_add(i64::from(*rel)) as u64)
+        }
+        Operand::AbsTarget(a) => Some(u64::from(*a)),
         _ => None,
     })
 }
@@ -179,14 +181,14 @@ pub fn set_branch_target(inst: &mut Inst, addr: u64, target: u64) -> bool {
                 if rel < -lim || rel >= lim {
                     return false;
                 }
-                *r = rel;
+                *r = rel as i32;
                 return true;
             }
             (Kind::AbsTarget { width }, Operand::AbsTarget(a)) => {
-                if width < 64 && target >> width != 0 {
+                if target >> width.min(32) != 0 {
                     return false;
                 }
-                *a = target;
+                *a = target as u32;
                 return true;
             }
             _ => {}

@@ -343,14 +343,17 @@ fn parse_operand(
         }
         Kind::Imm { width, signed } => {
             if let Some(bits) = float_literal(o, p)? {
-                return Ok(Operand::Imm(if signed {
+                let v = if signed {
                     sext(bits, width)
                 } else {
                     bits as i64
-                }));
+                };
+                return Ok(Operand::Imm(v as i32));
             }
             let v = parse_int(p)?;
-            Ok(Operand::Imm(check_range(p, v, width, signed, "immediate")?))
+            Ok(Operand::Imm(
+                check_range(p, v, width, signed, "immediate")? as i32
+            ))
         }
         Kind::Mem { width } => {
             let (base, offset) = parse_address(p, width)?;
@@ -382,7 +385,7 @@ fn parse_operand(
             };
             let rel = abs - i128::from(addr) - 8;
             let v = check_range(p, rel, width, true, "branch offset")?;
-            Ok(Operand::Target(v))
+            Ok(Operand::Target(v as i32))
         }
         Kind::AbsTarget { width } => {
             let abs: i128 = if p.s.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
@@ -393,7 +396,7 @@ fn parse_operand(
                     .ok_or_else(|| p.err(format!("undefined label `{}`", p.s)))?
             };
             let v = check_range(p, abs, width, false, "target address")?;
-            Ok(Operand::AbsTarget(v as u64))
+            Ok(Operand::AbsTarget(v as u32))
         }
         Kind::Text(t) => {
             if p.s == t {
@@ -635,17 +638,22 @@ fn operand_fits(o: &Opd, v: &Operand) -> bool {
         (Kind::Pred, Operand::Pred(_, f)) => flags_fit(o, f) && !f.neg && !f.abs && !f.cc,
         (Kind::Comp, Operand::Const(_, f)) | (Kind::Comp, Operand::Imm20(_, f)) => flags_fit(o, f),
         (Kind::Imm { width, signed }, Operand::Imm(i)) => {
+            let i = i64::from(i);
             if signed {
                 fits_signed(i, width)
+            } else if width >= 32 {
+                true
             } else {
-                i >= 0 && (width >= 63 || i < (1i64 << width))
+                i >= 0 && i < (1i64 << width)
             }
         }
         (Kind::Mem { width }, Operand::Mem { offset, .. }) => fits_signed(offset.into(), width),
         (Kind::Cmem, Operand::CMem { bank, .. }) => bank < 16,
         (Kind::Sreg, Operand::Sreg(_)) => true,
-        (Kind::Target { width }, Operand::Target(rel)) => fits_signed(rel, width),
-        (Kind::AbsTarget { width }, Operand::AbsTarget(a)) => width >= 64 || a >> width == 0,
+        (Kind::Target { width }, Operand::Target(rel)) => fits_signed(rel.into(), width),
+        (Kind::AbsTarget { width }, Operand::AbsTarget(a)) => {
+            width >= 32 || u64::from(a) >> width == 0
+        }
         (Kind::Text(_), Operand::Text) => true,
         _ => false,
     }

@@ -87,13 +87,19 @@ pub fn print_operand(o: &Opd, v: &Operand, addr: u64) -> String {
         Operand::Const(c, f) => decorate(o, f, format!("c [0x{:x}] [0x{:x}]", c.bank, c.offset)),
         // cuobjdump shows the raw 20-bit field; a `-` in front is the operand's negate bit.
         Operand::Imm20(i, f) => decorate(o, f, format!("0x{:x}", i.value() & 0xfffff)),
-        Operand::Imm(i) => hex(i),
+        Operand::Imm(i) => {
+            // An unsigned field prints its bit pattern; a signed one its value.
+            match o.kind {
+                Kind::Imm { signed: false, .. } => format!("0x{:x}", i as u32),
+                _ => hex(i.into()),
+            }
+        }
         Operand::Mem { base, offset } => format!("[{}]", print_address(base, offset.into())),
         Operand::CMem { bank, base, offset } => {
             format!("c [0x{bank:x}] [{}]", print_address(base, offset.into()))
         }
         Operand::Sreg(n) => print_sreg(n),
-        Operand::Target(rel) => hex((addr as i64).wrapping_add(8).wrapping_add(rel)),
+        Operand::Target(rel) => hex((addr as i64).wrapping_add(8).wrapping_add(rel.into())),
         Operand::AbsTarget(a) => format!("0x{a:x}"),
         Operand::Text => match o.kind {
             Kind::Text(t) => t.to_string(),

@@ -96,8 +96,9 @@ pub enum Operand {
     Const(CBank, Flags),
     /// 20-bit composite immediate (raw bits for float instructions, printed in hex).
     Imm20(Imm20, Flags),
-    /// Any other immediate field, already sign-extended where the field is signed.
-    Imm(i64),
+    /// Any other immediate field (at most 32 bits), sign-extended where the field is signed;
+    /// an unsigned 32-bit field keeps its bit pattern.
+    Imm(i32),
     /// `[base+offset]`.
     Mem {
         base: Gpr,
@@ -112,9 +113,9 @@ pub enum Operand {
     /// Special register number (`SR_Tid_X` is 0x21).
     Sreg(u8),
     /// Branch target as a byte offset from the next instruction (printed absolute).
-    Target(i64),
+    Target(i32),
     /// Absolute code address (JMP, JCAL).
-    AbsTarget(u64),
+    AbsTarget(u32),
     /// Fixed text with no bits.
     Text,
 }
