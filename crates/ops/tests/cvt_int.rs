@@ -411,3 +411,25 @@ fn float_to_float() {
         1e-40f32.to_bits()
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The fast forms give the general entry point's results.
+    #[test]
+    fn fast_forms_match_cvt(bits in any::<u64>(), ftz in any::<bool>()) {
+        let (x32, x64) = (f32::from_bits(bits as u32), f64::from_bits(bits));
+        for r in IRND {
+            let mode = CvtMode { rnd: Some(CvtRounding::Int(r)), ftz, ..CvtMode::default() };
+            prop_assert_eq!(cvt::cvt_s32_f64(x64, r) as u32 as u64, cvt(bits, CvtType::F64, CvtType::S32, mode) & 0xffff_ffff);
+            prop_assert_eq!(cvt::cvt_s32_f32(x32, r, ftz) as u32 as u64, cvt(bits, CvtType::F32, CvtType::S32, mode) & 0xffff_ffff);
+            prop_assert_eq!(u64::from(cvt::cvt_u32_f32(x32, r, ftz)), cvt(bits, CvtType::F32, CvtType::U32, mode));
+        }
+        for rnd in FRND {
+            let mode = CvtMode { rnd: Some(CvtRounding::Float(rnd)), ftz, ..CvtMode::default() };
+            prop_assert_eq!(u64::from(cvt::cvt_f32_f64(x64, rnd, ftz).to_bits()), cvt(bits, CvtType::F64, CvtType::F32, mode));
+        }
+        let mode = CvtMode { ftz, ..CvtMode::default() };
+        prop_assert_eq!(cvt::cvt_f64_f32(x32, ftz).to_bits(), cvt(bits, CvtType::F32, CvtType::F64, mode));
+    }
+}

@@ -147,6 +147,19 @@ proptest! {
                             if to == CvtType::F32 {
                                 prop_assert!(out <= 0xffff_ffff);
                             }
+                            // Integer results are the low `n` bits re-extended by the
+                            // destination's signedness (Table 7, footnote 1).
+                            let n = to.bits();
+                            if n < 64 {
+                                let signed = matches!(to, CvtType::S8 | CvtType::S16 | CvtType::S32);
+                                let high = out >> n;
+                                let neg = out >> (n - 1) & 1 == 1;
+                                match to {
+                                    CvtType::F16 | CvtType::F32 => {}
+                                    _ if signed && neg => prop_assert_eq!(high, u64::MAX >> n),
+                                    _ => prop_assert_eq!(high, 0),
+                                }
+                            }
                         }
                     }
                 }
