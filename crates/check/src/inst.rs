@@ -376,7 +376,7 @@ impl<'a> Checker<'a> {
 fn choose_form(matches: &[isa::Match], ops: &[ast::Operand]) -> Option<isa::Match> {
     matches
         .iter()
-        .find(|m| shape_fits(m.form, ops))
+        .find(|m| shape_fits(m, ops))
         .or_else(|| matches.first())
         .copied()
 }
@@ -399,7 +399,8 @@ fn is_data_operand(_op: Opcode, role: &isa::Operand) -> bool {
 }
 
 /// Whether the operands, by their syntactic shape alone, could fill the form's positions.
-fn shape_fits(form: &isa::Form, ops: &[ast::Operand]) -> bool {
+fn shape_fits(m: &isa::Match, ops: &[ast::Operand]) -> bool {
+    let form = m.form;
     let required = form.required_operands();
     if ops.len() < required || ops.len() > form.operands.len() {
         return false;
@@ -423,10 +424,14 @@ fn shape_fits(form: &isa::Form, ops: &[ast::Operand]) -> bool {
             OperandKind::Addr => matches!(op, ast::Operand::Address(_) | ast::Operand::Indexed(_)),
             OperandKind::TexAddr => matches!(op, ast::Operand::Address(_)),
             OperandKind::DstPair => matches!(op, ast::Operand::Pair(_) | ast::Operand::Expr(_)),
-            _ if is_vector => matches!(
-                op,
-                ast::Operand::Vector(_) | ast::Operand::Expr(ast::Expr::Name(_))
-            ),
+            _ if is_vector => match (op, role.vector) {
+                (ast::Operand::Vector(v), VecRule::Fixed(n)) => v.elements.len() == usize::from(n),
+                (ast::Operand::Vector(v), VecRule::FromVecMod) => {
+                    m.mods.vec.map(|w| w.lanes() as usize) == Some(v.elements.len())
+                }
+                (ast::Operand::Vector(_) | ast::Operand::Expr(ast::Expr::Name(_)), _) => true,
+                _ => false,
+            },
             _ => {
                 !matches!(
                     op,
