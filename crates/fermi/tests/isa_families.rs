@@ -375,3 +375,23 @@ fn instructions_build_from_typed_operands() {
     assert!(build("SSY", g, &[Operand::Target(0)]).is_err());
     assert!(build("MOV", always, &[not(p(1)), r(2)]).is_err());
 }
+
+#[test]
+fn legacy_dialect_omits_the_wrap_modifier() {
+    use fermi::isa::{assemble_text_with, disassemble_word_with, Dialect};
+    // The same word in two listing files: sort_isa_count.isa (older cuobjdump) and
+    // sort_isa_sort_128_8_index_simple.isa.
+    let w = 0x09c71c036000c000;
+    assert_eq!(disassemble_word(w, 0), "SHL.W R28, R28, 0x2;");
+    assert_eq!(
+        disassemble_word_with(w, 0, Dialect::Legacy),
+        "SHL R28, R28, 0x2;"
+    );
+    assert_eq!(
+        assemble_text_with("SHL R28, R28, 0x2;", 0, &no_labels, Dialect::Legacy),
+        Ok(w)
+    );
+    // In the current dialect the unmarked form is the clamping one (bit 9 set).
+    let clamp = assemble_text("SHL R28, R28, 0x2;", 0, &no_labels).unwrap();
+    assert_eq!(clamp.rotate_left(32) ^ w.rotate_left(32), 1 << 9);
+}

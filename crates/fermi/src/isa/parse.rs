@@ -98,6 +98,13 @@ fn float_literal(o: &Opd, p: Piece) -> Result<Option<u64>, AsmError> {
     Ok(Some(bits >> drop))
 }
 
+/// `ISETP.LT.AND` → (`ISETP`, [`LT`, `AND`]).
+fn split_mnemonic(m: Piece) -> (Piece, Vec<Piece>) {
+    let mut parts = split(m, '.').into_iter();
+    let name = parts.next().unwrap_or(m);
+    (name, parts.collect())
+}
+
 /// Parses an integer: `0x1f`, `-0x30`, `31`, `-5`.
 fn parse_int(p: Piece) -> Result<i128, AsmError> {
     let s = p.s.trim();
@@ -584,8 +591,7 @@ pub fn parse_with(
         at: p.at,
     };
     let rest = p.skip(end).trim();
-    let mut dotted = split(mnemonic, '.');
-    let name = dotted.remove(0);
+    let (name, dotted) = split_mnemonic(mnemonic);
     let operands: Vec<Piece> = if rest.s.is_empty() {
         Vec::new()
     } else {
@@ -664,8 +670,7 @@ fn operand_fits(o: &Opd, v: &Operand) -> bool {
 /// `Operand::Target(offset from the next instruction)`.
 pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, AsmError> {
     let whole = Piece { s: opcode, at: 0 }.trim();
-    let mut dotted = split(whole, '.');
-    let name = dotted.remove(0);
+    let (name, dotted) = split_mnemonic(whole);
     let mut err = name.err(format!("unknown opcode `{}`", name.s));
     for row in ROWS.iter().filter(|r| r.name == name.s) {
         let (mods, sched) = match match_mods(row, &dotted, whole, Dialect::Current) {
