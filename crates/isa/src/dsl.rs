@@ -352,6 +352,10 @@ fn make_slot(
     spellings: Vec<&'static str>,
     class: Option<ModClass>,
 ) -> Result<Slot, String> {
+    let mut ids = crate::spell::SpellSet::default();
+    for s in &spellings {
+        ids.insert(crate::spell::spelling_id(s).ok_or(format!("`{s}` has no spelling id"))?);
+    }
     let types: Option<Vec<Type>> = spellings.iter().map(|s| Type::from_suffix(s)).collect();
     let kind = match (types, class) {
         (Some(types), None) => SlotKind::Type { types },
@@ -371,6 +375,7 @@ fn make_slot(
         name,
         optional,
         kind,
+        ids,
     })
 }
 

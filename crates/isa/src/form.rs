@@ -143,11 +143,18 @@ pub struct Slot {
     pub name: &'static str,
     pub optional: bool,
     pub kind: SlotKind,
+    /// The spellings admitted, as ids (see `spell.rs`).
+    pub(crate) ids: crate::spell::SpellSet,
 }
 
 impl Slot {
     pub fn is_type(&self) -> bool {
         matches!(self.kind, SlotKind::Type { .. })
+    }
+
+    /// Whether this slot admits the spelling with this id.
+    pub(crate) fn admits_id(&self, id: u16) -> bool {
+        self.ids.contains(id)
     }
 
     /// Whether this slot admits the spelling.

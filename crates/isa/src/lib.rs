@@ -17,6 +17,8 @@
 //!    included, in source order (`[".sync", ".bfly", ".b32"]`; keep `::` sub-spaces whole:
 //!    `".shared::cta"`). Modifiers may come in any order, as ptxas allows; type suffixes fill
 //!    the type slots left to right (`cvt.f32.s32`: `.dtype` then `.atype`).
+//!    Or pass the head as written to [`match_head`]`("shfl.sync.bfly.b32")`, or through a
+//!    [`MatchCache`] that remembers each distinct head (files repeat a few dozen heads).
 //! 2. [`match_form`] returns the first form that fits, or a [`MatchError`] whose `message` is
 //!    user-facing and whose `index` says which modifier to underline. When several forms take
 //!    the same modifiers and differ in operands (`mov.b32 d, a` / `mov.b32 d, {a, b}`, the
@@ -43,6 +45,7 @@ mod form;
 mod matching;
 mod mods;
 mod opcode;
+mod spell;
 mod sreg;
 mod table;
 mod types;
@@ -54,8 +57,8 @@ pub use form::{
     Slot, SlotKind, Term, TypeRef, VecRule,
 };
 pub use matching::{
-    lookup, match_all, match_form, GateError, Match, MatchError, MatchErrorKind, MAX_SPELLED,
-    MAX_TYPE_SLOTS,
+    lookup, match_all, match_form, match_head, GateError, Match, MatchCache, MatchError,
+    MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS,
 };
 pub use mods::{
     AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Flag, Flags, Geom, ModClass, ModValue,

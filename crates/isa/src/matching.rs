@@ -289,7 +289,20 @@ enum Detail {
 
 /// Modifiers may come in any order (ptxas accepts `add.s32.sat` and `ld.v4.global.u32`), but
 /// type suffixes fill the type slots left to right (`cvt.f32.s32`: destination type first).
-fn match_one(form: &'static Form, modifiers: &[&str]) -> Result<Match, Failure> {
+/// The spelling id of each modifier (`None`: no class or type has that spelling).
+fn token_ids(modifiers: &[&str]) -> [Option<u16>; MAX_SPELLED] {
+    let mut ids = [None; MAX_SPELLED];
+    for (slot, m) in ids.iter_mut().zip(modifiers) {
+        *slot = crate::spell::spelling_id(m);
+    }
+    ids
+}
+
+fn match_one(
+    form: &'static Form,
+    modifiers: &[&str],
+    ids: &[Option<u16>; MAX_SPELLED],
+) -> Result<Match, Failure> {
     let mut m = Match {
         form,
         mods: Mods::default(),
@@ -301,17 +314,19 @@ fn match_one(form: &'static Form, modifiers: &[&str]) -> Result<Match, Failure> 
     let mut filled: [Option<usize>; MAX_SPELLED] = [None; MAX_SPELLED];
     let mut next_type_slot = 0usize;
     for (i, &tok) in modifiers.iter().enumerate() {
+        let id = ids.get(i).copied().flatten();
+        let admits = |s: &crate::form::Slot| id.is_some_and(|id| s.admits_id(id));
         let is_type = Type::from_suffix(tok).is_some();
         let free = |j: usize| filled.get(j).is_some_and(|f| f.is_none());
         let found = form.slots.iter().enumerate().find(|(j, s)| {
-            free(*j) && s.admits(tok) && (!s.is_type() || !is_type || *j >= next_type_slot)
+            free(*j) && admits(s) && (!s.is_type() || !is_type || *j >= next_type_slot)
         });
         let Some((j, slot)) = found else {
             let taken = form
                 .slots
                 .iter()
                 .enumerate()
-                .find(|(j, s)| !free(*j) && s.admits(tok))
+                .find(|(j, s)| !free(*j) && admits(s))
                 .and_then(|(j, _)| filled.get(j).copied().flatten());
             return Err(match taken {
                 Some(first) => Failure {
@@ -401,10 +416,15 @@ fn match_one(form: &'static Form, modifiers: &[&str]) -> Result<Match, Failure> 
 /// they differ only in their operands (`mov.b32 d, a` and `mov.b32 d, {a, b}`; the `call`
 /// forms; ptx-isa-1.1's `tex` beside the modern one): choose among them by operand shape.
 pub fn match_all<'a>(opcode: &str, modifiers: &'a [&'a str]) -> impl Iterator<Item = Match> + 'a {
-    lookup(opcode)
-        .unwrap_or(&[])
+    let forms = if modifiers.len() > MAX_SPELLED {
+        &[]
+    } else {
+        lookup(opcode).unwrap_or(&[])
+    };
+    let ids = token_ids(modifiers);
+    forms
         .iter()
-        .filter_map(move |f| match_one(f, modifiers).ok())
+        .filter_map(move |f| match_one(f, modifiers, &ids).ok())
 }
 
 impl Form {
@@ -413,7 +433,7 @@ impl Form {
         if modifiers.len() > MAX_SPELLED {
             return None;
         }
-        match_one(self, modifiers).ok()
+        match_one(self, modifiers, &token_ids(modifiers)).ok()
     }
 }
 
@@ -441,9 +461,10 @@ pub fn match_form(opcode: &str, modifiers: &[&str]) -> Result<Match, MatchError>
             notes: Vec::new(),
         });
     }
+    let ids = token_ids(modifiers);
     let mut best: Option<(Failure, &'static Form)> = None;
     for form in forms {
-        match match_one(form, modifiers) {
+        match match_one(form, modifiers, &ids) {
             Ok(m) => return Ok(m),
             Err(f) => {
                 let better = match &best {
@@ -501,7 +522,8 @@ pub fn match_form(opcode: &str, modifiers: &[&str]) -> Result<Match, MatchError>
                     .filter(|(i, _)| *i != k)
                     .map(|(_, m)| *m)
                     .collect();
-                forms.iter().any(|f| match_one(f, &rest).is_ok())
+                let rest_ids = token_ids(&rest);
+                forms.iter().any(|f| match_one(f, &rest, &rest_ids).is_ok())
             })
             .or(fail.index),
         _ => fail.index,
@@ -563,4 +585,44 @@ fn forms_note(forms: &[Form]) -> Vec<String> {
         .iter()
         .map(|f| format!("form: `{}`", f.syntax))
         .collect()
+}
+
+/// Remembers the outcome for each instruction head (`"ld.global.nc.v4.f32"`): a file repeats a
+/// few dozen distinct heads thousands of times, so a checker keeps one cache per run.
+#[derive(Default)]
+pub struct MatchCache {
+    map: std::collections::HashMap<Box<str>, Result<Match, MatchError>>,
+}
+
+impl MatchCache {
+    pub fn new() -> MatchCache {
+        MatchCache::default()
+    }
+
+    /// [`match_form`] for an instruction head written as one token (`"add.sat.s32"`); the
+    /// modifier indices in errors count from the first modifier after the opcode.
+    pub fn match_head(&mut self, head: &str) -> Result<Match, MatchError> {
+        if let Some(r) = self.map.get(head) {
+            return r.clone();
+        }
+        let r = match_head(head);
+        self.map.insert(head.into(), r.clone());
+        r
+    }
+}
+
+/// [`match_form`] for an instruction head written as one token (`"shfl.sync.bfly.b32"`).
+pub fn match_head(head: &str) -> Result<Match, MatchError> {
+    let (opcode, rest) = head.split_once('.').unwrap_or((head, ""));
+    let owned: Vec<String> = split_dotted(rest);
+    let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+    match_form(opcode, &refs)
+}
+
+/// `"sat.s32"` → `[".sat", ".s32"]`.
+fn split_dotted(rest: &str) -> Vec<String> {
+    if rest.is_empty() {
+        return Vec::new();
+    }
+    rest.split('.').map(|p| format!(".{p}")).collect()
 }

@@ -97,7 +97,32 @@ impl Type {
 
     /// Parses a suffix spelling with its leading dot (`".s32"`).
     pub fn from_suffix(s: &str) -> Option<Type> {
-        Type::ALL.iter().copied().find(|t| t.suffix() == s)
+        Some(match s {
+            ".b8" => Type::B8,
+            ".b16" => Type::B16,
+            ".b32" => Type::B32,
+            ".b64" => Type::B64,
+            ".b128" => Type::B128,
+            ".u8" => Type::U8,
+            ".u16" => Type::U16,
+            ".u32" => Type::U32,
+            ".u64" => Type::U64,
+            ".s8" => Type::S8,
+            ".s16" => Type::S16,
+            ".s32" => Type::S32,
+            ".s64" => Type::S64,
+            ".f16" => Type::F16,
+            ".f16x2" => Type::F16x2,
+            ".bf16" => Type::Bf16,
+            ".bf16x2" => Type::Bf16x2,
+            ".tf32" => Type::Tf32,
+            ".f32" => Type::F32,
+            ".f64" => Type::F64,
+            ".pred" => Type::Pred,
+            ".u16x2" => Type::U16x2,
+            ".s16x2" => Type::S16x2,
+            _ => return None,
+        })
     }
 
     /// Size in bits. `.pred` is given 1 bit; it is compatible only with itself.

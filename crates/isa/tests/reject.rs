@@ -311,3 +311,35 @@ fn wide_and_packed_operand_types() {
         .unwrap();
     assert_eq!(pack.operand_type(1), Some(isa::Type::B16));
 }
+
+#[test]
+fn heads_and_the_cache_agree_with_match_form() {
+    let mut cache = isa::MatchCache::new();
+    for head in [
+        "add.sat.s32",
+        "ld.shared::cta.v2.f32",
+        "ret",
+        "add.sat.u32",
+        "nope.u32",
+    ] {
+        let (op, rest) = head.split_once('.').unwrap_or((head, ""));
+        let mods: Vec<String> = if rest.is_empty() {
+            vec![]
+        } else {
+            rest.split('.').map(|p| format!(".{p}")).collect()
+        };
+        let mods: Vec<&str> = mods.iter().map(String::as_str).collect();
+        let direct = match_form(op, &mods);
+        for r in [
+            isa::match_head(head),
+            cache.match_head(head),
+            cache.match_head(head),
+        ] {
+            match (&direct, &r) {
+                (Ok(a), Ok(b)) => assert!(std::ptr::eq(a.form, b.form) && a.mods == b.mods),
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                _ => panic!("{head}: {direct:?} vs {r:?}"),
+            }
+        }
+    }
+}
