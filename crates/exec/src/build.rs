@@ -24,6 +24,7 @@ impl ProgramBuilder {
                 addr64: true,
                 const_bank: Vec::new(),
                 local_bytes: 0,
+                frame0: 0,
             },
             line: 1,
         }

@@ -63,7 +63,7 @@ impl CtaRunner {
             .get(ctx.kernel.func as usize)
             .map_or(0, |f| f.entry);
         for (i, w) in self.warps.iter_mut().take(nwarps).enumerate() {
-            w.reset(i as u32, ctx.ntid, entry);
+            w.reset(i as u32, ctx.ntid, entry, ctx.prog.frame0);
             w.ctaid = ctaid;
         }
         self.shared.clear();

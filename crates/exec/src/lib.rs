@@ -34,6 +34,7 @@ pub mod error;
 mod float;
 mod fround;
 mod lanes;
+pub mod lower;
 mod mem_ops;
 pub mod memory;
 pub mod program;
@@ -169,6 +170,16 @@ impl Device {
 
     pub fn memory_mut(&mut self) -> &mut GlobalMemory {
         &mut self.global
+    }
+
+    /// Lower a checked module (allocating its `.global` variables on this device).
+    pub fn load(
+        &mut self,
+        module: &ir::Module,
+        src: &diag::SourceFile,
+    ) -> Result<LoadedModule, LoadError> {
+        let program = lower::lower_module(module, src, &mut self.global)?;
+        Ok(LoadedModule { program })
     }
 
     /// Use an already decoded program.

@@ -789,8 +789,11 @@ pub struct Program {
     pub addr64: bool,
     /// Contents of `.const` bank 0.
     pub const_bank: Vec<u8>,
-    /// Per-thread local stack bytes (frames of the deepest call chain).
+    /// Per-thread local bytes: module `.local` variables, then the frames of the deepest
+    /// call chain.
     pub local_bytes: u32,
+    /// Where the kernel's frame starts (after the module `.local` variables).
+    pub frame0: u32,
 }
 
 impl Program {

@@ -131,7 +131,7 @@ impl Warp {
     }
 
     /// Reset for warp `warp_id` of a CTA of shape `ntid`, starting at `entry`.
-    pub fn reset(&mut self, warp_id: u32, ntid: [u32; 3], entry: u32) {
+    pub fn reset(&mut self, warp_id: u32, ntid: [u32; 3], entry: u32, frame0: u32) {
         for r in &mut self.r32 {
             *r = [0; LANES];
         }
@@ -146,7 +146,7 @@ impl Warp {
         self.exited = 0;
         self.min_wait = u32::MAX;
         self.warp_id = warp_id;
-        self.frame = [0; LANES];
+        self.frame = [frame0; LANES];
         for c in &mut self.calls {
             c.clear();
         }

@@ -1,0 +1,252 @@
+//! Lowering of calls, barriers, carry-chain arithmetic and unary float instructions.
+
+use super::operand::{Emit, LResult};
+use super::{Lowerer, VarLoc};
+use crate::program::*;
+use ir::{Operand as O, Param as IrParam};
+
+impl Lowerer<'_> {
+    pub(crate) fn carry(
+        &mut self,
+        e: &mut Emit<'_>,
+        i: &ir::Inst,
+        op: CarryOp,
+        cc_in: bool,
+        cc_out: bool,
+    ) -> LResult<()> {
+        let ops = &i.operands;
+        let o = |k: usize| ops.get(k).unwrap_or(&O::Omitted);
+        let ty = i.ty().ok_or("missing type")?;
+        let has_c = matches!(op, CarryOp::MadLo | CarryOp::MadHiU | CarryOp::MadHiS);
+        if ty.size_bits() == 64 {
+            let (a, b) = (self.s64(e, o(1))?, self.s64(e, o(2))?);
+            let c = if has_c {
+                self.s64(e, o(3))?
+            } else {
+                S64::Imm(0)
+            };
+            let d = self.dst64(e, o(0))?;
+            e.push(Op::Carry64 {
+                op,
+                cc_in,
+                cc_out,
+                d,
+                a,
+                b,
+                c,
+            });
+        } else {
+            let (a, b) = (self.s32(e, o(1))?, self.s32(e, o(2))?);
+            let c = if has_c {
+                self.s32(e, o(3))?
+            } else {
+                S32::Imm(0)
+            };
+            let d = self.dst32(e, o(0))?;
+            e.push(Op::Carry32 {
+                op,
+                cc_in,
+                cc_out,
+                d,
+                a,
+                b,
+                c,
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn float_un(&mut self, e: &mut Emit<'_>, i: &ir::Inst, op: FUnOp) -> LResult<()> {
+        let ops = &i.operands;
+        let ty = i.ty().ok_or("missing type")?;
+        let mut mode = FMode {
+            rnd: match i.mods.rounding {
+                Some(isa::Rounding::Rz) => Rounding::Rz,
+                Some(isa::Rounding::Rm) => Rounding::Rm,
+                Some(isa::Rounding::Rp) => Rounding::Rp,
+                _ => Rounding::Rn,
+            },
+            ftz: i.mods.has(ir::Flag::Ftz),
+            sat: i.mods.has(ir::Flag::Sat),
+        };
+        if i.mods.has(ir::Flag::Approx) {
+            mode.rnd = Rounding::Rn;
+        }
+        let a = ops.get(1).ok_or("missing operand")?;
+        let d = ops.first().ok_or("missing destination")?;
+        match ty {
+            ir::Type::F32 => {
+                let a = self.s32(e, a)?;
+                let d = self.dst32(e, d)?;
+                e.push(Op::FUn32 { op, mode, d, a });
+            }
+            ir::Type::F64 => {
+                let a = self.s64(e, a)?;
+                let d = self.dst64(e, d)?;
+                e.push(Op::FUn64 { op, mode, d, a });
+            }
+            t => return Err(format!("type {} is not supported", t.suffix())),
+        }
+        Ok(())
+    }
+
+    pub(crate) fn bar(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ops = &i.operands;
+        let has = |f| i.mods.has(f);
+        let is_red = has(ir::Flag::Red);
+        let kind = if has(ir::Flag::Arrive) {
+            BarKind::Arrive
+        } else if is_red {
+            match (has(ir::Flag::Popc), i.mods.bool_op, i.mods.atom_op) {
+                (true, _, _) => BarKind::RedPopc,
+                (_, Some(isa::BoolOp::Or), _) | (_, _, Some(isa::AtomOp::Or)) => BarKind::RedOr,
+                _ => BarKind::RedAnd,
+            }
+        } else {
+            BarKind::Sync
+        };
+        if has(ir::Flag::Warp) {
+            // bar.warp.sync: warps execute in lock step here.
+            e.push(Op::Nop);
+            return Ok(());
+        }
+        let first = if is_red { 1 } else { 0 };
+        let id = match ops.get(first) {
+            Some(x) => self.s32(e, x)?,
+            None => S32::Imm(0),
+        };
+        let count = match ops.get(first + 1) {
+            Some(O::Omitted) | None => None,
+            Some(x) => Some(self.s32(e, x)?),
+        };
+        let (red_src, red_dst) = if is_red {
+            let src = self.pred(e, ops.get(first + 2).ok_or("missing predicate")?)?;
+            let d = self.dst(e, ops.first().ok_or("missing destination")?)?;
+            (Some(src), d)
+        } else {
+            (None, None)
+        };
+        e.push(Op::Bar {
+            kind,
+            id,
+            count,
+            red_src,
+            red_dst,
+        });
+        Ok(())
+    }
+
+    /// One call argument or result: the caller's operand bound to the callee's parameter.
+    fn call_arg(
+        &self,
+        e: &mut Emit<'_>,
+        o: &O,
+        callee: &IrParam,
+        callee_fi: usize,
+    ) -> LResult<CallArg> {
+        match (o, callee) {
+            (O::VarAddr { var, offset }, IrParam::Var(cv)) => {
+                let caller_off = match self.vars.get(var.index()).copied() {
+                    Some(VarLoc::Frame(x)) => (x as i64 + offset) as u32,
+                    _ => {
+                        return Err(
+                            "a .param argument must be a .param variable of the caller".into()
+                        )
+                    }
+                };
+                let callee_off = match self.vars.get(cv.index()).copied() {
+                    Some(VarLoc::Frame(x)) => x,
+                    _ => return Err("callee parameter has no frame slot".into()),
+                };
+                let size = self.m.var(*cv).map_or(0, |v| v.size as u32);
+                Ok(CallArg::Param {
+                    caller_off,
+                    callee_off,
+                    size,
+                })
+            }
+            (_, IrParam::Reg(cr)) => {
+                let callee = self.slot(callee_fi, *cr)?.reg;
+                let caller = match o {
+                    O::Reg(r) => self.reg(e, *r)?,
+                    other => match self.src(e, other, matches!(callee, Reg::R64(_)))? {
+                        Src::Reg(r) => r,
+                        Src::Imm(v) => {
+                            // Materialise an immediate argument into a scratch register.
+                            match callee {
+                                Reg::R64(_) => {
+                                    let s = self.scratch64(e);
+                                    e.setup(Op::Un64 {
+                                        op: UnOp::Mov,
+                                        d: s,
+                                        a: S64::Imm(v),
+                                    });
+                                    Reg::R64(s)
+                                }
+                                _ => {
+                                    let s = self.scratch32(e);
+                                    e.setup(Op::Un32 {
+                                        op: UnOp::Mov,
+                                        w: Width::W32,
+                                        d: s,
+                                        a: S32::Imm(v as u32),
+                                    });
+                                    Reg::R32(s)
+                                }
+                            }
+                        }
+                    },
+                };
+                Ok(CallArg::Reg { caller, callee })
+            }
+            (O::Reg(_) | O::Imm(_), IrParam::Var(cv)) => {
+                // A register passed to a .param parameter: store it into the callee frame.
+                let _ = cv;
+                Err("passing a register to a .param parameter is not supported".into())
+            }
+            _ => Err(format!("unsupported call argument {o:?}")),
+        }
+    }
+
+    pub(crate) fn call(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let mut func = None;
+        let mut rets: &[O] = &[];
+        let mut params: &[O] = &[];
+        for (k, fo) in i.form.operands.iter().enumerate() {
+            let Some(op) = i.operands.get(k) else {
+                continue;
+            };
+            match (fo.name, op) {
+                ("fname", O::Func(f)) => func = Some(*f),
+                ("fptr", _) => return Err("indirect calls are not supported yet".into()),
+                ("ret", O::List(l)) => rets = l,
+                ("params", O::List(l)) => params = l,
+                _ => {}
+            }
+        }
+        let f = func.ok_or("call without a target")?;
+        let callee = self.m.function(f).ok_or("unknown callee")?;
+        if callee.body.is_none() {
+            return Err(format!(
+                "function `{}` has no body in this module",
+                callee.name
+            ));
+        }
+        let mut args = Vec::new();
+        for (a, p) in params.iter().zip(callee.params.iter()) {
+            args.push(self.call_arg(e, a, p, f.index())?);
+        }
+        let mut rs = Vec::new();
+        for (a, p) in rets.iter().zip(callee.rets.iter()) {
+            rs.push(self.call_arg(e, a, p, f.index())?);
+        }
+        let caller_frame = self.frames.get(e.fi).copied().unwrap_or(0);
+        e.push(Op::Call {
+            func: f.0,
+            caller_frame,
+            args,
+            rets: rs,
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,200 @@
+//! Lowering of memory instructions, vector moves and texture fetches.
+
+use super::operand::{Emit, LResult};
+use super::{scalar_of, Lowerer};
+use crate::program::*;
+use ir::{Operand as O, Type as T};
+
+fn elems(o: &O) -> Vec<&O> {
+    match o {
+        O::Vector(v) => v.iter().collect(),
+        other => vec![other],
+    }
+}
+
+impl Lowerer<'_> {
+    pub(crate) fn load(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ops = &i.operands;
+        let ty = i.ty().ok_or("missing type")?;
+        let sty = scalar_of(ty).ok_or("unsupported type")?;
+        let (space, addr) = self.addr(e, ops.get(1).ok_or("missing address")?, i.mods.space)?;
+        let ds = elems(ops.first().ok_or("missing destination")?);
+        let mut d = [None; 4];
+        for (k, x) in ds.iter().enumerate().take(4) {
+            d[k] = self.dst(e, x)?;
+        }
+        let w = match ty.size_bits() {
+            8 | 16 => {
+                // The destination register's own width decides the narrow semantics.
+                match ds.first() {
+                    Some(O::Reg(r)) => match self.slot(e.fi, *r)?.ty.size_bits() {
+                        16 => Width::W16,
+                        8 => Width::W8,
+                        _ => Width::W32,
+                    },
+                    _ => Width::W32,
+                }
+            }
+            _ => Width::W32,
+        };
+        e.push(Op::Ld {
+            space,
+            ty: sty,
+            w,
+            d,
+            n: ds.len().min(4) as u8,
+            addr,
+        });
+        Ok(())
+    }
+
+    pub(crate) fn store(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ops = &i.operands;
+        let ty = i.ty().ok_or("missing type")?;
+        let sty = scalar_of(ty).ok_or("unsupported type")?;
+        let (space, addr) = self.addr(e, ops.first().ok_or("missing address")?, i.mods.space)?;
+        let srcs = elems(ops.get(1).ok_or("missing source")?);
+        let mut a = [Src::Imm(0); 4];
+        for (k, x) in srcs.iter().enumerate().take(4) {
+            a[k] = self.src(e, x, sty.bytes() == 8)?;
+        }
+        e.push(Op::St {
+            space,
+            ty: sty,
+            a,
+            n: srcs.len().min(4) as u8,
+            addr,
+        });
+        Ok(())
+    }
+
+    pub(crate) fn atom(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ops = &i.operands;
+        let ty = i.ty().ok_or("missing type")?;
+        let is_red = i.op == ir::Opcode::Red;
+        let base = if is_red { 0 } else { 1 };
+        let (space, addr) = self.addr(e, ops.get(base).ok_or("missing address")?, i.mods.space)?;
+        let s = ty.is_signed();
+        let op = match (i.mods.atom_op.ok_or("missing operation")?, ty) {
+            (isa::AtomOp::Add, T::F32) => AtomOp::AddF32,
+            (isa::AtomOp::Add, T::F64) => AtomOp::AddF64,
+            (isa::AtomOp::Add, _) => AtomOp::Add,
+            (isa::AtomOp::And, _) => AtomOp::And,
+            (isa::AtomOp::Or, _) => AtomOp::Or,
+            (isa::AtomOp::Xor, _) => AtomOp::Xor,
+            (isa::AtomOp::Cas, _) => AtomOp::Cas,
+            (isa::AtomOp::Exch, _) => AtomOp::Exch,
+            (isa::AtomOp::Inc, _) => AtomOp::Inc,
+            (isa::AtomOp::Dec, _) => AtomOp::Dec,
+            (isa::AtomOp::Min, _) if s => AtomOp::MinS,
+            (isa::AtomOp::Min, _) => AtomOp::MinU,
+            (isa::AtomOp::Max, _) if s => AtomOp::MaxS,
+            (isa::AtomOp::Max, _) => AtomOp::MaxU,
+        };
+        if ty.size_bits() < 32 {
+            return Err(format!("{}-bit atomics are not supported", ty.size_bits()));
+        }
+        let sty = scalar_of(ty).ok_or("unsupported type")?;
+        let wide = sty.bytes() == 8;
+        let b = self.src(e, ops.get(base + 1).ok_or("missing operand")?, wide)?;
+        let c = match ops.get(base + 2) {
+            Some(O::Omitted) | None => Src::Imm(0),
+            Some(x) => self.src(e, x, wide)?,
+        };
+        let d = if is_red {
+            None
+        } else {
+            self.dst(e, ops.first().ok_or("missing destination")?)?
+        };
+        e.push(Op::Atom {
+            space,
+            op,
+            ty: sty,
+            d,
+            addr,
+            b,
+            c,
+        });
+        Ok(())
+    }
+
+    /// `mov d, {a, b}` (pack) and `mov {a, b}, d` (unpack).
+    pub(crate) fn mov_vector(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ops = &i.operands;
+        let ty = i.ty().ok_or("missing type")?;
+        match (ops.first(), ops.get(1)) {
+            (Some(d), Some(O::Vector(v))) if v.len() == 2 => {
+                let lo = self.s32(e, &v[0])?;
+                let hi = self.s32(e, &v[1])?;
+                match self.dst(e, d)? {
+                    Some(Reg::R64(d)) => e.push(Op::Pack64 { d, lo, hi }),
+                    Some(Reg::R32(d)) => e.push(Op::Pack32 { d, lo, hi }),
+                    _ => return Err("bad pack destination".into()),
+                }
+            }
+            (Some(O::Vector(v)), Some(a)) if v.len() == 2 => {
+                let lo = match self.dst(e, &v[0])? {
+                    Some(Reg::R32(r)) => Some(r),
+                    _ => None,
+                };
+                let hi = match self.dst(e, &v[1])? {
+                    Some(Reg::R32(r)) => Some(r),
+                    _ => None,
+                };
+                if ty.size_bits() == 64 {
+                    let S64::Reg(a) = self.s64(e, a)? else {
+                        return Err("unpacking an immediate is not supported".into());
+                    };
+                    e.push(Op::Unpack64 { lo, hi, a });
+                } else {
+                    let S32::Reg(a) = self.s32(e, a)? else {
+                        return Err("unpacking an immediate is not supported".into());
+                    };
+                    e.push(Op::Unpack32 { lo, hi, a });
+                }
+            }
+            _ => return Err("this form of mov is not supported".into()),
+        }
+        Ok(())
+    }
+
+    pub(crate) fn tex(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ops = &i.operands;
+        let dim = match i.mods.geom {
+            Some(isa::Geom::D1) => 1,
+            Some(isa::Geom::D2) => 2,
+            Some(isa::Geom::D3) => 3,
+            g => return Err(format!("texture geometry {g:?} is not supported")),
+        };
+        let ds = elems(ops.first().ok_or("missing destination")?);
+        let mut d = [R32(0); 4];
+        for (k, x) in ds.iter().enumerate().take(4) {
+            d[k] = match self.dst(e, x)? {
+                Some(Reg::R32(r)) => r,
+                _ => self.scratch32(e),
+            };
+        }
+        let (tex, coords) = match ops.get(1) {
+            Some(O::Texture { tex, coords, .. }) => (*tex, coords),
+            _ => return Err("unsupported texture operand".into()),
+        };
+        let tex = self
+            .m
+            .var(tex)
+            .and_then(|v| v.tex_id)
+            .ok_or("texture operand is not a .tex variable")?;
+        let mut c = [S32::Imm(0); 3];
+        for (k, x) in coords.iter().enumerate().take(3) {
+            c[k] = self.s32(e, x)?;
+        }
+        let float_coords = i.type_slot(1) == Some(T::F32);
+        e.push(Op::Tex {
+            tex,
+            dim,
+            d,
+            coords: c,
+            float_coords,
+        });
+        Ok(())
+    }
+}
