@@ -336,3 +336,26 @@ fn adversarial_inputs_parse_in_linear_time() {
         assert!(d.len() <= 201);
     }
 }
+
+#[test]
+fn a_missing_semicolon_is_reported_where_it_belongs() {
+    let src = format!("{HEAD}.entry k()\n{{\n\tmov.u32 %r1, 1\n\tret;\n}}\n");
+    let e = errors(&src);
+    // Line 5 is `\tmov.u32 %r1, 1`: the caret goes right after the `1` (column 16).
+    assert_eq!(
+        e,
+        vec![(5, 16, "expected `,` or `;` after an operand".to_string())]
+    );
+    // Parsing carries on as if the `;` were there: `ret` is not swallowed by recovery.
+    let file = SourceFile::new("t.ptx", src);
+    let (m, _) = syntax::parse_module(&file);
+    let Some(syntax::ast::Statement::Function(k)) = m.statements.last() else {
+        panic!()
+    };
+    assert_eq!(k.body.as_ref().unwrap().statements.len(), 2);
+    let e = errors(&format!("{HEAD}.global .u32 g\n.global .u32 h;\n"));
+    assert_eq!(
+        e,
+        vec![(3, 15, "expected `,` or `;` after a declaration".to_string())]
+    );
+}

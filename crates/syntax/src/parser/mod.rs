@@ -138,10 +138,25 @@ impl<'s> Parser<'s> {
 
     pub(crate) fn expect(&mut self, kind: TokenKind, what: &str) -> PResult<Token> {
         if self.at(kind) {
-            Ok(self.bump())
-        } else {
-            Err(self.unexpected(what))
+            return Ok(self.bump());
         }
+        if kind == TokenKind::Semi && self.newline_before_token() {
+            // A forgotten `;` at the end of a line: point where it belongs, not at the next
+            // line's first token, and carry on as if it were there so the next statement is
+            // not skipped by recovery.
+            let at = Span::new(self.prev_end, self.prev_end);
+            let found = self.tok.span;
+            let d = Diagnostic::error(at, format!("expected {what}"))
+                .with_label(found, "the next statement starts here");
+            self.error(d);
+            return Ok(Token { kind, span: at });
+        }
+        Err(self.unexpected(what))
+    }
+
+    fn newline_before_token(&self) -> bool {
+        let gap = Span::new(self.prev_end, self.tok.span.start);
+        self.prev_end > 0 && self.text(gap).contains('\n')
     }
 
     // ---- diagnostics ----------------------------------------------------------------------
