@@ -35,9 +35,13 @@ pub const fn mask(lo: u8, width: u8) -> u64 {
     }
 }
 
-/// Reads `width` bits at `lo`.
-pub const fn get(bits: u64, lo: u8, width: u8) -> u64 {
-    (bits >> lo) & mask(0, width)
+/// Reads `width` (0..=64) bits at `lo`.
+#[inline]
+pub fn get(bits: u64, lo: u8, width: u8) -> u64 {
+    let m = u64::MAX
+        .checked_shr(64u32.saturating_sub(width.into()))
+        .unwrap_or(0);
+    (bits >> (lo & 63)) & m
 }
 
 /// Writes `value` (truncated to `width` bits) at `lo`.

@@ -56,10 +56,10 @@ pub struct OpInfo {
     cc: u8,
 }
 
-/// The single-bit mask of position `p`, 0 for `p == 64`.
+/// The single-bit mask of position `p`, 0 for `p >= 64`.
 #[inline]
 fn bit_mask(p: u8) -> u64 {
-    (1u128 << (p & 127)) as u64
+    1u64.checked_shl(u32::from(p)).unwrap_or(0)
 }
 
 impl OpInfo {

@@ -29,22 +29,26 @@ fn pred(bits: u64, at: u8) -> Pred {
     Pred::new(get(bits, at, 3) as u8).unwrap_or(Pred::PT)
 }
 
-/// Reads one operand; `None` if its bits hold an encoding the table does not describe.
+/// Reads one operand into `out`; false if its bits hold an encoding the table does not
+/// describe.
 #[inline]
-fn decode_operand(d: &OpInfo, bits: u64) -> Option<Operand> {
+fn decode_operand(d: &OpInfo, bits: u64, out: &mut Operand) -> bool {
     let f = flags(d, bits);
     let (at, width) = (d.at, d.width);
-    Some(match d.code {
+    *out = match d.code {
         Code::Reg => Operand::Reg(gpr(bits, at), f),
         Code::Pred => Operand::Pred(pred(bits, at), f),
         Code::Comp => match get(bits, 46, 2) {
             0 if get(bits, 32, 14) == 0 => Operand::Reg(gpr(bits, 26), f),
-            1 => Operand::Const(
-                CBank::new(get(bits, 42, 4) as u8, get(bits, 26, 16) as u16)?,
-                f,
-            ),
-            3 => Operand::Imm20(Imm20::new(sext(get(bits, 26, 20), 20))?, f),
-            _ => return None,
+            1 => match CBank::new(get(bits, 42, 4) as u8, get(bits, 26, 16) as u16) {
+                Some(c) => Operand::Const(c, f),
+                None => return false,
+            },
+            3 => match Imm20::new(sext(get(bits, 26, 20), 20)) {
+                Some(i) => Operand::Imm20(i, f),
+                None => return false,
+            },
+            _ => return false,
         },
         Code::Imm => {
             let v = get(bits, at, width);
@@ -67,14 +71,16 @@ fn decode_operand(d: &OpInfo, bits: u64) -> Option<Operand> {
         Code::Target => Operand::Target(sext(get(bits, 26, width), width) as i32),
         Code::AbsTarget => Operand::AbsTarget(get(bits, 26, width) as u32),
         Code::Text => Operand::Text,
-    })
+    };
+    true
 }
 
 #[inline(always)]
 fn decode_row(info: &RowInfo, bits: u64) -> Result<Inst, DecodeError> {
     let row = info.row;
     let mut mods = [0u8; MAX_MODS];
-    for (i, (slot, m)) in mods.iter_mut().zip(&info.mods).take(info.nmods).enumerate() {
+    let infos = info.mods.get(..info.nmods).unwrap_or(&[]);
+    for (i, (slot, m)) in mods.iter_mut().zip(infos).enumerate() {
         let v = m.get(bits);
         if !m.is_valid(v) {
             return Err(DecodeError::BadModifier {
@@ -86,12 +92,14 @@ fn decode_row(info: &RowInfo, bits: u64) -> Result<Inst, DecodeError> {
         *slot = v as u8;
     }
     let mut operands = [Operand::None; MAX_OPERANDS];
-    for (i, slot) in operands.iter_mut().enumerate().take(info.nops) {
-        let Some(d) = info.ops.get(i) else { break };
-        *slot = decode_operand(d, bits).ok_or(DecodeError::BadOperand {
-            mnemonic: row.name,
-            index: i as u8,
-        })?;
+    let ops = info.ops.get(..info.nops).unwrap_or(&[]);
+    for (i, (slot, d)) in operands.iter_mut().zip(ops).enumerate() {
+        if !decode_operand(d, bits, slot) {
+            return Err(DecodeError::BadOperand {
+                mnemonic: row.name,
+                index: i as u8,
+            });
+        }
     }
     let guard = if row.guarded {
         Guard {
