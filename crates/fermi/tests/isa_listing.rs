@@ -88,3 +88,30 @@ fn every_listing_line_round_trips_both_ways() {
         dec_fail.len()
     );
 }
+
+/// asfermi-style spacing: no spaces inside `c[..][..]`, extra blanks and tabs around operands,
+/// no trailing `;`. Every listing line still assembles to NVIDIA's word.
+#[test]
+fn listing_lines_assemble_with_other_spacing() {
+    let vs = vectors();
+    let mut failures = Vec::new();
+    for v in &vs {
+        let squeezed = v
+            .text
+            .replace("c [", "c[")
+            .replace("] [", "][")
+            .replace(", ", " ,\t ")
+            .replace(';', "");
+        let text = format!("\t {squeezed}  ");
+        match assemble_text_with(&text, v.addr, &no_labels, v.dialect) {
+            Ok(w) if w == v.word => {}
+            other => failures.push(format!("line {}: `{text}`: {other:?}", v.line)),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures, e.g. {:?}",
+        failures.len(),
+        failures.first()
+    );
+}
