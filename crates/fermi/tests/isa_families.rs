@@ -395,3 +395,20 @@ fn legacy_dialect_omits_the_wrap_modifier() {
     let clamp = assemble_text("SHL R28, R28, 0x2;", 0, &no_labels).unwrap();
     assert_eq!(clamp.rotate_left(32) ^ w.rotate_left(32), 1 << 9);
 }
+
+#[test]
+fn explain_lists_every_bit_once() {
+    use fermi::isa::explain;
+    let fields = explain(0x4ce1dc03188e0000, 0x188).unwrap();
+    let all = fields.iter().fold(0u64, |a, f| {
+        assert_eq!(a & f.mask, 0, "{} overlaps", f.what);
+        a | f.mask
+    });
+    assert_eq!(all, u64::MAX);
+    let cmp = fields.iter().find(|f| f.what == "comparison").unwrap();
+    assert_eq!(cmp.mask, 0b111 << 55);
+    assert_eq!(cmp.text, "1 = .LT");
+    let op = fields.iter().find(|f| f.what == "operand 2").unwrap();
+    assert_eq!((op.mask, op.text.as_str()), (0x3f << 20, "R14"));
+    assert!(explain(0xffff_ffff_ffff_ffff, 0).is_err());
+}
