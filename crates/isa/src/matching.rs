@@ -63,12 +63,18 @@ impl std::error::Error for MatchError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GateError {
     /// `dp4a requires .target sm_61 or higher (file targets sm_52)`
-    Sm { what: String, need: u32, have: u32 },
+    Sm {
+        what: String,
+        need: u32,
+        have: u32,
+        reason: Option<&'static str>,
+    },
     /// `add.u16x2 requires PTX ISA version 8.0 or higher (file is .version 7.0)`
     Ptx {
         what: String,
         need: PtxVersion,
         have: PtxVersion,
+        reason: Option<&'static str>,
     },
     /// `vote.all is not supported on sm_70 or higher (file targets sm_80): use vote.sync`
     Removed {
@@ -90,14 +96,30 @@ pub enum GateError {
 impl std::fmt::Display for GateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            GateError::Sm { what, need, have } => write!(
-                f,
-                "{what} requires .target sm_{need} or higher (file targets sm_{have})"
-            ),
-            GateError::Ptx { what, need, have } => write!(
-                f,
-                "{what} requires PTX ISA version {need} or higher (file is .version {have})"
-            ),
+            GateError::Sm {
+                what,
+                need,
+                have,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "{what} requires .target sm_{need} or higher (file targets sm_{have})"
+                )?;
+                reason.map_or(Ok(()), |r| write!(f, ": {r}"))
+            }
+            GateError::Ptx {
+                what,
+                need,
+                have,
+                reason,
+            } => {
+                write!(
+                    f,
+                    "{what} requires PTX ISA version {need} or higher (file is .version {have})"
+                )?;
+                reason.map_or(Ok(()), |r| write!(f, ": {r}"))
+            }
             GateError::Removed {
                 what,
                 from,
@@ -244,11 +266,18 @@ impl Match {
                 });
             }
         }
+        // The reason of a conditional gate that itself asks for more than the file has.
+        let why = |fails: &dyn Fn(&Gate) -> bool| {
+            self.active_cond_gates()
+                .filter(|g| fails(&g.gate))
+                .find_map(|g| g.reason)
+        };
         if sm < gate.min_sm {
             return Err(GateError::Sm {
                 what: what(),
                 need: gate.min_sm,
                 have: sm,
+                reason: why(&|g| sm < g.min_sm),
             });
         }
         if ptx < gate.min_ptx {
@@ -256,6 +285,7 @@ impl Match {
                 what: what(),
                 need: gate.min_ptx,
                 have: ptx,
+                reason: why(&|g| ptx < g.min_ptx),
             });
         }
         Ok(())

@@ -343,3 +343,25 @@ fn heads_and_the_cache_agree_with_match_form() {
         }
     }
 }
+
+#[test]
+fn generic_addressing_needs_ptx_2_and_sm_20() {
+    // PTX ISA 8.x §9.7.9.8 ld: "generic addressing … introduced in PTX ISA version 2.0",
+    // "requires sm_20"; ptx-isa-1.1 Table 41 requires `.space`.
+    let m = match_form("ld", &[".u32"]).unwrap();
+    assert_eq!(
+        m.check_gate(13, PtxVersion::new(1, 2))
+            .unwrap_err()
+            .to_string(),
+        "ld.u32 requires .target sm_20 or higher (file targets sm_13): \
+         an address without a state space is a generic address"
+    );
+    assert!(match_form("ld", &[".global", ".u32"])
+        .unwrap()
+        .check_gate(10, PtxVersion::new(1, 0))
+        .is_ok());
+    assert!(match_form("atom", &[".add", ".u32"])
+        .unwrap()
+        .check_gate(13, PtxVersion::new(1, 2))
+        .is_err());
+}
