@@ -88,6 +88,8 @@ pub enum ExecError {
     Fault(Box<Fault>),
     /// The launch itself is malformed: unknown kernel, wrong parameters, bad sizes (exit code 2).
     Launch(String),
+    /// The module uses something the executor cannot run (exit code 1).
+    Load(LoadError),
 }
 
 impl ExecError {
@@ -96,12 +98,13 @@ impl ExecError {
         match self {
             ExecError::Fault(_) => 3,
             ExecError::Launch(_) => 2,
+            ExecError::Load(_) => 1,
         }
     }
     pub fn fault(&self) -> Option<&Fault> {
         match self {
             ExecError::Fault(f) => Some(f),
-            ExecError::Launch(_) => None,
+            _ => None,
         }
     }
 }
@@ -111,6 +114,7 @@ impl fmt::Display for ExecError {
         match self {
             ExecError::Fault(x) => x.fmt(f),
             ExecError::Launch(m) => write!(f, "launch error: {m}"),
+            ExecError::Load(e) => e.fmt(f),
         }
     }
 }

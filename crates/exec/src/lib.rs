@@ -34,16 +34,20 @@ pub mod error;
 mod float;
 mod fround;
 mod lanes;
+pub mod launch_spec;
 pub mod lower;
 mod mem_ops;
 pub mod memory;
 pub mod program;
+mod run;
 mod step;
 mod tex;
 mod warp;
 
 pub use cta::{LaunchStats, MAX_CTA_THREADS};
 pub use error::{ExecError, Fault, FaultKind, LoadError};
+pub use launch_spec::{ElemType, LaunchSpec, ParamSpec, SpecError};
+pub use run::{run, BufferResult, RunResult};
 pub use warp::Texture;
 
 use memory::GlobalMemory;
