@@ -193,6 +193,34 @@ pub struct ParamList {
 pub enum FunctionAttribute {
     Performance(PerformanceDirective),
     Pragma(Pragma),
+    /// `.explicitcluster`, `.reqnctapercluster X, Y, Z`, `.maxclusterrank N` (sm_90 thread-block
+    /// clusters).
+    Cluster(ClusterDirective),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClusterKind {
+    Explicitcluster,
+    Reqnctapercluster,
+    Maxclusterrank,
+}
+
+impl ClusterKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClusterKind::Explicitcluster => ".explicitcluster",
+            ClusterKind::Reqnctapercluster => ".reqnctapercluster",
+            ClusterKind::Maxclusterrank => ".maxclusterrank",
+        }
+    }
+}
+
+/// A cluster directive and its (constant expression) arguments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterDirective {
+    pub kind: ClusterKind,
+    pub args: Vec<Expr>,
+    pub span: Span,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

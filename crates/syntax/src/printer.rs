@@ -259,6 +259,13 @@ impl<'s> Printer<'s> {
     fn attribute(&mut self, a: &FunctionAttribute) {
         match a {
             FunctionAttribute::Pragma(p) => self.pragma(p),
+            FunctionAttribute::Cluster(c) => {
+                self.put(c.kind.as_str());
+                if !c.args.is_empty() {
+                    self.out.push(' ');
+                    self.expr_list(&c.args);
+                }
+            }
             FunctionAttribute::Performance(d) => {
                 self.put(match d.kind {
                     PerformanceKind::Maxntid => ".maxntid",

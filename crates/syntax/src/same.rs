@@ -89,6 +89,7 @@ same_by_eq!(
     VectorWidth,
     AggregateKind,
     PerformanceKind,
+    ClusterKind,
     UnaryOp,
     BinaryOp
 );
@@ -157,6 +158,7 @@ same_fields!(Function {
 });
 same_fields!(ParamList { params });
 same_fields!(PerformanceDirective { kind, args });
+same_fields!(ClusterDirective { kind, args });
 same_fields!(CallPrototype {
     name,
     returns,
@@ -275,6 +277,7 @@ impl Same for FunctionAttribute {
         match (self, o) {
             (FunctionAttribute::Performance(x), FunctionAttribute::Performance(y)) => x.same(y, cx),
             (FunctionAttribute::Pragma(x), FunctionAttribute::Pragma(y)) => x.same(y, cx),
+            (FunctionAttribute::Cluster(x), FunctionAttribute::Cluster(y)) => x.same(y, cx),
             _ => false,
         }
     }

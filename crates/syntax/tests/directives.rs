@@ -130,6 +130,31 @@ fn modern_entry_with_params_ptr_and_performance_directives() {
 }
 
 #[test]
+fn cluster_directives() {
+    let (f, _) = only_function(
+        ".visible .entry k() .explicitcluster .reqnctapercluster 2, 1, 1 .maxclusterrank 8 { ret; }",
+    );
+    let got: Vec<(ClusterKind, Vec<i128>)> = f
+        .attributes
+        .iter()
+        .map(|a| match a {
+            FunctionAttribute::Cluster(c) => {
+                (c.kind, c.args.iter().filter_map(int_value).collect())
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (ClusterKind::Explicitcluster, vec![]),
+            (ClusterKind::Reqnctapercluster, vec![2, 1, 1]),
+            (ClusterKind::Maxclusterrank, vec![8]),
+        ]
+    );
+}
+
+#[test]
 fn func_with_return_params_prototypes_and_linkage() {
     let (f, src) = only_function(
         ".func (.reg .b32 rval) foo (.reg .b32 arg0, .reg .f64 arg1)\n{\n mov.b32 rval, arg0;\n ret;\n}",

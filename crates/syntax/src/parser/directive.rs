@@ -3,9 +3,9 @@
 
 use super::{shorten, Context, PResult, Parser};
 use crate::ast::{
-    AddressSize, Data, FileDirective, FunctionAttribute, Linkage, LinkageKind, LinkageName, Loc,
-    PerformanceDirective, PerformanceKind, Pragma, Section, StateSpace, Statement, StringLit,
-    Target, Version,
+    AddressSize, ClusterDirective, ClusterKind, Data, Expr, FileDirective, FunctionAttribute,
+    Linkage, LinkageKind, LinkageName, Loc, PerformanceDirective, PerformanceKind, Pragma, Section,
+    StateSpace, Statement, StringLit, Target, Version,
 };
 use crate::lexer::TokenKind;
 use diag::Diagnostic;
@@ -14,6 +14,15 @@ use diag::Diagnostic;
 const DATA_DIRECTIVES: [&str; 9] = [
     ".byte", ".b8", ".b16", ".b32", ".b64", ".2byte", ".4byte", ".8byte", ".quad",
 ];
+
+fn cluster_kind(s: &str) -> Option<ClusterKind> {
+    Some(match s {
+        ".explicitcluster" => ClusterKind::Explicitcluster,
+        ".reqnctapercluster" => ClusterKind::Reqnctapercluster,
+        ".maxclusterrank" => ClusterKind::Maxclusterrank,
+        _ => return None,
+    })
+}
 
 pub(crate) fn performance_kind(s: &str) -> Option<PerformanceKind> {
     Some(match s {
@@ -88,7 +97,7 @@ impl<'s> Parser<'s> {
                         .with_note("write `name: .callprototype (…) _ (…);`"),
                 ))
             }
-            _ if performance_kind(name).is_some() => {
+            _ if performance_kind(name).is_some() || cluster_kind(name).is_some() => {
                 let span = self.tok.span;
                 self.error_at(
                     span,
@@ -316,6 +325,15 @@ impl<'s> Parser<'s> {
         })
     }
 
+    /// `expr {, expr}`
+    fn parse_expr_list(&mut self) -> PResult<Vec<Expr>> {
+        let mut out = vec![self.parse_expr()?];
+        while self.eat(TokenKind::Comma) {
+            out.push(self.parse_expr()?);
+        }
+        Ok(out)
+    }
+
     /// Function attributes between header and body: performance directives and `.pragma`.
     pub(crate) fn parse_function_attributes(&mut self) -> PResult<Vec<FunctionAttribute>> {
         let mut out = Vec::new();
@@ -325,17 +343,29 @@ impl<'s> Parser<'s> {
                 out.push(FunctionAttribute::Pragma(self.parse_pragma()?));
                 continue;
             }
+            if let Some(kind) = cluster_kind(text) {
+                let start = self.bump().span;
+                let args = if kind == ClusterKind::Explicitcluster {
+                    Vec::new()
+                } else {
+                    self.parse_expr_list()?
+                };
+                out.push(FunctionAttribute::Cluster(ClusterDirective {
+                    kind,
+                    args,
+                    span: self.span_from(start),
+                }));
+                continue;
+            }
             let Some(kind) = performance_kind(text) else {
                 break;
             };
             let start = self.bump().span;
-            let mut args = Vec::new();
-            if kind != PerformanceKind::Noreturn {
-                args.push(self.parse_expr()?);
-                while self.eat(TokenKind::Comma) {
-                    args.push(self.parse_expr()?);
-                }
-            }
+            let args = if kind == PerformanceKind::Noreturn {
+                Vec::new()
+            } else {
+                self.parse_expr_list()?
+            };
             out.push(FunctionAttribute::Performance(PerformanceDirective {
                 kind,
                 args,
