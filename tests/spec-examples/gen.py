@@ -180,7 +180,8 @@ def build(spec_name, section, raw_lines, legacy):
             elif kind == "label":
                 labels.append(name)
             elif kind == "tex":
-                module.append(f".tex .u32 {name};" if legacy else f".global .texref {name};")
+                # ptx-isa-1.1 section 5.1.8: `.tex tex_a;` (no type); PTX ISA 8.x: `.global .texref`.
+                module.append(f".tex {name};" if legacy else f".global .texref {name};")
             elif kind == "var":
                 module.append(f".global {parts[1]} {name}[8];")
             elif kind == "func":

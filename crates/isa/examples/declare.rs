@@ -187,6 +187,10 @@ fn declare(line: &str, addr: Type) -> Result<(String, BTreeMap<String, String>),
                     }
                 }
             }
+            // ptx-isa-1.1's `tex` names the texture directly (§7.7.5 Table 44 example).
+            OperandKind::SrcSym if m.form.opcode == isa::Opcode::Tex => {
+                decls.insert(base_name(t).to_string(), "tex".into());
+            }
             _ => {
                 if t.starts_with('{') {
                     for e in split_top(t.trim_start_matches('{').trim_end_matches('}')) {
