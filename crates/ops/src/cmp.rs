@@ -102,7 +102,11 @@ pub fn cmp_unsigned(op: CmpOp, a: u64, b: u64) -> bool {
 /// exact and keeps NaN-ness, so the f64 rules apply unchanged.
 #[inline]
 pub fn cmp_f32(op: CmpOp, a: f32, b: f32, ftz: bool) -> bool {
-    let (a, b) = if ftz { (flush_f32(a), flush_f32(b)) } else { (a, b) };
+    let (a, b) = if ftz {
+        (flush_f32(a), flush_f32(b))
+    } else {
+        (a, b)
+    };
     cmp_f64(op, f64::from(a), f64::from(b))
 }
 
