@@ -27,25 +27,33 @@ fn check_word(w: u64, addr: u64) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// Words near real ones: a known opcode with random field bits, so most decode.
-fn near_listing_word() -> impl Strategy<Value = u64> {
+/// Every `step`-th word of the listing vectors.
+fn listing_words(step: usize) -> Vec<u64> {
     let data = include_str!("data/cuobjdump_sm20.txt");
-    let words: Vec<u64> = data
-        .lines()
+    data.lines()
         .filter(|l| !l.starts_with('#'))
         .filter_map(|l| l.split(' ').nth(2))
         .filter_map(|h| u64::from_str_radix(h.trim_start_matches("0x"), 16).ok())
-        .step_by(37)
-        .collect();
-    (proptest::sample::select(words), any::<u64>(), 0u32..4).prop_map(|(w, noise, k)| {
-        // Flip a few random bits outside the opcode bits (listing order: they are the low
-        // 4 bits of the high printed half and the top 6 bits of the low half).
-        let mut flip = noise;
-        for _ in 0..k {
-            flip &= noise.rotate_left(17);
-        }
-        w ^ (flip & !0x0000_000f_fc00_0000u64)
-    })
+        .step_by(step)
+        .collect()
+}
+
+/// Words near real ones: a known opcode with random field bits, so most decode.
+fn near_listing_word() -> impl Strategy<Value = u64> {
+    (
+        proptest::sample::select(listing_words(37)),
+        any::<u64>(),
+        0u32..4,
+    )
+        .prop_map(|(w, noise, k)| {
+            // Flip a few random bits outside the opcode bits (in the printed number they are
+            // bits 32-35, the first printed half's low nibble, and bits 26-31).
+            let mut flip = noise;
+            for _ in 0..k {
+                flip &= noise.rotate_left(17);
+            }
+            w ^ (flip & !0x0000_000f_fc00_0000u64)
+        })
 }
 
 proptest! {
@@ -79,14 +87,7 @@ proptest! {
 /// whose text assembles back to the flipped word, or is reported undecodable.
 #[test]
 fn single_bit_flips_of_listing_words_round_trip() {
-    let data = include_str!("data/cuobjdump_sm20.txt");
-    let words: Vec<u64> = data
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .filter_map(|l| l.split(' ').nth(2))
-        .filter_map(|h| u64::from_str_radix(h.trim_start_matches("0x"), 16).ok())
-        .step_by(23)
-        .collect();
+    let words = listing_words(23);
     let (mut decoded, mut total) = (0usize, 0usize);
     for &w in &words {
         for b in 0..64 {

@@ -123,16 +123,25 @@ fn parse_int(p: Piece) -> Result<i128, AsmError> {
     Ok(if neg { -v } else { v })
 }
 
-fn parse_gpr(p: Piece) -> Result<Gpr, AsmError> {
-    let s = p.s;
-    if s == "RZ" {
-        return Ok(Gpr::RZ);
+/// A numbered register name: `prefix` then decimal digits, or one of the `special` names
+/// (which stand for `special_n`); `None` if `p` is not shaped like one.
+fn parse_numbered(p: Piece, prefix: char, special: &[&str], special_n: u32) -> Option<u32> {
+    if special.contains(&p.s) {
+        return Some(special_n);
     }
-    let digits = s
-        .strip_prefix('R')
-        .filter(|d| !d.is_empty() && d.len() <= 4 && d.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| p.err(format!("expected a register (R0..R62, RZ), found `{s}`")))?;
-    let n: u32 = digits.parse().map_err(|_| p.err("bad register number"))?;
+    let digits =
+        p.s.strip_prefix(prefix)
+            .filter(|d| !d.is_empty() && d.len() <= 4 && d.bytes().all(|b| b.is_ascii_digit()))?;
+    digits.parse().ok()
+}
+
+fn parse_gpr(p: Piece) -> Result<Gpr, AsmError> {
+    let n = parse_numbered(p, 'R', &["RZ"], 63).ok_or_else(|| {
+        p.err(format!(
+            "expected a register (R0..R62, RZ), found `{}`",
+            p.s
+        ))
+    })?;
     u8::try_from(n)
         .ok()
         .and_then(Gpr::new)
@@ -140,15 +149,12 @@ fn parse_gpr(p: Piece) -> Result<Gpr, AsmError> {
 }
 
 fn parse_pred(p: Piece) -> Result<Pred, AsmError> {
-    let s = p.s;
-    if s == "pt" || s == "PT" {
-        return Ok(Pred::PT);
-    }
-    let digits = s
-        .strip_prefix('P')
-        .filter(|d| !d.is_empty() && d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| p.err(format!("expected a predicate (P0..P6, pt), found `{s}`")))?;
-    let n: u32 = digits.parse().map_err(|_| p.err("bad predicate number"))?;
+    let n = parse_numbered(p, 'P', &["pt", "PT"], 7).ok_or_else(|| {
+        p.err(format!(
+            "expected a predicate (P0..P6, pt), found `{}`",
+            p.s
+        ))
+    })?;
     u8::try_from(n)
         .ok()
         .and_then(Pred::new)
