@@ -52,6 +52,11 @@ pub struct Name {
 }
 
 impl Name {
+    /// The whole name as written, suffix included (`%tid.x`).
+    pub fn text<'s>(&self, src: &'s str) -> &'s str {
+        span_text(src, self.span())
+    }
+
     pub fn span(&self) -> Span {
         match self.suffix {
             Some(s) => self.ident.span.to(s),
@@ -107,6 +112,30 @@ pub enum Statement {
     Data(Data),
     /// 1.1 §9.3: `.extern foo` / `.visible foo` (linkage of a name declared elsewhere).
     LinkageName(LinkageName),
+}
+
+impl Statement {
+    /// The source range of the whole statement.
+    pub fn span(&self) -> Span {
+        match self {
+            Statement::Version(x) => x.span,
+            Statement::Target(x) => x.span,
+            Statement::AddressSize(x) => x.span,
+            Statement::Function(x) => x.span,
+            Statement::Variable(x) => x.span,
+            Statement::Struct(x) => x.span,
+            Statement::Label(x) => x.span,
+            Statement::Instruction(x) => x.span,
+            Statement::Block(x) => x.span,
+            Statement::CallPrototype(x) => x.span,
+            Statement::Pragma(x) => x.span,
+            Statement::File(x) => x.span,
+            Statement::Loc(x) => x.span,
+            Statement::Section(x) => x.span,
+            Statement::Data(x) => x.span,
+            Statement::LinkageName(x) => x.span,
+        }
+    }
 }
 
 /// `.version major.minor`
@@ -196,6 +225,16 @@ pub enum FunctionAttribute {
     /// `.explicitcluster`, `.reqnctapercluster X, Y, Z`, `.maxclusterrank N` (sm_90 thread-block
     /// clusters).
     Cluster(ClusterDirective),
+}
+
+impl FunctionAttribute {
+    pub fn span(&self) -> Span {
+        match self {
+            FunctionAttribute::Performance(p) => p.span,
+            FunctionAttribute::Pragma(p) => p.span,
+            FunctionAttribute::Cluster(c) => c.span,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -147,3 +147,39 @@ fn instruction_and_operand_spans_cover_their_text() {
     }
     assert!(total > 1000, "{total}");
 }
+
+/// Statement spans start at the statement's first token and lie inside their parent.
+#[test]
+fn statement_spans_nest() {
+    use syntax::ast::Statement;
+    fn check(stmts: &[Statement], parent: diag::Span, src: &str) {
+        for s in stmts {
+            let sp = s.span();
+            assert!(
+                sp.start >= parent.start && sp.end <= parent.end,
+                "{:?}",
+                &src[sp.range()]
+            );
+            assert!(!sp.is_empty());
+            let t = &src[sp.range()];
+            assert!(!t.starts_with(char::is_whitespace), "{t:?}");
+            match s {
+                Statement::Block(b) => check(&b.statements, sp, src),
+                Statement::Function(f) => {
+                    if let Some(b) = &f.body {
+                        check(&b.statements, b.span, src)
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    for path in repo_ptx_files() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = SourceFile::new(path.display().to_string(), text);
+        let (m, d) = syntax::parse_module(&file);
+        if d.is_empty() {
+            check(&m.statements, m.span, &file.text);
+        }
+    }
+}
