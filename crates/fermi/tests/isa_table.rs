@@ -178,7 +178,7 @@ fn every_row_has_a_vector_or_a_reason() {
 fn kind_doc(o: &Opd) -> String {
     let deco = |s: String| {
         let mut d = Vec::new();
-        for (b, n) in [(o.neg, "-"), (o.not, "!/~"), (o.abs, "|…|"), (o.cc, ".CC")] {
+        for (b, n) in [(o.neg, "-"), (o.not, "!/~"), (o.abs, "abs"), (o.cc, ".CC")] {
             if b != u8::MAX {
                 d.push(format!("{n}@{b}"));
             }
@@ -189,7 +189,12 @@ fn kind_doc(o: &Opd) -> String {
             format!("{s} ({})", d.join(" "))
         }
     };
-    deco(match o.kind {
+    let float = match o.float {
+        32 => " f32",
+        64 => " f64",
+        _ => "",
+    };
+    let s = deco(match o.kind {
         Kind::Reg => format!("R@{}", o.at),
         Kind::Pred => format!("P@{}", o.at),
         Kind::Comp => "R/c[][]/imm20@26".into(),
@@ -202,7 +207,8 @@ fn kind_doc(o: &Opd) -> String {
         Kind::Target { width } => format!("rel{width}@26"),
         Kind::AbsTarget { width } => format!("abs{width}@26"),
         Kind::Text(t) => format!("`{t}`"),
-    })
+    });
+    format!("{s}{float}")
 }
 
 fn docs_page() -> String {
@@ -214,7 +220,10 @@ fn docs_page() -> String {
          reg0(14-19) reg1(20-25) composite(26-45) sel(46-47) mod2(48-57) op(58-63)`; bits \
          under fields are ignored. Every row also has the guard predicate (bits 10-13, unless \
          marked unguarded) and `.S` (bit 4). Operands: `R@14` register field at bit 14, \
-         `R/c[][]/imm20@26` the composite operand, `-@9` negate bit 9, etc.\n\n\
+         `R/c[][]/imm20@26` the composite operand, `-@9` negate bit 9, `f32`/`f64` an \
+         immediate that also takes a float literal.\n\n\
+         Text follows cuobjdump (see `docs/spec-notes/fermi-isa.md`); `Dialect::Legacy` \
+         reproduces the older cuobjdump of four listing files, which printed no `.W`.\n\n\
          | mnemonic | template | modifiers (bits: spellings) | operands | source |\n\
          |---|---|---|---|---|\n",
     );
