@@ -365,3 +365,30 @@ fn generic_addressing_needs_ptx_2_and_sm_20() {
         .check_gate(13, PtxVersion::new(1, 2))
         .is_err());
 }
+
+#[test]
+fn vote_operand_types() {
+    // PTX ISA 8.x §9.7.13.7: vote.ballot.b32 d — "d is a 32-bit register"; the other modes
+    // write a predicate.
+    for sync in [false, true] {
+        let mut mods = vec![".ballot", ".b32"];
+        if sync {
+            mods.insert(0, ".sync");
+        }
+        let m = match_form("vote", &mods).unwrap();
+        assert_eq!(m.operand_type(0), Some(isa::Type::B32));
+        assert_eq!(m.operand_type(1), Some(isa::Type::Pred));
+        mods[usize::from(sync)] = ".any";
+        mods[usize::from(sync) + 1] = ".pred";
+        let m = match_form("vote", &mods).unwrap();
+        assert_eq!(m.operand_type(0), Some(isa::Type::Pred));
+    }
+}
+
+#[test]
+fn scalar_video_sources_may_be_immediates_simd_sources_not() {
+    let m = match_form("vshr", &[".u32", ".u32", ".u32", ".clamp"]).unwrap();
+    assert_eq!(m.form.operands[2].kind, isa::OperandKind::Src);
+    let m = match_form("vadd4", &[".u32", ".u32", ".u32"]).unwrap();
+    assert_eq!(m.form.operands[2].kind, isa::OperandKind::SrcReg);
+}
