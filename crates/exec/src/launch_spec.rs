@@ -535,12 +535,14 @@ impl LaunchSpec {
                     let bytes = encode(&num(v.trim()), ty, &field)?;
                     params.push(ParamSpec::Value { ty, bytes });
                 }
-                _ => return Err(SpecError::new(
-                    field,
-                    format!(
+                _ => {
+                    return Err(SpecError::new(
+                        field,
+                        format!(
                         "expected TYPE:VALUE, buf:TYPE:V1,V2,... or zeros:TYPE:LEN, found \"{a}\""
                     ),
-                )),
+                    ))
+                }
             }
         }
         Ok(LaunchSpec {

@@ -691,6 +691,23 @@ pub enum Op {
         d: R32,
         a: R32,
     },
+    /// SIMD video instructions (`vadd4`, `vabsdiff2`, ...), semantics in `ops::video`.
+    Simd4 {
+        op: SimdOp,
+        mode: ops::video::Simd4Mode,
+        d: R32,
+        a: S32,
+        b: S32,
+        c: S32,
+    },
+    Simd2 {
+        op: SimdOp,
+        mode: ops::video::Simd2Mode,
+        d: R32,
+        a: S32,
+        b: S32,
+        c: S32,
+    },
     Tex {
         tex: u32,
         dim: u8,
@@ -699,6 +716,17 @@ pub enum Op {
         /// Coordinates are f32 (true) or s32 (false).
         float_coords: bool,
     },
+}
+
+/// The SIMD video operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimdOp {
+    Add,
+    Sub,
+    Avrg,
+    Absdiff,
+    Min,
+    Max,
 }
 
 /// Operations of the extended-precision instructions.

@@ -3,7 +3,9 @@
 use crate::arith::{self, with_int32, with_int64};
 use crate::error::FaultKind;
 use crate::lanes::{map1, map2, map2s, map3, write, Row32, Row64, LANES};
-use crate::program::{CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, Src, Width, S32, S64};
+use crate::program::{
+    CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, SimdOp, Src, Width, S32, S64,
+};
 use crate::warp::{Ctx, LaneFault, Stop, Warp, FULL};
 
 impl Warp {
@@ -349,6 +351,48 @@ impl Warp {
                     self.exec_mem(ctx, shared, &inst.op, mask)?;
                 }
                 Op::Tex { .. } => self.exec_tex(ctx, &inst.op, mask)?,
+                &Op::Simd4 {
+                    op,
+                    mode,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    use ops::video as v;
+                    let (av, bv, cv) = (self.row32(a), self.row32(b), self.row32(c));
+                    let f: fn(u32, u32, u32, v::Simd4Mode) -> u32 = match op {
+                        SimdOp::Add => v::vadd4,
+                        SimdOp::Sub => v::vsub4,
+                        SimdOp::Avrg => v::vavrg4,
+                        SimdOp::Absdiff => v::vabsdiff4,
+                        SimdOp::Min => v::vmin4,
+                        SimdOp::Max => v::vmax4,
+                    };
+                    let out = map3(&av, &bv, &cv, |x, y, z| f(x, y, z, mode));
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
+                &Op::Simd2 {
+                    op,
+                    mode,
+                    d,
+                    a,
+                    b,
+                    c,
+                } => {
+                    use ops::video as v;
+                    let (av, bv, cv) = (self.row32(a), self.row32(b), self.row32(c));
+                    let f: fn(u32, u32, u32, v::Simd2Mode) -> u32 = match op {
+                        SimdOp::Add => v::vadd2,
+                        SimdOp::Sub => v::vsub2,
+                        SimdOp::Avrg => v::vavrg2,
+                        SimdOp::Absdiff => v::vabsdiff2,
+                        SimdOp::Min => v::vmin2,
+                        SimdOp::Max => v::vmax2,
+                    };
+                    let out = map3(&av, &bv, &cv, |x, y, z| f(x, y, z, mode));
+                    write(&mut self.r32[d.0 as usize], &out, mask, all);
+                }
                 &Op::Bra { target } => {
                     let not_taken = self.active & !mask;
                     if not_taken == 0 {

@@ -629,6 +629,18 @@ impl Lowerer<'_> {
                 e.push(Op::Redux { op, d, a });
             }
             Oc::Tex => self.tex(e, i)?,
+            Oc::Vadd4
+            | Oc::Vsub4
+            | Oc::Vavrg4
+            | Oc::Vabsdiff4
+            | Oc::Vmin4
+            | Oc::Vmax4
+            | Oc::Vadd2
+            | Oc::Vsub2
+            | Oc::Vavrg2
+            | Oc::Vabsdiff2
+            | Oc::Vmin2
+            | Oc::Vmax2 => self.simd_video(e, i)?,
             other => {
                 return Err(format!(
                     "instruction `{}` is not supported by the executor",

@@ -198,3 +198,105 @@ impl Lowerer<'_> {
         Ok(())
     }
 }
+
+impl Lowerer<'_> {
+    /// A register operand with an optional video selector.
+    fn video_src(&self, e: &mut Emit<'_>, o: &O) -> LResult<(S32, Option<ir::Selector>)> {
+        match o {
+            O::Selected { reg, sel } => match self.reg(e, *reg)? {
+                Reg::R32(r) => Ok((S32::Reg(r), Some(*sel))),
+                _ => Err("video operands are 32-bit registers".into()),
+            },
+            other => Ok((self.s32(e, other)?, None)),
+        }
+    }
+
+    pub(crate) fn simd_video(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        use ir::Opcode as Oc;
+        use ops::video::{ByteLanes, HalfLanes, Mask2, Mask4, Sign, Simd2Mode, Simd4Mode};
+        let ops = &i.operands;
+        let sign = |k: usize| {
+            if i.type_slot(k).is_some_and(|t| t.is_signed()) {
+                Sign::Signed
+            } else {
+                Sign::Unsigned
+            }
+        };
+        let op = match i.op {
+            Oc::Vadd4 | Oc::Vadd2 => SimdOp::Add,
+            Oc::Vsub4 | Oc::Vsub2 => SimdOp::Sub,
+            Oc::Vavrg4 | Oc::Vavrg2 => SimdOp::Avrg,
+            Oc::Vabsdiff4 | Oc::Vabsdiff2 => SimdOp::Absdiff,
+            Oc::Vmin4 | Oc::Vmin2 => SimdOp::Min,
+            _ => SimdOp::Max,
+        };
+        let four = matches!(
+            i.op,
+            Oc::Vadd4 | Oc::Vsub4 | Oc::Vavrg4 | Oc::Vabsdiff4 | Oc::Vmin4 | Oc::Vmax4
+        );
+        let (d, dsel) = match ops.first() {
+            Some(O::Selected { reg, sel }) => (*reg, Some(*sel)),
+            Some(O::Reg(r)) => (*r, None),
+            _ => return Err("missing destination".into()),
+        };
+        let Reg::R32(d) = self.reg(e, d)? else {
+            return Err("video destination must be 32-bit".into());
+        };
+        let (a, asel) = self.video_src(e, ops.get(1).ok_or("missing a")?)?;
+        let (b, bsel) = self.video_src(e, ops.get(2).ok_or("missing b")?)?;
+        let c = self.s32(e, ops.get(3).ok_or("missing c")?)?;
+        let add = i.mods.video_op2.is_some();
+        let sat = i.mods.has(ir::Flag::Sat);
+        let lanes = |s: &ir::Selector| s.lanes[..(s.len as usize).min(4)].to_vec();
+        if four {
+            let mut m = Simd4Mode::new(sign(0), sign(1), sign(2));
+            m.sat = sat;
+            m.add = add;
+            if let Some(s) = asel {
+                let l = s.lanes;
+                m.asel =
+                    ByteLanes::from_ptx_digits([l[0], l[1], l[2], l[3]]).ok_or("bad selector")?;
+            }
+            if let Some(s) = bsel {
+                let l = s.lanes;
+                m.bsel =
+                    ByteLanes::from_ptx_digits([l[0], l[1], l[2], l[3]]).ok_or("bad selector")?;
+            }
+            if let Some(s) = dsel {
+                m.mask = Mask4::from_lanes(&lanes(&s)).ok_or("bad mask")?;
+            }
+            e.push(Op::Simd4 {
+                op,
+                mode: m,
+                d,
+                a,
+                b,
+                c,
+            });
+        } else {
+            let mut m = Simd2Mode::new(sign(0), sign(1), sign(2));
+            m.sat = sat;
+            m.add = add;
+            if let Some(s) = asel {
+                let l = s.lanes;
+                m.asel = HalfLanes::from_ptx_digits([l[0], l[1]]).ok_or("bad selector")?;
+            }
+            if let Some(s) = bsel {
+                let l = s.lanes;
+                m.bsel = HalfLanes::from_ptx_digits([l[0], l[1]]).ok_or("bad selector")?;
+            }
+            if let Some(s) = dsel {
+                m.mask = Mask2::from_lanes(&lanes(&s)).ok_or("bad mask")?;
+            }
+            e.push(Op::Simd2 {
+                op,
+                mode: m,
+                d,
+                a,
+                b,
+                c,
+            });
+        }
+        Ok(())
+    }
+}

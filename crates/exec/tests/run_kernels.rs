@@ -1,0 +1,233 @@
+//! The kernels in `tests/run/*.ptx`, each checked against the same computation in Rust.
+
+mod common;
+use common::*;
+use exec::Arg;
+
+fn text(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../tests/run/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// A small deterministic generator for test inputs (xorshift64*).
+pub struct Rng(u64);
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+#[test]
+fn shared_memory_tree_reduction() {
+    let (mut dev, m) = load("reduce_shared.ptx", &text("reduce_shared.ptx"));
+    let mut rng = Rng(7);
+    let ctas = 12;
+    let input: Vec<u32> = (0..ctas * 256).map(|_| rng.next() as u32).collect();
+    let pin = upload_u32(&mut dev, &input);
+    let pout = dev.alloc(ctas as u64 * 4).unwrap();
+    launch(
+        &dev,
+        &m,
+        "reduce",
+        &cfg([ctas as u32, 1, 1], [256, 1, 1]),
+        &[Arg::ptr(pin), Arg::ptr(pout)],
+    )
+    .unwrap();
+    let got = read_u32(&dev, pout, ctas);
+    for c in 0..ctas {
+        let want = input[c * 256..(c + 1) * 256]
+            .iter()
+            .fold(0u32, |s, x| s.wrapping_add(*x));
+        assert_eq!(got[c], want, "CTA {c}");
+    }
+}
+
+#[test]
+fn histogram_with_shared_and_global_atomics() {
+    let (mut dev, m) = load("histogram.ptx", &text("histogram.ptx"));
+    let mut rng = Rng(99);
+    let n = 5000u32;
+    let data: Vec<u32> = (0..n).map(|_| (rng.next() % 1000) as u32).collect();
+    let pd = upload_u32(&mut dev, &data);
+    let ph = dev.alloc(64 * 4).unwrap();
+    let ctas = n.div_ceil(128);
+    launch(
+        &dev,
+        &m,
+        "histogram",
+        &cfg([ctas, 1, 1], [128, 1, 1]),
+        &[Arg::ptr(pd), Arg::ptr(ph), Arg::u32(n)],
+    )
+    .unwrap();
+    let mut want = [0u32; 64];
+    for x in &data {
+        want[(x & 63) as usize] += 1;
+    }
+    assert_eq!(read_u32(&dev, ph, 64), want);
+}
+
+fn add_limbs(a: &[u64], b: &[u64], sub: bool) -> Vec<u64> {
+    // Independent multi-word add/sub through u128.
+    let mut out = Vec::new();
+    let mut carry: i128 = 0;
+    for (x, y) in a.iter().zip(b) {
+        let s = *x as i128 + if sub { -(*y as i128) } else { *y as i128 } + carry;
+        out.push(s as u64);
+        carry = s >> 64;
+    }
+    out
+}
+
+fn mul_128x128(a: [u64; 2], b: [u64; 2]) -> [u64; 4] {
+    let mut r = [0u128; 5];
+    for i in 0..2 {
+        for j in 0..2 {
+            let p = a[i] as u128 * b[j] as u128;
+            r[i + j] += p & u64::MAX as u128;
+            r[i + j + 1] += p >> 64;
+        }
+    }
+    let mut out = [0u64; 4];
+    let mut carry = 0u128;
+    for k in 0..4 {
+        let v = r[k] + carry;
+        out[k] = v as u64;
+        carry = v >> 64;
+    }
+    out
+}
+
+#[test]
+fn big_integer_carry_chains() {
+    let (mut dev, m) = load("bigint.ptx", &text("bigint.ptx"));
+    let mut rng = Rng(12345);
+    let threads = 64usize;
+    let edge = [
+        0u64,
+        1,
+        u64::MAX,
+        u64::MAX - 1,
+        1 << 63,
+        0xffff_ffff,
+        0x1_0000_0000,
+    ];
+    let mut input = Vec::new();
+    for t in 0..threads {
+        for k in 0..8 {
+            input.push(if t < 16 {
+                edge[(t + k * 3) % edge.len()]
+            } else {
+                rng.next()
+            });
+        }
+    }
+    let pin = dev.alloc(input.len() as u64 * 8).unwrap();
+    dev.write(
+        pin,
+        &input
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let pout = dev.alloc(threads as u64 * 192).unwrap();
+    launch(
+        &dev,
+        &m,
+        "bigint",
+        &cfg([1, 1, 1], [threads as u32, 1, 1]),
+        &[Arg::ptr(pin), Arg::ptr(pout)],
+    )
+    .unwrap();
+    let out = read_u64(&dev, pout, threads * 24);
+    for t in 0..threads {
+        let a = &input[t * 8..t * 8 + 4];
+        let b = &input[t * 8 + 4..t * 8 + 8];
+        let o = &out[t * 24..t * 24 + 24];
+        let (a128, b128) = (
+            a[0] as u128 | (a[1] as u128) << 64,
+            b[0] as u128 | (b[1] as u128) << 64,
+        );
+        let s = a128.wrapping_add(b128);
+        assert_eq!([o[0], o[1]], [s as u64, (s >> 64) as u64], "add128 t{t}");
+        let d = a128.wrapping_sub(b128);
+        assert_eq!([o[2], o[3]], [d as u64, (d >> 64) as u64], "sub128 t{t}");
+        assert_eq!(&o[4..8], add_limbs(a, b, false).as_slice(), "add256 t{t}");
+        assert_eq!(&o[8..12], add_limbs(a, b, true).as_slice(), "sub256 t{t}");
+        let p = a[0] as u128 * b[0] as u128;
+        assert_eq!(
+            [o[12], o[13]],
+            [p as u64, (p >> 64) as u64],
+            "mul64x64 t{t}"
+        );
+        assert_eq!(
+            &o[14..18],
+            mul_128x128([a[0], a[1]], [b[0], b[1]]).as_slice(),
+            "mul128x128 t{t}"
+        );
+        let (hi_sum, c) = a[1].overflowing_add(b[1]);
+        assert_eq!(o[18], hi_sum, "add.cc t{t}");
+        assert_eq!(
+            o[19],
+            a[0].wrapping_mul(b[0])
+                .wrapping_add(a[1])
+                .wrapping_add(c as u64),
+            "madc.lo t{t}"
+        );
+    }
+}
+
+#[test]
+fn sad_over_image_blocks_with_video_instructions() {
+    let (mut dev, m) = load("sad.ptx", &text("sad.ptx"));
+    let (w, h) = (64usize, 32usize);
+    let mut rng = Rng(5);
+    let a: Vec<u8> = (0..w * h).map(|_| rng.next() as u8).collect();
+    let b: Vec<u8> = (0..w * h).map(|_| rng.next() as u8).collect();
+    let pa = dev.alloc((w * h) as u64).unwrap();
+    let pb = dev.alloc((w * h) as u64).unwrap();
+    dev.write(pa, &a).unwrap();
+    dev.write(pb, &b).unwrap();
+    let (bw, bh) = (w / 8, h / 8);
+    let pout = dev.alloc((bw * bh * 4) as u64).unwrap();
+    let psum = dev.alloc((bw * bh * 4) as u64).unwrap();
+    launch(
+        &dev,
+        &m,
+        "sad",
+        &cfg([bw as u32, 1, 1], [bh as u32, 1, 1]),
+        &[
+            Arg::ptr(pa),
+            Arg::ptr(pb),
+            Arg::ptr(pout),
+            Arg::ptr(psum),
+            Arg::u32(w as u32),
+        ],
+    )
+    .unwrap();
+    let got = read_u32(&dev, pout, bw * bh);
+    let sums = read_u32(&dev, psum, bw * bh);
+    for bx in 0..bw {
+        for by in 0..bh {
+            let mut s = 0u32;
+            for y in 0..8 {
+                for x in 0..8 {
+                    let i = (by * 8 + y) * w + bx * 8 + x;
+                    s += (a[i] as i32 - b[i] as i32).unsigned_abs();
+                }
+            }
+            assert_eq!(got[bx * bh + by], s, "block ({bx},{by})");
+            let i = by * 8 * w + bx * 8;
+            let want: u32 = (0..4)
+                .map(|k| ((a[i + k] as u32 + b[i + k] as u32).min(255)) << (8 * k))
+                .sum();
+            assert_eq!(sums[bx * bh + by], want, "vadd4.sat block ({bx},{by})");
+        }
+    }
+}
