@@ -412,3 +412,22 @@ fn explain_lists_every_bit_once() {
     assert_eq!((op.mask, op.text.as_str()), (0x3f << 20, "R14"));
     assert!(explain(0xffff_ffff_ffff_ffff, 0).is_err());
 }
+
+#[test]
+fn newtypes_refuse_out_of_range_values() {
+    assert_eq!(Gpr::new(62).map(Gpr::index), Some(62));
+    assert_eq!(Gpr::new(63), Some(Gpr::RZ));
+    assert_eq!(Gpr::new(64), None);
+    assert_eq!(Pred::new(7), Some(Pred::PT));
+    assert_eq!(Pred::new(8), None);
+    // 20 bits sign-extended: -2^19 ..= 2^19 - 1.
+    assert_eq!(Imm20::new(-(1 << 19)).map(Imm20::value), Some(-(1 << 19)));
+    assert_eq!(
+        Imm20::new((1 << 19) - 1).map(Imm20::value),
+        Some((1 << 19) - 1)
+    );
+    assert_eq!(Imm20::new(1 << 19), None);
+    assert_eq!(Imm20::new(-(1 << 19) - 1), None);
+    assert_eq!(CBank::new(15, 0xffff).map(|c| c.bank), Some(15));
+    assert_eq!(CBank::new(16, 0), None);
+}
