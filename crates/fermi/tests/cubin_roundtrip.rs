@@ -277,38 +277,51 @@ fn sections_carry_code_params_and_resources() {
 
 #[test]
 fn readelf_lists_the_sections() {
-    let b = write_cubin(&sample_module(AddressSize::Bits64)).unwrap();
-    let path = std::env::temp_dir().join(format!("ptxvm-cubin-test-{}.cubin", std::process::id()));
-    std::fs::write(&path, &b).unwrap();
-    let out = std::process::Command::new("readelf")
-        .arg("-SW")
-        .arg(&path)
-        .output();
-    let _ = std::fs::remove_file(&path);
-    let Ok(out) = out else {
-        eprintln!("note: readelf not found; skipping the binutils cross-check");
-        return;
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "readelf failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    for wanted in [
-        ".text.scale",
-        ".nv.constant0.scale",
-        ".nv.info.scale",
-        ".nv.shared.scale",
-        ".nv.info",
-    ] {
-        assert!(text.contains(wanted), "readelf -S lacks {wanted}:\n{text}");
+    for size in [AddressSize::Bits64, AddressSize::Bits32] {
+        let b = write_cubin(&sample_module(size)).unwrap();
+        let path = std::env::temp_dir().join(format!(
+            "ptxvm-cubin-test-{}-{size:?}.cubin",
+            std::process::id()
+        ));
+        std::fs::write(&path, &b).unwrap();
+        let out = std::process::Command::new("readelf")
+            .arg("-hSlW")
+            .arg(&path)
+            .output();
+        let _ = std::fs::remove_file(&path);
+        let Ok(out) = out else {
+            eprintln!("note: readelf not found; skipping the binutils cross-check");
+            return;
+        };
+        let text = String::from_utf8_lossy(&out.stdout);
+        let errors = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "readelf failed: {errors}");
+        for wanted in [
+            ".text.scale",
+            ".nv.constant0.scale",
+            ".nv.info.scale",
+            ".nv.shared.scale",
+            ".nv.local.tiny",
+            ".nv.info",
+            ".nv.constant2",
+            "NVIDIA CUDA",
+            "PHDR",
+            "LOAD",
+        ] {
+            assert!(
+                text.contains(wanted),
+                "readelf -hSl lacks {wanted}:\n{text}"
+            );
+        }
+        // readelf objects to nothing but the register count NVIDIA also keeps in the text
+        // sections' sh_info.
+        for line in errors.lines() {
+            assert!(
+                line.contains("Unexpected value") && line.contains("info field"),
+                "{errors}"
+            );
+        }
     }
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("Error"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]
