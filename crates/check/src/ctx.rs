@@ -1,6 +1,6 @@
 //! The checker's state for one module and the module-level pass.
 
-use crate::scope::ModuleSyms;
+use crate::scope::{FastMap, ModuleSyms};
 use crate::structs::StructLayout;
 use diag::{Diagnostic, SourceFile, Span};
 use ir::{AddressSize, FuncId, PtxVersion, Target, VarId};
@@ -27,12 +27,16 @@ pub(crate) struct Checker<'a> {
     pub next_tex_id: u32,
     /// Instruction spellings already matched against the table: compiler output repeats a
     /// small set of spellings, so this makes table matching nearly free.
-    pub match_cache: HashMap<&'a str, Result<std::rc::Rc<[isa::Match]>, isa::MatchError>>,
+    pub match_cache: FastMap<&'a str, Result<std::rc::Rc<[isa::Match]>, isa::MatchError>>,
+    /// Whether (spelling, form) passes the module's gates: the same for every repetition.
+    pub gate_cache: FastMap<(&'a str, usize), bool>,
     /// Module-scope initializers are lowered after every module-scope name is known, so a
     /// variable may be initialised with the address of one declared later.
     pub pending_inits: Vec<(VarId, &'a ast::Initializer)>,
     /// Set by `lookup_name` when it already reported why a name did not resolve.
     pub reported_lookup: bool,
+    /// Per-function tables kept between functions so their allocations are reused.
+    pub scratch: Option<crate::func::Scratch<'a>>,
     /// Functions whose body has been seen (a second body is a redefinition).
     pub defined: Vec<FuncId>,
 }
@@ -55,9 +59,11 @@ impl<'a> Checker<'a> {
             syms: ModuleSyms::default(),
             structs: HashMap::new(),
             next_tex_id: 0,
-            match_cache: HashMap::new(),
+            match_cache: FastMap::default(),
+            gate_cache: FastMap::default(),
             pending_inits: Vec::new(),
             defined: Vec::new(),
+            scratch: None,
             reported_lookup: false,
         }
     }

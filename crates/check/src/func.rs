@@ -33,6 +33,14 @@ pub(crate) struct Body<'a> {
     pub body_params: Vec<Param>,
 }
 
+/// The reusable parts of a [`Body`].
+#[derive(Default)]
+pub(crate) struct Scratch<'a> {
+    scope: FuncScope<'a>,
+    labels: FastMap<&'a str, (InstIdx, Span)>,
+    protos: FastMap<&'a str, ProtoId>,
+}
+
 impl<'a> Body<'a> {
     pub fn new_reg(&mut self, ty: Type, name: String) -> RegId {
         let id = RegId(u32::try_from(self.regs.len()).unwrap_or(u32::MAX));
@@ -367,16 +375,20 @@ impl<'a> Checker<'a> {
         let Some(func) = self.functions.get(id.index()) else {
             return;
         };
+        let mut scratch = self.scratch.take().unwrap_or_default();
+        scratch.scope.clear();
+        scratch.labels.clear();
+        scratch.protos.clear();
         let mut body = Body {
             id,
             kind: func.kind,
-            scope: FuncScope::default(),
+            scope: scratch.scope,
             regs: func.regs.clone(),
             locals: Vec::new(),
             insts: Vec::new(),
-            labels: FastMap::default(),
+            labels: scratch.labels,
             label_list: Vec::new(),
-            protos: FastMap::default(),
+            protos: scratch.protos,
             reg_inits: Vec::new(),
             body_params: Vec::new(),
         };
@@ -664,6 +676,11 @@ impl<'a> Checker<'a> {
             insts.append(&mut body.insts);
             body.insts = insts;
         }
+        self.scratch = Some(Scratch {
+            scope: body.scope,
+            labels: body.labels,
+            protos: body.protos,
+        });
         let Some(func) = self.functions.get_mut(body.id.index()) else {
             return;
         };

@@ -30,7 +30,20 @@ impl<'a> Checker<'a> {
         let Some(mut m) = choose_form(&matches, &inst.operands) else {
             return;
         };
-        if !self.check_gates(&m, mnemonic_span) {
+        let gate_key = (
+            ast::span_text(self.src, mnemonic_span),
+            m.form as *const isa::Form as usize,
+        );
+        let gate_ok = match self.gate_cache.get(&gate_key) {
+            Some(&ok) => ok,
+            None => {
+                let ok = self.gates_pass(&m);
+                self.gate_cache.insert(gate_key, ok);
+                ok
+            }
+        };
+        if !gate_ok {
+            self.check_gates(&m, mnemonic_span);
             return;
         }
         let mnemonic = ast::span_text(self.src, mnemonic_span);
@@ -206,6 +219,18 @@ impl<'a> Checker<'a> {
                 self.push(d);
                 None
             }
+        }
+    }
+
+    fn gates_pass(&self, m: &isa::Match) -> bool {
+        match m.check_gate(self.target.sm, self.version) {
+            Ok(()) => true,
+            Err(isa::GateError::Sm { need, .. }) => {
+                self.target.map_f64_to_f32
+                    && need <= 13
+                    && m.types.iter().flatten().any(|t| *t == Type::F64)
+            }
+            Err(_) => false,
         }
     }
 

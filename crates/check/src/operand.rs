@@ -935,7 +935,12 @@ impl<'a> Checker<'a> {
     /// instructions take any addressable variable); kernel parameters are read-only.
     fn check_var_space(&mut self, slot: &Slot<'_>, v: VarId, span: Span) -> Option<()> {
         let var = self.vars.get(v.index())?;
-        let (vspace, vscope, vname) = (var.space, var.scope, var.name.clone());
+        let (vspace, vscope) = (var.space, var.scope);
+        let vname = || {
+            self.vars
+                .get(v.index())
+                .map_or(String::new(), |x| x.name.clone())
+        };
         let ispace = slot.m.mods.space;
         let same = |a: Space, b: Space| {
             a == b
@@ -950,7 +955,8 @@ impl<'a> Checker<'a> {
                 self.error(
                     span,
                     format!(
-                        "`{vname}` is in `{}` but `{}` accesses `{}`",
+                        "`{}` is in `{}` but `{}` accesses `{}`",
+                        vname(),
                         vspace.spelling(),
                         slot.mnemonic,
                         s.spelling()
@@ -959,7 +965,7 @@ impl<'a> Checker<'a> {
                 return None;
             }
             None if matches!(vspace, Space::Tex | Space::Surf | Space::Reg | Space::Sreg) => {
-                self.error(span, format!("`{vname}` is not addressable"));
+                self.error(span, format!("`{}` is not addressable", vname()));
                 return None;
             }
             _ => {}
@@ -975,7 +981,8 @@ impl<'a> Checker<'a> {
                     self.error(
                         span,
                         format!(
-                            "kernel parameter `{vname}` is read-only (ptx-isa-1.1 §5.1 Table 5)"
+                            "kernel parameter `{}` is read-only (ptx-isa-1.1 §5.1 Table 5)",
+                            vname()
                         ),
                     );
                     return None;
@@ -983,7 +990,10 @@ impl<'a> Checker<'a> {
             }
         }
         if writes && vspace == Space::Const {
-            self.error(span, format!("`{vname}` is in read-only `.const` space"));
+            self.error(
+                span,
+                format!("`{}` is in read-only `.const` space", vname()),
+            );
             return None;
         }
         Some(())

@@ -105,6 +105,15 @@ pub(crate) struct FuncScope<'a> {
 }
 
 impl<'a> FuncScope<'a> {
+    /// Empties the scope but keeps its allocations for the next function.
+    pub fn clear(&mut self) {
+        self.names.clear();
+        self.ranges.clear();
+        self.log.clear();
+        self.marks.clear();
+        self.depth = 0;
+    }
+
     pub fn enter(&mut self) {
         self.marks.push((self.log.len(), self.ranges.len()));
         self.depth += 1;
