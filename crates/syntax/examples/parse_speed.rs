@@ -12,7 +12,11 @@ fn main() {
         i += 1;
     }
     let file = diag::SourceFile::new("big.ptx", text);
-    for _ in 0..3 {
+    let runs: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(3);
+    for _ in 0..runs {
         let t = std::time::Instant::now();
         let cpu = cpu_ns();
         let (m, d) = syntax::parse_module(&file);

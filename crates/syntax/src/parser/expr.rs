@@ -101,14 +101,26 @@ pub(crate) fn decode_int_token(text: &str) -> Result<Literal, String> {
 impl<'s> Parser<'s> {
     /// A full expression including `?:`.
     pub(crate) fn parse_expr(&mut self) -> PResult<Expr> {
+        self.parse_expr_after(None)
+    }
+
+    /// A full expression whose first operand (`first`) the caller already parsed — the
+    /// operand parser reads a name first so that a lone register skips the expression
+    /// machinery.
+    pub(crate) fn parse_expr_after(&mut self, first: Option<Expr>) -> PResult<Expr> {
         self.enter()?;
-        let r = self.parse_conditional();
+        let r = self.parse_conditional(first);
         self.leave();
         r
     }
 
-    fn parse_conditional(&mut self) -> PResult<Expr> {
-        let cond = self.parse_binary(1)?;
+    /// Can the current token continue an expression (binary operator or `?`)?
+    pub(crate) fn at_expr_continuation(&self) -> bool {
+        self.tok.kind == TokenKind::Question || binary_op(self.tok.kind).is_some()
+    }
+
+    fn parse_conditional(&mut self, first: Option<Expr>) -> PResult<Expr> {
+        let cond = self.parse_binary(1, first)?;
         if !self.eat(TokenKind::Question) {
             return Ok(cond);
         }
@@ -127,15 +139,18 @@ impl<'s> Parser<'s> {
     /// Precedence climbing over left-associative binary operators. Each operator of a chain
     /// counts as a nesting level: `1+1+…+1` builds a left-deep tree that the printer and the
     /// checker walk recursively.
-    fn parse_binary(&mut self, min_prec: u8) -> PResult<Expr> {
+    fn parse_binary(&mut self, min_prec: u8, first: Option<Expr>) -> PResult<Expr> {
         let depth = self.depth;
-        let r = self.parse_binary_chain(min_prec);
+        let r = self.parse_binary_chain(min_prec, first);
         self.depth = depth;
         r
     }
 
-    fn parse_binary_chain(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = self.parse_unary()?;
+    fn parse_binary_chain(&mut self, min_prec: u8, first: Option<Expr>) -> PResult<Expr> {
+        let mut lhs = match first {
+            Some(e) => e,
+            None => self.parse_unary()?,
+        };
         while let Some(op) = binary_op(self.tok.kind) {
             let prec = op.precedence();
             if prec < min_prec {
@@ -143,7 +158,7 @@ impl<'s> Parser<'s> {
             }
             self.enter()?;
             self.bump();
-            let rhs = self.parse_binary(prec + 1)?;
+            let rhs = self.parse_binary(prec + 1, None)?;
             let span = lhs.span().to(rhs.span());
             lhs = Expr::Binary(Box::new(BinaryExpr { op, lhs, rhs, span }));
         }

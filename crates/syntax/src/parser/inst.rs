@@ -2,10 +2,11 @@
 
 use super::{PResult, Parser};
 use crate::ast::{
-    Address, BinaryOp, Expr, Guard, Indexed, Instruction, Operand, OperandList, PredPair,
+    Address, BinaryOp, Expr, Guard, Indexed, Instruction, Name, Operand, OperandList, PredPair,
     VectorOperand,
 };
 use crate::lexer::TokenKind;
+use diag::Span;
 
 impl<'s> Parser<'s> {
     pub(crate) fn parse_instruction(&mut self) -> PResult<Instruction> {
@@ -50,7 +51,7 @@ impl<'s> Parser<'s> {
     fn parse_operand_seq(&mut self, allow_list: bool) -> PResult<Vec<Operand>> {
         let start = self.operand_stack.len();
         let r = self.push_operands(allow_list);
-        let out: Vec<Operand> = self.operand_stack.drain(start..).collect();
+        let out = self.operand_stack.split_off(start);
         r.map(|()| out)
     }
 
@@ -112,24 +113,36 @@ impl<'s> Parser<'s> {
                 self.bump();
                 Ok(Operand::BitBucket(start))
             }
+            TokenKind::Ident if self.tok_text() != "generic" => {
+                // The common case, a lone register or symbol, needs no expression parsing.
+                let tok = self.bump();
+                let name = self.name_of(tok);
+                if self.at(TokenKind::LBracket) {
+                    return self.parse_indexed(name, start);
+                }
+                if !self.at_expr_continuation() {
+                    return Ok(Operand::Expr(Expr::Name(name)));
+                }
+                let expr = self.parse_expr_after(Some(Expr::Name(name)))?;
+                Ok(pair_or_expr(expr))
+            }
             _ => {
                 let expr = self.parse_expr()?;
-                if let Expr::Name(base) = expr {
-                    if self.at(TokenKind::LBracket) {
-                        self.bump();
-                        let index = self.parse_expr()?;
-                        self.expect(TokenKind::RBracket, "`]`")?;
-                        return Ok(Operand::Indexed(Indexed {
-                            base,
-                            index,
-                            span: self.span_from(start),
-                        }));
-                    }
-                    return Ok(Operand::Expr(Expr::Name(base)));
-                }
                 Ok(pair_or_expr(expr))
             }
         }
+    }
+
+    /// `name[index]` with the cursor on `[`.
+    fn parse_indexed(&mut self, base: Name, start: Span) -> PResult<Operand> {
+        self.bump();
+        let index = self.parse_expr()?;
+        self.expect(TokenKind::RBracket, "`]`")?;
+        Ok(Operand::Indexed(Indexed {
+            base,
+            index,
+            span: self.span_from(start),
+        }))
     }
 
     /// Decides whether the `(` at the cursor starts an operand list (`call` arguments) or a

@@ -298,7 +298,7 @@ impl<'s> Parser<'s> {
     pub(crate) fn parse_statements(&mut self, open: Option<Span>, cx: Context) -> Vec<Statement> {
         let start = self.statement_stack.len();
         self.push_statements(open, cx);
-        self.statement_stack.drain(start..).collect()
+        self.statement_stack.split_off(start)
     }
 
     fn push_statements(&mut self, open: Option<Span>, cx: Context) {
