@@ -108,6 +108,7 @@ impl<'a> Checker<'a> {
         if !self.check_barrier_number(&m, &operands, &inst.operands) {
             return;
         }
+        self.warn_unspecified(&m, &operands, &inst.operands);
         body.insts.push(ir::Inst {
             guard,
             op: form.opcode,
@@ -315,6 +316,42 @@ impl<'a> Checker<'a> {
             }
         }
         true
+    }
+
+    /// Warnings for operand values whose result the spec leaves unspecified or undefined.
+    fn warn_unspecified(&mut self, m: &isa::Match, ops: &[Operand], ast_ops: &[ast::Operand]) {
+        let at = |name: &str| {
+            let i = m.form.operands.iter().position(|o| o.name == name)?;
+            Some((
+                ops.get(i)?,
+                ast_ops.get(i).map(|o| o.span()).unwrap_or_default(),
+            ))
+        };
+        match m.form.opcode {
+            // ptx-integer-arithmetic.md §9.7.1.8 div (and ptx-isa-1.1 Table 23): "Division by
+            // zero yields an unspecified, machine-specific value." rem divides too.
+            Opcode::Div | Opcode::Rem if m.ty().is_some_and(|t| t.is_integer()) => {
+                if let Some((Operand::Imm(0), span)) = at("b") {
+                    self.push(
+                        Diagnostic::warning(span, "integer division by zero")
+                            .with_note("the result is unspecified and machine-specific (ptx-integer-arithmetic.md §9.7.1.8)"),
+                    );
+                }
+            }
+            // ptx-integer-arithmetic.md §9.7.1.17 fns: "Operand base must be <= 31, otherwise
+            // behavior is undefined."
+            Opcode::Fns => {
+                if let Some((Operand::Imm(v), span)) = at("base") {
+                    if *v > 31 {
+                        self.push(
+                            Diagnostic::warning(span, format!("`fns` base {v} is greater than 31"))
+                                .with_note("the behaviour is undefined (ptx-integer-arithmetic.md §9.7.1.17)"),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     /// `.reg .s32 i = 0;` (ptx-isa-1.1 §5.3.1, §5.3.5): lowered to a `mov` placed before the
