@@ -15,7 +15,7 @@ fn text(name: &str) -> String {
 /// A small deterministic generator for test inputs (xorshift64*).
 pub struct Rng(u64);
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -28,7 +28,7 @@ fn shared_memory_tree_reduction() {
     let (mut dev, m) = load("reduce_shared.ptx", &text("reduce_shared.ptx"));
     let mut rng = Rng(7);
     let ctas = 12;
-    let input: Vec<u32> = (0..ctas * 256).map(|_| rng.next() as u32).collect();
+    let input: Vec<u32> = (0..ctas * 256).map(|_| rng.next_u64() as u32).collect();
     let pin = upload_u32(&mut dev, &input);
     let pout = dev.alloc(ctas as u64 * 4).unwrap();
     launch(
@@ -53,7 +53,7 @@ fn histogram_with_shared_and_global_atomics() {
     let (mut dev, m) = load("histogram.ptx", &text("histogram.ptx"));
     let mut rng = Rng(99);
     let n = 5000u32;
-    let data: Vec<u32> = (0..n).map(|_| (rng.next() % 1000) as u32).collect();
+    let data: Vec<u32> = (0..n).map(|_| (rng.next_u64() % 1000) as u32).collect();
     let pd = upload_u32(&mut dev, &data);
     let ph = dev.alloc(64 * 4).unwrap();
     let ctas = n.div_ceil(128);
@@ -123,7 +123,7 @@ fn big_integer_carry_chains() {
             input.push(if t < 16 {
                 edge[(t + k * 3) % edge.len()]
             } else {
-                rng.next()
+                rng.next_u64()
             });
         }
     }
@@ -188,8 +188,8 @@ fn sad_over_image_blocks_with_video_instructions() {
     let (mut dev, m) = load("sad.ptx", &text("sad.ptx"));
     let (w, h) = (64usize, 32usize);
     let mut rng = Rng(5);
-    let a: Vec<u8> = (0..w * h).map(|_| rng.next() as u8).collect();
-    let b: Vec<u8> = (0..w * h).map(|_| rng.next() as u8).collect();
+    let a: Vec<u8> = (0..w * h).map(|_| rng.next_u64() as u8).collect();
+    let b: Vec<u8> = (0..w * h).map(|_| rng.next_u64() as u8).collect();
     let pa = dev.alloc((w * h) as u64).unwrap();
     let pb = dev.alloc((w * h) as u64).unwrap();
     dev.write(pa, &a).unwrap();
@@ -229,5 +229,90 @@ fn sad_over_image_blocks_with_video_instructions() {
                 .sum();
             assert_eq!(sums[bx * bh + by], want, "vadd4.sat block ({bx},{by})");
         }
+    }
+}
+
+#[test]
+fn warp_vote_shuffle_scans_and_collectives() {
+    let (mut dev, m) = load("warp.ptx", &text("warp.ptx"));
+    let mut rng = Rng(77);
+    let n = 64usize;
+    let input: Vec<u32> = (0..n).map(|_| (rng.next_u64() % 1000) as u32).collect();
+    let pin = upload_u32(&mut dev, &input);
+    let pout = dev.alloc(n as u64 * 48).unwrap();
+    launch(
+        &dev,
+        &m,
+        "warp_ops",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[Arg::ptr(pin), Arg::ptr(pout)],
+    )
+    .unwrap();
+    let out = read_u32(&dev, pout, n * 12);
+    for w in 0..n / 32 {
+        let v = &input[w * 32..w * 32 + 32];
+        let ballot: u32 = (0..32).filter(|&l| v[l] & 1 == 1).map(|l| 1u32 << l).sum();
+        let odd_max = (0..32)
+            .filter(|&l| v[l] & 1 == 1)
+            .map(|l| v[l])
+            .max()
+            .unwrap_or(0);
+        for l in 0..32 {
+            let o = &out[(w * 32 + l) * 12..(w * 32 + l) * 12 + 10];
+            let prefix: u32 = v[..=l].iter().sum();
+            let total: u32 = v.iter().sum();
+            let odd = v[l] & 1 == 1;
+            // shfl.down pseudo-code (PTX ISA shfl.sync) with b = 3, c = 0x101f.
+            let (bval, cval, seg) = (3i32, 0x1f_i32, 0x10_i32);
+            let max_lane = (l as i32 & seg) | (cval & !seg);
+            let j = l as i32 + bval;
+            let pval = j <= max_lane;
+            let src = if pval { j as usize } else { l };
+            let want = [
+                prefix,
+                total,
+                ballot,
+                (ballot != 0) as u32,
+                (ballot == u32::MAX) as u32,
+                if odd { ballot } else { 0 },
+                if odd { odd_max } else { 0 },
+                v[(l * 7) % 32],
+                v[src],
+                pval as u32,
+            ];
+            assert_eq!(o, want, "warp {w} lane {l}");
+        }
+    }
+}
+
+#[test]
+fn calls_with_param_abi_and_recursion() {
+    let (mut dev, m) = load("calls.ptx", &text("calls.ptx"));
+    let n = 64usize;
+    let pout = dev.alloc(n as u64 * 12).unwrap();
+    launch(
+        &dev,
+        &m,
+        "calls",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[Arg::ptr(pout)],
+    )
+    .unwrap();
+    let out = read_u32(&dev, pout, n * 3);
+    fn fib(n: u32) -> u32 {
+        let (mut a, mut b) = (0u32, 1u32);
+        for _ in 0..n {
+            (a, b) = (b, a + b);
+        }
+        a
+    }
+    for t in 0..n as u32 {
+        let o = &out[t as usize * 3..t as usize * 3 + 3];
+        let (q, r) = if t < 40 {
+            ((t + 1000) / (t + 3), (t + 1000) % (t + 3))
+        } else {
+            (0, 0)
+        };
+        assert_eq!(o, [fib(t & 15), q, r], "thread {t}");
     }
 }
