@@ -101,7 +101,23 @@ pub(crate) fn decode_int_token(text: &str) -> Result<Literal, String> {
 impl<'s> Parser<'s> {
     /// A full expression including `?:`.
     pub(crate) fn parse_expr(&mut self) -> PResult<Expr> {
-        self.parse_expr_after(None)
+        // Most expressions are a lone name or number: read it directly and only enter the
+        // precedence machinery when an operator follows.
+        let first = match self.tok.kind {
+            TokenKind::Ident if self.tok_text() != "generic" => {
+                let tok = self.bump();
+                Some(Expr::Name(self.name_of(tok)))
+            }
+            TokenKind::Int => {
+                let tok = self.bump();
+                Some(self.literal_from_int_token(tok.span)?)
+            }
+            _ => None,
+        };
+        match first {
+            Some(e) if !self.at_expr_continuation() => Ok(e),
+            first => self.parse_expr_after(first),
+        }
     }
 
     /// A full expression whose first operand (`first`) the caller already parsed — the
