@@ -8,7 +8,7 @@ mod render;
 mod source;
 
 pub use render::{render, render_one, to_json};
-pub use source::{SourceFile, Span};
+pub use source::{SourceFile, Span, MAX_SOURCE_BYTES};
 
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,1 +1,78 @@
-fn main() {}
+//! `ptxvm`: the command-line face of the PTX virtual machine. Each subcommand lives in its own
+//! module and returns an [`Exit`] code; this file only parses arguments and dispatches.
+
+mod cmd_check;
+mod cmd_fmt;
+mod cmd_run;
+mod cmd_sass;
+mod exit;
+mod input;
+
+use clap::{Parser, Subcommand};
+
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "ptxvm",
+    version,
+    about = "The PTX virtual machine: check, format and run PTX on the CPU; assemble and disassemble Fermi SASS"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse and check PTX files against the spec (exit 0 valid, 1 invalid, 2 usage or I/O).
+    Check {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the diagnostics as a JSON array on stdout instead of text on stderr.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a PTX file in canonical form.
+    Fmt { file: PathBuf },
+    /// Run a kernel on the CPU.
+    Run(cmd_run::RunArgs),
+    /// Assemble Fermi SASS text (cuobjdump or asfermi syntax) into a cubin.
+    Asm(cmd_sass::AsmArgs),
+    /// Disassemble a Fermi cubin or a cuobjdump listing.
+    Disasm(cmd_sass::DisasmArgs),
+    /// Fermi SASS tools.
+    Sass {
+        #[command(subcommand)]
+        command: SassCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum SassCommand {
+    /// Re-assemble and re-decode every line of cuobjdump listings and report disagreements.
+    Verify {
+        #[arg(required = true)]
+        listings: Vec<PathBuf>,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Check { files, json } => cmd_check::run(&files, json),
+        Command::Fmt { file } => cmd_fmt::run(&file),
+        Command::Run(args) => cmd_run::run(&args),
+        Command::Asm(args) => cmd_sass::asm(&args),
+        Command::Disasm(args) => cmd_sass::disasm(&args),
+        Command::Sass {
+            command: SassCommand::Verify { listings },
+        } => cmd_sass::verify(&listings),
+    };
+    std::process::exit(code as i32);
+}
+
+/// Prints a one-line error that is not tied to a source location.
+fn error(msg: impl std::fmt::Display) {
+    eprintln!("ptxvm: error: {msg}");
+}

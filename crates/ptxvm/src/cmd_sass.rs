@@ -1,0 +1,176 @@
+use crate::exit::Exit;
+use crate::input::{read_bytes, read_source};
+use clap::Args;
+use fermi::cubin::{AddressSize, Arch};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Cubins and listings are read whole; nothing legitimate comes near this.
+const MAX_BINARY_BYTES: u64 = 1 << 30;
+
+#[derive(Args)]
+pub struct AsmArgs {
+    /// Target architecture (sm_20 or sm_21); `!Arch` or a `code for` header in the file wins.
+    #[arg(long, default_value = "sm_20", value_parser = parse_arch)]
+    arch: Arch,
+    /// Address width for `!Machine`-less files.
+    #[arg(long, default_value = "64", value_parser = parse_machine)]
+    machine: u32,
+    /// The SASS file (cuobjdump listing, plain SASS lines or asfermi source).
+    file: PathBuf,
+    /// Where to write the cubin.
+    #[arg(short = 'o', long = "output")]
+    output: Option<PathBuf>,
+    /// Print a cuobjdump-style listing of what was assembled on stdout.
+    #[arg(long)]
+    listing: bool,
+}
+
+#[derive(Args)]
+pub struct DisasmArgs {
+    /// Architecture of the code (sm_20 or sm_21).
+    #[arg(long, default_value = "sm_20", value_parser = parse_arch)]
+    arch: Arch,
+    /// A cubin (ELF) or a cuobjdump-style listing.
+    file: PathBuf,
+}
+
+fn parse_machine(s: &str) -> Result<u32, String> {
+    match s {
+        "32" => Ok(32),
+        "64" => Ok(64),
+        _ => Err(format!(
+            "unsupported address width `{s}` (expected 32 or 64)"
+        )),
+    }
+}
+
+fn parse_arch(s: &str) -> Result<Arch, String> {
+    Arch::parse(s)
+        .ok_or_else(|| format!("unsupported architecture `{s}` (expected sm_20 or sm_21)"))
+}
+
+pub fn asm(args: &AsmArgs) -> Exit {
+    if args.output.is_none() && !args.listing {
+        crate::error("nothing to do: give -o FILE.cubin, --listing, or both");
+        return Exit::Usage;
+    }
+    let file = match read_source(&args.file) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let opts = fermi::asm::AsmOptions {
+        arch: args.arch,
+        address_size: if args.machine == 32 {
+            AddressSize::Bits32
+        } else {
+            AddressSize::Bits64
+        },
+        default_kernel_name: stem(&args.file),
+    };
+    let assembly = match fermi::asm::assemble_file(&file, &opts) {
+        Ok(a) => a,
+        Err(diags) => {
+            eprint!("{}", diag::render(&file, &diags));
+            return Exit::Invalid;
+        }
+    };
+    if let Some(out) = &args.output {
+        let bytes = match assembly.write_cubin() {
+            Ok(b) => b,
+            Err(e) => {
+                crate::error(format!(
+                    "{}: cannot build the cubin: {e}",
+                    args.file.display()
+                ));
+                return Exit::Invalid;
+            }
+        };
+        if let Err(e) = std::fs::write(out, bytes) {
+            crate::error(format!("cannot write {}: {e}", out.display()));
+            return Exit::Usage;
+        }
+    }
+    if args.listing {
+        return print_stdout(&assembly.print_listing());
+    }
+    Exit::Ok
+}
+
+pub fn disasm(args: &DisasmArgs) -> Exit {
+    let bytes = match read_bytes(&args.file, MAX_BINARY_BYTES) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let text = if bytes.starts_with(b"\x7fELF") {
+        match fermi::disasm::disassemble_cubin(&bytes) {
+            Ok(t) => t,
+            Err(e) => {
+                crate::error(format!("{}: {e}", args.file.display()));
+                return Exit::Invalid;
+            }
+        }
+    } else {
+        match String::from_utf8(bytes) {
+            Ok(listing) => fermi::disasm::disassemble_listing(&listing),
+            Err(_) => {
+                crate::error(format!(
+                    "{}: neither a cubin (no ELF header) nor a text listing (not UTF-8)",
+                    args.file.display()
+                ));
+                return Exit::Invalid;
+            }
+        }
+    };
+    // The --arch flag only admits the architectures the decoder knows; both share one encoding.
+    let _ = args.arch;
+    print_stdout(&text)
+}
+
+pub fn verify(listings: &[PathBuf]) -> Exit {
+    let mut worst = Exit::Ok;
+    let (mut lines, mut enc, mut dec) = (0usize, 0usize, 0usize);
+    for path in listings {
+        let file = match read_source(path) {
+            Ok(f) => f,
+            Err(code) => {
+                worst = worst.max(code);
+                continue;
+            }
+        };
+        let report = fermi::verify::verify_listing(&file.name, &file.text);
+        print!("{report}");
+        lines += report.lines;
+        enc += report.encode_mismatches;
+        dec += report.decode_mismatches;
+        if !report.is_clean() {
+            worst = worst.max(Exit::Invalid);
+        }
+    }
+    if listings.len() > 1 {
+        println!(
+            "total: {lines} instruction lines in {} listings, {enc} encode mismatches, {dec} decode mismatches",
+            listings.len()
+        );
+    }
+    worst
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "kernel".into())
+}
+
+fn print_stdout(text: &str) -> Exit {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Exit::Ok,
+        // A closed pipe (`| head`) is not worth an error message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Exit::Ok,
+        Err(e) => {
+            crate::error(format!("cannot write to stdout: {e}"));
+            Exit::Usage
+        }
+    }
+}
