@@ -568,17 +568,13 @@ fn parse_operands(
         let mut selector = Selector::None;
         let (core, kind, vector, name) = if let Some(inner) = t.strip_prefix('[') {
             let inner = inner.trim_end_matches(']');
-            let k = if inner.contains(',') {
-                OperandKind::TexAddr
-            } else {
-                OperandKind::Addr
+            // `[a, c]`: the operand is named for its coordinates `c`, which type lines describe
+            // (the texture `a` is untyped).
+            let (k, named) = match inner.split_once(',') {
+                Some((_, coords)) => (OperandKind::TexAddr, coords.trim()),
+                None => (OperandKind::Addr, inner.trim()),
             };
-            (
-                t,
-                k,
-                VecRule::Scalar,
-                inner.split(',').next().unwrap_or(inner).trim(),
-            )
+            (t, k, VecRule::Scalar, named)
         } else if let Some(inner) = t.strip_prefix('(') {
             (
                 t,

@@ -192,7 +192,8 @@ pub enum OperandKind {
     SrcSym,
     /// A memory address `[a]`, `[a+imm]`, `[imm]`, `[var]`.
     Addr,
-    /// `[tex, coords]` texture reference with a coordinate vector.
+    /// `[tex, coords]` texture reference with a coordinate vector; the operand's name, type and
+    /// vector rule describe the coordinates.
     TexAddr,
     /// A label (`bra`).
     Label,
@@ -317,7 +318,8 @@ pub enum VecRule {
     Fixed(u8),
     /// A coordinate vector whose length follows the `tex` geometry: `.1d` 1, `.2d` 2, `.3d` 4
     /// (ptx-isa-1.1's own example writes three for `.3d`; PTX ISA 8.x §9.7.10.3 pads to four),
-    /// `.a1d` 2, `.a2d` 4, `.cube` 4, `.acube` 4.
+    /// `.a1d` 2, `.a2d` 4, `.cube` 4, `.acube` 4. For the array geometries the first element
+    /// is the `.u32` array index, the others have the coordinate type.
     FromGeom,
 }
 

@@ -1,0 +1,153 @@
+//! Dev tool: writes one PTX file exercising sampled modifier combinations of every table form
+//! (with operands of the types the table gives) for a second opinion from NVIDIA's ptxas:
+//! `cargo run -p isa --example sample_forms > /tmp/s.ptx; ptxas -arch=sm_90 /tmp/s.ptx`.
+//! Each instruction line ends in a comment naming the form it came from.
+
+use isa::{all_forms, Form, OperandKind, PtxVersion, Selector, Type, VecRule};
+
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize
+    }
+}
+
+fn reg_type(t: Option<Type>) -> Type {
+    match t {
+        Some(Type::U8 | Type::S8 | Type::B8) => Type::B16,
+        Some(Type::F16x2 | Type::Bf16x2 | Type::U16x2 | Type::S16x2 | Type::Tf32) => Type::B32,
+        Some(Type::F16 | Type::Bf16) => Type::B16,
+        Some(t) => t,
+        None => Type::B32,
+    }
+}
+
+fn sample(form: &Form, rng: &mut Lcg) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for s in &form.slots {
+        let sp = s.spellings();
+        if s.optional && rng.next() & 1 == 0 {
+            continue;
+        }
+        out.push(sp[rng.next() % sp.len()]);
+    }
+    out
+}
+
+fn main() {
+    let arg = |i: usize, d: u32| {
+        std::env::args()
+            .nth(i)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(d)
+    };
+    let sm = arg(2, 90);
+    let ptx = PtxVersion::new(arg(3, 8) as u8, arg(4, 5) as u8);
+    let mut rng = Lcg(std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7));
+    let mut n = 0;
+    println!(".version {ptx}\n.target sm_{sm}\n.address_size 64\n.global .texref tex0;\n");
+    for form in all_forms() {
+        for _ in 0..12 {
+            let mods = sample(form, &mut rng);
+            let Some(m) = form.try_match(&mods) else {
+                continue;
+            };
+            if m.check_gate(sm, ptx).is_err() {
+                continue;
+            }
+            let mut decls = Vec::new();
+            let mut ops = Vec::new();
+            for (i, o) in form.operands.iter().enumerate() {
+                if o.optional {
+                    continue;
+                }
+                let t = reg_type(m.operand_type(i));
+                let name = format!("%o{i}");
+                let lanes = match o.vector {
+                    VecRule::Scalar => 1,
+                    VecRule::Fixed(k) => u32::from(k),
+                    VecRule::FromVecMod => m.mods.vec.map_or(1, |v| v.lanes()),
+                    VecRule::FromGeom => match m.mods.geom.map(|g| g.spelling()) {
+                        Some(".1d") => 1,
+                        Some(".2d" | ".a1d") => 2,
+                        _ => 4,
+                    },
+                };
+                let text = match o.kind {
+                    OperandKind::Addr => {
+                        decls.push(format!(".reg .b64 {name};"));
+                        format!("[{name}]")
+                    }
+                    OperandKind::TexAddr => {
+                        let elems: Vec<String> =
+                            (0..lanes).map(|k| format!("{name}_{k}")).collect();
+                        for e in &elems {
+                            decls.push(format!(".reg {} {e};", t.suffix()));
+                        }
+                        format!("[tex0, {{{}}}]", elems.join(", "))
+                    }
+                    OperandKind::Label => "L_end".to_string(),
+                    OperandKind::Imm => "0x96".to_string(),
+                    // `call` forms need a callee; they are skipped below.
+                    OperandKind::Func | OperandKind::Proto | OperandKind::ParamList => {
+                        String::new()
+                    }
+                    OperandKind::DstPair => {
+                        decls.push(format!(".reg {} {name};", t.suffix()));
+                        name.clone()
+                    }
+                    _ if lanes > 1 => {
+                        let elems: Vec<String> =
+                            (0..lanes).map(|k| format!("{name}_{k}")).collect();
+                        for e in &elems {
+                            decls.push(format!(".reg {} {e};", t.suffix()));
+                        }
+                        format!("{{{}}}", elems.join(", "))
+                    }
+                    _ => {
+                        decls.push(format!(".reg {} {name};", t.suffix()));
+                        let neg = if o.negate == isa::Negate::Not {
+                            "!"
+                        } else {
+                            ""
+                        };
+                        let sel = if o.selector == Selector::RequiredByteHalf {
+                            ".b0"
+                        } else {
+                            ""
+                        };
+                        format!("{neg}{name}{sel}")
+                    }
+                };
+                if text.is_empty() {
+                    ops.clear();
+                    break;
+                }
+                ops.push(text);
+            }
+            if form.opcode == isa::Opcode::Call || (ops.is_empty() && !form.operands.is_empty()) {
+                continue;
+            }
+            n += 1;
+            println!(".visible .entry k{n}()\n{{");
+            for d in &decls {
+                println!("    {d}");
+            }
+            println!(
+                "    {} {}; // {} | {}",
+                m.mnemonic(),
+                ops.join(", "),
+                form.syntax,
+                form.spec
+            );
+            println!("L_end:\n    ret;\n}}\n");
+        }
+    }
+}
