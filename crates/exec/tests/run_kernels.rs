@@ -316,3 +316,97 @@ fn calls_with_param_abi_and_recursion() {
         assert_eq!(o, [fib(t & 15), q, r], "thread {t}");
     }
 }
+
+/// The 1-based line of the PTX line containing `marker`.
+fn line_of(text: &str, marker: &str) -> usize {
+    text.lines().position(|l| l.contains(marker)).unwrap() + 1
+}
+
+#[test]
+fn every_fault_kind_stops_the_launch_with_its_message() {
+    let t = text("faults.ptx");
+    let (mut dev, m) = load("faults.ptx", &t);
+    let buf = dev.alloc(16).unwrap();
+    let base = buf.0;
+    let thread = "thread ctaid=(1,0,0) tid=(5,0,0)";
+    let cases: Vec<(u32, String)> = vec![
+        (0, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: out-of-bounds 4-byte access to .global address {:#x}", line_of(&t, "FAULT-OOB"), base + 4096)),
+        (1, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: misaligned 4-byte access to .global address {:#x}", line_of(&t, "FAULT-MISALIGNED"), base + 2)),
+        (2, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: trap instruction executed", line_of(&t, "FAULT-TRAP"))),
+        (3, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: out-of-bounds 4-byte access to .shared address 0x400", line_of(&t, "FAULT-SHARED"))),
+        (4, format!("kernel `faults` faulted at faults.ptx:{} in thread ctaid=(0,0,0) tid=(0,0,0): barrier 0 can never complete: every live warp of the CTA is waiting", line_of(&t, "FAULT-DEADLOCK"))),
+        (5, format!("kernel `faults` faulted at faults.ptx:{} in thread ctaid=(0,0,0) tid=(0,0,0): step budget of 9999 instructions per warp exceeded", line_of(&t, "FAULT-STEPS"))),
+        (6, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: store to read-only .const address 0xfc000000", line_of(&t, "FAULT-CONST"))),
+    ];
+    for (mode, want) in cases {
+        for threads in [1, 2] {
+            // Mode 5: warp 0 runs 19 instructions to reach FOREVER, then alternates add (even
+            // step numbers) and bra; the 10000th instruction, the first over budget, is an add.
+            let opts = exec::RunOptions {
+                threads,
+                max_steps: 9_999,
+                progress: None,
+            };
+            let e = dev
+                .launch(
+                    &m,
+                    "faults",
+                    &cfg([3, 1, 1], [64, 1, 1]),
+                    &[Arg::ptr(buf), Arg::u32(mode)],
+                    &opts,
+                )
+                .expect_err("launch must fault");
+            assert_eq!(e.to_string(), want, "mode {mode}");
+            assert_eq!(e.exit_code(), 3);
+        }
+    }
+    // Mode 7 is clean.
+    launch(
+        &dev,
+        &m,
+        "faults",
+        &cfg([3, 1, 1], [64, 1, 1]),
+        &[Arg::ptr(buf), Arg::u32(7)],
+    )
+    .unwrap();
+}
+
+#[test]
+fn launch_errors_name_the_problem() {
+    let (dev, m) = load("faults.ptx", &text("faults.ptx"));
+    let e = |k: &str, c: exec::LaunchConfig, a: &[Arg]| {
+        launch(&dev, &m, k, &c, a).unwrap_err().to_string()
+    };
+    assert_eq!(
+        e("nope", cfg([1, 1, 1], [1, 1, 1]), &[]),
+        "launch error: no kernel named `nope` in the module"
+    );
+    assert_eq!(
+        e("faults", cfg([1, 1, 1], [1, 1, 1]), &[Arg::u32(0)]),
+        "launch error: kernel `faults` takes 2 parameters, 1 given"
+    );
+    assert_eq!(
+        e(
+            "faults",
+            cfg([1, 1, 1], [1, 1, 1]),
+            &[Arg::u32(0), Arg::u32(0)]
+        ),
+        "launch error: parameter 0 (`buf`) is 8 bytes, argument has 4"
+    );
+    assert_eq!(
+        e(
+            "faults",
+            cfg([1, 1, 1], [33, 32, 1]),
+            &[Arg::u64(0), Arg::u32(7)]
+        ),
+        "launch error: a CTA of 1056 threads exceeds the limit of 1024"
+    );
+    assert_eq!(
+        e(
+            "faults",
+            cfg([0, 1, 1], [1, 1, 1]),
+            &[Arg::u64(0), Arg::u32(7)]
+        ),
+        "launch error: grid dimensions must be at least 1"
+    );
+}
