@@ -31,6 +31,9 @@ pub(crate) struct Body<'a> {
     pub reg_inits: Vec<ir::Inst>,
     /// ptx-isa-1.1 entries declare their parameters as `.param` variables in the body.
     pub body_params: Vec<Param>,
+    /// An `.entry` written without a parameter list (ptx-isa-1.1 style): its top-level
+    /// `.param` declarations are its parameters.
+    pub legacy_entry: bool,
 }
 
 /// The reusable parts of a [`Body`].
@@ -391,6 +394,7 @@ impl<'a> Checker<'a> {
             protos: scratch.protos,
             reg_inits: Vec::new(),
             body_params: Vec::new(),
+            legacy_entry: func.kind == FuncKind::Entry && f.params.is_none(),
         };
         // Parameters are visible in the whole body.
         let (params, rets) = (func.params.clone(), func.rets.clone());
@@ -516,7 +520,7 @@ impl<'a> Checker<'a> {
         }
         // ptx-isa-1.1 §9.1: `.param` declarations in an entry's per-CTA scope are the
         // entry's parameters.
-        let entry_param = decl.space == StateSpace::Param && body.kind == FuncKind::Entry && top;
+        let entry_param = decl.space == StateSpace::Param && body.legacy_entry && top;
         let scope = if entry_param {
             VarScope::Param(body.id)
         } else {
