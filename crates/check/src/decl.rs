@@ -223,12 +223,18 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        let count = dims.iter().fold(1u64, |n, d| n.saturating_mul(*d));
-        let size = if unsized_extern {
-            0
-        } else {
-            elem_size.saturating_mul(count)
+        let size = dims
+            .iter()
+            .try_fold(elem_size, |n, d| n.checked_mul(*d))
+            .filter(|s| *s < 1u64 << 63);
+        let Some(size) = size else {
+            self.error(
+                d.span,
+                "variable is too large: its size overflows 64-bit addresses",
+            );
+            return None;
         };
+        let size = if unsized_extern { 0 } else { size };
         let align = match &decl.align {
             Some(e) => {
                 let a = self.eval_count(e, "alignment")?;

@@ -19,7 +19,6 @@ const MAX_REGS_PER_FUNCTION: usize = 1 << 20;
 /// The state of the function body being checked.
 pub(crate) struct Body<'a> {
     pub id: FuncId,
-    pub kind: FuncKind,
     pub scope: FuncScope<'a>,
     pub regs: Vec<Reg>,
     pub locals: Vec<VarId>,
@@ -384,7 +383,6 @@ impl<'a> Checker<'a> {
         scratch.protos.clear();
         let mut body = Body {
             id,
-            kind: func.kind,
             scope: scratch.scope,
             regs: func.regs.clone(),
             locals: Vec::new(),
