@@ -410,3 +410,113 @@ fn launch_errors_name_the_problem() {
         "launch error: grid dimensions must be at least 1"
     );
 }
+
+#[test]
+fn ptx_1_1_kernel_with_register_call_and_16_bit_math() {
+    let (mut dev, m) = load("ptx11.ptx", &text("ptx11.ptx"));
+    let (ctas, block) = (3u32, 40u32);
+    let n = (ctas * block) as usize;
+    let out = dev.alloc(n as u64 * 16).unwrap();
+    launch(
+        &dev,
+        &m,
+        "old_style",
+        &cfg([ctas, 1, 1], [block, 1, 1]),
+        &[Arg::u32(out.0 as u32), Arg::u32(7)],
+    )
+    .unwrap();
+    let got = read_u32(&dev, out, n * 4);
+    for g in 0..n {
+        let tid = (g as u32) % block;
+        let o = &got[g * 4..g * 4 + 4];
+        assert_eq!(o[0], g as u32 * 7, "scale() result, thread {g}");
+        assert_eq!(o[1], (0xfff0 + tid) & 0xffff, "16-bit add, thread {g}");
+        assert_eq!(o[2], g as u32, "global id, thread {g}");
+    }
+}
+
+#[test]
+fn textures_1d_and_2d_point_sampled_and_clamped() {
+    let (mut dev, m) = load("texture.ptx", &text("texture.ptx"));
+    let n = 48usize;
+    let out = dev.alloc(n as u64 * 32).unwrap();
+    let lut: Vec<u32> = (0..30).map(|i| i * 11 + 3).collect();
+    let (w, h) = (20u32, 10u32);
+    // 2 channels per texel.
+    let img: Vec<u32> = (0..w * h * 2).map(|i| i * 7 + 1).collect();
+    let mut c = cfg([1, 1, 1], [n as u32, 1, 1]);
+    c.textures = vec![
+        Some(exec::Texture {
+            dims: [30, 1, 1],
+            channels: 1,
+            data: lut.clone(),
+        }),
+        Some(exec::Texture {
+            dims: [w, h, 1],
+            channels: 2,
+            data: img.clone(),
+        }),
+    ];
+    launch(&dev, &m, "fetch", &c, &[Arg::u32(out.0 as u32)]).unwrap();
+    let got = read_u32(&dev, out, n * 8);
+    for t in 0..n {
+        let x1 = (t as i64 - 4).clamp(0, 29) as usize;
+        assert_eq!(&got[t * 8..t * 8 + 4], [lut[x1], 0, 0, 0], "1d thread {t}");
+        let fx = t as f32 * 0.75;
+        let fy = fx - 2.5;
+        let cx = (fx.floor() as i64).clamp(0, w as i64 - 1) as u32;
+        let cy = (fy.floor() as i64).clamp(0, h as i64 - 1) as u32;
+        let i = ((cy * w + cx) * 2) as usize;
+        assert_eq!(
+            &got[t * 8 + 4..t * 8 + 8],
+            [img[i], img[i + 1], 0, 0],
+            "2d thread {t}"
+        );
+    }
+}
+
+#[test]
+fn grids_and_ctas_in_two_and_three_dimensions() {
+    let (mut dev, m) = load("grid3d.ptx", &text("grid3d.ptx"));
+    for (grid, block) in [
+        ([3u32, 2, 2], [4u32, 3, 5]),
+        ([2, 3, 1], [8, 8, 1]),
+        ([1, 1, 4], [1, 1, 33]),
+    ] {
+        let per_cta = block.iter().product::<u32>() as usize;
+        let n = grid.iter().product::<u32>() as usize * per_cta;
+        let out = dev.alloc(n as u64 * 32).unwrap();
+        launch(&dev, &m, "grid3d", &cfg(grid, block), &[Arg::ptr(out)]).unwrap();
+        let got = read_u32(&dev, out, n * 8);
+        let mut g = 0;
+        for cz in 0..grid[2] {
+            for cy in 0..grid[1] {
+                for cx in 0..grid[0] {
+                    for tz in 0..block[2] {
+                        for ty in 0..block[1] {
+                            for tx in 0..block[0] {
+                                let local = ((tz * block[1] + ty) * block[0] + tx) as usize;
+                                let want = [
+                                    tx,
+                                    ty,
+                                    tz,
+                                    cx,
+                                    cy,
+                                    cz,
+                                    (local % 32) as u32,
+                                    (local / 32) as u32,
+                                ];
+                                assert_eq!(
+                                    &got[g * 8..g * 8 + 8],
+                                    want,
+                                    "grid {grid:?} block {block:?} thread {g}"
+                                );
+                                g += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -96,6 +96,7 @@ impl<'a> Lowerer<'a> {
         let mut frame_end = vec![0u64; m.functions.len()];
         let mut kparam_end = vec![0u64; m.functions.len()];
         let mut externs = Vec::new();
+        let mut v1_params: Vec<Vec<ir::VarId>> = vec![Vec::new(); m.functions.len()];
         // Kernel parameters first, in declaration order, so their offsets follow the ABI.
         for (fi, f) in m.functions.iter().enumerate() {
             for p in &f.params {
@@ -152,6 +153,17 @@ impl<'a> Lowerer<'a> {
                     let off = align_up(shared_end, var.align);
                     shared_end = off + var.size;
                     VarLoc::Shared(off)
+                }
+                IrSpace::Param | IrSpace::ParamEntry
+                    if body_of.is_some_and(|fi| self.is_v1_entry(fi)) =>
+                {
+                    // ptx-isa-1.1 §9.1: `.param` declared in an entry's braces are the
+                    // kernel's parameters.
+                    let fi = body_of.unwrap_or(0);
+                    let off = align_up(kparam_end[fi], var.align);
+                    kparam_end[fi] = off + var.size;
+                    v1_params[fi].push(ir::VarId(vi as u32));
+                    VarLoc::KernelParam(off as u32)
                 }
                 IrSpace::Local | IrSpace::Param | IrSpace::ParamFunc | IrSpace::ParamEntry => {
                     match body_of {
@@ -215,8 +227,11 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let mut params = Vec::new();
-            for p in &f.params {
-                let IrParam::Var(v) = *p else { continue };
+            let declared = f.params.iter().filter_map(|p| match *p {
+                IrParam::Var(v) => Some(v),
+                IrParam::Reg(_) => None,
+            });
+            for v in declared.chain(v1_params[fi].iter().copied()) {
                 let Some(var) = m.var(v) else { continue };
                 let VarLoc::KernelParam(off) = self.vars[v.index()] else {
                     continue;
@@ -240,6 +255,16 @@ impl<'a> Lowerer<'a> {
             });
         }
         Ok(())
+    }
+
+    /// An entry of a PTX 1.x module (whose body `.param`s are its parameters).
+    fn is_v1_entry(&self, fi: usize) -> bool {
+        self.m.version < ir::PtxVersion::new(2, 0)
+            && self
+                .m
+                .functions
+                .get(fi)
+                .is_some_and(|f| f.kind == FuncKind::Entry)
     }
 
     /// The value of a variable's address (space address, or generic with `generic`).
