@@ -204,7 +204,8 @@ pub struct Function {
     /// (outermost first); `None` for an empty bracket pair `[]`.
     pub cta_dims: Vec<Option<Expr>>,
     /// `.maxntid`, `.reqntid`, `.minnctapersm`, `.maxnreg`, `.maxnctapersm`, `.noreturn`,
-    /// `.pragma` written between the header and the body, in source order.
+    /// `.pragma` and the cluster directives written between the header and the body, in
+    /// source order.
     pub attributes: Vec<FunctionAttribute>,
     /// `None` for a prototype/declaration ending in `;`.
     pub body: Option<Block>,
