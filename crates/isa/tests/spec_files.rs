@@ -80,7 +80,8 @@ fn read(path: &Path) -> (u32, PtxVersion, Vec<Insn>) {
             let (a, b) = v.trim().split_once('.').unwrap();
             ver = PtxVersion::new(a.parse().unwrap(), b.parse().unwrap());
         } else if let Some(t) = line.strip_prefix(".target sm_") {
-            sm = t.trim().parse().unwrap();
+            let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+            sm = digits.parse().unwrap();
         }
         if line == "{" || line.ends_with('{') && !line.starts_with('.') {
             depth += 1;
