@@ -617,8 +617,9 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 body.regs.reserve(n as usize);
+                let mut digits = [0u8; 10];
                 for i in 0..n {
-                    body.new_reg(ty, format!("{name}{i}"));
+                    body.new_reg(ty, indexed_name(name, i, &mut digits));
                 }
                 if d.init.is_some() {
                     self.error(d.span, "parameterized registers cannot have initializers");
@@ -691,5 +692,39 @@ impl<'a> Checker<'a> {
         func.labels = body.label_list;
         func.params.extend(body.body_params);
         func.body = Some(body.insts);
+    }
+}
+
+/// `name` followed by the decimal `i` (`%r` + 12 → `%r12`), without the formatting machinery:
+/// parameterized declarations name every register this way.
+fn indexed_name(name: &str, mut i: u32, buf: &mut [u8; 10]) -> String {
+    let mut n = buf.len();
+    loop {
+        n -= 1;
+        if let Some(b) = buf.get_mut(n) {
+            *b = b'0' + (i % 10) as u8;
+        }
+        i /= 10;
+        if i == 0 || n == 0 {
+            break;
+        }
+    }
+    let digits = std::str::from_utf8(buf.get(n..).unwrap_or(&[])).unwrap_or("");
+    let mut s = String::with_capacity(name.len() + digits.len());
+    s.push_str(name);
+    s.push_str(digits);
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::indexed_name;
+
+    #[test]
+    fn indexed_names_match_format() {
+        let mut buf = [0u8; 10];
+        for i in [0u32, 7, 10, 99, 12345, u32::MAX] {
+            assert_eq!(indexed_name("%r", i, &mut buf), format!("%r{i}"));
+        }
     }
 }

@@ -191,6 +191,14 @@ impl<'a> FuncScope<'a> {
 
     fn lookup_entry(&self, name: &str) -> Option<Entry> {
         let direct = self.names.get(name).copied();
+        // Ranges are pushed in scope order, so the last one is the innermost: a direct hit at
+        // least that deep cannot be shadowed by a range.
+        let innermost_range = self.ranges.last().map(|r| r.depth);
+        if let Some(d) = direct {
+            if innermost_range.is_none_or(|rd| d.depth >= rd) {
+                return Some(d);
+            }
+        }
         let ranged = self.lookup_range(name);
         match (direct, ranged) {
             (Some(d), Some(r)) => Some(if r.depth > d.depth { r } else { d }),
