@@ -308,7 +308,13 @@ fn extern_shared_and_linkage_of_variables() {
     assert_eq!(attrs, [".managed"]);
     let (v, _) = var(".common .global .u32 g;");
     assert_eq!(v.linkage.unwrap().kind, LinkageKind::Common);
-    // 1.1 §9.3: bare `.extern foo` / `.visible foo`.
+    // 1.1 §9.3: bare `.extern foo` / `.visible foo`, Table 74/75 examples verbatim.
+    let (s, _) = module(
+        ".extern foo  // variable foo is declared in another file\n.b32 foo;\n\
+         .visible foo  // variable foo will be externally visible\n.b32 foo;\n",
+    );
+    assert!(matches!(&s[1], Statement::Data(d) if d.values.len() == 1));
+    assert_eq!(s.len(), 4);
     let (s, f) = module(".extern foo\n.visible bar;\n");
     let Statement::LinkageName(l) = &s[0] else {
         panic!()

@@ -57,6 +57,10 @@ impl<'s> Parser<'s> {
             }
             return Err(self.unexpected("a data directive (`.b8`, `.b32`, …) or a label"));
         }
+        if cx == Context::Module && DATA_DIRECTIVES.contains(&name) {
+            // 1.1 §9.3 writes `.extern foo` then `.b32 foo;`: bare data at module level.
+            return Ok(Some(Statement::Data(self.parse_data()?)));
+        }
         if let Some(kind) = linkage_kind(name) {
             let linkage = Linkage {
                 kind,
