@@ -258,7 +258,7 @@ impl<'a> Checker<'a> {
 
     /// `call` arguments against the callee's signature (count of return values and
     /// arguments).
-    fn check_call(&mut self, _body: &Body<'a>, m: &isa::Match, ops: &[Operand], span: Span) {
+    fn check_call(&mut self, body: &Body<'a>, m: &isa::Match, ops: &[Operand], span: Span) {
         if m.form.opcode != Opcode::Call {
             return;
         }
@@ -293,6 +293,52 @@ impl<'a> Checker<'a> {
                     "`{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}"
                 ),
             );
+            return;
+        }
+        // Each argument must be as large as the parameter it binds (ptx-isa-1.1 §9.1 Table 69:
+        // "The parameter lists bind register names in the caller's namespace to register names
+        // in the callee namespace").
+        let (params, rets_decl, regs) = (f.params.clone(), f.rets.clone(), f.regs.clone());
+        for (role, op) in m.form.operands.iter().zip(ops) {
+            let (Operand::List(list), decl) = (
+                op,
+                if role.name == "ret" {
+                    &rets_decl
+                } else {
+                    &params
+                },
+            ) else {
+                continue;
+            };
+            for (k, (arg, param)) in list.iter().zip(decl).enumerate() {
+                let want = match param {
+                    ir::Param::Var(v) => self.vars.get(v.index()).map(|v| (v.size, v.name.clone())),
+                    ir::Param::Reg(r) => regs
+                        .get(r.index())
+                        .map(|r| (crate::decl::type_bytes(r.ty), r.name.clone())),
+                };
+                let got = match arg {
+                    Operand::VarAddr { var, .. } => self.vars.get(var.index()).map(|v| v.size),
+                    Operand::Reg(r) => body.reg_ty(*r).map(crate::decl::type_bytes),
+                    _ => None,
+                };
+                if let (Some((want, pname)), Some(got)) = (want, got) {
+                    if want != got {
+                        self.error(
+                            span,
+                            format!(
+                                "{} {} of `{name}` is {got} bytes, but `{pname}` is {want} bytes",
+                                if role.name == "ret" {
+                                    "return value"
+                                } else {
+                                    "argument"
+                                },
+                                k + 1
+                            ),
+                        );
+                    }
+                }
+            }
         }
     }
 

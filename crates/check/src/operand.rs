@@ -1017,7 +1017,21 @@ impl<'a> Checker<'a> {
             return None;
         };
         let tex = match self.resolve_name(body, tname)? {
-            Resolved::Var(v) => v,
+            Resolved::Var(v)
+                if self
+                    .vars
+                    .get(v.index())
+                    .is_some_and(|x| x.space == Space::Tex || matches!(x.ty, VarType::Opaque)) =>
+            {
+                v
+            }
+            Resolved::Var(_) => {
+                self.error(
+                    tname.span(),
+                    "expected a texture (a `.tex` variable or a `.texref`)",
+                );
+                return None;
+            }
             other => {
                 self.error(
                     tname.span(),
