@@ -359,3 +359,9 @@ fn a_missing_semicolon_is_reported_where_it_belongs() {
         vec![(3, 15, "expected `,` or `;` after a declaration".to_string())]
     );
 }
+
+#[test]
+fn a_declaration_without_state_space_says_so() {
+    let e = errors(&format!("{HEAD}.entry k() {{ .u32 x; ret; }}\n"));
+    assert_eq!(e, vec![(3, 14, "`.u32` without a state space".to_string())]);
+}

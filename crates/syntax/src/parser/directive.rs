@@ -4,8 +4,8 @@
 use super::{shorten, Context, PResult, Parser};
 use crate::ast::{
     AddressSize, ClusterDirective, ClusterKind, Data, Expr, FileDirective, FunctionAttribute,
-    Linkage, LinkageKind, LinkageName, Loc, PerformanceDirective, PerformanceKind, Pragma, Section,
-    StateSpace, Statement, StringLit, Target, Version,
+    Linkage, LinkageKind, LinkageName, Loc, PerformanceDirective, PerformanceKind, Pragma,
+    ScalarType, Section, StateSpace, Statement, StringLit, Target, VectorWidth, Version,
 };
 use crate::lexer::TokenKind;
 use diag::Diagnostic;
@@ -110,6 +110,16 @@ impl<'s> Parser<'s> {
                 // These take no `;`: consume the arguments so the next statement survives.
                 self.parse_function_attributes()?;
                 return Ok(None);
+            }
+            _ if ScalarType::from_directive(name).is_some()
+                || VectorWidth::from_directive(name).is_some()
+                || name == ".align" =>
+            {
+                let span = self.tok.span;
+                Err(self.error(
+                    Diagnostic::error(span, format!("`{name}` without a state space"))
+                        .with_note("a declaration starts with `.reg`, `.global`, `.shared`, …"),
+                ))
             }
             _ => {
                 let span = self.tok.span;
