@@ -243,7 +243,7 @@ fn parse_var(def: &str) -> Result<Var, String> {
     let mut names = Vec::new();
     let mut class = None;
     for part in head.split('=').map(str::trim).filter(|p| !p.is_empty()) {
-        let (name, cls) = match part.split_once(':') {
+        let (name, cls) = match part.split_once(" : ") {
             Some((n, c)) => (n.trim(), Some(c.trim())),
             None => (part, None),
         };

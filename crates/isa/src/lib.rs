@@ -61,9 +61,9 @@ pub use matching::{
     MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS,
 };
 pub use mods::{
-    AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Flag, Flags, Geom, ModClass, ModValue,
-    Mods, MulMode, PrmtMode, Rounding, Scope, Sem, ShfDir, ShflMode, Space, TestpOp, TexQuery,
-    VecWidth, VideoOp2, VideoScale, VoteMode,
+    AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags, Geom, ModClass,
+    ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir, ShflMode, Space,
+    TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
 };
 pub use opcode::Opcode;
 pub use sreg::{lookup_special_reg, SpecialReg, SpecialRegInfo, SPECIAL_REGS};

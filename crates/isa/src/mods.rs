@@ -285,6 +285,22 @@ spelled_enum!(
 );
 
 spelled_enum!(
+    /// Eviction priority hints of `ld`/`st` (PTX ISA 8.x §9.7.9.8 `.level::eviction_priority`).
+    Eviction {
+        L1EvictNormal = ".L1::evict_normal",
+        L1EvictUnchanged = ".L1::evict_unchanged",
+        L1EvictFirst = ".L1::evict_first",
+        L1EvictLast = ".L1::evict_last",
+        L1NoAllocate = ".L1::no_allocate",
+    }
+);
+
+spelled_enum!(
+    /// L2 prefetch size hints of `ld` (PTX ISA 8.x §9.7.9.8 `.level::prefetch_size`).
+    PrefetchSize { L2_64B = ".L2::64B", L2_128B = ".L2::128B", L2_256B = ".L2::256B" }
+);
+
+spelled_enum!(
     /// `txq` queries (PTX ISA 8.x §9.7.10.5).
     TexQuery {
         Width = ".width",
@@ -329,6 +345,8 @@ pub enum ModClass {
     TestpOp,
     CacheLevel,
     TexQuery,
+    Eviction,
+    PrefetchSize,
 }
 
 /// A decoded modifier.
@@ -356,6 +374,8 @@ pub enum ModValue {
     TestpOp(TestpOp),
     CacheLevel(CacheLevel),
     TexQuery(TexQuery),
+    Eviction(Eviction),
+    PrefetchSize(PrefetchSize),
 }
 
 impl ModClass {
@@ -363,7 +383,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 22] = [
+    pub const INFERENCE_ORDER: [ModClass; 24] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -386,6 +406,8 @@ impl ModClass {
         ModClass::TestpOp,
         ModClass::CacheLevel,
         ModClass::TexQuery,
+        ModClass::Eviction,
+        ModClass::PrefetchSize,
     ];
 
     pub fn name(self) -> &'static str {
@@ -412,6 +434,8 @@ impl ModClass {
             ModClass::TestpOp => "test",
             ModClass::CacheLevel => "cache level",
             ModClass::TexQuery => "query",
+            ModClass::Eviction => "eviction priority",
+            ModClass::PrefetchSize => "prefetch size",
         }
     }
 
@@ -440,6 +464,8 @@ impl ModClass {
             ModClass::TestpOp => ModValue::TestpOp(TestpOp::from_spelling(s)?),
             ModClass::CacheLevel => ModValue::CacheLevel(CacheLevel::from_spelling(s)?),
             ModClass::TexQuery => ModValue::TexQuery(TexQuery::from_spelling(s)?),
+            ModClass::Eviction => ModValue::Eviction(Eviction::from_spelling(s)?),
+            ModClass::PrefetchSize => ModValue::PrefetchSize(PrefetchSize::from_spelling(s)?),
         })
     }
 
@@ -476,6 +502,8 @@ impl ModValue {
             ModValue::TestpOp(_) => ModClass::TestpOp,
             ModValue::CacheLevel(_) => ModClass::CacheLevel,
             ModValue::TexQuery(_) => ModClass::TexQuery,
+            ModValue::Eviction(_) => ModClass::Eviction,
+            ModValue::PrefetchSize(_) => ModClass::PrefetchSize,
         }
     }
 }
@@ -525,6 +553,8 @@ pub struct Mods {
     pub testp: Option<TestpOp>,
     pub level: Option<CacheLevel>,
     pub query: Option<TexQuery>,
+    pub eviction: Option<Eviction>,
+    pub prefetch_size: Option<PrefetchSize>,
 }
 
 impl Mods {
@@ -557,6 +587,8 @@ impl Mods {
             ModValue::TestpOp(_) => self.testp.is_some(),
             ModValue::CacheLevel(_) => self.level.is_some(),
             ModValue::TexQuery(_) => self.query.is_some(),
+            ModValue::Eviction(_) => self.eviction.is_some(),
+            ModValue::PrefetchSize(_) => self.prefetch_size.is_some(),
         }
     }
 
@@ -584,6 +616,8 @@ impl Mods {
             ModValue::TestpOp(x) => self.testp = Some(x),
             ModValue::CacheLevel(x) => self.level = Some(x),
             ModValue::TexQuery(x) => self.query = Some(x),
+            ModValue::Eviction(x) => self.eviction = Some(x),
+            ModValue::PrefetchSize(x) => self.prefetch_size = Some(x),
         }
     }
 }

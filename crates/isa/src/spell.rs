@@ -6,9 +6,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use crate::mods::{
-    AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Flag, Geom, MulMode, PrmtMode, Rounding,
-    Scope, Sem, ShfDir, ShflMode, Space, TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale,
-    VoteMode,
+    AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Geom, MulMode,
+    PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir, ShflMode, Space, TestpOp, TexQuery,
+    VecWidth, VideoOp2, VideoScale, VoteMode,
 };
 use crate::types::Type;
 
@@ -39,9 +39,30 @@ fn all_spellings() -> Vec<&'static str> {
         ($($e:ident),*) => { $( v.extend($e::ALL.iter().map(|x| x.spelling())); )* };
     }
     add!(
-        Flag, Rounding, CmpOp, BoolOp, MulMode, Space, CacheOp, VecWidth, AtomOp, ShflMode,
-        VoteMode, Scope, Sem, ClampMode, ShfDir, PrmtMode, VideoOp2, VideoScale, Geom, TestpOp,
-        CacheLevel, TexQuery
+        Flag,
+        Rounding,
+        CmpOp,
+        BoolOp,
+        MulMode,
+        Space,
+        CacheOp,
+        VecWidth,
+        AtomOp,
+        ShflMode,
+        VoteMode,
+        Scope,
+        Sem,
+        ClampMode,
+        ShfDir,
+        PrmtMode,
+        VideoOp2,
+        VideoScale,
+        Geom,
+        TestpOp,
+        CacheLevel,
+        TexQuery,
+        Eviction,
+        PrefetchSize
     );
     v.sort_unstable();
     v.dedup();

@@ -392,3 +392,26 @@ fn scalar_video_sources_may_be_immediates_simd_sources_not() {
     let m = match_form("vadd4", &[".u32", ".u32", ".u32"]).unwrap();
     assert_eq!(m.form.operands[2].kind, isa::OperandKind::SrcReg);
 }
+
+#[test]
+fn cache_hints_of_ld() {
+    // PTX ISA 8.x §9.7.9.8: eviction priorities and prefetch sizes, .global (and generic) only.
+    let m = match_form(
+        "ld",
+        &[".global", ".L1::evict_last", ".L2::128B", ".v4", ".f32"],
+    )
+    .unwrap();
+    assert_eq!(m.mods.eviction, Some(isa::Eviction::L1EvictLast));
+    assert_eq!(m.mods.prefetch_size, Some(isa::PrefetchSize::L2_128B));
+    let g = m.gate();
+    assert_eq!((g.min_sm, g.min_ptx), (75, PtxVersion::new(7, 4)));
+    assert!(match_form("ld", &[".global", ".nc", ".L1::no_allocate", ".v4", ".f32"]).is_ok());
+    assert_eq!(
+        err("ld", &[".shared", ".L1::evict_last", ".u32"]).kind,
+        MatchErrorKind::Excluded
+    );
+    assert_eq!(
+        err("ld", &[".global", ".ca", ".L1::evict_first", ".u32"]).kind,
+        MatchErrorKind::Excluded
+    );
+}
