@@ -9,7 +9,10 @@ pub struct Function {
     pub name: String,
     pub kind: FuncKind,
     pub linkage: Linkage,
-    /// Input parameters in order.
+    /// Input parameters in order. For a ptx-isa-1.1 `.entry` written without a parameter list,
+    /// these are the `.param` variables declared at the top level of its body (§9.1 Table 68,
+    /// "per-CTA naming scope … for .shared and .param variable declarations"), in declaration
+    /// order, with `VarScope::Param`.
     pub params: Vec<Param>,
     /// Return parameters in order (`.func (.reg .b32 r) f(...)`); empty for entries.
     pub rets: Vec<Param>,
@@ -22,6 +25,8 @@ pub struct Function {
     /// [`Module::vars`](crate::Module::vars).
     pub locals: Vec<VarId>,
     /// The instructions; `None` for a declaration without a body (prototype or `.extern`).
+    /// Register declarations with initializers (`.reg .s32 i = 0;`, ptx-isa-1.1 §5.3.1) appear
+    /// as `mov` instructions at the start, before the first written instruction.
     pub body: Option<Vec<Inst>>,
     /// Labels with the instruction they mark, for messages and disassembly.
     pub labels: Vec<(String, InstIdx)>,

@@ -37,8 +37,10 @@ pub enum Operand {
     Func(FuncId),
     /// The call prototype of an indirect call.
     Proto(ProtoId),
-    /// A parenthesised list: call return values and arguments. Elements are `Reg`, `Imm`,
-    /// `VarAddr` (a `.param` variable passed by name) or `Vector`.
+    /// A parenthesised list: call return values and arguments. Elements are `Reg`,
+    /// `VarAddr` (a `.param` variable passed by name, offset 0) or `Imm` (an integer constant
+    /// as its 64-bit two's-complement bits; a float constant as `f64` bits — the callee's
+    /// parameter type decides how many low bytes are passed).
     List(Box<[Operand]>),
     /// The bit bucket `_`.
     Sink,

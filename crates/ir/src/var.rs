@@ -23,7 +23,10 @@ pub struct Variable {
     /// Byte alignment: `.align N` if given, otherwise the natural alignment of the element
     /// type. Always a power of two.
     pub align: u32,
-    /// The initializer, already laid out as bytes.
+    /// The initializer, already laid out as bytes. Also present for `.shared`/`.local`
+    /// variables initialized in the source (ptx-isa-1.1 §5.3.1 examples; the checker warns
+    /// because §5.1 Table 5 calls those spaces non-initializable): apply it when the storage
+    /// is created (per CTA / per thread).
     pub init: Option<Initializer>,
     /// Where it is declared, which also says how the storage is instantiated.
     pub scope: VarScope,
