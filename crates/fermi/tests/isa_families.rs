@@ -431,3 +431,28 @@ fn newtypes_refuse_out_of_range_values() {
     assert_eq!(CBank::new(15, 0xffff).map(|c| c.bank), Some(15));
     assert_eq!(CBank::new(16, 0), None);
 }
+
+#[test]
+fn po_replaces_two_minus_signs() {
+    // Spec page, IADD: "when the negative operator is used on both reg1 and reg3, a .PO
+    // modifier would appear in the cubin instead".
+    let both = assemble_text("IADD.PO R0, R1, R2", 0, &no_labels).unwrap();
+    let plain = assemble_text("IADD R0, R1, R2", 0, &no_labels).unwrap();
+    assert_eq!(both.rotate_left(32) ^ plain.rotate_left(32), 3 << 8);
+    assert_eq!(disassemble_word(both, 0), "IADD.PO R0, R1, R2;");
+    // Spelled with two minus signs it is the same word.
+    assert_eq!(assemble_text("IADD R0, -R1, -R2", 0, &no_labels), Ok(both));
+    assert!(assemble_text("IADD.PO R0, -R1, R2", 0, &no_labels).is_err());
+    // IMAD: reg1 and reg3.
+    let w = assemble_text("IMAD.PO R0, R1, R2, R3", 0, &no_labels).unwrap();
+    assert_eq!(disassemble_word(w, 0), "IMAD.PO R0, R1, R2, R3;");
+    // Float instructions have no .PO.
+    assert!(assemble_text("FADD.PO R0, R1, R2", 0, &no_labels).is_err());
+    assert_eq!(
+        disassemble_word(
+            assemble_text("FADD R0, -R1, -R2", 0, &no_labels).unwrap(),
+            0
+        ),
+        "FADD R0, -R1, -R2;"
+    );
+}

@@ -249,6 +249,11 @@ fn docs_page() -> String {
             Source::AsfermiOnly(_) => "asfermi only (unverified)".to_string(),
         };
         let guard = if row.guarded { "" } else { " (unguarded)" };
+        let guard = if row.po {
+            format!("{guard} (.PO)")
+        } else {
+            guard.to_string()
+        };
         s.push_str(&format!(
             "| {}{guard} | `{}` | {} | {} | {source} |\n",
             row.name,

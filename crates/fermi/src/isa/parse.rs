@@ -436,7 +436,7 @@ fn match_mods(
     parts: &[Piece],
     mnemonic: Piece,
     dialect: Dialect,
-) -> Result<([u8; MAX_MODS], bool), AsmError> {
+) -> Result<([u8; MAX_MODS], bool, bool), AsmError> {
     let mut values = [0u8; MAX_MODS];
     let mut i = 0;
     for (slot, m) in values.iter_mut().zip(row.mods.iter()) {
@@ -480,6 +480,11 @@ fn match_mods(
             }
         }
     }
+    let mut po = false;
+    if row.po && parts.get(i).is_some_and(|p| p.s == "PO") {
+        po = true;
+        i += 1;
+    }
     let mut sched = false;
     if parts.get(i).is_some_and(|p| p.s == "S") {
         sched = true;
@@ -491,7 +496,7 @@ fn match_mods(
             p.s, row.name
         )));
     }
-    Ok((values, sched))
+    Ok((values, po, sched))
 }
 
 /// The pieces of one instruction's text.
@@ -511,7 +516,7 @@ struct Ctx<'l> {
 
 fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmError)> {
     let (guard, mnemonic, operands) = (t.guard, t.mnemonic, &t.operands);
-    let (mods, sched) = match_mods(row, &t.parts, mnemonic, cx.dialect).map_err(|e| (0, e))?;
+    let (mods, po, sched) = match_mods(row, &t.parts, mnemonic, cx.dialect).map_err(|e| (0, e))?;
     let guard = match guard {
         None => Guard::ALWAYS,
         Some((g, p)) if row.guarded => {
@@ -543,6 +548,9 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
     let mut values = [Operand::None; MAX_OPERANDS];
     for ((slot, o), p) in values.iter_mut().zip(row.operands.iter()).zip(operands) {
         *slot = parse_operand(o, *p, cx.addr, cx.labels).map_err(|e| (2, e))?;
+    }
+    if po {
+        apply_po(row, &mut values).map_err(|m| (2, mnemonic.err(m)))?;
     }
     Ok(Inst {
         row,
@@ -671,6 +679,27 @@ fn operand_fits(o: &Opd, v: &Operand) -> bool {
     }
 }
 
+/// `.PO`: negate both negatable operands (which must not carry their own `-`).
+fn apply_po(row: &Row, values: &mut [Operand; MAX_OPERANDS]) -> Result<(), String> {
+    for (o, v) in row.operands.iter().zip(values.iter_mut()) {
+        if o.neg == NONE {
+            continue;
+        }
+        let f = match v {
+            Operand::Reg(_, f) | Operand::Const(_, f) | Operand::Imm20(_, f) => f,
+            _ => continue,
+        };
+        if f.neg {
+            return Err(format!(
+                "{}.PO already negates both operands; drop the `-`",
+                row.name
+            ));
+        }
+        f.neg = true;
+    }
+    Ok(())
+}
+
 /// Builds an instruction from its mnemonic and modifiers as printed (`"ISETP.LT.U32.AND"`,
 /// `".S"` last if wanted) and typed operands in print order. Branch targets are
 /// `Operand::Target(offset from the next instruction)`.
@@ -679,7 +708,7 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
     let (name, dotted) = split_mnemonic(whole);
     let mut err = name.err(format!("unknown opcode `{}`", name.s));
     for row in ROWS.iter().filter(|r| r.name == name.s) {
-        let (mods, sched) = match match_mods(row, &dotted, whole, Dialect::Current) {
+        let (mods, po, sched) = match match_mods(row, &dotted, whole, Dialect::Current) {
             Ok(m) => m,
             Err(e) => {
                 err = e;
@@ -707,6 +736,12 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
         let mut values = [Operand::None; MAX_OPERANDS];
         for (slot, v) in values.iter_mut().zip(operands) {
             *slot = *v;
+        }
+        if po {
+            if let Err(m) = apply_po(row, &mut values) {
+                err = whole.err(m);
+                continue;
+            }
         }
         return Ok(Inst {
             row,

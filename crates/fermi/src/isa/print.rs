@@ -120,12 +120,45 @@ pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
     for (m, &v) in row.mods.iter().zip(inst.mods.iter()) {
         s.push_str(spelling(m, v, dialect));
     }
+    let po = is_po(inst);
+    if po {
+        s.push_str(".PO");
+    }
     if inst.sched {
         s.push_str(".S");
     }
     for (i, (o, v)) in row.operands.iter().zip(inst.operands.iter()).enumerate() {
         s.push_str(if i == 0 { " " } else { ", " });
-        s.push_str(&print_operand(o, v, addr));
+        let v = if po { without_neg(v) } else { *v };
+        s.push_str(&print_operand(o, &v, addr));
     }
     s
+}
+
+/// Whether `inst` prints as `.PO`: its row allows it and both negatable operands are negated.
+pub fn is_po(inst: &Inst) -> bool {
+    let mut negs = inst
+        .row
+        .operands
+        .iter()
+        .zip(inst.operands.iter())
+        .filter(|(o, _)| o.neg != super::schema::NONE);
+    inst.row.po && negs.clone().count() == 2 && negs.all(|(_, v)| neg_of(v))
+}
+
+fn neg_of(v: &Operand) -> bool {
+    match v {
+        Operand::Reg(_, f) | Operand::Const(_, f) | Operand::Imm20(_, f) => f.neg,
+        _ => false,
+    }
+}
+
+fn without_neg(v: &Operand) -> Operand {
+    let clear = |f: Flags| Flags { neg: false, ..f };
+    match *v {
+        Operand::Reg(g, f) => Operand::Reg(g, clear(f)),
+        Operand::Const(c, f) => Operand::Const(c, clear(f)),
+        Operand::Imm20(i, f) => Operand::Imm20(i, clear(f)),
+        other => other,
+    }
 }

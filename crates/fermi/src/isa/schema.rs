@@ -186,5 +186,8 @@ pub struct Row {
     pub operands: &'static [Opd],
     /// False for the few forms (SSY, PBK, ...) whose bits 10–13 are not a guard predicate.
     pub guarded: bool,
+    /// When both of its negatable operands are negated, cuobjdump writes `.PO` instead of two
+    /// minus signs (spec page: IADD, IMAD, ISCADD, VADD).
+    pub po: bool,
     pub source: Source,
 }
