@@ -37,6 +37,10 @@ pub(crate) struct Checker<'a> {
     pub reported_lookup: bool,
     /// Per-function tables kept between functions so their allocations are reused.
     pub scratch: Option<crate::func::Scratch<'a>>,
+    /// Registers declared so far by `%r<N>` declarations (module-wide budget).
+    pub regs_declared: u64,
+    /// Initializer bytes built so far (module-wide budget).
+    pub init_bytes: u64,
     /// Functions whose body has been seen (a second body is a redefinition).
     pub defined: Vec<FuncId>,
 }
@@ -63,6 +67,8 @@ impl<'a> Checker<'a> {
             gate_cache: FastMap::default(),
             pending_inits: Vec::new(),
             defined: Vec::new(),
+            regs_declared: 0,
+            init_bytes: 0,
             scratch: None,
             reported_lookup: false,
         }

@@ -12,6 +12,9 @@ use syntax::ast::{self, ScalarType, StateSpace};
 /// Largest variable that may carry an initializer: its bytes are built in memory.
 pub(crate) const MAX_INIT_BYTES: u64 = 64 << 20;
 
+/// All initialized variables of a module together.
+const MAX_MODULE_INIT_BYTES: u64 = 128 << 20;
+
 /// ptx-isa-1.1 §5.1.8: physical texture ids are 0..=127.
 const MAX_TEX_ID: u64 = 127;
 
@@ -317,6 +320,16 @@ impl<'a> Checker<'a> {
                 })
             }
         };
+        if d.init.is_some() && self.init_bytes.saturating_add(size) > MAX_MODULE_INIT_BYTES {
+            self.error(
+                d.span,
+                format!("initialized variables exceed {MAX_MODULE_INIT_BYTES} bytes in total"),
+            );
+            return None;
+        }
+        if d.init.is_some() {
+            self.init_bytes = self.init_bytes.saturating_add(size);
+        }
         if d.init.is_some() && size > MAX_INIT_BYTES {
             self.error(
                 d.span,

@@ -16,6 +16,10 @@ use syntax::ast::{self, StateSpace};
 /// allocation the size of the request.
 const MAX_REGS_PER_FUNCTION: usize = 1 << 20;
 
+/// Registers a whole module may declare (after expansion), so many large functions cannot
+/// exhaust memory either.
+pub(crate) const MAX_REGS_PER_MODULE: u64 = 1 << 21;
+
 /// The state of the function body being checked.
 pub(crate) struct Body<'a> {
     pub id: FuncId,
@@ -597,13 +601,17 @@ impl<'a> Checker<'a> {
                     .regs
                     .len()
                     .saturating_add(usize::try_from(n).unwrap_or(usize::MAX));
-                if total > MAX_REGS_PER_FUNCTION {
+                let module_total = self.regs_declared.saturating_add(n);
+                if total > MAX_REGS_PER_FUNCTION || module_total > MAX_REGS_PER_MODULE {
                     self.error(
                         d.span,
-                        format!("too many registers (limit {MAX_REGS_PER_FUNCTION} per function)"),
+                        format!(
+                            "too many registers (limits: {MAX_REGS_PER_FUNCTION} per function, {MAX_REGS_PER_MODULE} per module)"
+                        ),
                     );
                     continue;
                 }
+                self.regs_declared = module_total;
                 let base = RegId(u32::try_from(body.regs.len()).unwrap_or(u32::MAX));
                 let n = u32::try_from(n).unwrap_or(0);
                 if let Err(prev) = body.scope.declare_range(name, n, base, d.span) {

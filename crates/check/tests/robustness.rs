@@ -170,6 +170,19 @@ fn huge_declarations_are_refused_not_allocated() {
         ".version 7.0\n.target sm_61\n.global .u8 big[1099511627776] = {1};\n",
         ".version 7.0\n.target sm_61\n.global .u8 big[18446744073709551615][2];\n",
     ];
+    // Many variables just under the per-variable limit: the module-wide budget stops them.
+    let many: String = std::iter::once(".version 7.0\n.target sm_61\n".to_string())
+        .chain((0..64).map(|i| format!(".global .u8 v{i}[60000000] = {{1}};\n")))
+        .collect();
+    // Many functions with a million registers each.
+    let regs: String = std::iter::once(".version 7.0\n.target sm_61\n".to_string())
+        .chain((0..64).map(|i| format!(".func f{i}()\n{{\n.reg .b32 %r<1000000>;\nret;\n}}\n")))
+        .collect();
+    let cases: Vec<&str> = cases
+        .iter()
+        .copied()
+        .chain([many.as_str(), regs.as_str()])
+        .collect();
     for text in cases {
         let file = diag::SourceFile::new("big.ptx", text);
         let (module, diags) = check::check_source(&file);
