@@ -148,7 +148,7 @@ fn divergent_reference(gid: u32) -> (u32, u32) {
     let mut c = gid % 1000 + 1;
     let mut steps = 0;
     while c != 1 && steps < 500 {
-        c = if c % 2 == 0 {
+        c = if c.is_multiple_of(2) {
             c / 2
         } else {
             c.wrapping_mul(3).wrapping_add(1)

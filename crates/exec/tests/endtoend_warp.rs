@@ -1,0 +1,125 @@
+//! End-to-end: warp vote (ballot/any/all/uni, also inside divergent branches and in partial
+//! warps) and shuffle scans (shfl.sync up/down/bfly/idx), against per-warp Rust loops.
+
+mod endtoend_common;
+use endtoend_common::*;
+
+fn run_vote(block: u32, ctas: u32, data: &[u32]) {
+    let n = (block * ctas) as usize;
+    assert_eq!(data.len(), n);
+    let out = run_all_threads(
+        "warp_collectives.ptx",
+        "warp_vote",
+        &cfg([ctas, 1, 1], [block, 1, 1]),
+        &[buf(data), zbuf::<u32>(8 * n)],
+    );
+    let w: Vec<u32> = decode(&out[1]);
+    for c in 0..ctas as usize {
+        for t in 0..block as usize {
+            let g = c * block as usize + t;
+            let warp_start = t - t % 32;
+            let warp_len = (block as usize - warp_start).min(32);
+            let lanes = || (0..warp_len).map(|l| (l, data[c * block as usize + warp_start + l]));
+            let active: u32 = lanes().fold(0, |m, (l, _)| m | 1 << l);
+            let ballot: u32 = lanes()
+                .filter(|&(_, v)| v & 1 == 1)
+                .fold(0, |m, (l, _)| m | 1 << l);
+            let any = u32::from(ballot != 0);
+            let all = u32::from(ballot == active);
+            let uni = u32::from(ballot == 0 || ballot == active);
+            let lane = t % 32;
+            let bit = if lane % 2 == 0 { 2 } else { 4 };
+            let inner_active: u32 = lanes()
+                .filter(|&(l, _)| l % 2 == lane % 2)
+                .fold(0, |m, (l, _)| m | 1 << l);
+            let inner_ballot: u32 = lanes()
+                .filter(|&(l, v)| l % 2 == lane % 2 && v & bit != 0)
+                .fold(0, |m, (l, _)| m | 1 << l);
+            let want = [
+                ballot,
+                any,
+                all,
+                uni,
+                active,
+                inner_ballot,
+                inner_active,
+                lane as u32,
+            ];
+            assert_eq!(
+                &w[8 * g..8 * g + 8],
+                want,
+                "block {block}: CTA {c} thread {t}"
+            );
+        }
+    }
+}
+
+#[test]
+fn vote_ballot_any_all_uni_full_warps() {
+    let mut rng = Rng(41);
+    let mut data: Vec<u32> = (0..256).map(|_| rng.next_u32()).collect();
+    // Warp 1: all odd (all = 1); warp 2: all even (any = 0); warp 3: mixed.
+    for x in &mut data[32..64] {
+        *x |= 1;
+    }
+    for x in &mut data[64..96] {
+        *x &= !1;
+    }
+    run_vote(128, 2, &data);
+}
+
+#[test]
+fn vote_in_partial_warps() {
+    let mut rng = Rng(42);
+    let data: Vec<u32> = (0..3 * 45).map(|_| rng.next_u32()).collect();
+    run_vote(45, 3, &data);
+}
+
+fn shfl_reference(v: &[u32]) -> Vec<[u32; 6]> {
+    assert_eq!(v.len(), 32);
+    let mut down = v.to_vec();
+    for off in [16, 8, 4, 2, 1] {
+        let prev = down.clone();
+        for l in 0..32 {
+            if l + off < 32 {
+                down[l] = prev[l].wrapping_add(prev[l + off]);
+            }
+        }
+    }
+    let max = *v.iter().max().unwrap();
+    let src = (v[0] % 32) as usize;
+    (0..32)
+        .map(|l| {
+            let scan = v[..=l].iter().fold(0u32, |a, &x| a.wrapping_add(x));
+            let seg = v[l - l % 8..=l]
+                .iter()
+                .fold(0u32, |a, &x| a.wrapping_add(x));
+            [scan, down[l], max, v[src], v[(l + 5) % 32], seg]
+        })
+        .collect()
+}
+
+#[test]
+fn shfl_scans_reductions_broadcast_rotate() {
+    let (block, ctas) = (96usize, 3usize);
+    let mut rng = Rng(43);
+    let data: Vec<u32> = (0..block * ctas).map(|_| rng.next_u32() >> 4).collect();
+    let out = run_all_threads(
+        "warp_collectives.ptx",
+        "warp_shfl",
+        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
+        &[buf(&data), zbuf::<u32>(6 * block * ctas)],
+    );
+    let w: Vec<u32> = decode(&out[1]);
+    for (k, warp) in data.chunks(32).enumerate() {
+        let want = shfl_reference(warp);
+        for (l, want) in want.iter().enumerate() {
+            let g = 32 * k + l;
+            assert_eq!(
+                &w[6 * g..6 * g + 6],
+                want,
+                "warp {k} lane {l}: scan, down-sum, max, broadcast, rotate, segmented scan"
+            );
+        }
+    }
+}
