@@ -7,6 +7,9 @@ use ir::{AddressSize, FuncId, PtxVersion, Target, VarId};
 use std::collections::HashMap;
 use syntax::ast;
 
+/// Most diagnostics one file produces; the rest are counted as one final error.
+pub(crate) const MAX_DIAGNOSTICS: usize = 1000;
+
 /// Everything the checker accumulates while walking one module.
 pub(crate) struct Checker<'a> {
     pub file: &'a SourceFile,
@@ -79,15 +82,24 @@ impl<'a> Checker<'a> {
     }
 
     pub fn error(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(span, msg));
+        self.push(Diagnostic::error(span, msg));
     }
 
     pub fn warn(&mut self, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::warning(span, msg));
+        self.push(Diagnostic::warning(span, msg));
     }
 
+    /// Records a diagnostic. After [`MAX_DIAGNOSTICS`] the rest are dropped (one final error
+    /// says so), so a huge broken file cannot turn into gigabytes of messages.
     pub fn push(&mut self, d: Diagnostic) {
-        self.diags.push(d);
+        if self.diags.len() < MAX_DIAGNOSTICS {
+            self.diags.push(d);
+        } else if self.diags.len() == MAX_DIAGNOSTICS {
+            self.diags.push(Diagnostic::error(
+                d.span,
+                format!("too many problems: stopping after {MAX_DIAGNOSTICS} diagnostics"),
+            ));
+        }
     }
 
     pub fn has_errors(&self) -> bool {

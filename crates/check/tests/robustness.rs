@@ -190,3 +190,20 @@ fn huge_declarations_are_refused_not_allocated() {
         assert!(diag::has_errors(&diags));
     }
 }
+
+#[test]
+fn diagnostics_are_capped() {
+    let body: String = (0..5000)
+        .map(|i| format!("add.s32 %r, %r, %x{i};\n"))
+        .collect();
+    let text = format!(
+        ".version 7.0\n.target sm_61\n.visible .entry k()\n{{\n.reg .b32 %r;\n{body}ret;\n}}\n"
+    );
+    let file = diag::SourceFile::new("many.ptx", text);
+    let (module, diags) = check::check_source(&file);
+    assert!(module.is_none());
+    assert_eq!(diags.len(), 1001);
+    assert!(diags
+        .iter()
+        .any(|d| d.message.starts_with("too many problems")));
+}
