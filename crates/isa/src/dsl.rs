@@ -121,7 +121,7 @@ pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, 
                 // A reason is reported with the gate, which a form-wide gate cannot carry:
                 // keep it as a gate whose (empty) condition always holds.
                 (c, reason) => g.cond_gates.push(CondGate {
-                    when: c.unwrap_or(Condition { terms: Vec::new() }),
+                    when: c.unwrap_or_else(|| Condition::new(Vec::new())),
                     gate,
                     reason,
                 }),
@@ -196,7 +196,7 @@ fn split_condition(s: &'static str) -> Result<(Option<Condition>, &'static str),
             Term::AnyOf(t.split('|').collect())
         });
     }
-    Ok((Some(Condition { terms }), rest))
+    Ok((Some(Condition::new(terms)), rest))
 }
 
 fn parse_gate(s: &str) -> Result<Gate, String> {

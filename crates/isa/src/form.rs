@@ -91,9 +91,27 @@ pub enum Term {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Condition {
     pub terms: Vec<Term>,
+    /// For each `AnyOf`/`NoneOf` term, its spellings as ids (matching tests bits).
+    pub(crate) sets: Vec<crate::spell::SpellSet>,
 }
 
 impl Condition {
+    pub fn new(terms: Vec<Term>) -> Condition {
+        let sets = terms
+            .iter()
+            .map(|t| {
+                let mut set = crate::spell::SpellSet::default();
+                if let Term::AnyOf(sp) | Term::NoneOf(sp) = t {
+                    for id in sp.iter().filter_map(|s| crate::spell::spelling_id(s)) {
+                        set.insert(id);
+                    }
+                }
+                set
+            })
+            .collect();
+        Condition { terms, sets }
+    }
+
     /// `spelled`: the modifiers and types written; `slot_type`: the type chosen for a named
     /// type slot of the form.
     pub fn holds(&self, spelled: &[&str], slot_type: impl Fn(&str) -> Option<Type>) -> bool {

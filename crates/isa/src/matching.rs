@@ -20,6 +20,7 @@ pub struct Match {
     pub types: [Option<Type>; MAX_TYPE_SLOTS],
     spelled: [&'static str; MAX_SPELLED],
     n_spelled: usize,
+    spelled_ids: crate::spell::SpellSet,
 }
 
 /// Why a spelled instruction matched no form.
@@ -231,7 +232,24 @@ impl Match {
 
     /// Evaluates a table condition against this instruction.
     pub fn condition_holds(&self, c: &crate::form::Condition) -> bool {
-        c.holds(self.spelled(), |name| self.slot_type(name))
+        use crate::form::Term;
+        c.terms.iter().enumerate().all(|(i, t)| {
+            let hit = || {
+                c.sets
+                    .get(i)
+                    .is_some_and(|s| s.intersects(&self.spelled_ids))
+            };
+            match t {
+                Term::AnyOf(_) => hit(),
+                Term::NoneOf(_) => !hit(),
+                Term::SlotIs { slot, types } => {
+                    self.slot_type(slot).is_some_and(|t| types.contains(&t))
+                }
+                Term::SlotIsNot { slot, types } => {
+                    !self.slot_type(slot).is_some_and(|t| types.contains(&t))
+                }
+            }
+        })
     }
 
     /// The type chosen for the type slot written `name` (`.dtype`).
@@ -339,6 +357,7 @@ fn match_one(
         types: [None; MAX_TYPE_SLOTS],
         spelled: [""; MAX_SPELLED],
         n_spelled: 0,
+        spelled_ids: crate::spell::SpellSet::default(),
     };
     // filled[j] = index of the modifier that filled slot j
     let mut filled: [Option<usize>; MAX_SPELLED] = [None; MAX_SPELLED];
@@ -416,6 +435,9 @@ fn match_one(
             *s = spelling;
         }
         m.n_spelled = i + 1;
+        if let Some(id) = id {
+            m.spelled_ids.insert(id);
+        }
     }
     if let Some(missing) = form
         .slots

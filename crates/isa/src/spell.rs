@@ -25,6 +25,9 @@ impl SpellSet {
             *w |= 1 << (id % 64);
         }
     }
+    pub fn intersects(&self, other: &SpellSet) -> bool {
+        self.0.iter().zip(other.0.iter()).any(|(a, b)| a & b != 0)
+    }
     pub fn contains(&self, id: u16) -> bool {
         self.0
             .get(usize::from(id) / 64)
