@@ -55,6 +55,28 @@ pub struct SpecialRegInfo {
 }
 
 impl SpecialRegInfo {
+    /// Checks the register's gate against a file's target and version
+    /// (`%clock64 requires .target sm_20 or higher (file targets sm_13)`).
+    pub fn check_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), crate::GateError> {
+        if sm < self.gate.min_sm {
+            return Err(crate::GateError::Sm {
+                what: self.name.to_string(),
+                need: self.gate.min_sm,
+                have: sm,
+                reason: None,
+            });
+        }
+        if ptx < self.gate.min_ptx {
+            return Err(crate::GateError::Ptx {
+                what: self.name.to_string(),
+                need: self.gate.min_ptx,
+                have: ptx,
+                reason: None,
+            });
+        }
+        Ok(())
+    }
+
     /// The register's type in a file of the given PTX version.
     pub fn type_for(&self, ptx: PtxVersion) -> Type {
         let v1x = ptx < PtxVersion::new(2, 0);
@@ -429,6 +451,29 @@ mod tests {
             lookup_special_reg("%lanemask_lt").unwrap().0.reg,
             SpecialReg::LanemaskLt
         );
+    }
+
+    #[test]
+    fn gates_name_the_register() {
+        let (r, _) = lookup_special_reg("%clock64").unwrap();
+        assert_eq!(
+            r.check_gate(13, PtxVersion::new(1, 3))
+                .unwrap_err()
+                .to_string(),
+            "%clock64 requires .target sm_20 or higher (file targets sm_13)"
+        );
+        let (r, _) = lookup_special_reg("%aggr_smem_size").unwrap();
+        assert_eq!(
+            r.check_gate(90, PtxVersion::new(8, 0))
+                .unwrap_err()
+                .to_string(),
+            "%aggr_smem_size requires PTX ISA version 8.1 or higher (file is .version 8.0)"
+        );
+        assert!(lookup_special_reg("%tid.x")
+            .unwrap()
+            .0
+            .check_gate(10, PtxVersion::new(1, 0))
+            .is_ok());
     }
 
     #[test]
