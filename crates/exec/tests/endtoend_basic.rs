@@ -58,6 +58,37 @@ fn vector_add_u64_grid_stride_loop() {
     }
 }
 
+#[test]
+fn axpy_f64_fused_multiply_add() {
+    let n = 777usize;
+    let mut rng = Rng(0x5eed_0002);
+    let mut val = || f64::from_bits(rng.next_u64() >> 2) - 1.0e-3;
+    let x: Vec<f64> = (0..n).map(|_| val()).collect();
+    let y: Vec<f64> = (0..n).map(|i| i as f64 / 3.0 - 100.0).collect();
+    let a = -1.0f64 / 7.0;
+    let out = run_all_threads(
+        "vector_add.ptx",
+        "axpy_f64",
+        &cfg([7, 1, 1], [128, 1, 1]),
+        &[
+            buf(&x),
+            buf(&y),
+            Param::Scalar(Arg(a.to_le_bytes().to_vec())),
+            Param::Scalar(Arg::u32(n as u32)),
+        ],
+    );
+    let got: Vec<f64> = decode(&out[1]);
+    for i in 0..n {
+        let want = a.mul_add(x[i], y[i]);
+        assert_eq!(
+            got[i].to_bits(),
+            want.to_bits(),
+            "element {i}: {} vs {want}",
+            got[i]
+        );
+    }
+}
+
 /// Run grid_ids and check every thread's record against the launch shape.
 fn check_grid_ids(grid: [u32; 3], block: [u32; 3]) {
     let per_cta = (block[0] * block[1] * block[2]) as usize;

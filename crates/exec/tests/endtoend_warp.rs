@@ -123,3 +123,39 @@ fn shfl_scans_reductions_broadcast_rotate() {
         }
     }
 }
+
+#[test]
+fn activemask_in_divergent_loops_and_shfl_in_divergent_branches() {
+    let (block, ctas) = (64usize, 2usize);
+    let mut rng = Rng(44);
+    let data: Vec<u32> = (0..block * ctas).map(|_| rng.next_u32()).collect();
+    let out = run_all_threads(
+        "warp_divergence.ptx",
+        "warp_diverge",
+        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
+        &[buf(&data), zbuf::<u32>(3 * block * ctas)],
+    );
+    let w: Vec<u32> = decode(&out[1]);
+    let trips = |l: usize| l % 5 + 1;
+    for (k, v) in data.chunks(32).enumerate() {
+        let ballot = (0..32)
+            .filter(|&l| v[l] & 1 == 1)
+            .fold(0u32, |m, l| m | 1 << l);
+        for l in 0..32 {
+            let acc: usize = (0..trips(l))
+                .map(|i| (0..32).filter(|&m| trips(m) > i).count())
+                .sum();
+            let x = if l % 2 == 0 {
+                v[(l + 2) % 32]
+            } else {
+                v[l ^ 2]
+            };
+            let g = 32 * k + l;
+            assert_eq!(
+                &w[3 * g..3 * g + 3],
+                [acc as u32, x, ballot],
+                "warp {k} lane {l}: active-lane sum, divergent shuffle, ballot after rejoin"
+            );
+        }
+    }
+}

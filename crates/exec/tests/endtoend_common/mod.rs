@@ -82,7 +82,7 @@ macro_rules! elem {
         }
     )*};
 }
-elem!(u8, u16, u32, u64, i32, i64, f32);
+elem!(u8, u16, u32, u64, i32, i64, f32, f64);
 
 pub fn upload<T: Elem>(dev: &mut Device, v: &[T]) -> DevicePtr {
     let p = dev.alloc((v.len() * T::SIZE).max(1) as u64).unwrap();
