@@ -30,9 +30,7 @@ pub(crate) struct Checker<'a> {
     pub next_tex_id: u32,
     /// Instruction spellings already matched against the table: compiler output repeats a
     /// small set of spellings, so this makes table matching nearly free.
-    pub match_cache: FastMap<&'a str, Result<std::rc::Rc<[isa::Match]>, isa::MatchError>>,
-    /// Whether (spelling, form) passes the module's gates: the same for every repetition.
-    pub gate_cache: FastMap<(&'a str, usize), bool>,
+    pub match_cache: FastMap<&'a str, Result<(std::rc::Rc<[isa::Match]>, bool), isa::MatchError>>,
     /// Module-scope initializers are lowered after every module-scope name is known, so a
     /// variable may be initialised with the address of one declared later.
     pub pending_inits: Vec<(VarId, &'a ast::Initializer)>,
@@ -67,7 +65,6 @@ impl<'a> Checker<'a> {
             structs: HashMap::new(),
             next_tex_id: 0,
             match_cache: FastMap::default(),
-            gate_cache: FastMap::default(),
             pending_inits: Vec::new(),
             defined: Vec::new(),
             regs_declared: 0,

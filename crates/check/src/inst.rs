@@ -24,23 +24,21 @@ impl<'a> Checker<'a> {
             Some(m) => inst.opcode.span.to(m),
             None => inst.opcode.span,
         };
-        let Some(matches) = self.match_instruction(inst, mnemonic_span) else {
+        let Some((matches, first_gate_ok)) = self.match_instruction(inst, mnemonic_span) else {
             return;
         };
         let Some(mut m) = choose_form(&matches, &inst.operands) else {
             return;
         };
-        let gate_key = (
-            ast::span_text(self.src, mnemonic_span),
-            m.form as *const isa::Form as usize,
-        );
-        let gate_ok = match self.gate_cache.get(&gate_key) {
-            Some(&ok) => ok,
-            None => {
-                let ok = self.gates_pass(&m);
-                self.gate_cache.insert(gate_key, ok);
-                ok
-            }
+        // Gates depend only on the spelling and the form: the first form of a spelling is
+        // by far the most common choice, so its verdict is computed once with the match.
+        let gate_ok = if matches
+            .first()
+            .is_some_and(|f| std::ptr::eq(f.form, m.form))
+        {
+            first_gate_ok
+        } else {
+            self.gates_pass(&m)
         };
         if !gate_ok {
             self.check_gates(&m, mnemonic_span);
@@ -159,7 +157,7 @@ impl<'a> Checker<'a> {
         &mut self,
         inst: &'a ast::Instruction,
         span: Span,
-    ) -> Option<std::rc::Rc<[isa::Match]>> {
+    ) -> Option<(std::rc::Rc<[isa::Match]>, bool)> {
         let key = ast::span_text(self.src, span);
         let result = match self.match_cache.get(key) {
             Some(r) => r.clone(),
@@ -180,6 +178,10 @@ impl<'a> Checker<'a> {
                 } else {
                     Ok(std::rc::Rc::from(all))
                 };
+                let r = r.map(|ms: std::rc::Rc<[isa::Match]>| {
+                    let ok = ms.first().is_some_and(|m| self.gates_pass(m));
+                    (ms, ok)
+                });
                 self.match_cache.insert(key, r.clone());
                 r
             }

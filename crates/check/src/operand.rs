@@ -261,8 +261,19 @@ impl<'a> Checker<'a> {
         slot: &Slot<'_>,
         name: &ast::Name,
     ) -> Option<(RegId, Option<Selector>)> {
+        let resolved = self.resolve_name(body, name)?;
+        self.lower_resolved_reg(slot, name, resolved)
+    }
+
+    /// `lower_reg_name` for a name already resolved.
+    fn lower_resolved_reg(
+        &mut self,
+        slot: &Slot<'_>,
+        name: &ast::Name,
+        resolved: Resolved,
+    ) -> Option<(RegId, Option<Selector>)> {
         let text = name.ident.text(self.src);
-        match self.resolve_name(body, name)? {
+        match resolved {
             Resolved::Reg(r) => match name.suffix {
                 None => {
                     if slot.role.selector == isa::Selector::RequiredByteHalf {
@@ -699,7 +710,7 @@ impl<'a> Checker<'a> {
         let resolved = self.resolve_name(body, name)?;
         match resolved {
             Resolved::Reg(_) | Resolved::VecReg { .. } => {
-                let (r, sel) = self.lower_reg_name(body, slot, name)?;
+                let (r, sel) = self.lower_resolved_reg(slot, name, resolved)?;
                 if !self.check_reg_type(body, r, slot, name.span()) {
                     return None;
                 }
