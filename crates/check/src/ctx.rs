@@ -7,6 +7,10 @@ use ir::{AddressSize, FuncId, PtxVersion, Target, VarId};
 use std::collections::HashMap;
 use syntax::ast;
 
+/// Every form a spelling matches (table order) and whether the first passes the module's
+/// gates, or why the spelling matches nothing.
+pub(crate) type MatchResult = Result<(std::rc::Rc<[isa::Match]>, bool), isa::MatchError>;
+
 /// Most diagnostics one file produces; the rest are counted as one final error.
 pub(crate) const MAX_DIAGNOSTICS: usize = 1000;
 
@@ -30,7 +34,7 @@ pub(crate) struct Checker<'a> {
     pub next_tex_id: u32,
     /// Instruction spellings already matched against the table: compiler output repeats a
     /// small set of spellings, so this makes table matching nearly free.
-    pub match_cache: FastMap<&'a str, Result<(std::rc::Rc<[isa::Match]>, bool), isa::MatchError>>,
+    pub match_cache: FastMap<&'a str, MatchResult>,
     /// Module-scope initializers are lowered after every module-scope name is known, so a
     /// variable may be initialised with the address of one declared later.
     pub pending_inits: Vec<(VarId, &'a ast::Initializer)>,
