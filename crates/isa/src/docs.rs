@@ -119,5 +119,25 @@ pub fn print_instructions_md() -> String {
         }
         out.push('\n');
     }
+    out.push_str("## Special registers\n\n| register | type | components | gate | spec |\n|---|---|---|---|---|\n");
+    for r in crate::sreg::SPECIAL_REGS {
+        // `%envreg` → `%envreg0 … %envreg31`; `%pm_64` → `%pm0_64 … %pm7_64`.
+        let indexed = |i: u8| match r.name.split_once('_') {
+            Some((p, s)) => format!("{p}{i}_{s}"),
+            None => format!("{}{i}", r.name),
+        };
+        let name = match r.count {
+            0 => r.name.to_string(),
+            n => format!("{} … {}", indexed(0), indexed(n - 1)),
+        };
+        let _ = writeln!(
+            out,
+            "| `{name}` | `{}` | {} | {} | {} |",
+            r.ty.suffix(),
+            if r.vector { "`.x .y .z`" } else { "" },
+            print_gate(&r.gate),
+            r.spec
+        );
+    }
     out
 }
