@@ -456,3 +456,33 @@ fn po_replaces_two_minus_signs() {
         "FADD R0, -R1, -R2;"
     );
 }
+
+#[test]
+fn video_sub_word_selects_print_on_their_operands() {
+    // Spec page, VADD: "mod3 2:4" (bits 44-46) is the first source's size and select
+    // (1-3 = 8-bit .B1-.B3, 5 = 16-bit .H1); "composite 7:9" (bits 32-34) the second's.
+    let base = assemble_text("VADD.UD.U8.U8.ACC R0, R1, R2, R3", 0, &no_labels).unwrap();
+    let b1 = assemble_text("VADD.UD.U8.U8.ACC R0, R1.B1, R2, R3", 0, &no_labels).unwrap();
+    assert_eq!(b1.rotate_left(32) ^ base.rotate_left(32), 1 << 44);
+    let b3 = assemble_text("VADD.UD.U8.U8.ACC R0, R1, R2.B3, R3", 0, &no_labels).unwrap();
+    assert_eq!(b3.rotate_left(32) ^ base.rotate_left(32), 3 << 32);
+    let h1 = assemble_text("VADD.UD.U16.S16.ACC R0, R1.H1, R2.H1, R3", 0, &no_labels).unwrap();
+    assert_eq!(
+        disassemble_word(h1, 0),
+        "VADD.UD.U16.S16.ACC R0, R1.H1, R2.H1, R3;"
+    );
+    assert_eq!(
+        disassemble_word(b1, 0),
+        "VADD.UD.U8.U8.ACC R0, R1.B1, R2, R3;"
+    );
+    // A select must agree with its source's size, and needs the types written.
+    assert!(assemble_text("VADD.UD.U32.U32.ACC R0, R1.B1, R2, R3", 0, &no_labels).is_err());
+    assert!(assemble_text("VADD.UD.U8.U8.ACC R0, R1.H1, R2, R3", 0, &no_labels).is_err());
+    assert!(assemble_text("VADD.ACC R0, R1.B1, R2, R3", 0, &no_labels).is_err());
+    // The immediate form takes a select on its register source only.
+    let w = assemble_text("VSHR.UD.U8.U8.ACC R0, R1.B2, 0x5, R3", 0, &no_labels).unwrap();
+    assert_eq!(
+        disassemble_word(w, 0),
+        "VSHR.UD.U8.U8.ACC R0, R1.B2, 0x5, R3;"
+    );
+}

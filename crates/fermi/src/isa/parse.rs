@@ -430,12 +430,33 @@ fn spellings(m: &Mod, dialect: Dialect) -> impl Iterator<Item = &'static (u8, &'
     legacy.iter().chain(m.names.iter())
 }
 
+/// Sub-word selects written on source operands (`R2.B1`), by operand index.
+type Sels<'a> = [&'a str; MAX_OPERANDS];
+
+/// Whether the spelling part `want` (`U8` or `U8:B1`, the type of source operand `k`) matches
+/// the written part `got` given the selects written on the operands.
+fn part_matches(want: &str, got: &str, k: usize, sels: &Sels) -> bool {
+    let written = sels.get(k).copied().unwrap_or("");
+    match want.split_once(':') {
+        // The internal spelling written out (`U8:B1`, as `build` takes it), or the type with
+        // the select on the operand.
+        Some((ty, sel)) => want == got || (ty == got && written == sel),
+        None => want == got && written.is_empty(),
+    }
+}
+
+/// Whether a modifier group's spellings carry sub-word selects (`.U8:B1`).
+fn takes_selects(m: &Mod) -> bool {
+    m.names.iter().any(|(_, n)| n.contains(':'))
+}
+
 /// Matches the modifier parts (`["LT", "U32", "AND", "S"]`) against the row's groups.
 fn match_mods(
     row: &Row,
     parts: &[Piece],
     mnemonic: Piece,
     dialect: Dialect,
+    sels: &Sels,
 ) -> Result<([u8; MAX_MODS], bool, bool), AsmError> {
     let mut values = [0u8; MAX_MODS];
     let mut i = 0;
@@ -447,9 +468,16 @@ fn match_mods(
             }
             let want: Vec<&str> = name.split('.').filter(|s| !s.is_empty()).collect();
             let n = want.len();
-            let matches = parts
-                .get(i..i + n)
-                .is_some_and(|got| got.iter().zip(&want).all(|(g, w)| g.s == *w));
+            let selects = takes_selects(m);
+            let matches = parts.get(i..i + n).is_some_and(|got| {
+                got.iter().zip(&want).enumerate().all(|(k, (g, w))| {
+                    if selects {
+                        part_matches(w, g.s, k + 1, sels)
+                    } else {
+                        g.s == *w
+                    }
+                })
+            });
             if matches && best.is_none_or(|(bn, _)| n > bn) {
                 best = Some((n, v));
             }
@@ -461,7 +489,14 @@ fn match_mods(
             }
             None => {
                 let default = spellings(m, dialect).find(|(_, name)| name.is_empty());
+                let selects_written = sels.iter().any(|s| !s.is_empty());
                 match default {
+                    Some(_) if takes_selects(m) && selects_written => {
+                        return Err(mnemonic.err(format!(
+                            "a sub-word select needs the {} written out (e.g. {}.U8.U8)",
+                            m.what, row.name
+                        )))
+                    }
                     Some(&(v, _)) => *slot = v,
                     None => {
                         let options: Vec<&str> = m.names.iter().map(|(_, n)| *n).collect();
@@ -514,9 +549,32 @@ struct Ctx<'l> {
     dialect: Dialect,
 }
 
+/// Strips sub-word selects (`.B1`–`.B3`, `.H1`) from the source operands of rows whose
+/// source types carry them.
+fn strip_selects<'a>(row: &Row, operands: &[Piece<'a>]) -> (Vec<Piece<'a>>, Sels<'static>) {
+    let mut ops = operands.to_vec();
+    let mut sels = [""; MAX_OPERANDS];
+    if row.mods.iter().any(takes_selects) {
+        for (k, p) in ops.iter_mut().enumerate().skip(1).take(2) {
+            for sel in ["B1", "B2", "B3", "H1"] {
+                let stripped = p.s.strip_suffix(sel).and_then(|r| r.strip_suffix('.'));
+                if let (Some(rest), Some(slot)) = (stripped, sels.get_mut(k)) {
+                    *slot = sel;
+                    *p = Piece { s: rest, at: p.at };
+                    break;
+                }
+            }
+        }
+    }
+    (ops, sels)
+}
+
 fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmError)> {
-    let (guard, mnemonic, operands) = (t.guard, t.mnemonic, &t.operands);
-    let (mods, po, sched) = match_mods(row, &t.parts, mnemonic, cx.dialect).map_err(|e| (0, e))?;
+    let (guard, mnemonic) = (t.guard, t.mnemonic);
+    let (stripped, sels) = strip_selects(row, &t.operands);
+    let operands = &stripped;
+    let (mods, po, sched) =
+        match_mods(row, &t.parts, mnemonic, cx.dialect, &sels).map_err(|e| (0, e))?;
     let guard = match guard {
         None => Guard::ALWAYS,
         Some((g, p)) if row.guarded => {
@@ -708,13 +766,14 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
     let (name, dotted) = split_mnemonic(whole);
     let mut err = name.err(format!("unknown opcode `{}`", name.s));
     for row in ROWS.iter().filter(|r| r.name == name.s) {
-        let (mods, po, sched) = match match_mods(row, &dotted, whole, Dialect::Current) {
-            Ok(m) => m,
-            Err(e) => {
-                err = e;
-                continue;
-            }
-        };
+        let (mods, po, sched) =
+            match match_mods(row, &dotted, whole, Dialect::Current, &[""; MAX_OPERANDS]) {
+                Ok(m) => m,
+                Err(e) => {
+                    err = e;
+                    continue;
+                }
+            };
         if !row.guarded && guard != Guard::ALWAYS {
             err = whole.err(format!("{} cannot take a guard predicate", row.name));
             continue;

@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use super::schema::{Kind, Mod, Opd};
 use super::sreg::print_sreg;
-use super::types::{Flags, Gpr, Inst, Operand, Pred};
+use super::types::{Flags, Gpr, Inst, Operand, Pred, MAX_OPERANDS};
 use super::Dialect;
 
 /// `0x1f` / `-0x30`, as cuobjdump prints signed immediates.
@@ -117,8 +117,22 @@ pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
         let _ = write!(s, "@{bang}{} ", print_pred(inst.guard.pred));
     }
     s.push_str(row.name);
+    // Sub-word selects (`:B1` in a source-type spelling) print on their operands.
+    let mut sels = [""; MAX_OPERANDS];
     for (m, &v) in row.mods.iter().zip(inst.mods.iter()) {
-        s.push_str(spelling(m, v, dialect));
+        let sp = spelling(m, v, dialect);
+        if !sp.contains(':') {
+            s.push_str(sp);
+            continue;
+        }
+        for (k, part) in sp.split('.').filter(|p| !p.is_empty()).enumerate() {
+            let (ty, sel) = part.split_once(':').unwrap_or((part, ""));
+            s.push('.');
+            s.push_str(ty);
+            if let Some(slot) = sels.get_mut(k + 1) {
+                *slot = sel;
+            }
+        }
     }
     let po = is_po(inst);
     if po {
@@ -127,10 +141,20 @@ pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
     if inst.sched {
         s.push_str(".S");
     }
-    for (i, (o, v)) in row.operands.iter().zip(inst.operands.iter()).enumerate() {
+    for (i, ((o, v), sel)) in row
+        .operands
+        .iter()
+        .zip(inst.operands.iter())
+        .zip(sels)
+        .enumerate()
+    {
         s.push_str(if i == 0 { " " } else { ", " });
         let v = if po { without_neg(v) } else { *v };
         s.push_str(&print_operand(o, &v, addr));
+        if !sel.is_empty() {
+            s.push('.');
+            s.push_str(sel);
+        }
     }
     s
 }

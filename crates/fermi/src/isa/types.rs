@@ -166,6 +166,8 @@ impl Inst {
         self.row.name
     }
     /// The spelled modifiers in print order (empty spellings skipped; `.S` last if set).
+    /// Video source types keep their selects in the table's internal form (`.U8.U8:B1`:
+    /// the second source is `.B1`), which `build` also accepts.
     pub fn modifiers(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.row
             .mods
