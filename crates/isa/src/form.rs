@@ -385,6 +385,13 @@ impl Form {
         self.slots.iter().filter(|s| s.is_type())
     }
 
+    /// A stable name for the row, for coverage lists (`NOT_SUPPORTED`) in other crates: the
+    /// opcode and the syntax line with runs of spaces collapsed (`"vadd: vop.dtype.atype.btype{.sat} d, a{.asel}, b{.bsel};"`).
+    pub fn key(&self) -> String {
+        let syntax: Vec<&str> = self.syntax.split_whitespace().collect();
+        format!("{}: {}", self.opcode.name(), syntax.join(" "))
+    }
+
     /// Number of operands that must be present.
     pub fn required_operands(&self) -> usize {
         self.operands.iter().filter(|o| !o.optional).count()

@@ -214,3 +214,12 @@ fn docs_page_is_current() {
         "docs/instructions.md is stale: run `PTXVM_BLESS=1 cargo test -p isa --test table`"
     );
 }
+
+#[test]
+fn row_keys_are_unique() {
+    let mut seen = std::collections::HashSet::new();
+    for f in all_forms() {
+        assert!(seen.insert(f.key()), "duplicate row {}", f.key());
+        assert!(f.key().starts_with(f.opcode.name()));
+    }
+}
