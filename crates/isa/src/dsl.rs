@@ -687,3 +687,60 @@ fn parse_operands(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &'static str) -> TableError {
+        parse_table("t.isa", text).unwrap_err()
+    }
+
+    #[test]
+    fn a_group_reads_like_the_manual() {
+        let forms = parse_table(
+            "t.isa",
+            "## spec §x\nadd.type d, a, b;\nadd{.sat}.s32 d, a, b;\n.type = { .u16,\n  .u32 };\ngate .u32 : sm_20 ptx 2.0\n",
+        )
+        .unwrap();
+        assert_eq!(forms.len(), 2);
+        assert_eq!(forms[0].slots.len(), 1);
+        assert!(forms[0].slots[0].admits(".u16") && !forms[0].slots[0].admits(".s32"));
+        assert!(forms[1].slots[0].optional && !forms[1].slots[1].optional);
+        assert_eq!(forms[0].cond_gates[0].gate.min_sm, 20);
+        assert_eq!(forms[0].operands.len(), 3);
+        assert_eq!(forms[0].operands[0].kind, OperandKind::Dst);
+        assert_eq!(forms[0].operands[1].kind, OperandKind::Src);
+    }
+
+    #[test]
+    fn mistakes_in_a_table_name_file_and_line() {
+        let e = err("## s\nfrob.u32 d, a;\n");
+        assert_eq!((e.file, e.line), ("t.isa", 2));
+        assert!(e.message.contains("unknown opcode `frob`"), "{}", e.message);
+        let e = err("add.u32 d, a;\n");
+        assert!(e.message.contains("before the first"));
+        let e = err("## s\nadd.x d, a;\n.x : Nope = { .u32 };\n");
+        assert!(e.message.contains("unknown class `Nope`"), "{}", e.message);
+        let e = err("## s\nadd.u32 d, a;\ngate sm_x\n");
+        assert_eq!(e.line, 3);
+        let e = err("## s\nadd.u32 d, a;\ngate fast\n");
+        assert!(e.message.contains("unknown gate word"));
+        let e = err("## s\nadd.m.u32 d, a;\n.m = { .rn, .eq };\n");
+        assert!(e.message.contains("no modifier class"), "{}", e.message);
+        let e = err("## s\nadd.u32 d, a;\nnever .sat\n");
+        assert!(
+            e.message.contains("needs `condition : reason`"),
+            "{}",
+            e.message
+        );
+        let e = err("## s\nadd.u32 d, a;\nd : wibble\n");
+        assert!(
+            e.message.contains("unknown operand kind or type"),
+            "{}",
+            e.message
+        );
+        let e = err("## s\nadd.u32 d, a;\n.t = { .u32\n");
+        assert!(e.message.contains("without `;`"), "{}", e.message);
+    }
+}
