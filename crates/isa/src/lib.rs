@@ -58,7 +58,7 @@ pub use form::{
 };
 pub use matching::{
     lookup, match_all, match_form, match_head, GateError, Match, MatchCache, MatchError,
-    MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS,
+    MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS, NOT_SUPPORTED,
 };
 pub use mods::{
     AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags, Geom, ModClass,

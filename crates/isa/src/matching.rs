@@ -6,6 +6,41 @@ use crate::opcode::Opcode;
 use crate::table::forms_of;
 use crate::types::Type;
 
+/// Opcodes of PTX ISA 8.x that the table has no rows for (surfaces, asynchronous copies,
+/// matrix and tensor-core instructions, cluster and memory-management extras): named in
+/// errors as unsupported rather than unknown.
+pub const NOT_SUPPORTED: &[&str] = &[
+    "suld",
+    "sust",
+    "sured",
+    "suq",
+    "tld4",
+    "istypep",
+    "cp",
+    "mma",
+    "wmma",
+    "wgmma",
+    "ldmatrix",
+    "stmatrix",
+    "movmatrix",
+    "mbarrier",
+    "multimem",
+    "tensormap",
+    "getctarank",
+    "mapa",
+    "elect",
+    "griddepcontrol",
+    "setmaxnreg",
+    "stacksave",
+    "stackrestore",
+    "alloca",
+    "applypriority",
+    "discard",
+    "createpolicy",
+    "clusterlaunchcontrol",
+    "tcgen05",
+];
+
 /// The most modifiers-plus-types one instruction may spell; longer lists are rejected.
 pub const MAX_SPELLED: usize = 16;
 /// The most type slots a form has.
@@ -498,10 +533,15 @@ pub fn lookup(opcode_name: &str) -> Option<&'static [Form]> {
 /// dot, types included, in source order: `"add"`, `[".sat", ".s32"]`) against the table.
 pub fn match_form(opcode: &str, modifiers: &[&str]) -> Result<Match, MatchError> {
     let Some(forms) = lookup(opcode) else {
+        let message = if NOT_SUPPORTED.contains(&opcode) {
+            format!("`{opcode}` is a PTX instruction that ptxvm does not support")
+        } else {
+            format!("unknown instruction `{opcode}`")
+        };
         return Err(MatchError {
             kind: MatchErrorKind::UnknownOpcode,
             index: None,
-            message: format!("unknown instruction `{opcode}`"),
+            message,
             notes: Vec::new(),
         });
     };
