@@ -265,3 +265,119 @@ fn fault_unbounded_recursion_is_an_error() {
         "{msg}"
     );
 }
+
+#[test]
+fn fault_misaligned_shared_load() {
+    let (_, msg) = launch_fault(
+        "misaligned_shared",
+        &cfg([1, 1, 1], [8, 1, 1]),
+        &[],
+        &opts(1),
+    );
+    assert_names_kernel_and_line(&msg, "misaligned_shared", "misaligned_shared");
+    assert_names_thread(&msg, [0, 0, 0], [5, 0, 0]);
+    assert!(
+        msg.contains("misaligned"),
+        "message does not say misaligned: {msg}"
+    );
+    assert!(
+        msg.contains("shared"),
+        "message does not name the shared space: {msg}"
+    );
+}
+
+#[test]
+fn fault_out_of_bounds_const_load() {
+    let addr = 0x2_0000u64; // past the 64 KiB constant bank
+    let (_, msg) = launch_fault(
+        "oob_const",
+        &cfg([1, 1, 1], [4, 1, 1]),
+        &[Arg::u64(addr)],
+        &opts(1),
+    );
+    assert_names_kernel_and_line(&msg, "oob_const", "oob_const");
+    assert_names_thread(&msg, [0, 0, 0], [2, 0, 0]);
+    assert_names_address_and_space(&msg, addr, "const");
+}
+
+#[test]
+fn fault_vector_load_straddling_the_end_of_an_allocation() {
+    let (mut dev, m) = load_kernel(FILE);
+    let p = zeros::<u32>(&mut dev, 10);
+    // A 16-byte load at p+32 of a 40-byte allocation: 8 bytes in, 8 bytes out.
+    let off = 32u64;
+    let err = dev
+        .launch(
+            &m,
+            "oob_vector",
+            &cfg([1, 1, 1], [4, 1, 1]),
+            &[Arg::ptr(p), Arg::u64(off)],
+            &opts(1),
+        )
+        .expect_err("a vector load past the end of its allocation must fault");
+    let msg = err.to_string();
+    assert_eq!(err.exit_code(), 3, "{msg}");
+    assert_names_kernel_and_line(&msg, "oob_vector", "oob_vector");
+    assert_names_thread(&msg, [0, 0, 0], [1, 0, 0]);
+    if p.0.is_multiple_of(16) {
+        // Either the vector access (p+32) or its first element outside the allocation (p+40).
+        let named = [p.0 + off, p.0 + 40]
+            .iter()
+            .any(|a| msg.contains(&format!("{a:#x}")));
+        assert!(
+            named,
+            "message names neither {:#x} nor {:#x}: {msg}",
+            p.0 + off,
+            p.0 + 40
+        );
+        assert!(msg.contains("global"), "{msg}");
+        assert!(
+            !msg.contains("misaligned"),
+            "an aligned access called misaligned: {msg}"
+        );
+    }
+}
+
+#[test]
+fn launch_errors_are_not_faults() {
+    let (mut dev, m) = load_kernel(FILE);
+    let p = zeros::<u32>(&mut dev, 8);
+    let no_kernel = dev
+        .launch(
+            &m,
+            "no_such_kernel",
+            &cfg([1, 1, 1], [1, 1, 1]),
+            &[],
+            &opts(1),
+        )
+        .expect_err("an unknown kernel");
+    assert_eq!(no_kernel.exit_code(), 2);
+    assert!(
+        no_kernel.to_string().contains("no_such_kernel"),
+        "{no_kernel}"
+    );
+    let arity = dev
+        .launch(&m, "misaligned", &cfg([1, 1, 1], [1, 1, 1]), &[], &opts(1))
+        .expect_err("a missing argument");
+    assert_eq!(arity.exit_code(), 2, "{arity}");
+    let big = dev
+        .launch(
+            &m,
+            "misaligned",
+            &cfg([1, 1, 1], [2048, 1, 1]),
+            &[Arg::ptr(p)],
+            &opts(1),
+        )
+        .expect_err("a CTA of 2048 threads");
+    assert_eq!(big.exit_code(), 2, "{big}");
+    let empty = dev
+        .launch(
+            &m,
+            "misaligned",
+            &cfg([0, 1, 1], [32, 1, 1]),
+            &[Arg::ptr(p)],
+            &opts(1),
+        )
+        .expect_err("an empty grid");
+    assert_eq!(empty.exit_code(), 2, "{empty}");
+}

@@ -159,3 +159,74 @@ fn activemask_in_divergent_loops_and_shfl_in_divergent_branches() {
         }
     }
 }
+
+#[test]
+fn shfl_confined_to_segments_by_the_c_operand() {
+    let (block, ctas) = (64usize, 2usize);
+    let mut rng = Rng(45);
+    let data: Vec<u32> = (0..block * ctas).map(|_| rng.next_u32() >> 4).collect();
+    let out = run_all_threads(
+        "warp_collectives.ptx",
+        "warp_shfl_seg",
+        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
+        &[buf(&data), zbuf::<u32>(3 * block * ctas)],
+    );
+    let w: Vec<u32> = decode(&out[1]);
+    for (k, v) in data.chunks(32).enumerate() {
+        let mut down = v.to_vec();
+        for off in [4, 2, 1] {
+            let prev = down.clone();
+            for l in 0..32 {
+                if (l + off) / 8 == l / 8 {
+                    down[l] = prev[l].wrapping_add(prev[l + off]);
+                }
+            }
+        }
+        for l in 0..32 {
+            let seg16 = l - l % 16;
+            let max16 = *v[seg16..seg16 + 16].iter().max().unwrap();
+            let idx4 = v[l - l % 4 + 1];
+            let g = 32 * k + l;
+            assert_eq!(
+                &w[3 * g..3 * g + 3],
+                [down[l], max16, idx4],
+                "warp {k} lane {l}: 8-lane down sum, 16-lane bfly max, 4-lane idx"
+            );
+        }
+    }
+}
+
+#[test]
+fn redux_sync_whole_warp_and_branch_groups() {
+    let (block, ctas) = (96usize, 2usize);
+    let mut rng = Rng(46);
+    let data: Vec<u32> = (0..block * ctas).map(|_| rng.next_u32()).collect();
+    let out = run_all_threads(
+        "warp_redux.ptx",
+        "warp_redux",
+        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
+        &[buf(&data), zbuf::<u32>(8 * block * ctas)],
+    );
+    let w: Vec<u32> = decode(&out[1]);
+    for (k, v) in data.chunks(32).enumerate() {
+        let add = v.iter().fold(0u32, |a, &x| a.wrapping_add(x));
+        let min = *v.iter().min().unwrap();
+        let max = v.iter().map(|&x| x as i32).max().unwrap() as u32;
+        let and = v.iter().fold(u32::MAX, |a, &x| a & x);
+        let or = v.iter().fold(0, |a, &x| a | x);
+        let xor = v.iter().fold(0, |a, &x| a ^ x);
+        for l in 0..32 {
+            let group = |x: u32| (x & 3 == 0) == (v[l] & 3 == 0);
+            let gsum = v
+                .iter()
+                .filter(|&&x| group(x))
+                .fold(0u32, |a, &x| a.wrapping_add(x));
+            let g = 32 * k + l;
+            assert_eq!(
+                &w[8 * g..8 * g + 8],
+                [add, min, max, and, or, xor, gsum, 0],
+                "warp {k} lane {l}: add, min.u32, max.s32, and, or, xor, branch-group add"
+            );
+        }
+    }
+}
