@@ -186,3 +186,18 @@ fn bigint256_with_u32_limbs() {
 fn bigint256_with_u64_limbs() {
     check_bigint("bigint256_u64", 256, 8);
 }
+
+#[test]
+fn carry_flag_is_per_thread_through_divergence_and_predication() {
+    let out = run_all_threads(
+        "bigint.ptx",
+        "carry_flags",
+        &cfg([1, 1, 1], [64, 1, 1]),
+        &[zbuf::<u32>(64)],
+    );
+    let got: Vec<u32> = decode(&out[0]);
+    let want: Vec<u32> = (0..64u32)
+        .map(|t| u32::from(t % 8 >= 4 || t % 4 == 0 || t % 4 == 3))
+        .collect();
+    assert_eq!(got, want);
+}

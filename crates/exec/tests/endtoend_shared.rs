@@ -294,3 +294,83 @@ fn check_atomics(vals: &[i32], block: usize, ctas: usize, out: &[Vec<u8>]) {
         );
     }
 }
+
+#[test]
+fn atomics_64_bit_and_shared_cas() {
+    let (block, ctas) = (96usize, 4usize);
+    let n = (block * ctas) as u64;
+    let init = [0u64, u64::MAX, i64::MAX as u64, 0, 0, 0];
+    for threads in THREAD_COUNTS {
+        let out = run_once(
+            "atomics.ptx",
+            "atomics64",
+            &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
+            &[buf(&init), zbuf::<u64>(2 * n as usize)],
+            threads,
+        )
+        .unwrap_or_else(|e| panic!("{threads} worker threads: {e}"));
+        let w: Vec<u64> = decode(&out[0]);
+        let olds: Vec<u64> = decode(&out[1]);
+        let step = 0x2_0000_0001u64;
+        assert_eq!(w[0], n * step, "cas.b64 counter");
+        let cas: Vec<u64> = (0..n as usize).map(|g| olds[2 * g]).collect();
+        let mut cas_sorted = cas.clone();
+        cas_sorted.sort_unstable();
+        assert_eq!(
+            cas_sorted,
+            (0..n).map(|k| k * step).collect::<Vec<_>>(),
+            "cas.b64 replaced values"
+        );
+        let mut exch: Vec<u64> = (0..n as usize).map(|g| olds[2 * g + 1]).collect();
+        exch.push(w[1]);
+        exch.sort_unstable();
+        let mut want: Vec<u64> = (0..n).map(|g| g << 40 | g).collect();
+        want.push(u64::MAX);
+        want.sort_unstable();
+        assert_eq!(exch, want, "exch.b64");
+        let min = (0..n)
+            .map(|g| (g * 0x100_0000_0001) as i64 - (1 << 50))
+            .min()
+            .unwrap();
+        assert_eq!(w[2] as i64, min, "min.s64");
+        assert_eq!(w[3], (n - 1) << 33, "max.u64");
+        assert_eq!(f64::from_bits(w[4]), (n * (n - 1) / 2) as f64, "add.f64");
+        assert_eq!(w[5], n, "shared cas counters");
+    }
+}
+
+#[test]
+fn bar_arrive_producer_and_bar_sync_consumer() {
+    let ctas = 5u32;
+    let out = run_all_threads(
+        "reduce_shared.ptx",
+        "producer_consumer",
+        &cfg([ctas, 1, 1], [64, 1, 1]),
+        &[zbuf::<u32>(32 * ctas as usize)],
+    );
+    let got: Vec<u32> = decode(&out[0]);
+    for c in 0..ctas {
+        for t in 0..32u32 {
+            let want: u32 = (0..3).map(|r| t * t + 1000 * r + c).sum();
+            assert_eq!(got[(32 * c + t) as usize], want, "CTA {c} consumer {t}");
+        }
+    }
+}
+
+#[test]
+fn many_ctas_give_the_same_reduction_for_every_thread_count() {
+    let (block, ctas) = (64usize, 300usize);
+    let n = 2 * block * ctas;
+    let data = random_u32(n, 15);
+    let out = run_all_threads(
+        "reduce_shared.ptx",
+        "reduce_sum",
+        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
+        &[
+            buf(&data),
+            zbuf::<u32>(ctas),
+            Param::Scalar(Arg::u32(n as u32)),
+        ],
+    );
+    assert_eq!(decode::<u32>(&out[1]), block_sums(&data, block, ctas));
+}
