@@ -88,9 +88,9 @@ fn missing_and_duplicate_modifiers() {
         "{}",
         e.message
     );
-    let e = err("mul24", &[".u32"]);
+    let e = err("szext", &[".u32"]);
     assert_eq!(e.kind, MatchErrorKind::Missing);
-    assert_eq!(e.message, "`mul24.u32` needs a result mode (.hi, .lo)");
+    assert_eq!(e.message, "`szext.u32` needs a clamp mode (.clamp, .wrap)");
     // ptx-isa-1.1 Table 18 writes the mode as optional; from PTX ISA 1.4 it is required.
     let m = match_form("mul", &[".u32"]).unwrap();
     assert!(m.check_gate(10, PtxVersion::new(1, 1)).is_ok());
