@@ -9,6 +9,21 @@ use crate::warp::{BarrierWait, Ctx, Warp};
 impl Warp {
     pub(crate) fn exec_sreg(&mut self, ctx: &Ctx<'_>, d: Reg, sreg: Sreg, mask: u32) {
         let steps = self.steps;
+        // The common 32-bit thread/CTA ids as whole rows.
+        if let Reg::R32(r) = d {
+            let all = (mask | self.dead) == crate::warp::FULL;
+            let row = match sreg {
+                Sreg::Tid(k) => Some(self.tid[k as usize % 3]),
+                Sreg::Ntid(k) => Some([ctx.ntid[k as usize % 3]; LANES]),
+                Sreg::Ctaid(k) => Some([self.ctaid[k as usize % 3]; LANES]),
+                Sreg::Nctaid(k) => Some([ctx.nctaid[k as usize % 3]; LANES]),
+                _ => None,
+            };
+            if let Some(row) = row {
+                crate::lanes::write(&mut self.r32[r.0 as usize], &row, mask, all);
+                return;
+            }
+        }
         for_lanes(mask, |lane| {
             let l = lane as u32;
             let v: u64 = match sreg {

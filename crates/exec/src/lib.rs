@@ -36,6 +36,7 @@ mod fround;
 mod lanes;
 pub mod launch_spec;
 pub mod lower;
+mod mem_fast;
 mod mem_ops;
 pub mod memory;
 pub mod program;

@@ -138,6 +138,9 @@ impl Warp {
         op: &Op,
         mask: u32,
     ) -> Result<(), LaneFault> {
+        if self.mem_fast(ctx, shared, op, mask) {
+            return Ok(());
+        }
         let addr64 = ctx.prog.addr64;
         let mut cache = None;
         let mut result = Ok(());

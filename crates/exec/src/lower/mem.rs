@@ -158,6 +158,24 @@ impl Lowerer<'_> {
         Ok(())
     }
 
+    /// A texture's id: `.tex[i]`/sequential ids of `.tex` variables (ptx-isa-1.1 §5.1.8), or for
+    /// `.texref` variables their position among the module's texture references.
+    fn texture_id(&self, v: ir::VarId) -> Option<u32> {
+        let var = self.m.var(v)?;
+        if let Some(id) = var.tex_id {
+            return Some(id);
+        }
+        if var.ty != ir::VarType::Opaque {
+            return None;
+        }
+        let refs = self.m.globals.iter().filter(|g| {
+            self.m.var(**g).is_some_and(|x| {
+                x.ty == ir::VarType::Opaque && x.tex_id.is_none() && x.space != ir::Space::Surf
+            })
+        });
+        refs.clone().position(|g| *g == v).map(|p| p as u32)
+    }
+
     pub(crate) fn tex(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let ops = &i.operands;
         let dim = match i.mods.geom {
@@ -174,15 +192,16 @@ impl Lowerer<'_> {
                 _ => self.scratch32(e),
             };
         }
-        let (tex, coords) = match ops.get(1) {
-            Some(O::Texture { tex, coords, .. }) => (*tex, coords),
+        // `[tex, {coords}]` (one operand) or ptx-isa-1.1's `tex, {coords}` (two operands).
+        let (tex, coords): (ir::VarId, Vec<O>) = match (ops.get(1), ops.get(2)) {
+            (Some(O::Texture { tex, coords, .. }), _) => (*tex, coords.to_vec()),
+            (Some(O::VarAddr { var, .. }), Some(O::Vector(v))) => (*var, v.to_vec()),
+            (Some(O::VarAddr { var, .. }), Some(x)) => (*var, vec![x.clone()]),
             _ => return Err("unsupported texture operand".into()),
         };
         let tex = self
-            .m
-            .var(tex)
-            .and_then(|v| v.tex_id)
-            .ok_or("texture operand is not a .tex variable")?;
+            .texture_id(tex)
+            .ok_or("texture operand is not a .tex/.texref variable")?;
         let mut c = [S32::Imm(0); 3];
         for (k, x) in coords.iter().enumerate().take(3) {
             c[k] = self.s32(e, x)?;
