@@ -421,9 +421,9 @@ impl<'a> Checker<'a> {
         }
         let mut count = 0u32;
         self.collect_labels(&block.statements, &mut body, &mut count);
-        body.scope.enter();
+        // Parameters and the body's top-level declarations share one scope: redeclaring a
+        // parameter in the body is a duplicate, not a shadow.
         self.check_statements(&block.statements, &mut body, true);
-        body.scope.leave();
         self.finish_body(body);
     }
 
