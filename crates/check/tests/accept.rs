@@ -1,5 +1,6 @@
 //! Every PTX file that must be valid checks without errors: the wrapped spec examples
-//! (`tests/spec-examples/**`), the corpus (`tests/corpus/**`) and `examples/*.ptx`.
+//! (`tests/spec-examples/**`), the corpus (`tests/corpus/**`), `examples/*.ptx`, and the
+//! executor's run tests and benchmark kernels (`tests/run/**`, `tests/kernels/**`).
 
 mod common;
 
@@ -36,4 +37,10 @@ fn corpus_checks_cleanly() {
 #[test]
 fn examples_check_cleanly() {
     assert_all_valid("examples", 1);
+}
+
+#[test]
+fn run_tests_and_kernels_check_cleanly() {
+    assert_all_valid("tests/run", 0);
+    assert_all_valid("tests/kernels", 0);
 }
