@@ -618,7 +618,7 @@ impl<'a> Checker<'a> {
                 let has_name = expr_has_name(e);
                 if has_name && kind == OperandKind::SrcSym {
                     // `mov.u32 r, arr+4`: a variable's address plus a constant.
-                    return self.lower_sym_expr(body, e);
+                    return self.lower_sym_expr(body, slot, e);
                 }
                 if kind == OperandKind::SrcReg {
                     self.error(
@@ -635,7 +635,38 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn lower_sym_expr(&mut self, body: &mut Body<'a>, e: &'a ast::Expr) -> Option<Operand> {
+    /// The address of a `.global` variable is as wide as `.address_size`; a narrower
+    /// destination cannot hold it (ptxas: "Program uses 32-bit address … conflicting with
+    /// .address_size 64"). `.shared`, `.local`, `.const` and `.param` addresses are offsets in
+    /// their windows and fit 32 bits (ptxas accepts `mov.u32 r, cvar`).
+    fn check_address_width(&mut self, slot: &Slot<'_>, v: VarId, span: Span) -> Option<()> {
+        let var = self.vars.get(v.index())?;
+        let wide_space = var.space == Space::Global;
+        let is_cvta = slot.m.opcode() == Opcode::Cvta;
+        if let Some(t) = slot.expected {
+            let bits = self.address_size.bits();
+            if wide_space && !is_cvta && t.size_bits() < bits {
+                let name = var.name.clone();
+                self.error(
+                    span,
+                    format!(
+                        "the address of `{name}` is {bits} bits (`.address_size {bits}`); `{}` holds only {}",
+                        slot.mnemonic,
+                        t.size_bits()
+                    ),
+                );
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    fn lower_sym_expr(
+        &mut self,
+        body: &mut Body<'a>,
+        slot: &Slot<'_>,
+        e: &'a ast::Expr,
+    ) -> Option<Operand> {
         let (sym, off) = match split_symbolic(e, self.src) {
             Ok(x) => x,
             Err((span, msg)) => {
@@ -645,6 +676,7 @@ impl<'a> Checker<'a> {
         };
         let sym = sym?;
         let (var, base) = self.lower_var_ref(body, &sym)?;
+        self.check_address_width(slot, var, sym.name.span())?;
         Some(Operand::VarAddr {
             var,
             offset: base.wrapping_add(off),
@@ -722,6 +754,7 @@ impl<'a> Checker<'a> {
             Resolved::Special(info, comp) => self.lower_special(slot, name, info, comp),
             Resolved::Var(v) if kind == OperandKind::SrcSym => {
                 let offset = self.member_offset(v, name)?;
+                self.check_address_width(slot, v, name.span())?;
                 Some(Operand::VarAddr { var: v, offset })
             }
             Resolved::Func(f) if kind == OperandKind::SrcSym => Some(Operand::Func(f)),
