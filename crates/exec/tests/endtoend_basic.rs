@@ -210,3 +210,52 @@ fn divergent_loops_with_per_thread_trip_counts() {
         assert_eq!(got, want, "thread {gid}");
     }
 }
+
+#[test]
+fn special_registers_lanemasks_warpid_clock_gridid() {
+    let (block, ctas) = (80u32, 2u32);
+    let n = (block * ctas) as usize;
+    let (mut dev, m) = load_kernel("special_regs.ptx");
+    let p = zeros::<u32>(&mut dev, 8 * n);
+    let mut gridids = Vec::new();
+    for launch in 0..2 {
+        dev.launch(
+            &m,
+            "special_regs",
+            &cfg([ctas, 1, 1], [block, 1, 1]),
+            &[Arg::ptr(p)],
+            &opts(2),
+        )
+        .unwrap_or_else(|e| panic!("launch {launch}: {e}"));
+        let w: Vec<u32> = download(&dev, p, 8 * n);
+        for g in 0..n {
+            let lane = (g % block as usize) % 32;
+            let bit = 1u32 << lane;
+            let want = [
+                bit,
+                bit | (bit - 1),
+                bit - 1,
+                !(bit - 1),
+                !(bit | (bit - 1)),
+                1,
+                1,
+                w[7],
+            ];
+            assert_eq!(&w[8 * g..8 * g + 8], want, "launch {launch} thread {g}");
+        }
+        gridids.push(w[7]);
+    }
+    assert_ne!(gridids[0], gridids[1], "two launches share a %gridid");
+}
+
+#[test]
+fn warp_sz_immediate() {
+    let out = run_all_threads(
+        "warp_size.ptx",
+        "warp_size",
+        &cfg([1, 1, 1], [40, 1, 1]),
+        &[zbuf::<u32>(40)],
+    );
+    let want: Vec<u32> = (0..40).map(|t| 64 + t).collect();
+    assert_eq!(decode::<u32>(&out[0]), want);
+}
