@@ -11,66 +11,39 @@ pub fn sext(v: u32, bits: u32) -> u32 {
     (((v << s) as i32) >> s) as u32
 }
 
+// Division and remainder come from `ops` (its division-by-zero and overflow rules are the
+// project's reference, docs/spec-notes/ops-int.md).
 #[inline(always)]
 pub fn div_u32(a: u32, b: u32) -> u32 {
-    a.checked_div(b).unwrap_or(u32::MAX)
+    ops::int::div(a, b)
 }
 #[inline(always)]
 pub fn div_s32(a: u32, b: u32) -> u32 {
-    let (a, b) = (a as i32, b as i32);
-    if b == 0 {
-        // NVIDIA hardware: all ones for a >= 0, 1 for a < 0 (the quotient's sign rule).
-        if a < 0 {
-            1
-        } else {
-            u32::MAX
-        }
-    } else {
-        a.wrapping_div(b) as u32
-    }
+    ops::int::div(a as i32, b as i32) as u32
 }
 #[inline(always)]
 pub fn rem_u32(a: u32, b: u32) -> u32 {
-    a.checked_rem(b).unwrap_or(a)
+    ops::int::rem(a, b)
 }
 #[inline(always)]
 pub fn rem_s32(a: u32, b: u32) -> u32 {
-    let (a, b) = (a as i32, b as i32);
-    if b == 0 {
-        a as u32
-    } else {
-        a.wrapping_rem(b) as u32
-    }
+    ops::int::rem(a as i32, b as i32) as u32
 }
 #[inline(always)]
 pub fn div_u64(a: u64, b: u64) -> u64 {
-    a.checked_div(b).unwrap_or(u64::MAX)
+    ops::int::div(a, b)
 }
 #[inline(always)]
 pub fn div_s64(a: u64, b: u64) -> u64 {
-    let (a, b) = (a as i64, b as i64);
-    if b == 0 {
-        if a < 0 {
-            1
-        } else {
-            u64::MAX
-        }
-    } else {
-        a.wrapping_div(b) as u64
-    }
+    ops::int::div(a as i64, b as i64) as u64
 }
 #[inline(always)]
 pub fn rem_u64(a: u64, b: u64) -> u64 {
-    a.checked_rem(b).unwrap_or(a)
+    ops::int::rem(a, b)
 }
 #[inline(always)]
 pub fn rem_s64(a: u64, b: u64) -> u64 {
-    let (a, b) = (a as i64, b as i64);
-    if b == 0 {
-        a as u64
-    } else {
-        a.wrapping_rem(b) as u64
-    }
+    ops::int::rem(a as i64, b as i64) as u64
 }
 
 #[inline(always)]

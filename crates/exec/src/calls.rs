@@ -50,18 +50,20 @@ impl Warp {
         }
     }
 
-    pub(crate) fn exec_call(&mut self, ctx: &Ctx<'_>, op: &Op, mask: u32) -> Result<(), LaneFault> {
-        let Op::Call {
-            func,
-            caller_frame,
-            ref args,
-            ..
-        } = *op
-        else {
-            return Ok(());
-        };
+    /// Push a frame for each lane of `mask` entering `func` with these argument bindings.
+    fn enter(
+        &mut self,
+        ctx: &Ctx<'_>,
+        func: u32,
+        caller_frame: u32,
+        args: &[CallArg],
+        mask: u32,
+    ) -> Result<u32, LaneFault> {
         let Some(f) = ctx.prog.funcs.get(func as usize) else {
-            return Ok(());
+            return Err(LaneFault {
+                lane: Warp::first_lane(mask),
+                kind: FaultKind::BadCallTarget { addr: func as u64 },
+            });
         };
         let lb = ctx.prog.local_bytes;
         if self.calls.is_empty() {
@@ -111,19 +113,69 @@ impl Warp {
             }
             self.calls[lane].push(CallFrame {
                 call_pc: self.pc,
+                func,
                 frame_base: base,
                 saved,
             });
             self.frame[lane] = new_base as u32;
         });
-        if let Some(f) = fault {
-            return Err(f);
+        match fault {
+            Some(f) => Err(f),
+            None => Ok(f.entry),
         }
-        let rest = self.active & !mask;
-        if rest != 0 {
-            self.diverge(rest, self.pc + 1);
+    }
+
+    pub(crate) fn exec_call(&mut self, ctx: &Ctx<'_>, op: &Op, mask: u32) -> Result<(), LaneFault> {
+        match *op {
+            Op::Call {
+                func,
+                caller_frame,
+                ref args,
+                ..
+            } => {
+                let entry = self.enter(ctx, func, caller_frame, args, mask)?;
+                let rest = self.active & !mask;
+                if rest != 0 {
+                    self.diverge(rest, self.pc + 1);
+                }
+                self.pc = entry;
+            }
+            Op::CallIndirect {
+                fptr,
+                caller_frame,
+                ref targets,
+            } => {
+                // Lanes calling the first lane's target go now; lanes with other targets wait
+                // at this call and take their turn when the scheduler returns to it.
+                let first = Warp::first_lane(mask) as usize;
+                let v = self.get(fptr, first);
+                let base = crate::lower::FUNC_ADDR_BASE;
+                let fid = v.checked_sub(base).filter(|x| x % 16 == 0).map(|x| x / 16);
+                let Some((func, args, _)) = targets.iter().find(|t| Some(t.0 as u64) == fid) else {
+                    return Err(LaneFault {
+                        lane: first as u32,
+                        kind: FaultKind::BadCallTarget { addr: v },
+                    });
+                };
+                let mut same = 0u32;
+                for_lanes(mask, |l| {
+                    if self.get(fptr, l) == v {
+                        same |= 1 << l;
+                    }
+                });
+                let entry = self.enter(ctx, *func, caller_frame, args, same)?;
+                let later = mask & !same;
+                let rest = self.active & !mask;
+                if rest != 0 {
+                    self.diverge(rest, self.pc + 1);
+                }
+                if later != 0 {
+                    self.diverge(later, self.pc);
+                }
+                self.pc = entry;
+            }
+            _ => {}
         }
-        self.pc = f.entry;
         Ok(())
     }
 
@@ -136,11 +188,17 @@ impl Warp {
                 exiting |= 1 << lane;
                 return;
             };
-            let Some(Op::Call { func, rets, .. }) =
-                ctx.prog.insts.get(frame.call_pc as usize).map(|i| &i.op)
-            else {
-                exiting |= 1 << lane;
-                return;
+            let func = &frame.func;
+            let rets: &[CallArg] = match ctx.prog.insts.get(frame.call_pc as usize).map(|i| &i.op) {
+                Some(Op::Call { rets, .. }) => rets,
+                Some(Op::CallIndirect { targets, .. }) => targets
+                    .iter()
+                    .find(|t| t.0 == frame.func)
+                    .map_or(&[][..], |t| t.2.as_slice()),
+                _ => {
+                    exiting |= 1 << lane;
+                    return;
+                }
             };
             let callee_base = self.frame[lane] as u64;
             let vals: Vec<u64> = rets

@@ -20,6 +20,8 @@ pub enum FaultKind {
     StepBudget { max_steps: u64 },
     /// Calls nested deeper than the per-thread stack allows.
     StackOverflow,
+    /// An indirect call through a value that is not the address of a matching function.
+    BadCallTarget { addr: u64 },
     /// A texture instruction referenced a texture that was not bound at launch.
     UnboundTexture { tex: u32 },
 }
@@ -52,6 +54,9 @@ impl fmt::Display for FaultKind {
                 )
             }
             FaultKind::StackOverflow => write!(f, "call stack overflow"),
+            FaultKind::BadCallTarget { addr } => {
+                write!(f, "indirect call to {addr:#x}, which is not a function of this module with the call's signature")
+            }
             FaultKind::UnboundTexture { tex } => write!(f, "texture {tex} is not bound"),
         }
     }

@@ -33,6 +33,7 @@ mod cta;
 pub mod error;
 mod float;
 mod fround;
+mod lane_ops;
 mod lanes;
 pub mod launch_spec;
 pub mod lower;

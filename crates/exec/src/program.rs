@@ -612,6 +612,12 @@ pub enum Op {
         d: Reg,
         srcs: [Src; 4],
     },
+    /// A rare instruction evaluated lane by lane (see [`crate::lane_ops`]).
+    Lane {
+        f: crate::lane_ops::LaneOp,
+        d: Reg,
+        srcs: [Src; 4],
+    },
     Ld {
         space: Space,
         ty: Scalar,
@@ -653,6 +659,12 @@ pub enum Op {
         caller_frame: u32,
         args: Vec<CallArg>,
         rets: Vec<CallArg>,
+    },
+    /// `call` through a function pointer: the possible targets with their bindings.
+    CallIndirect {
+        fptr: Reg,
+        caller_frame: u32,
+        targets: Vec<(u32, Vec<CallArg>, Vec<CallArg>)>,
     },
     Ret,
     Exit,

@@ -347,6 +347,18 @@ impl Warp {
                         self.set(d, i, r);
                     });
                 }
+                &Op::Lane { f, d, srcs } => {
+                    for_lanes(mask, |i| {
+                        let v = [
+                            self.src(srcs[0], i),
+                            self.src(srcs[1], i),
+                            self.src(srcs[2], i),
+                            self.src(srcs[3], i),
+                        ];
+                        let r = crate::lane_ops::eval(f, &v);
+                        self.set(d, i, r);
+                    });
+                }
                 Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Cvta { .. } => {
                     self.exec_mem(ctx, shared, &inst.op, mask)?;
                 }
@@ -403,7 +415,7 @@ impl Warp {
                         self.diverge(mask, target);
                     }
                 }
-                Op::Call { .. } => {
+                Op::Call { .. } | Op::CallIndirect { .. } => {
                     if mask != 0 {
                         self.exec_call(ctx, &inst.op, mask)?;
                         continue;

@@ -68,6 +68,8 @@ pub struct BarrierWait {
 #[derive(Clone, Debug, Default)]
 pub struct CallFrame {
     pub call_pc: u32,
+    /// The function called (for indirect calls, which of the targets).
+    pub func: u32,
     pub frame_base: u32,
     /// Saved register values of a recursive callee (r32 then r64 then predicates).
     pub saved: Vec<u64>,

@@ -520,3 +520,30 @@ fn grids_and_ctas_in_two_and_three_dimensions() {
         }
     }
 }
+
+#[test]
+fn indirect_call_through_a_function_table() {
+    // tests/corpus/device_calls.ptx: `indirect_kernel(out, sel)` loads op_table[sel & 1] (both
+    // entries are `square_u32`) and calls it through the pointer: out[tid] = tid * tid.
+    let path = format!(
+        "{}/../../tests/corpus/device_calls.ptx",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let (mut dev, m) = load("device_calls.ptx", &std::fs::read_to_string(path).unwrap());
+    let n = 96usize;
+    let out = dev.alloc(n as u64 * 4).unwrap();
+    for sel in [0u32, 1] {
+        launch(
+            &dev,
+            &m,
+            "indirect_kernel",
+            &cfg([1, 1, 1], [n as u32, 1, 1]),
+            &[Arg::ptr(out), Arg::u32(sel)],
+        )
+        .unwrap();
+        let got = read_u32(&dev, out, n);
+        for (t, v) in got.iter().enumerate() {
+            assert_eq!(*v, (t * t) as u32, "sel {sel} thread {t}");
+        }
+    }
+}

@@ -208,23 +208,13 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(crate) fn call(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
-        let mut func = None;
-        let mut rets: &[O] = &[];
-        let mut params: &[O] = &[];
-        for (k, fo) in i.form.operands.iter().enumerate() {
-            let Some(op) = i.operands.get(k) else {
-                continue;
-            };
-            match (fo.name, op) {
-                ("fname", O::Func(f)) => func = Some(*f),
-                ("fptr", _) => return Err("indirect calls are not supported yet".into()),
-                ("ret", O::List(l)) => rets = l,
-                ("params", O::List(l)) => params = l,
-                _ => {}
-            }
-        }
-        let f = func.ok_or("call without a target")?;
+    fn bind(
+        &self,
+        e: &mut Emit<'_>,
+        f: ir::FuncId,
+        params: &[O],
+        rets: &[O],
+    ) -> LResult<(Vec<CallArg>, Vec<CallArg>)> {
         let callee = self.m.function(f).ok_or("unknown callee")?;
         if callee.body.is_none() {
             return Err(format!(
@@ -240,13 +230,148 @@ impl Lowerer<'_> {
         for (a, p) in rets.iter().zip(callee.rets.iter()) {
             rs.push(self.call_arg(e, a, p, f.index())?);
         }
+        Ok((args, rs))
+    }
+
+    pub(crate) fn call(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let mut func = None;
+        let mut fptr = None;
+        let mut rets: &[O] = &[];
+        let mut params: &[O] = &[];
+        for (k, fo) in i.form.operands.iter().enumerate() {
+            let Some(op) = i.operands.get(k) else {
+                continue;
+            };
+            match (fo.name, op) {
+                ("fname", O::Func(f)) => func = Some(*f),
+                ("fptr", O::Reg(r)) => fptr = Some(self.reg(e, *r)?),
+                ("ret", O::List(l)) => rets = l,
+                ("params", O::List(l)) => params = l,
+                _ => {}
+            }
+        }
         let caller_frame = self.frames.get(e.fi).copied().unwrap_or(0);
+        if let Some(fptr) = fptr {
+            // Every defined .func with the call's parameter and result counts may be the target.
+            let mut targets = Vec::new();
+            for (fi, f) in self.m.functions.iter().enumerate() {
+                if f.kind != ir::FuncKind::Func
+                    || f.body.is_none()
+                    || f.params.len() != params.len()
+                    || f.rets.len() != rets.len()
+                {
+                    continue;
+                }
+                if let Ok((a, r)) = self.bind(e, ir::FuncId(fi as u32), params, rets) {
+                    targets.push((fi as u32, a, r));
+                }
+            }
+            e.push(Op::CallIndirect {
+                fptr,
+                caller_frame,
+                targets,
+            });
+            return Ok(());
+        }
+        let f = func.ok_or("call without a target")?;
+        let (args, rs) = self.bind(e, f, params, rets)?;
         e.push(Op::Call {
             func: f.0,
             caller_frame,
             args,
             rets: rs,
         });
+        Ok(())
+    }
+}
+
+impl Lowerer<'_> {
+    /// Instructions evaluated per lane through `ops` ([`crate::lane_ops`]).
+    pub(crate) fn lane_op(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        use crate::lane_ops::{IntTy, LaneOp};
+        use ir::Opcode as Oc;
+        use ops::int::{ClampWrap, Dp2aMode, Sign};
+        let ops_ = &i.operands;
+        let ty = i.ty().ok_or("missing type")?;
+        let sign = |t: Option<ir::Type>| {
+            if t.is_some_and(|t| t.is_signed()) {
+                Sign::Signed
+            } else {
+                Sign::Unsigned
+            }
+        };
+        let cw = if i.mods.clamp == Some(isa::ClampMode::Clamp) {
+            ClampWrap::Clamp
+        } else {
+            ClampWrap::Wrap
+        };
+        let it = || IntTy::of(ty).ok_or_else(|| format!("type {} is not supported", ty.suffix()));
+        let f = match i.op {
+            Oc::Sad => LaneOp::Sad(it()?),
+            Oc::Bfe => LaneOp::Bfe(it()?),
+            Oc::Bfi => LaneOp::Bfi(it()?),
+            Oc::Bfind => LaneOp::Bfind(it()?, i.mods.has(ir::Flag::ShiftAmt)),
+            Oc::Fns => LaneOp::Fns,
+            Oc::Prmt => LaneOp::Prmt(match i.mods.prmt_mode {
+                None => ops::prmt::PrmtMode::Default,
+                Some(isa::PrmtMode::F4e) => ops::prmt::PrmtMode::F4e,
+                Some(isa::PrmtMode::B4e) => ops::prmt::PrmtMode::B4e,
+                Some(isa::PrmtMode::Rc8) => ops::prmt::PrmtMode::Rc8,
+                Some(isa::PrmtMode::Ecl) => ops::prmt::PrmtMode::Ecl,
+                Some(isa::PrmtMode::Ecr) => ops::prmt::PrmtMode::Ecr,
+                Some(isa::PrmtMode::Rc16) => ops::prmt::PrmtMode::Rc16,
+            }),
+            Oc::Dp4a => LaneOp::Dp4a(sign(i.type_slot(0)), sign(i.type_slot(1))),
+            Oc::Dp2a => LaneOp::Dp2a(
+                sign(i.type_slot(0)),
+                sign(i.type_slot(1)),
+                if i.mods.mul_mode == Some(isa::MulMode::Hi) {
+                    Dp2aMode::Hi
+                } else {
+                    Dp2aMode::Lo
+                },
+            ),
+            Oc::Szext => LaneOp::Szext(ty.is_signed(), cw),
+            Oc::Bmsk => LaneOp::Bmsk(cw),
+            Oc::Lop3 => {
+                let lut = ops_
+                    .get(4)
+                    .and_then(|o| o.as_imm())
+                    .or_else(|| ops_.get(3).and_then(|o| o.as_imm()));
+                LaneOp::Lop3(lut.ok_or("lop3 needs an immediate lookup table")? as u8)
+            }
+            Oc::Shf => LaneOp::Shf(
+                i.mods.shf_dir == Some(isa::ShfDir::L),
+                if cw == ClampWrap::Clamp {
+                    ops::logic::ShfMode::Clamp
+                } else {
+                    ops::logic::ShfMode::Wrap
+                },
+            ),
+            Oc::Mad if ty == ir::Type::S32 => LaneOp::MadHiSatS32,
+            Oc::Slct if i.type_slot(1) == Some(ir::Type::F32) => {
+                LaneOp::SlctF32(i.mods.has(ir::Flag::Ftz))
+            }
+            Oc::Slct => LaneOp::SlctS32,
+            other => {
+                return Err(format!(
+                    "instruction `{}` is not supported by the executor",
+                    other.name()
+                ))
+            }
+        };
+        let d = self
+            .dst(e, ops_.first().ok_or("missing destination")?)?
+            .ok_or("missing destination")?;
+        let mut srcs = [Src::Imm(0); 4];
+        let n = if i.op == Oc::Lop3 { 3 } else { 4 };
+        for (k, o) in ops_.iter().skip(1).take(n).enumerate() {
+            if matches!(o, O::Omitted) {
+                continue;
+            }
+            srcs[k] = self.src(e, o, ty.size_bits() == 64)?;
+        }
+        e.push(Op::Lane { f, d, srcs });
         Ok(())
     }
 }

@@ -222,7 +222,8 @@ impl Lowerer<'_> {
                     e.push(Op::MulWide32 { signed, d, a, b, c });
                 }
             }
-            Oc::Mad | Oc::Mad24 if ty.is_integer() || ty.is_bits() => {
+            Oc::Mad if i.mods.has(Flag::Sat) && !ty.is_float() => self.lane_op(e, i)?,
+            Oc::Mad | Oc::Mad24 if (ty.is_integer() || ty.is_bits()) && !i.mods.has(Flag::Sat) => {
                 if i.mods.has(Flag::Sat) {
                     return Err(".sat on mad is not supported yet".into());
                 }
@@ -462,6 +463,61 @@ impl Lowerer<'_> {
                     });
                 }
             }
+            Oc::Set => {
+                // set = setp into a scratch predicate, then select 1.0f/0xffffffff or 0.
+                let sty = i.type_slot(1).ok_or("missing source type")?;
+                let (cmp, forced) = cmp_of(i.mods.cmp.ok_or("missing comparison")?);
+                let cty = forced.unwrap_or_else(|| cmp_ty(sty));
+                let comb = match i.mods.bool_op {
+                    Some(b) => {
+                        let (c, neg) = self.pred(e, o(3))?;
+                        let op = match b {
+                            isa::BoolOp::And => BoolOp::And,
+                            isa::BoolOp::Or => BoolOp::Or,
+                            isa::BoolOp::Xor => BoolOp::Xor,
+                        };
+                        Some((op, c, neg))
+                    }
+                    None => None,
+                };
+                let p = self.scratch_pred(0);
+                if sty.size_bits() == 64 {
+                    let (a, b) = (self.s64(e, o(1))?, self.s64(e, o(2))?);
+                    e.setup(Op::Setp64 {
+                        cmp,
+                        ty: cty,
+                        p,
+                        q: None,
+                        a,
+                        b,
+                        comb,
+                    });
+                } else {
+                    let (a, b) = (self.s32(e, o(1))?, self.s32(e, o(2))?);
+                    e.setup(Op::Setp32 {
+                        cmp,
+                        ty: cty,
+                        w: width_of(sty),
+                        p,
+                        q: None,
+                        a,
+                        b,
+                        comb,
+                    });
+                }
+                let one = if ty == T::F32 {
+                    1.0f32.to_bits()
+                } else {
+                    u32::MAX
+                };
+                let d = self.dst32(e, o(0))?;
+                e.push(Op::Selp32 {
+                    d,
+                    a: S32::Imm(one),
+                    b: S32::Imm(0),
+                    p,
+                });
+            }
             Oc::Selp => {
                 let (p, neg) = self.pred(e, o(3))?;
                 let p = if neg {
@@ -629,6 +685,19 @@ impl Lowerer<'_> {
                 e.push(Op::Redux { op, d, a });
             }
             Oc::Tex => self.tex(e, i)?,
+            Oc::Sad
+            | Oc::Bfe
+            | Oc::Bfi
+            | Oc::Bfind
+            | Oc::Fns
+            | Oc::Prmt
+            | Oc::Dp4a
+            | Oc::Dp2a
+            | Oc::Szext
+            | Oc::Bmsk
+            | Oc::Lop3
+            | Oc::Shf
+            | Oc::Slct => self.lane_op(e, i)?,
             Oc::Vadd4
             | Oc::Vsub4
             | Oc::Vavrg4

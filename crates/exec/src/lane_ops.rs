@@ -1,0 +1,116 @@
+//! Rare instructions evaluated lane by lane through `ops` (bit-field, permute, dot-product,
+//! funnel shift, ...). The decoded [`LaneOp`] carries its modifiers, so the per-lane match is
+//! on an enum, never on text.
+
+use ops::int::{self as oi, ClampWrap, Dp2aMode, Sign};
+
+/// An integer instruction type for the generic ops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntTy {
+    U16,
+    S16,
+    U32,
+    S32,
+    U64,
+    S64,
+}
+
+impl IntTy {
+    pub fn of(t: ir::Type) -> Option<IntTy> {
+        use ir::Type as T;
+        Some(match t {
+            T::U16 | T::B16 => IntTy::U16,
+            T::S16 => IntTy::S16,
+            T::U32 | T::B32 => IntTy::U32,
+            T::S32 => IntTy::S32,
+            T::U64 | T::B64 => IntTy::U64,
+            T::S64 => IntTy::S64,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneOp {
+    Sad(IntTy),
+    Bfe(IntTy),
+    Bfi(IntTy),
+    Bfind(IntTy, bool),
+    Fns,
+    Prmt(ops::prmt::PrmtMode),
+    Dp4a(Sign, Sign),
+    Dp2a(Sign, Sign, Dp2aMode),
+    Szext(bool, ClampWrap),
+    Bmsk(ClampWrap),
+    Lop3(u8),
+    Shf(bool, ops::logic::ShfMode),
+    MadHiSatS32,
+    /// `slct.dtype.s32 d, a, b, c`: `c >= 0 ? a : b`.
+    SlctS32,
+    /// `slct.dtype.f32 d, a, b, c` (`.ftz` flushes c).
+    SlctF32(bool),
+}
+
+macro_rules! by_ty {
+    ($t:expr, $f:ident, $($arg:expr),*) => {
+        match $t {
+            IntTy::U16 => oi::$f($($arg as u16),*) as u64,
+            IntTy::S16 => oi::$f($($arg as u16 as i16),*) as u16 as u64,
+            IntTy::U32 => oi::$f($($arg as u32),*) as u64,
+            IntTy::S32 => oi::$f($($arg as u32 as i32),*) as u32 as u64,
+            IntTy::U64 => oi::$f($($arg),*) as u64,
+            IntTy::S64 => oi::$f($($arg as i64),*) as u64,
+        }
+    };
+}
+
+/// One lane of a [`LaneOp`] over the sources `s`.
+pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
+    let [a, b, c, d] = *s;
+    match op {
+        LaneOp::Sad(t) => by_ty!(t, sad, a, b, c),
+        LaneOp::Bfe(t) => match t {
+            IntTy::U16 => oi::bfe(a as u16, b as u32, c as u32) as u64,
+            IntTy::S16 => oi::bfe(a as u16 as i16, b as u32, c as u32) as u16 as u64,
+            IntTy::U32 => oi::bfe(a as u32, b as u32, c as u32) as u64,
+            IntTy::S32 => oi::bfe(a as u32 as i32, b as u32, c as u32) as u32 as u64,
+            IntTy::U64 => oi::bfe(a, b as u32, c as u32),
+            IntTy::S64 => oi::bfe(a as i64, b as u32, c as u32) as u64,
+        },
+        LaneOp::Bfi(t) => match t {
+            IntTy::U16 | IntTy::S16 => oi::bfi(a as u16, b as u16, c as u32, d as u32) as u64,
+            IntTy::U32 | IntTy::S32 => oi::bfi(a as u32, b as u32, c as u32, d as u32) as u64,
+            IntTy::U64 | IntTy::S64 => oi::bfi(a, b, c as u32, d as u32),
+        },
+        LaneOp::Bfind(t, shiftamt) => {
+            let f = |x: u64| -> u32 {
+                match (t, shiftamt) {
+                    (IntTy::S32, false) => oi::bfind(x as u32 as i32),
+                    (IntTy::S32, true) => oi::bfind_shiftamt(x as u32 as i32),
+                    (IntTy::U64, false) => oi::bfind(x),
+                    (IntTy::U64, true) => oi::bfind_shiftamt(x),
+                    (IntTy::S64, false) => oi::bfind(x as i64),
+                    (IntTy::S64, true) => oi::bfind_shiftamt(x as i64),
+                    (_, false) => oi::bfind(x as u32),
+                    (_, true) => oi::bfind_shiftamt(x as u32),
+                }
+            };
+            f(a) as u64
+        }
+        LaneOp::Fns => oi::fns_b32(a as u32, b as u32, c as u32 as i32) as u64,
+        LaneOp::Prmt(m) => ops::prmt::prmt(a as u32, b as u32, c as u32, m) as u64,
+        LaneOp::Dp4a(sa, sb) => oi::dp4a(a as u32, b as u32, c as u32, sa, sb) as u64,
+        LaneOp::Dp2a(sa, sb, m) => oi::dp2a(a as u32, b as u32, c as u32, sa, sb, m) as u64,
+        LaneOp::Szext(true, m) => oi::szext_s32(a as u32 as i32, b as u32, m) as u32 as u64,
+        LaneOp::Szext(false, m) => oi::szext_u32(a as u32, b as u32, m) as u64,
+        LaneOp::Bmsk(m) => oi::bmsk_b32(a as u32, b as u32, m) as u64,
+        LaneOp::Lop3(lut) => ops::logic::lop3(a as u32, b as u32, c as u32, lut) as u64,
+        LaneOp::Shf(true, m) => ops::logic::shf_l(a as u32, b as u32, c as u32, m) as u64,
+        LaneOp::Shf(false, m) => ops::logic::shf_r(a as u32, b as u32, c as u32, m) as u64,
+        LaneOp::MadHiSatS32 => {
+            oi::mad_hi_sat_s32(a as u32 as i32, b as u32 as i32, c as u32 as i32) as u32 as u64
+        }
+        LaneOp::SlctS32 => ops::cmp::slct_s32(a, b, c as u32 as i32),
+        LaneOp::SlctF32(ftz) => ops::cmp::slct_f32(a, b, f32::from_bits(c as u32), ftz),
+    }
+}
