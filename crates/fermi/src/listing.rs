@@ -1,14 +1,5 @@
 //! cuobjdump's `-sass` listing format: reading its instruction lines and printing them with
 //! the same columns (`\t/*0008*/     /*0x94001c042c000000*/ \tS2R R0, SR_CTAid_X;`).
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
 
 use crate::cubin::{Arch, Module};
 use crate::isa::Dialect;

@@ -5,15 +5,6 @@
 //! NVIDIA's tools do and [`read_cubin`] reads such files back, rejecting anything malformed
 //! with a [`CubinError`] instead of panicking. The layout and its sources are in
 //! `docs/cubin.md`.
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
 
 mod consts;
 mod nvinfo;

@@ -1,12 +1,3 @@
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::panic,
-        clippy::indexing_slicing
-    )
-)]
 //! The Fermi (sm_20/sm_21) instruction table and the four directions derived from it:
 //! `encode`, `decode`, `print` (cuobjdump text) and `parse` (cuobjdump/asfermi text of one
 //! instruction).
