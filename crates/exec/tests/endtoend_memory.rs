@@ -69,3 +69,65 @@ fn memory_spaces_shared_local_const_global() {
         }
     }
 }
+
+#[test]
+fn generic_pointers_to_global_shared_and_local_through_one_function() {
+    let g: Vec<u32> = (0..40u32).map(|i| i * i + 7).collect();
+    for threads in THREAD_COUNTS {
+        let out = run_once(
+            "generic_addressing.ptx",
+            "generic_ptrs",
+            &cfg([1, 1, 1], [32, 1, 1]),
+            &[buf(&g), zbuf::<u32>(8 * 32)],
+            threads,
+        )
+        .unwrap_or_else(|e| panic!("{threads} worker threads: {e}"));
+        let w: Vec<u32> = decode(&out[1]);
+        let shared_sum: u32 = (0..32).map(|t| 2 * t + 1).sum();
+        let mut olds = Vec::new();
+        for t in 0..32u32 {
+            let r = &w[8 * t as usize..8 * t as usize + 8];
+            let want = [
+                g[t as usize..t as usize + 4].iter().sum(),
+                shared_sum,
+                4 * t + 60,
+                0,
+                0,
+                0,
+                0,
+            ];
+            assert_eq!(
+                r[..7],
+                want,
+                "thread {t}: sums through generic pointers to global, shared, local memory"
+            );
+            olds.push(r[7]);
+        }
+        olds.sort_unstable();
+        assert_eq!(
+            olds,
+            (0..32).collect::<Vec<u32>>(),
+            "generic atom.add on shared"
+        );
+    }
+}
+
+#[test]
+fn isspacep_classifies_generic_pointers() {
+    let out = run_all_threads(
+        "isspacep.ptx",
+        "isspacep",
+        &cfg([1, 1, 1], [48, 1, 1]),
+        &[zbuf::<u32>(4), zbuf::<u32>(4 * 48)],
+    );
+    let w: Vec<u32> = decode(&out[1]);
+    for t in 0..48usize {
+        let mut want = [0u32; 4];
+        want[t % 3] = 1;
+        assert_eq!(
+            &w[4 * t..4 * t + 4],
+            want,
+            "thread {t}: global, shared, local"
+        );
+    }
+}
