@@ -51,3 +51,16 @@ fn calls_with_param_abi_and_recursion() {
         );
     }
 }
+
+#[test]
+fn recursive_function_keeps_its_local_array_per_activation() {
+    let out = run_all_threads(
+        "calls.ptx",
+        "frame_locals",
+        &cfg([1, 1, 1], [64, 1, 1]),
+        &[zbuf::<u32>(64)],
+    );
+    let got: Vec<u32> = decode(&out[0]);
+    let want: Vec<u32> = (0..64u32).map(|t| (0..=t % 24).sum()).collect();
+    assert_eq!(got, want);
+}

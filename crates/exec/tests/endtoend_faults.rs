@@ -381,3 +381,17 @@ fn launch_errors_are_not_faults() {
         .expect_err("an empty grid");
     assert_eq!(empty.exit_code(), 2, "{empty}");
 }
+
+#[test]
+fn fault_inside_a_device_function_names_the_entry_and_the_function_line() {
+    let addr = 0x30u64;
+    let (_, msg) = launch_fault(
+        "oob_in_func",
+        &cfg([1, 1, 1], [8, 1, 1]),
+        &[Arg::u64(addr)],
+        &opts(1),
+    );
+    assert_names_kernel_and_line(&msg, "oob_in_func", "in_func");
+    assert_names_thread(&msg, [0, 0, 0], [6, 0, 0]);
+    assert_names_address_and_space(&msg, addr, "global");
+}
