@@ -259,3 +259,53 @@ fn warp_sz_immediate() {
     let want: Vec<u32> = (0..40).map(|t| 64 + t).collect();
     assert_eq!(decode::<u32>(&out[0]), want);
 }
+
+/// Instruction lines of the body of `.entry name` in `text` (declarations, labels, braces
+/// and comments excluded): what each thread executes in a straight-line kernel.
+fn straight_line_instructions(text: &str, name: &str) -> u64 {
+    let start = text.find(&format!(".entry {name}(")).expect("entry");
+    let body = &text[start..];
+    let open = body.find('{').expect("body");
+    let close = body.find("\n}").expect("end of body");
+    body[open + 1..close]
+        .lines()
+        .map(|l| l.split("//").next().unwrap().trim())
+        .filter(|l| l.ends_with(';') && !l.starts_with('.'))
+        .count() as u64
+}
+
+#[test]
+fn launch_stats_count_thread_instructions_and_progress() {
+    let text = kernel_text("grid_ids.ptx");
+    let per_thread = straight_line_instructions(&text, "grid_ids");
+    assert!(per_thread > 20, "counted {per_thread} instructions");
+    let (grid, block) = ([3u32, 2, 1], [70u32, 1, 1]);
+    let threads = 6 * 70;
+    let (mut dev, m) = load_kernel("grid_ids.ptx");
+    let p = zeros::<u32>(&mut dev, 16 * threads);
+    let progress = std::sync::atomic::AtomicU64::new(0);
+    let stats = dev
+        .launch(
+            &m,
+            "grid_ids",
+            &cfg(grid, block),
+            &[Arg::ptr(p)],
+            &exec::RunOptions {
+                threads: 2,
+                progress: Some(&progress),
+                ..exec::RunOptions::default()
+            },
+        )
+        .unwrap();
+    assert_eq!(stats.ctas, 6);
+    assert_eq!(
+        stats.thread_instructions,
+        per_thread * threads as u64,
+        "{per_thread} instructions x {threads} threads (partial warps count only their threads)"
+    );
+    assert_eq!(
+        progress.load(std::sync::atomic::Ordering::Relaxed),
+        stats.thread_instructions,
+        "progress counter after the launch"
+    );
+}
