@@ -395,3 +395,26 @@ fn fault_inside_a_device_function_names_the_entry_and_the_function_line() {
     assert_names_thread(&msg, [0, 0, 0], [6, 0, 0]);
     assert_names_address_and_space(&msg, addr, "global");
 }
+
+#[test]
+fn many_faulting_threads_give_the_same_report_for_every_thread_count() {
+    let mut first: Option<String> = None;
+    for t in THREAD_COUNTS {
+        let (err, msg) = launch_fault(
+            "trap_many",
+            &cfg([12, 1, 1], [96, 1, 1]),
+            &[Arg::u32(5)],
+            &opts(t),
+        );
+        assert_names_kernel_and_line(&msg, "trap_many", "trap_many");
+        let f = err.fault().expect("a fault");
+        assert!(
+            f.ctaid[0] >= 5 && f.tid[0] % 7 == 3,
+            "not a trapping thread: {msg}"
+        );
+        match &first {
+            None => first = Some(msg),
+            Some(m) => assert_eq!(*m, msg, "{t} worker threads report another fault"),
+        }
+    }
+}
