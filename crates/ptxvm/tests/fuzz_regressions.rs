@@ -1,0 +1,230 @@
+//! Every input a fuzz target once crashed or hung on, kept under
+//! `tests/fuzz-regressions/<target>/`, goes back through the same library calls as that fuzz
+//! target (`fuzz/fuzz_targets/<target>.rs`) and must return, without a panic, within a few
+//! seconds. Inputs whose fix is still pending live under `tests/fuzz-regressions/pending/`,
+//! which this driver deliberately skips.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Generous next to the fuzzers' own 10 s timeout at opt-level 3 with sanitizers: a regression
+/// that takes this long is a hang, not slowness.
+const LIMIT: Duration = Duration::from_secs(20);
+
+fn regressions_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fuzz-regressions")
+}
+
+fn inputs(target: &str) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(regressions_dir().join(target)) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Runs `body` on each input in its own thread so that a panic or a
+/// hang is reported with the file name instead of aborting the whole test binary.
+fn run_all(target: &str, body: fn(&[u8])) {
+    run_files(&inputs(target), body);
+}
+
+fn run_files(files: &[PathBuf], body: fn(&[u8])) {
+    let mut failures = Vec::new();
+    for path in files {
+        let data = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (tx, rx) = mpsc::channel();
+        let worker = std::thread::spawn(move || {
+            body(&data);
+            let _ = tx.send(());
+        });
+        match rx.recv_timeout(LIMIT) {
+            Ok(()) => {
+                let _ = worker.join();
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                // The sender was dropped without sending: the body panicked.
+                let _ = worker.join();
+                failures.push(format!("{}: panicked", path.display()));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                failures.push(format!("{}: still running after {LIMIT:?}", path.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn fuzz_check(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let file = diag::SourceFile::new("fuzz.ptx", text);
+    let (module, diags) = check::check_source(&file);
+    let _ = diag::render(&file, &diags);
+    let Some(module) = module else { return };
+    let mut device = exec::Device::new();
+    let Ok(loaded) = device.load(&module, &file) else {
+        return;
+    };
+    let Ok(buf) = device.alloc(4096) else { return };
+    let names: Vec<String> = loaded
+        .program
+        .kernels
+        .iter()
+        .take(4)
+        .map(|k| loaded.program.kernel_name(k).to_string())
+        .collect();
+    for name in names {
+        let Some(k) = loaded.program.kernel(&name) else {
+            continue;
+        };
+        let args: Vec<exec::Arg> = k
+            .params
+            .iter()
+            .map(|p| {
+                let mut bytes = buf.0.to_le_bytes().to_vec();
+                bytes.resize(p.size.min(4096) as usize, 0);
+                exec::Arg(bytes)
+            })
+            .collect();
+        let cfg = exec::LaunchConfig {
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            ..Default::default()
+        };
+        let opts = exec::RunOptions {
+            threads: 1,
+            max_steps: 2000,
+            progress: None,
+        };
+        let _ = device.launch(&loaded, &name, &cfg, &args, &opts);
+    }
+}
+
+fn fuzz_parse_check(data: &[u8]) {
+    let text = String::from_utf8_lossy(data).into_owned();
+    let file = diag::SourceFile::new("fuzz.ptx", text);
+    let (module, diags) = syntax::parse_module(&file);
+    let _ = diag::render(&file, &diags);
+    if diags.is_empty() {
+        let out = syntax::print_module(&module, &file);
+        let file2 = diag::SourceFile::new("fmt.ptx", out.clone());
+        let (module2, diags2) = syntax::parse_module(&file2);
+        assert!(diags2.is_empty(), "fmt output does not parse");
+        assert!(
+            syntax::same_module(&module, &file.text, &module2, &file2.text),
+            "parse(fmt(x)) != parse(x)"
+        );
+        assert_eq!(
+            syntax::print_module(&module2, &file2),
+            out,
+            "fmt not idempotent"
+        );
+    }
+}
+
+fn fuzz_launch_spec(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let base = std::env::temp_dir().join("ptxvm-fuzz-launch-spec-empty");
+    let _ = exec::LaunchSpec::from_json(text, &base);
+    let args: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+    let _ = exec::LaunchSpec::from_flags(
+        None,
+        args.first().map(String::as_str),
+        args.get(1).map(String::as_str),
+        None,
+        &args,
+    );
+}
+
+fn fuzz_sass_text(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let file = diag::SourceFile::new("fuzz.sass", text.as_ref());
+    if let Ok(assembly) = fermi::asm::assemble_file(&file, &fermi::asm::AsmOptions::default()) {
+        let _ = assembly.print_listing();
+        if let Ok(bytes) = assembly.write_cubin() {
+            assert_eq!(fermi::cubin::read_cubin(&bytes), Ok(assembly.module));
+        }
+    }
+    let _ = fermi::disasm::disassemble_listing(&text);
+    let _ = fermi::verify::verify_listing("fuzz", &text);
+}
+
+fn fuzz_fermi_decode(data: &[u8]) {
+    use fermi::isa::{assemble_text, decode, disassemble_word, encode, listing_from_bytes};
+    for chunk in data.chunks_exact(8) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(chunk);
+        let word = listing_from_bytes(b);
+        let text = disassemble_word(word, 0x100);
+        if let Ok(inst) = decode(word) {
+            assert_eq!(encode(&inst), word);
+            let back = assemble_text(&text, 0x100, &|_| None);
+            assert_eq!(back, Ok(word), "{text}");
+        }
+    }
+}
+
+fn fuzz_cubin_read(data: &[u8]) {
+    let _ = fermi::disasm::disassemble_cubin(data);
+    if let Ok(module) = fermi::cubin::read_cubin(data) {
+        if let Ok(bytes) = fermi::cubin::write_cubin(&module) {
+            assert_eq!(fermi::cubin::read_cubin(&bytes), Ok(module));
+        }
+    }
+}
+
+#[test]
+fn check_regressions() {
+    run_all("check", fuzz_check);
+}
+
+#[test]
+fn parse_check_regressions() {
+    run_all("parse_check", fuzz_parse_check);
+}
+
+#[test]
+fn launch_spec_regressions() {
+    run_all("launch_spec", fuzz_launch_spec);
+}
+
+#[test]
+fn sass_text_regressions() {
+    run_all("sass_text", fuzz_sass_text);
+}
+
+#[test]
+fn fermi_decode_regressions() {
+    run_all("fermi_decode", fuzz_fermi_decode);
+}
+
+#[test]
+fn cubin_read_regressions() {
+    run_all("cubin_read", fuzz_cubin_read);
+}
+
+/// The driver itself must notice a panicking input, or every test above passes vacuously.
+#[test]
+fn driver_reports_a_panicking_input() {
+    let dir = std::env::temp_dir().join(format!("ptxvm-fuzz-driver-{}", std::process::id()));
+    let target = dir.join("probe");
+    std::fs::create_dir_all(&target).unwrap();
+    std::fs::write(target.join("input"), b"x").unwrap();
+    let files: Vec<PathBuf> = std::fs::read_dir(&target)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let outcome = std::panic::catch_unwind(|| run_files(&files, |_| panic!("probe")));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(outcome.is_err(), "a panicking body was not reported");
+}
