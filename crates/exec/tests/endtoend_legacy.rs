@@ -63,3 +63,52 @@ fn ptx11_transpose_through_shared_tile_in_2d_grid() {
         }
     }
 }
+
+#[test]
+fn ptx11_legacy_integer_instructions() {
+    let n = 64usize;
+    let mut rng = Rng(52);
+    let mut a: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
+    let mut b: Vec<u32> = (0..n).map(|_| rng.next_u32()).collect();
+    a[0] = 0;
+    b[1] = 0xFFFF_FFFF; // -1
+    a[2] = 0x8000_0000; // i32::MIN / -1 avoided below
+    b[2] = 3;
+    a[3] = 5;
+    b[3] = 5;
+    for x in &mut b {
+        if *x == 0 {
+            *x = 1;
+        }
+    }
+    let out = run_all_threads(
+        "legacy_ptx11.ptx",
+        "legacy_ops",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[buf(&a), buf(&b), zbuf::<u32>(10 * n)],
+    );
+    let w: Vec<u32> = decode(&out[2]);
+    for t in 0..n {
+        let (x, y) = (a[t], b[t]);
+        let (sx, sy) = (x as i32, y as i32);
+        let want = [
+            if x < y { u32::MAX } else { 0 },
+            if sy >= 0 { x } else { y },
+            u32::from(x == 0),
+            (x & 0xFF_FFFF).wrapping_mul(y & 0xFF_FFFF),
+            (x & 0xFF_FFFF)
+                .wrapping_mul(y & 0xFF_FFFF)
+                .wrapping_add(t as u32),
+            7 + x.abs_diff(y),
+            sx.wrapping_div(sy) as u32,
+            sx.wrapping_rem(sy) as u32,
+            (sx >> (y % 40).min(31)) as u32,
+            sx.max(sy) as u32,
+        ];
+        assert_eq!(
+            &w[10 * t..10 * t + 10],
+            want,
+            "thread {t} (x = {x:#x}, y = {y:#x}): set, slct, cnot, mul24, mad24, sad, div, rem, shr, max"
+        );
+    }
+}
