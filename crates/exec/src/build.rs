@@ -92,6 +92,7 @@ impl ProgramBuilder {
             guard,
             op,
             line: self.line,
+            weight: 1,
         });
         self.line += 1;
         self.here() - 1

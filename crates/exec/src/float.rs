@@ -1,133 +1,15 @@
 //! Floating-point instructions over a warp.
 //!
-//! The plain round-to-nearest forms run native IEEE operations in the lane loop (they are
-//! bit-exact with the GPU except for NaN payloads, which are canonicalised). `.ftz`, `.sat` and
-//! directed rounding take the per-lane path in [`crate::fround`].
+//! Every lane computes through `ops::float` (the one definition of float semantics). The plain
+//! round-to-nearest forms call it with constant modifiers from a monomorphic lane loop, so the
+//! compiler reduces them to the native IEEE operation plus the NaN canonicalisation;
+//! `.ftz`, `.sat`, directed rounding and approximations take [`crate::fround`].
 
 use crate::fround;
-use crate::lanes::{map1, map2, map3, write, LANES};
-use crate::program::{FMode, FOp, FUnOp, Op};
+use crate::lanes::{map1, map2, map3, write};
+use crate::program::{FMode, FOp, Op};
 use crate::warp::Warp;
-
-/// The canonical NaN NVIDIA GPUs produce for f32 results.
-pub const NAN32: u32 = 0x7fff_ffff;
-/// The canonical f64 NaN.
-pub const NAN64: u64 = 0x7fff_ffff_ffff_ffff;
-
-#[inline(always)]
-fn canon32(x: f32) -> u32 {
-    if x.is_nan() {
-        NAN32
-    } else {
-        x.to_bits()
-    }
-}
-#[inline(always)]
-fn canon64(x: f64) -> u64 {
-    if x.is_nan() {
-        NAN64
-    } else {
-        x.to_bits()
-    }
-}
-
-/// min/max as the GPU computes them: a NaN operand is ignored, -0 < +0.
-#[inline(always)]
-pub fn fmin32(a: f32, b: f32) -> u32 {
-    if a.is_nan() {
-        return canon32(b);
-    }
-    if b.is_nan() {
-        return a.to_bits();
-    }
-    if a == b {
-        return a.to_bits() | b.to_bits(); // -0 wins
-    }
-    if a < b {
-        a.to_bits()
-    } else {
-        b.to_bits()
-    }
-}
-#[inline(always)]
-pub fn fmax32(a: f32, b: f32) -> u32 {
-    if a.is_nan() {
-        return canon32(b);
-    }
-    if b.is_nan() {
-        return a.to_bits();
-    }
-    if a == b {
-        return a.to_bits() & b.to_bits(); // +0 wins
-    }
-    if a > b {
-        a.to_bits()
-    } else {
-        b.to_bits()
-    }
-}
-#[inline(always)]
-pub fn fmin64(a: f64, b: f64) -> u64 {
-    if a.is_nan() {
-        return canon64(b);
-    }
-    if b.is_nan() {
-        return a.to_bits();
-    }
-    if a == b {
-        return a.to_bits() | b.to_bits();
-    }
-    if a < b {
-        a.to_bits()
-    } else {
-        b.to_bits()
-    }
-}
-#[inline(always)]
-pub fn fmax64(a: f64, b: f64) -> u64 {
-    if a.is_nan() {
-        return canon64(b);
-    }
-    if b.is_nan() {
-        return a.to_bits();
-    }
-    if a == b {
-        return a.to_bits() & b.to_bits();
-    }
-    if a > b {
-        a.to_bits()
-    } else {
-        b.to_bits()
-    }
-}
-
-pub fn fun32(op: FUnOp, x: f32) -> u32 {
-    match op {
-        FUnOp::Neg => (-x).to_bits(),
-        FUnOp::Abs => x.abs().to_bits(),
-        FUnOp::Sqrt => canon32(x.sqrt()),
-        FUnOp::Rcp => canon32(1.0 / x),
-        FUnOp::Rsqrt => canon32(1.0 / x.sqrt()),
-        FUnOp::Sin => canon32(x.sin()),
-        FUnOp::Cos => canon32(x.cos()),
-        FUnOp::Lg2 => canon32(x.log2()),
-        FUnOp::Ex2 => canon32(x.exp2()),
-    }
-}
-
-pub fn fun64(op: FUnOp, x: f64) -> u64 {
-    match op {
-        FUnOp::Neg => (-x).to_bits(),
-        FUnOp::Abs => x.abs().to_bits(),
-        FUnOp::Sqrt => canon64(x.sqrt()),
-        FUnOp::Rcp => canon64(1.0 / x),
-        FUnOp::Rsqrt => canon64(1.0 / x.sqrt()),
-        FUnOp::Sin => canon64(x.sin()),
-        FUnOp::Cos => canon64(x.cos()),
-        FUnOp::Lg2 => canon64(x.log2()),
-        FUnOp::Ex2 => canon64(x.exp2()),
-    }
-}
+use ops::float::{self as of, Rounding as R};
 
 impl Warp {
     pub(crate) fn exec_float(&mut self, op: &Op, mask: u32, all: bool) {
@@ -138,13 +20,16 @@ impl Warp {
                     let f = |x: u32, y: u32| {
                         let (x, y) = (f32::from_bits(x), f32::from_bits(y));
                         match op {
-                            FOp::Add => canon32(x + y),
-                            FOp::Sub => canon32(x - y),
-                            FOp::Mul => canon32(x * y),
-                            FOp::Div => canon32(x / y),
-                            FOp::Min => fmin32(x, y),
-                            FOp::Max => fmax32(x, y),
+                            FOp::Add => of::add_f32(x, y, R::Rn, false, false),
+                            FOp::Sub => of::sub_f32(x, y, R::Rn, false, false),
+                            FOp::Mul => of::mul_f32(x, y, R::Rn, false, false),
+                            FOp::Div => {
+                                of::div_f32(x, y, of::DivKind::Rounded(R::Rn), false, false)
+                            }
+                            FOp::Min => of::min_f32(x, y, false),
+                            FOp::Max => of::max_f32(x, y, false),
                         }
+                        .to_bits()
                     };
                     map2(&av, &bv, f)
                 } else {
@@ -179,6 +64,5 @@ impl Warp {
             }
             _ => {}
         }
-        let _ = LANES;
     }
 }

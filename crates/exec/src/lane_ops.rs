@@ -45,6 +45,8 @@ pub enum LaneOp {
     Lop3(u8),
     Shf(bool, ops::logic::ShfMode),
     MadHiSatS32,
+    /// `isspacep.space p, a`: whether generic address `a` lies in the space's window.
+    Isspacep(crate::program::Space),
     /// `slct.dtype.s32 d, a, b, c`: `c >= 0 ? a : b`.
     SlctS32,
     /// `slct.dtype.f32 d, a, b, c` (`.ftz` flushes c).
@@ -109,6 +111,17 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
         LaneOp::Shf(false, m) => ops::logic::shf_r(a as u32, b as u32, c as u32, m) as u64,
         LaneOp::MadHiSatS32 => {
             oi::mad_hi_sat_s32(a as u32 as i32, b as u32 as i32, c as u32 as i32) as u32 as u64
+        }
+        LaneOp::Isspacep(space) => {
+            use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_BYTES};
+            let inw = |w: u64| (w..w + WINDOW_BYTES).contains(&a);
+            let r = match space {
+                crate::program::Space::Shared => inw(SHARED_WINDOW),
+                crate::program::Space::Local => inw(LOCAL_WINDOW),
+                crate::program::Space::Const => inw(CONST_WINDOW),
+                _ => !(inw(SHARED_WINDOW) || inw(LOCAL_WINDOW) || inw(CONST_WINDOW)),
+            };
+            r as u64
         }
         LaneOp::SlctS32 => ops::cmp::slct_s32(a, b, c as u32 as i32),
         LaneOp::SlctF32(ftz) => ops::cmp::slct_f32(a, b, f32::from_bits(c as u32), ftz),

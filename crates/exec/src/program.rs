@@ -174,6 +174,18 @@ pub struct FMode {
     pub rnd: Rounding,
     pub ftz: bool,
     pub sat: bool,
+    /// `.approx` (or `.full` for `div`): the approximate forms of `ops`.
+    pub approx: Approx,
+}
+
+/// Which precision an instruction asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Approx {
+    /// IEEE rounding per `rnd`.
+    Ieee,
+    Approx,
+    /// `div.full.f32`.
+    Full,
 }
 
 impl FMode {
@@ -181,6 +193,7 @@ impl FMode {
         rnd: Rounding::Rn,
         ftz: false,
         sat: false,
+        approx: Approx::Ieee,
     };
 }
 
@@ -777,6 +790,10 @@ pub struct Inst {
     pub op: Op,
     /// 1-based line in the PTX source, for fault messages.
     pub line: u32,
+    /// 1 for a PTX instruction, 0 for helper instructions the loader added (operand set-up,
+    /// the implicit return at the end of a body): only PTX instructions count in the
+    /// thread-instruction statistics.
+    pub weight: u8,
 }
 
 /// A function (kernel or `.func`) in the flattened instruction array.

@@ -86,7 +86,7 @@ impl Warp {
                     },
                 });
             }
-            self.thread_instrs += self.active.count_ones() as u64;
+            self.thread_instrs += (self.active.count_ones() * inst.weight as u32) as u64;
             let mask = match inst.guard {
                 None => self.active,
                 Some((p, neg)) => {

@@ -59,7 +59,7 @@ impl Lowerer<'_> {
     pub(crate) fn float_un(&mut self, e: &mut Emit<'_>, i: &ir::Inst, op: FUnOp) -> LResult<()> {
         let ops = &i.operands;
         let ty = i.ty().ok_or("missing type")?;
-        let mut mode = FMode {
+        let mode = FMode {
             rnd: match i.mods.rounding {
                 Some(isa::Rounding::Rz) => Rounding::Rz,
                 Some(isa::Rounding::Rm) => Rounding::Rm,
@@ -68,10 +68,12 @@ impl Lowerer<'_> {
             },
             ftz: i.mods.has(ir::Flag::Ftz),
             sat: i.mods.has(ir::Flag::Sat),
+            approx: if i.mods.has(ir::Flag::Approx) || i.mods.rounding.is_none() {
+                Approx::Approx
+            } else {
+                Approx::Ieee
+            },
         };
-        if i.mods.has(ir::Flag::Approx) {
-            mode.rnd = Rounding::Rn;
-        }
         let a = ops.get(1).ok_or("missing operand")?;
         let d = ops.first().ok_or("missing destination")?;
         match ty {
@@ -292,7 +294,7 @@ impl Lowerer<'_> {
         use ir::Opcode as Oc;
         use ops::int::{ClampWrap, Dp2aMode, Sign};
         let ops_ = &i.operands;
-        let ty = i.ty().ok_or("missing type")?;
+        let ty = i.ty().unwrap_or(ir::Type::U64);
         let sign = |t: Option<ir::Type>| {
             if t.is_some_and(|t| t.is_signed()) {
                 Sign::Signed
@@ -304,6 +306,11 @@ impl Lowerer<'_> {
             ClampWrap::Clamp
         } else {
             ClampWrap::Wrap
+        };
+        let ty = if i.op == Oc::Isspacep {
+            ir::Type::U64
+        } else {
+            ty
         };
         let it = || IntTy::of(ty).ok_or_else(|| format!("type {} is not supported", ty.suffix()));
         let f = match i.op {
@@ -349,6 +356,15 @@ impl Lowerer<'_> {
                 },
             ),
             Oc::Mad if ty == ir::Type::S32 => LaneOp::MadHiSatS32,
+            Oc::Isspacep => LaneOp::Isspacep(match i.mods.space {
+                Some(ir::Space::Shared | ir::Space::SharedCta | ir::Space::SharedCluster) => {
+                    Space::Shared
+                }
+                Some(ir::Space::Local) => Space::Local,
+                Some(ir::Space::Const) => Space::Const,
+                Some(ir::Space::Global) => Space::Global,
+                s => return Err(format!("isspacep for {s:?} is not supported")),
+            }),
             Oc::Slct if i.type_slot(1) == Some(ir::Type::F32) => {
                 LaneOp::SlctF32(i.mods.has(ir::Flag::Ftz))
             }

@@ -29,6 +29,13 @@ fn fmode(i: &ir::Inst) -> FMode {
         rnd: rnd_of(i.mods.rounding),
         ftz: i.mods.has(Flag::Ftz),
         sat: i.mods.has(Flag::Sat),
+        approx: if i.mods.has(Flag::Approx) {
+            Approx::Approx
+        } else if i.mods.has(Flag::Full) {
+            Approx::Full
+        } else {
+            Approx::Ieee
+        },
     }
 }
 
@@ -697,7 +704,8 @@ impl Lowerer<'_> {
             | Oc::Bmsk
             | Oc::Lop3
             | Oc::Shf
-            | Oc::Slct => self.lane_op(e, i)?,
+            | Oc::Slct
+            | Oc::Isspacep => self.lane_op(e, i)?,
             Oc::Vadd4
             | Oc::Vsub4
             | Oc::Vavrg4

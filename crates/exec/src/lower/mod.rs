@@ -470,6 +470,7 @@ impl<'a> Lowerer<'a> {
             guard: None,
             op: if entry { Op::Exit } else { Op::Ret },
             line,
+            weight: 0,
         });
         Ok((out, map))
     }

@@ -23,6 +23,7 @@ impl Emit<'_> {
             guard: None,
             op,
             line: self.line,
+            weight: 0,
         });
     }
     pub fn push(&mut self, op: Op) {
@@ -30,6 +31,7 @@ impl Emit<'_> {
             guard: self.guard,
             op,
             line: self.line,
+            weight: 1,
         });
     }
 }
