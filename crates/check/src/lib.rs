@@ -21,6 +21,8 @@
     )
 )]
 
+mod address;
+mod call_operands;
 mod consteval;
 mod ctx;
 mod cvt;
@@ -32,6 +34,7 @@ mod init;
 mod inst;
 mod operand;
 mod scope;
+mod selector;
 mod structs;
 
 use diag::{Diagnostic, SourceFile};

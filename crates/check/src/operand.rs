@@ -4,14 +4,13 @@
 
 use crate::consteval::{eval, split_symbolic, Symbolic};
 use crate::ctx::Checker;
-use crate::decl::type_bytes;
 use crate::func::Body;
 use crate::imm::imm_bits;
 use crate::scope::{LocalSym, ModSym};
-use crate::structs::{find_member, FieldKind};
+use crate::selector::{is_descending_mask, parse_selector, trailing_index, vector_component};
 use diag::Span;
-use ir::{AddrBase, Address, Operand, RegId, Selector, SelectorKind, VarId, VarScope, VarType};
-use isa::{Opcode, OperandKind, Space, Type, VecRule};
+use ir::{Operand, RegId, Selector, SelectorKind, VarId};
+use isa::{Opcode, OperandKind, Type, VecRule};
 use syntax::ast;
 
 /// What a name in an operand refers to.
@@ -82,7 +81,8 @@ impl<'a> Checker<'a> {
                 ModSym::Proto(p) => Resolved::Proto(p),
             });
         }
-        if text.starts_with('%') {
+        // `WARP_SZ` is a predefined identifier without `%` (PTX ISA 8.x §4.4).
+        if text.starts_with('%') || text == "WARP_SZ" {
             let full = ast::span_text(self.src, name.span());
             if let Some((info, comp)) = isa::lookup_special_reg(full) {
                 return Some(Resolved::Special(info, comp));
@@ -162,7 +162,7 @@ impl<'a> Checker<'a> {
     }
 
     /// How many elements a vector operand in this position has, if it is a vector.
-    fn vector_len(&self, slot: &Slot<'_>) -> Option<u32> {
+    pub(crate) fn vector_len(&self, slot: &Slot<'_>) -> Option<u32> {
         match slot.role.vector {
             VecRule::Scalar => None,
             VecRule::FromVecMod => slot.m.mods.vec.map(|v| v.lanes()),
@@ -177,7 +177,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn lower_dst(
+    pub(crate) fn lower_dst(
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
@@ -211,7 +211,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn lower_dst_pair(
+    pub(crate) fn lower_dst_pair(
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
@@ -255,7 +255,7 @@ impl<'a> Checker<'a> {
 
     /// A name that must be a (scalar) register, possibly with a vector-element suffix or, where
     /// the role allows, a video selector.
-    fn lower_reg_name(
+    pub(crate) fn lower_reg_name(
         &mut self,
         body: &Body<'a>,
         slot: &Slot<'_>,
@@ -266,7 +266,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `lower_reg_name` for a name already resolved.
-    fn lower_resolved_reg(
+    pub(crate) fn lower_resolved_reg(
         &mut self,
         slot: &Slot<'_>,
         name: &ast::Name,
@@ -346,7 +346,7 @@ impl<'a> Checker<'a> {
 
     /// Video selectors (ptx-video.md): `.b0`–`.b3`, `.h0`/`.h1` for scalar video; `.hxy` for
     /// SIMD2 sources, `.bxyzw` for SIMD4 sources; `.h0 .h1 .h10` and `.b0`…`.b3210` masks.
-    fn lower_selector(&mut self, slot: &Slot<'_>, sfx: Span) -> Option<Selector> {
+    pub(crate) fn lower_selector(&mut self, slot: &Slot<'_>, sfx: Span) -> Option<Selector> {
         use isa::Selector as S;
         let text = ast::span_text(self.src, sfx);
         let parsed = parse_selector(text);
@@ -390,7 +390,7 @@ impl<'a> Checker<'a> {
         None
     }
 
-    fn lower_vector(
+    pub(crate) fn lower_vector(
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
@@ -485,7 +485,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn lower_imm(&mut self, slot: &Slot<'_>, e: &ast::Expr) -> Option<Operand> {
+    pub(crate) fn lower_imm(&mut self, slot: &Slot<'_>, e: &ast::Expr) -> Option<Operand> {
         // Packed SIMD operands are `.b32` registers (ptx-integer-arithmetic.md §add); ptxas
         // rejects immediates there.
         if let isa::TypeRef::Slot(k) = slot.role.ty {
@@ -527,7 +527,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn lower_src(
+    pub(crate) fn lower_src(
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
@@ -635,33 +635,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The address of a `.global` variable is as wide as `.address_size`; a narrower
-    /// destination cannot hold it (ptxas: "Program uses 32-bit address … conflicting with
-    /// .address_size 64"). `.shared`, `.local`, `.const` and `.param` addresses are offsets in
-    /// their windows and fit 32 bits (ptxas accepts `mov.u32 r, cvar`).
-    fn check_address_width(&mut self, slot: &Slot<'_>, v: VarId, span: Span) -> Option<()> {
-        let var = self.vars.get(v.index())?;
-        let wide_space = var.space == Space::Global;
-        let is_cvta = slot.m.opcode() == Opcode::Cvta;
-        if let Some(t) = slot.expected {
-            let bits = self.address_size.bits();
-            if wide_space && !is_cvta && t.size_bits() < bits {
-                let name = var.name.clone();
-                self.error(
-                    span,
-                    format!(
-                        "the address of `{name}` is {bits} bits (`.address_size {bits}`); `{}` holds only {}",
-                        slot.mnemonic,
-                        t.size_bits()
-                    ),
-                );
-                return None;
-            }
-        }
-        Some(())
-    }
-
-    fn lower_sym_expr(
+    pub(crate) fn lower_sym_expr(
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
@@ -684,7 +658,11 @@ impl<'a> Checker<'a> {
     }
 
     /// A variable name (with an optional member suffix) in an address or address-of position.
-    fn lower_var_ref(&mut self, body: &Body<'a>, sym: &Symbolic) -> Option<(VarId, i64)> {
+    pub(crate) fn lower_var_ref(
+        &mut self,
+        body: &Body<'a>,
+        sym: &Symbolic,
+    ) -> Option<(VarId, i64)> {
         match self.resolve_name(body, &sym.name)? {
             Resolved::Var(v) => {
                 let off = self.member_offset(v, &sym.name)?;
@@ -703,36 +681,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// `p.x` on a struct variable: the member's byte offset.
-    fn member_offset(&mut self, v: VarId, name: &ast::Name) -> Option<i64> {
-        let Some(sfx) = name.suffix else {
-            return Some(0);
-        };
-        let var = self.vars.get(v.index())?;
-        let VarType::Aggregate { name: tname, .. } = &var.ty else {
-            self.error(sfx, format!("`{}` has no members", var.name));
-            return None;
-        };
-        let mut layout = self.structs.get(tname.as_str()).cloned()?;
-        let mut off = 0u64;
-        for (span, part) in name.suffix_parts(self.src) {
-            match find_member(&layout, part) {
-                Some((o, kind)) => {
-                    off = off.saturating_add(o);
-                    if let FieldKind::Aggregate(inner) = kind {
-                        layout = (**inner).clone();
-                    }
-                }
-                None => {
-                    self.error(span, format!("no member `{part}` in `{}`", layout.name));
-                    return None;
-                }
-            }
-        }
-        i64::try_from(off).ok()
-    }
-
-    fn lower_src_name(
+    pub(crate) fn lower_src_name(
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
@@ -775,7 +724,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn lower_special(
+    pub(crate) fn lower_special(
         &mut self,
         slot: &Slot<'_>,
         name: &ast::Name,
@@ -785,7 +734,10 @@ impl<'a> Checker<'a> {
         let span = name.span();
         // ptx-isa-1.1 chapter 8: special registers "are accessed through MOV or CVT
         // instructions" (ptxas: "Special register argument not allowed for instruction").
-        if !matches!(slot.m.opcode(), Opcode::Mov | Opcode::Cvt) {
+        // WARP_SZ is a run-time constant usable wherever an immediate is (PTX ISA 8.x §4.4).
+        if !matches!(slot.m.opcode(), Opcode::Mov | Opcode::Cvt)
+            && info.reg != isa::SpecialReg::WarpSz
+        {
             self.error(
                 span,
                 format!(
@@ -847,444 +799,7 @@ impl<'a> Checker<'a> {
             index,
         })
     }
-
-    fn lower_indexed(&mut self, body: &Body<'a>, ix: &'a ast::Indexed) -> Option<(VarId, i64)> {
-        let Resolved::Var(v) = self.resolve_name(body, &ix.base)? else {
-            self.error(ix.base.span(), "only arrays can be indexed");
-            return None;
-        };
-        let base = self.member_offset(v, &ix.base)?;
-        let idx = match eval(&ix.index, self.src) {
-            Ok(crate::consteval::Value::Int { bits, .. }) => bits as i64,
-            Ok(_) => {
-                self.error(ix.index.span(), "an array index must be an integer");
-                return None;
-            }
-            Err(_) => {
-                self.error(
-                    ix.index.span(),
-                    "array indexing with a register is not supported; compute the address with integer instructions",
-                );
-                return None;
-            }
-        };
-        let elem = match self.vars.get(v.index()).map(|x| &x.ty) {
-            Some(VarType::Scalar { ty, vector }) => {
-                let e = type_bytes(*ty);
-                if *vector == 3 {
-                    4 * e
-                } else {
-                    e * u64::from(*vector)
-                }
-            }
-            Some(VarType::Aggregate { size, .. }) => *size,
-            _ => 1,
-        };
-        Some((v, base.wrapping_add(idx.wrapping_mul(elem as i64))))
-    }
-
-    fn lower_address(
-        &mut self,
-        body: &mut Body<'a>,
-        slot: &Slot<'_>,
-        op: &'a ast::Operand,
-    ) -> Option<Operand> {
-        let addr = match op {
-            ast::Operand::Address(a) if a.rest.is_empty() => {
-                let (sym, off) = match split_symbolic(&a.expr, self.src) {
-                    Ok(x) => x,
-                    Err((span, msg)) => {
-                        self.error(span, msg);
-                        return None;
-                    }
-                };
-                match sym {
-                    None => Address {
-                        base: AddrBase::Absolute,
-                        offset: off,
-                    },
-                    Some(sym) => match self.resolve_name(body, &sym.name)? {
-                        Resolved::Reg(r) => {
-                            if sym.name.suffix.is_some() {
-                                self.error(
-                                    sym.name.span(),
-                                    "unexpected suffix on an address register",
-                                );
-                                return None;
-                            }
-                            let ty = body.reg_ty(r).unwrap_or(Type::Pred);
-                            let ok = (ty.is_integer() || ty.is_bits())
-                                && matches!(ty.size_bits(), 32 | 64);
-                            if !ok {
-                                self.error(
-                                    sym.name.span(),
-                                    format!(
-                                        "an address register must be a 32- or 64-bit integer or bit-size register, not {}",
-                                        ty.suffix()
-                                    ),
-                                );
-                                return None;
-                            }
-                            Address {
-                                base: AddrBase::Reg(r),
-                                offset: off,
-                            }
-                        }
-                        Resolved::Var(v) => {
-                            let m = self.member_offset(v, &sym.name)?;
-                            self.check_var_space(slot, v, sym.name.span())?;
-                            Address {
-                                base: AddrBase::Var(v),
-                                offset: m.wrapping_add(off),
-                            }
-                        }
-                        other => {
-                            self.error(
-                                sym.name.span(),
-                                format!(
-                                    "an address must be a register or a variable, but `{}` is a {}",
-                                    sym.name.ident.text(self.src),
-                                    resolved_what(&other)
-                                ),
-                            );
-                            return None;
-                        }
-                    },
-                }
-            }
-            // ptx-isa-1.1 §6.4.2: `ld.u32 s, a[N-1]`.
-            ast::Operand::Indexed(ix) => {
-                let (v, off) = self.lower_indexed(body, ix)?;
-                self.check_var_space(slot, v, ix.base.span())?;
-                Address {
-                    base: AddrBase::Var(v),
-                    offset: off,
-                }
-            }
-            other => {
-                self.error(
-                    other.span(),
-                    format!(
-                        "operand `{}` of `{}` must be an address `[…]`",
-                        slot.role.name, slot.mnemonic
-                    ),
-                );
-                return None;
-            }
-        };
-        Some(Operand::Address(addr))
-    }
-
-    /// A named variable in an address must live in the instruction's state space (generic
-    /// instructions take any addressable variable); kernel parameters are read-only.
-    fn check_var_space(&mut self, slot: &Slot<'_>, v: VarId, span: Span) -> Option<()> {
-        let var = self.vars.get(v.index())?;
-        let (vspace, vscope) = (var.space, var.scope);
-        let vname = || {
-            self.vars
-                .get(v.index())
-                .map_or(String::new(), |x| x.name.clone())
-        };
-        let ispace = slot.m.mods.space;
-        let same = |a: Space, b: Space| {
-            a == b
-                || matches!(
-                    (a, b),
-                    (Space::Shared, Space::SharedCta | Space::SharedCluster)
-                        | (Space::Param, Space::ParamEntry | Space::ParamFunc)
-                )
-        };
-        match ispace {
-            Some(s) if !same(vspace, s) => {
-                self.error(
-                    span,
-                    format!(
-                        "`{}` is in `{}` but `{}` accesses `{}`",
-                        vname(),
-                        vspace.spelling(),
-                        slot.mnemonic,
-                        s.spelling()
-                    ),
-                );
-                return None;
-            }
-            None if matches!(vspace, Space::Tex | Space::Surf | Space::Reg | Space::Sreg) => {
-                self.error(span, format!("`{}` is not addressable", vname()));
-                return None;
-            }
-            _ => {}
-        }
-        let writes = matches!(slot.m.opcode(), Opcode::St | Opcode::Atom | Opcode::Red);
-        if writes && vspace == Space::Param {
-            if let VarScope::Param(f) = vscope {
-                let is_entry = self
-                    .functions
-                    .get(f.index())
-                    .is_some_and(|func| func.kind == ir::FuncKind::Entry);
-                if is_entry {
-                    self.error(
-                        span,
-                        format!(
-                            "kernel parameter `{}` is read-only (ptx-isa-1.1 §5.1 Table 5)",
-                            vname()
-                        ),
-                    );
-                    return None;
-                }
-            }
-        }
-        if writes && vspace == Space::Const {
-            self.error(
-                span,
-                format!("`{}` is in read-only `.const` space", vname()),
-            );
-            return None;
-        }
-        Some(())
-    }
-
-    fn lower_tex_address(
-        &mut self,
-        body: &mut Body<'a>,
-        slot: &Slot<'_>,
-        op: &'a ast::Operand,
-    ) -> Option<Operand> {
-        let ast::Operand::Address(a) = op else {
-            self.error(
-                op.span(),
-                "a texture operand is written `[tex, {coordinates}]`",
-            );
-            return None;
-        };
-        let ast::Expr::Name(tname) = &a.expr else {
-            self.error(a.expr.span(), "expected a texture name");
-            return None;
-        };
-        let tex = match self.resolve_name(body, tname)? {
-            Resolved::Var(v)
-                if self
-                    .vars
-                    .get(v.index())
-                    .is_some_and(|x| x.space == Space::Tex || matches!(x.ty, VarType::Opaque)) =>
-            {
-                v
-            }
-            Resolved::Var(_) => {
-                self.error(
-                    tname.span(),
-                    "expected a texture (a `.tex` variable or a `.texref`)",
-                );
-                return None;
-            }
-            other => {
-                self.error(
-                    tname.span(),
-                    format!("expected a texture, found a {}", resolved_what(&other)),
-                );
-                return None;
-            }
-        };
-        let (sampler, coords_op) = match a.rest.as_slice() {
-            [c] => (None, c),
-            [ast::Operand::Expr(ast::Expr::Name(s)), c] => match self.resolve_name(body, s)? {
-                Resolved::Var(v) => (Some(v), c),
-                _ => {
-                    self.error(s.span(), "expected a sampler");
-                    return None;
-                }
-            },
-            _ => {
-                self.error(
-                    a.span,
-                    "a texture operand is written `[tex, {coordinates}]`",
-                );
-                return None;
-            }
-        };
-        let n = match slot.m.mods.geom {
-            Some(isa::Geom::D1) => 1,
-            Some(isa::Geom::D2 | isa::Geom::A1d | isa::Geom::D2ms) => 2,
-            _ => 4,
-        };
-        let coord_ty = slot.m.types.iter().rev().flatten().next().copied();
-        let coord_slot = Slot {
-            expected: coord_ty,
-            ..*slot
-        };
-        let role: &'static isa::Operand = match n {
-            // (n is the coordinate count: 1, 2 or 4)
-            1 => &COORDS[0],
-            2 => &COORDS[1],
-            _ => &COORDS[2],
-        };
-        let coord_slot = Slot { role, ..coord_slot };
-        let coords = match self.lower_vector(body, &coord_slot, coords_op, n, false)? {
-            Operand::Vector(v) => v,
-            _ => return None,
-        };
-        Some(Operand::Texture {
-            tex,
-            sampler,
-            coords,
-        })
-    }
-
-    fn lower_label(&mut self, body: &Body<'a>, op: &'a ast::Operand) -> Option<Operand> {
-        let Some(name) = op.as_name().filter(|n| n.suffix.is_none()) else {
-            self.error(op.span(), "expected a label");
-            return None;
-        };
-        let text = name.ident.text(self.src);
-        match body.labels.get(text) {
-            Some((idx, _)) => Some(Operand::Label(*idx)),
-            None => {
-                self.error(name.span(), format!("undeclared label `{text}`"));
-                None
-            }
-        }
-    }
-
-    fn lower_callee(
-        &mut self,
-        body: &Body<'a>,
-        slot: &Slot<'_>,
-        op: &'a ast::Operand,
-    ) -> Option<Operand> {
-        let Some(name) = op.as_name() else {
-            self.error(
-                op.span(),
-                "expected a function name or a register holding its address",
-            );
-            return None;
-        };
-        let Some(resolved) = self.lookup_name(body, name) else {
-            if !std::mem::take(&mut self.reported_lookup) {
-                self.error(
-                    name.span(),
-                    format!("undeclared function `{}`", name.ident.text(self.src)),
-                );
-            }
-            return None;
-        };
-        match resolved {
-            Resolved::Func(f) => Some(Operand::Func(f)),
-            Resolved::Reg(r) => {
-                let ty = body.reg_ty(r).unwrap_or(Type::Pred);
-                if !((ty.is_integer() || ty.is_bits()) && matches!(ty.size_bits(), 32 | 64)) {
-                    self.error(
-                        name.span(),
-                        "a function pointer must be a 32- or 64-bit integer register",
-                    );
-                    return None;
-                }
-                let _ = slot;
-                Some(Operand::Reg(r))
-            }
-            other => {
-                self.error(
-                    name.span(),
-                    format!(
-                        "`{}` is a {}, not a function",
-                        name.ident.text(self.src),
-                        resolved_what(&other)
-                    ),
-                );
-                None
-            }
-        }
-    }
-
-    fn lower_list(&mut self, body: &mut Body<'a>, op: &'a ast::Operand) -> Option<Operand> {
-        let ast::Operand::List(list) = op else {
-            self.error(op.span(), "expected a parenthesised list `(a, b, …)`");
-            return None;
-        };
-        let mut out = Vec::with_capacity(list.elements.len());
-        let mut ok = true;
-        for e in &list.elements {
-            let lowered = match e {
-                ast::Operand::Expr(ast::Expr::Name(n)) => match self.resolve_name(body, n) {
-                    Some(Resolved::Reg(r)) if n.suffix.is_none() => Some(Operand::Reg(r)),
-                    Some(Resolved::Var(v)) => self
-                        .member_offset(v, n)
-                        .map(|offset| Operand::VarAddr { var: v, offset }),
-                    Some(Resolved::Reg(_) | Resolved::VecReg { .. }) => {
-                        self.error(
-                            n.span(),
-                            "call arguments must be whole registers or `.param` variables",
-                        );
-                        None
-                    }
-                    Some(other) => {
-                        self.error(
-                            n.span(),
-                            format!("a call argument cannot be a {}", resolved_what(&other)),
-                        );
-                        None
-                    }
-                    None => None,
-                },
-                ast::Operand::Expr(e) if !expr_has_name(e) => match eval(e, self.src) {
-                    Ok(crate::consteval::Value::Int { bits, .. }) => Some(Operand::Imm(bits)),
-                    Ok(crate::consteval::Value::Float { value, .. }) => {
-                        Some(Operand::Imm(value.to_bits()))
-                    }
-                    Err((span, msg)) => {
-                        self.error(span, msg);
-                        None
-                    }
-                },
-                other => {
-                    self.error(
-                        other.span(),
-                        "call arguments must be registers, `.param` variables or constants",
-                    );
-                    None
-                }
-            };
-            match lowered {
-                Some(o) => out.push(o),
-                None => ok = false,
-            }
-        }
-        ok.then(|| Operand::List(out.into_boxed_slice()))
-    }
-
-    fn lower_proto(&mut self, body: &Body<'a>, op: &'a ast::Operand) -> Option<Operand> {
-        let Some(name) = op.as_name() else {
-            self.error(op.span(), "expected a `.callprototype` name");
-            return None;
-        };
-        match self.resolve_name(body, name)? {
-            Resolved::Proto(p) => Some(Operand::Proto(p)),
-            other => {
-                self.error(
-                    name.span(),
-                    format!(
-                        "`{}` is a {}, not a `.callprototype`",
-                        name.ident.text(self.src),
-                        resolved_what(&other)
-                    ),
-                );
-                None
-            }
-        }
-    }
 }
-
-const fn coords_role(n: u8) -> isa::Operand {
-    isa::Operand {
-        name: "coordinates",
-        kind: OperandKind::Src,
-        ty: isa::TypeRef::Any,
-        optional: false,
-        negate: isa::Negate::None,
-        selector: isa::Selector::None,
-        vector: VecRule::Fixed(n),
-    }
-}
-
-static COORDS: [isa::Operand; 3] = [coords_role(1), coords_role(2), coords_role(4)];
 
 fn expected_phrase(kind: OperandKind) -> &'static str {
     match kind {
@@ -1295,7 +810,7 @@ fn expected_phrase(kind: OperandKind) -> &'static str {
     }
 }
 
-fn resolved_what(r: &Resolved) -> &'static str {
+pub(crate) fn resolved_what(r: &Resolved) -> &'static str {
     match r {
         Resolved::Reg(_) => "register",
         Resolved::VecReg { .. } => "vector register",
@@ -1317,55 +832,6 @@ pub(crate) fn expr_has_name(e: &ast::Expr) -> bool {
             expr_has_name(&c.cond) || expr_has_name(&c.then) || expr_has_name(&c.otherwise)
         }
     }
-}
-
-/// `.x .y .z .w`, `.r .g .b .a`, `.0 .1 .2 .3` (ptx-isa-1.1 §6.4.3).
-fn vector_component(s: &str) -> Option<u8> {
-    Some(match s {
-        "x" | "r" | "0" => 0,
-        "y" | "g" | "1" => 1,
-        "z" | "b" | "2" => 2,
-        "w" | "a" | "3" => 3,
-        _ => return None,
-    })
-}
-
-/// `%envreg12` → 12.
-fn trailing_index(name: &str) -> u8 {
-    let digits: String = name
-        .chars()
-        .skip_while(|c| !c.is_ascii_digit())
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    digits.parse().unwrap_or(0)
-}
-
-/// `.b0`, `.b7654`, `.h1`, `.h10`: kind and lanes as written (1 to 4 digits).
-fn parse_selector(text: &str) -> Option<Selector> {
-    let rest = text.strip_prefix('.')?;
-    let (kind, digits) = match rest.as_bytes().first()? {
-        b'b' => (SelectorKind::Byte, rest.get(1..)?),
-        b'h' => (SelectorKind::Half, rest.get(1..)?),
-        _ => return None,
-    };
-    if digits.is_empty() || digits.len() > 4 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let mut lanes = [0u8; 4];
-    for (slot, b) in lanes.iter_mut().zip(digits.bytes()) {
-        *slot = b - b'0';
-    }
-    Some(Selector {
-        kind,
-        lanes,
-        len: digits.len() as u8,
-    })
-}
-
-/// Masks list distinct lanes from high to low: `.b310`, `.h10`.
-fn is_descending_mask(s: &Selector, max: u8) -> bool {
-    let lanes = s.lanes.get(..usize::from(s.len)).unwrap_or(&[]);
-    lanes.iter().all(|&l| l <= max) && lanes.windows(2).all(|w| w.first() > w.get(1))
 }
 
 #[cfg(test)]

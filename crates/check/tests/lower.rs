@@ -440,3 +440,15 @@ fn every_error_in_one_run() {
         .collect();
     assert_eq!(lines, vec![7, 8, 9]);
 }
+
+#[test]
+fn warp_sz_is_a_predefined_constant() {
+    let m = kernel(".reg .b32 %r;\nmov.u32 %r, WARP_SZ;\nadd.u32 %r, %r, WARP_SZ;\nret;");
+    let insts = m.functions[0].insts();
+    let want = Operand::Special {
+        reg: SpecialReg::WarpSz,
+        index: 0,
+    };
+    assert_eq!(insts[0].operands[1], want);
+    assert_eq!(insts[1].operands[2], want);
+}

@@ -1,0 +1,157 @@
+//! Control-flow operands: branch labels, call targets, argument lists and prototypes.
+
+use crate::consteval::eval;
+use crate::ctx::Checker;
+use crate::func::Body;
+use crate::operand::{expr_has_name, resolved_what, Resolved, Slot};
+use ir::Operand;
+use isa::Type;
+use syntax::ast;
+
+impl<'a> Checker<'a> {
+    pub(crate) fn lower_label(&mut self, body: &Body<'a>, op: &'a ast::Operand) -> Option<Operand> {
+        let Some(name) = op.as_name().filter(|n| n.suffix.is_none()) else {
+            self.error(op.span(), "expected a label");
+            return None;
+        };
+        let text = name.ident.text(self.src);
+        match body.labels.get(text) {
+            Some((idx, _)) => Some(Operand::Label(*idx)),
+            None => {
+                self.error(name.span(), format!("undeclared label `{text}`"));
+                None
+            }
+        }
+    }
+
+    pub(crate) fn lower_callee(
+        &mut self,
+        body: &Body<'a>,
+        slot: &Slot<'_>,
+        op: &'a ast::Operand,
+    ) -> Option<Operand> {
+        let Some(name) = op.as_name() else {
+            self.error(
+                op.span(),
+                "expected a function name or a register holding its address",
+            );
+            return None;
+        };
+        let Some(resolved) = self.lookup_name(body, name) else {
+            if !std::mem::take(&mut self.reported_lookup) {
+                self.error(
+                    name.span(),
+                    format!("undeclared function `{}`", name.ident.text(self.src)),
+                );
+            }
+            return None;
+        };
+        match resolved {
+            Resolved::Func(f) => Some(Operand::Func(f)),
+            Resolved::Reg(r) => {
+                let ty = body.reg_ty(r).unwrap_or(Type::Pred);
+                if !((ty.is_integer() || ty.is_bits()) && matches!(ty.size_bits(), 32 | 64)) {
+                    self.error(
+                        name.span(),
+                        "a function pointer must be a 32- or 64-bit integer register",
+                    );
+                    return None;
+                }
+                let _ = slot;
+                Some(Operand::Reg(r))
+            }
+            other => {
+                self.error(
+                    name.span(),
+                    format!(
+                        "`{}` is a {}, not a function",
+                        name.ident.text(self.src),
+                        resolved_what(&other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    pub(crate) fn lower_list(
+        &mut self,
+        body: &mut Body<'a>,
+        op: &'a ast::Operand,
+    ) -> Option<Operand> {
+        let ast::Operand::List(list) = op else {
+            self.error(op.span(), "expected a parenthesised list `(a, b, …)`");
+            return None;
+        };
+        let mut out = Vec::with_capacity(list.elements.len());
+        let mut ok = true;
+        for e in &list.elements {
+            let lowered = match e {
+                ast::Operand::Expr(ast::Expr::Name(n)) => match self.resolve_name(body, n) {
+                    Some(Resolved::Reg(r)) if n.suffix.is_none() => Some(Operand::Reg(r)),
+                    Some(Resolved::Var(v)) => self
+                        .member_offset(v, n)
+                        .map(|offset| Operand::VarAddr { var: v, offset }),
+                    Some(Resolved::Reg(_) | Resolved::VecReg { .. }) => {
+                        self.error(
+                            n.span(),
+                            "call arguments must be whole registers or `.param` variables",
+                        );
+                        None
+                    }
+                    Some(other) => {
+                        self.error(
+                            n.span(),
+                            format!("a call argument cannot be a {}", resolved_what(&other)),
+                        );
+                        None
+                    }
+                    None => None,
+                },
+                ast::Operand::Expr(e) if !expr_has_name(e) => match eval(e, self.src) {
+                    Ok(crate::consteval::Value::Int { bits, .. }) => Some(Operand::Imm(bits)),
+                    Ok(crate::consteval::Value::Float { value, .. }) => {
+                        Some(Operand::Imm(value.to_bits()))
+                    }
+                    Err((span, msg)) => {
+                        self.error(span, msg);
+                        None
+                    }
+                },
+                other => {
+                    self.error(
+                        other.span(),
+                        "call arguments must be registers, `.param` variables or constants",
+                    );
+                    None
+                }
+            };
+            match lowered {
+                Some(o) => out.push(o),
+                None => ok = false,
+            }
+        }
+        ok.then(|| Operand::List(out.into_boxed_slice()))
+    }
+
+    pub(crate) fn lower_proto(&mut self, body: &Body<'a>, op: &'a ast::Operand) -> Option<Operand> {
+        let Some(name) = op.as_name() else {
+            self.error(op.span(), "expected a `.callprototype` name");
+            return None;
+        };
+        match self.resolve_name(body, name)? {
+            Resolved::Proto(p) => Some(Operand::Proto(p)),
+            other => {
+                self.error(
+                    name.span(),
+                    format!(
+                        "`{}` is a {}, not a `.callprototype`",
+                        name.ident.text(self.src),
+                        resolved_what(&other)
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
