@@ -374,3 +374,31 @@ fn many_ctas_give_the_same_reduction_for_every_thread_count() {
     );
     assert_eq!(decode::<u32>(&out[1]), block_sums(&data, block, ctas));
 }
+
+#[test]
+fn concurrent_launches_from_host_threads_share_global_atomics() {
+    let n = 30_000usize;
+    let mut rng = Rng(24);
+    let data: Vec<u8> = (0..n).map(|_| (rng.next_u32() % 17) as u8).collect();
+    let (mut dev, m) = load_kernel("histogram.ptx");
+    let d = upload(&mut dev, &data);
+    let hist = zeros::<u32>(&mut dev, 256);
+    let args = [Arg::ptr(d), Arg::u32(n as u32), Arg::ptr(hist)];
+    let c = cfg([8, 1, 1], [128, 1, 1]);
+    std::thread::scope(|s| {
+        for k in 0..3 {
+            let (dev, m, args, c) = (&dev, &m, &args, &c);
+            s.spawn(move || {
+                let kernel = if k == 1 {
+                    "histogram"
+                } else {
+                    "histogram_global"
+                };
+                dev.launch(m, kernel, c, args, &opts(2))
+                    .unwrap_or_else(|e| panic!("launch {k}: {e}"));
+            });
+        }
+    });
+    let want: Vec<u32> = byte_histogram(&data).iter().map(|x| 3 * x).collect();
+    assert_eq!(download::<u32>(&dev, hist, 256), want);
+}
