@@ -72,3 +72,15 @@ fn exit_inside_a_function_ends_only_that_thread() {
         );
     }
 }
+
+#[test]
+fn one_barrier_number_at_two_instructions_is_one_barrier() {
+    let out = run_all_threads(
+        "control_flow.ptx",
+        "same_barrier_two_sites",
+        &cfg([2, 1, 1], [64, 1, 1]),
+        &[zbuf::<u32>(32)],
+    );
+    let want: Vec<u32> = (0..32).map(|k| 1000 + k).collect();
+    assert_eq!(decode::<u32>(&out[0]), want);
+}
