@@ -484,6 +484,9 @@ impl<'a> Checker<'a> {
 /// `call (r), f, (a);`, `mov d, a;` vs `mov d, {a, b};`): pick the first the operands fit, or
 /// the table's first form (whose errors are then reported).
 fn choose_form(matches: &[isa::Match], ops: &[ast::Operand]) -> Option<isa::Match> {
+    if let [only] = matches {
+        return Some(*only);
+    }
     matches
         .iter()
         .find(|m| shape_fits(m, ops))
