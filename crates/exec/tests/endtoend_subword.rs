@@ -52,3 +52,16 @@ fn subword_loads_extend_and_stores_truncate() {
         );
     }
 }
+
+#[test]
+fn ldu_volatile_nc_and_cache_hinted_loads_read_plain_values() {
+    let p = [3u32, 50, 700, 9000, 10_000, 200_000, 3_000_000];
+    let out = run_all_threads(
+        "subword.ptx",
+        "uniform_loads",
+        &cfg([1, 1, 1], [40, 1, 1]),
+        &[buf(&p), zbuf::<u32>(40)],
+    );
+    let want: Vec<u32> = (0..40).map(|t| 753 + p[3 + t % 4]).collect();
+    assert_eq!(decode::<u32>(&out[1]), want);
+}
