@@ -402,3 +402,43 @@ fn concurrent_launches_from_host_threads_share_global_atomics() {
     let want: Vec<u32> = byte_histogram(&data).iter().map(|x| 3 * x).collect();
     assert_eq!(download::<u32>(&dev, hist, 256), want);
 }
+
+#[test]
+fn shared_memory_atomics_of_every_operation() {
+    let (block, ctas) = (160usize, 3usize);
+    let mut rng = Rng(25);
+    let vals: Vec<i32> = (0..block * ctas).map(|_| rng.next_u32() as i32).collect();
+    let out = run_all_threads(
+        "atomics.ptx",
+        "shared_atomics",
+        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
+        &[buf(&vals), zbuf::<u32>(10 * ctas)],
+    );
+    let w: Vec<u32> = decode(&out[1]);
+    for c in 0..ctas {
+        let v = &vals[c * block..(c + 1) * block];
+        let ts = 0..block as u32;
+        let mut inc = 0u32;
+        for _ in 0..block {
+            inc = if inc >= 9 { 0 } else { inc + 1 };
+        }
+        let fsum: u32 = ts.clone().map(|t| t & 7).sum();
+        let want = [
+            ts.clone().fold(u32::MAX, |a, t| a & !(1 << (t & 31))),
+            ts.clone().fold(0, |a, t| a | 1 << (t % 29)),
+            ts.clone().fold(0, |a, t| a ^ t.wrapping_mul(2_654_435_761)),
+            *v.iter().min().unwrap() as u32,
+            *v.iter().max().unwrap() as u32,
+            inc,
+            5000 - block as u32,
+            (fsum as f32).to_bits(),
+            v.iter().map(|&x| x as u32).min().unwrap(),
+            v.iter().map(|&x| x as u32).max().unwrap(),
+        ];
+        assert_eq!(
+            &w[10 * c..10 * c + 10],
+            want,
+            "CTA {c}: and, or, xor, min.s32, max.s32, inc, dec, add.f32, min.u32, max.u32"
+        );
+    }
+}
