@@ -22,58 +22,17 @@ fn block_sums(data: &[u32], block: usize, ctas: usize) -> Vec<u32> {
         .collect()
 }
 
-#[test]
-fn reduce_sum_static_shared_tree() {
-    let (block, ctas) = (256usize, 7usize);
-    let n = 2 * block * ctas - 100; // the last CTA sees a partial tile
-    let data = random_u32(n, 11);
-    let out = run_all_threads(
-        "reduce_shared.ptx",
-        "reduce_sum",
-        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
-        &[
-            buf(&data),
-            zbuf::<u32>(ctas),
-            Param::Scalar(Arg::u32(n as u32)),
-        ],
-    );
-    assert_eq!(decode::<u32>(&out[1]), block_sums(&data, block, ctas));
-}
-
-#[test]
-fn reduce_sum_small_blocks_and_1024_thread_ctas() {
-    for block in [1usize, 2, 32, 64, 1024] {
-        let ctas = 3usize;
-        let n = 2 * block * ctas;
-        let data = random_u32(n, block as u64 + 5);
-        let out = run_all_threads(
-            "reduce_shared.ptx",
-            "reduce_sum",
-            &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
-            &[
-                buf(&data),
-                zbuf::<u32>(ctas),
-                Param::Scalar(Arg::u32(n as u32)),
-            ],
-        );
-        assert_eq!(
-            decode::<u32>(&out[1]),
-            block_sums(&data, block, ctas),
-            "block {block}"
-        );
-    }
-}
-
-#[test]
-fn reduce_sum_dynamic_shared_and_generic_addresses() {
-    let (block, ctas) = (128usize, 5usize);
-    let n = 2 * block * ctas - 3;
-    let data = random_u32(n, 12);
+/// Run `kernel` (reduce_sum or reduce_sum_dyn) over `n` random values and compare the
+/// per-CTA sums.
+fn check_reduce_sum(kernel: &str, block: usize, ctas: usize, n: usize, seed: u64) {
+    let data = random_u32(n, seed);
     let mut c = cfg([ctas as u32, 1, 1], [block as u32, 1, 1]);
-    c.shared_bytes = 4 * block as u32;
+    if kernel == "reduce_sum_dyn" {
+        c.shared_bytes = 4 * block as u32;
+    }
     let out = run_all_threads(
         "reduce_shared.ptx",
-        "reduce_sum_dyn",
+        kernel,
         &c,
         &[
             buf(&data),
@@ -81,7 +40,29 @@ fn reduce_sum_dynamic_shared_and_generic_addresses() {
             Param::Scalar(Arg::u32(n as u32)),
         ],
     );
-    assert_eq!(decode::<u32>(&out[1]), block_sums(&data, block, ctas));
+    assert_eq!(
+        decode::<u32>(&out[1]),
+        block_sums(&data, block, ctas),
+        "{kernel}: block {block}, {ctas} CTAs, n = {n}"
+    );
+}
+
+#[test]
+fn reduce_sum_static_shared_tree() {
+    // The last CTA sees a partial tile.
+    check_reduce_sum("reduce_sum", 256, 7, 2 * 256 * 7 - 100, 11);
+}
+
+#[test]
+fn reduce_sum_small_blocks_and_1024_thread_ctas() {
+    for block in [1usize, 2, 32, 64, 1024] {
+        check_reduce_sum("reduce_sum", block, 3, 2 * block * 3, block as u64 + 5);
+    }
+}
+
+#[test]
+fn reduce_sum_dynamic_shared_and_generic_addresses() {
+    check_reduce_sum("reduce_sum_dyn", 128, 5, 2 * 128 * 5 - 3, 12);
 }
 
 #[test]
@@ -359,20 +340,7 @@ fn bar_arrive_producer_and_bar_sync_consumer() {
 
 #[test]
 fn many_ctas_give_the_same_reduction_for_every_thread_count() {
-    let (block, ctas) = (64usize, 300usize);
-    let n = 2 * block * ctas;
-    let data = random_u32(n, 15);
-    let out = run_all_threads(
-        "reduce_shared.ptx",
-        "reduce_sum",
-        &cfg([ctas as u32, 1, 1], [block as u32, 1, 1]),
-        &[
-            buf(&data),
-            zbuf::<u32>(ctas),
-            Param::Scalar(Arg::u32(n as u32)),
-        ],
-    );
-    assert_eq!(decode::<u32>(&out[1]), block_sums(&data, block, ctas));
+    check_reduce_sum("reduce_sum", 64, 300, 2 * 64 * 300, 15);
 }
 
 #[test]
