@@ -418,3 +418,19 @@ fn many_faulting_threads_give_the_same_report_for_every_thread_count() {
         }
     }
 }
+
+#[test]
+fn fault_store_through_a_generic_pointer_into_const() {
+    let (_, msg) = launch_fault(
+        "store_const_generic",
+        &cfg([1, 1, 1], [8, 1, 1]),
+        &[],
+        &opts(1),
+    );
+    assert_names_kernel_and_line(&msg, "store_const_generic", "store_const");
+    assert_names_thread(&msg, [0, 0, 0], [4, 0, 0]);
+    assert!(
+        msg.contains("const"),
+        "message does not name the const space: {msg}"
+    );
+}
