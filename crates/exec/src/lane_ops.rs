@@ -30,6 +30,19 @@ impl IntTy {
     }
 }
 
+/// Which scalar video operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VideoKind {
+    Add,
+    Sub,
+    Absdiff,
+    Min,
+    Max,
+    Shl(ClampWrap),
+    Shr(ClampWrap),
+    Set(ops::video::VCmp),
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaneOp {
     Sad(IntTy),
@@ -45,6 +58,11 @@ pub enum LaneOp {
     Lop3(u8),
     Shf(bool, ops::logic::ShfMode),
     MadHiSatS32,
+    /// Scalar video instructions (ptx-video.md §9.7.18.1).
+    Video(VideoKind, ops::video::VideoScalar),
+    /// `vset2`/`vset4`.
+    Vset2(ops::video::Simd2Mode, ops::video::VCmp),
+    Vset4(ops::video::Simd4Mode, ops::video::VCmp),
     /// `isspacep.space p, a`: whether generic address `a` lies in the space's window.
     Isspacep(crate::program::Space),
     /// `slct.dtype.s32 d, a, b, c`: `c >= 0 ? a : b`.
@@ -112,6 +130,22 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
         LaneOp::MadHiSatS32 => {
             oi::mad_hi_sat_s32(a as u32 as i32, b as u32 as i32, c as u32 as i32) as u32 as u64
         }
+        LaneOp::Video(k, m) => {
+            use ops::video as v;
+            let (a, b, c) = (a as u32, b as u32, c as u32);
+            (match k {
+                VideoKind::Add => v::vadd(a, b, c, m),
+                VideoKind::Sub => v::vsub(a, b, c, m),
+                VideoKind::Absdiff => v::vabsdiff(a, b, c, m),
+                VideoKind::Min => v::vmin(a, b, c, m),
+                VideoKind::Max => v::vmax(a, b, c, m),
+                VideoKind::Shl(cw) => v::vshl(a, b, c, m, cw),
+                VideoKind::Shr(cw) => v::vshr(a, b, c, m, cw),
+                VideoKind::Set(cmp) => v::vset(a, b, c, m, cmp),
+            }) as u64
+        }
+        LaneOp::Vset2(m, cmp) => ops::video::vset2(a as u32, b as u32, c as u32, m, cmp) as u64,
+        LaneOp::Vset4(m, cmp) => ops::video::vset4(a as u32, b as u32, c as u32, m, cmp) as u64,
         LaneOp::Isspacep(space) => {
             use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_BYTES};
             let inw = |w: u64| (w..w + WINDOW_BYTES).contains(&a);

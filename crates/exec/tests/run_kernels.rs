@@ -547,3 +547,40 @@ fn indirect_call_through_a_function_table() {
         }
     }
 }
+
+#[test]
+fn scalar_video_with_selectors_and_vset() {
+    let (mut dev, m) = load("video_scalar.ptx", &text("video_scalar.ptx"));
+    let mut rng = Rng(31);
+    let n = 64usize;
+    let input: Vec<u32> = (0..2 * n).map(|_| rng.next_u64() as u32).collect();
+    let pin = upload_u32(&mut dev, &input);
+    let pout = dev.alloc(n as u64 * 20).unwrap();
+    launch(
+        &dev,
+        &m,
+        "video_scalar",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[Arg::ptr(pin), Arg::ptr(pout)],
+    )
+    .unwrap();
+    let out = read_u32(&dev, pout, n * 5);
+    for t in 0..n {
+        let (a, b) = (input[2 * t], input[2 * t + 1]);
+        let byte = |x: u32, k: u32| (x >> (8 * k)) & 0xff;
+        let sbyte = |x: u32, k: u32| (x >> (8 * k)) as u8 as i8 as i64;
+        let shalf = |x: u32, k: u32| (x >> (16 * k)) as u16 as i16 as i64;
+        // vset4: per byte lane k, d.b_k = (a.b_k > b.b_k), unsigned; lanes of `c` unused.
+        let vset4: u32 = (0..4)
+            .map(|k| ((byte(a, k) > byte(b, k)) as u32) << (8 * k))
+            .sum();
+        let want = [
+            byte(a, 0) + byte(b, 1),
+            (shalf(a, 1) - shalf(b, 0)).unsigned_abs() as u32,
+            (sbyte(a, 2).max(sbyte(b, 3)) + t as i64) as u32,
+            (a < b) as u32,
+            vset4,
+        ];
+        assert_eq!(&out[t * 5..t * 5 + 5], want, "thread {t} a={a:#x} b={b:#x}");
+    }
+}

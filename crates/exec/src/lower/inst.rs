@@ -718,6 +718,16 @@ impl Lowerer<'_> {
             | Oc::Vabsdiff2
             | Oc::Vmin2
             | Oc::Vmax2 => self.simd_video(e, i)?,
+            Oc::Vadd
+            | Oc::Vsub
+            | Oc::Vabsdiff
+            | Oc::Vmin
+            | Oc::Vmax
+            | Oc::Vshl
+            | Oc::Vshr
+            | Oc::Vset
+            | Oc::Vset2
+            | Oc::Vset4 => self.scalar_video(e, i)?,
             other => {
                 return Err(format!(
                     "instruction `{}` is not supported by the executor",

@@ -319,3 +319,139 @@ impl Lowerer<'_> {
         Ok(())
     }
 }
+
+impl Lowerer<'_> {
+    /// Scalar video instructions and `vset2`/`vset4`, evaluated per lane through `ops::video`.
+    pub(crate) fn scalar_video(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        use crate::lane_ops::{LaneOp, VideoKind};
+        use ir::Opcode as Oc;
+        use ops::video::{
+            ByteLanes, ClampWrap, HalfLanes, Mask2, Mask4, PartSel, Sign, Simd2Mode, Simd4Mode,
+            VCmp, VideoScalar, VideoSecondary,
+        };
+        let ops_ = &i.operands;
+        let sign = |k: usize| {
+            if i.type_slot(k).is_some_and(|t| t.is_signed()) {
+                Sign::Signed
+            } else {
+                Sign::Unsigned
+            }
+        };
+        let part = |s: &ir::Selector| match s.kind {
+            ir::SelectorKind::Byte => PartSel::byte(s.lanes[0]),
+            ir::SelectorKind::Half => PartSel::half(s.lanes[0]),
+        };
+        let vcmp = || -> LResult<VCmp> {
+            Ok(match i.mods.cmp {
+                Some(isa::CmpOp::Eq) => VCmp::Eq,
+                Some(isa::CmpOp::Ne) => VCmp::Ne,
+                Some(isa::CmpOp::Lt) => VCmp::Lt,
+                Some(isa::CmpOp::Le) => VCmp::Le,
+                Some(isa::CmpOp::Gt) => VCmp::Gt,
+                Some(isa::CmpOp::Ge) => VCmp::Ge,
+                c => return Err(format!("comparison {c:?} is not a video comparison")),
+            })
+        };
+        let (d, dsel) = match ops_.first() {
+            Some(O::Selected { reg, sel }) => (*reg, Some(*sel)),
+            Some(O::Reg(r)) => (*r, None),
+            _ => return Err("missing destination".into()),
+        };
+        let d = self.reg(e, d)?;
+        let (a, asel) = self.video_src(e, ops_.get(1).ok_or("missing a")?)?;
+        let (b, bsel) = self.video_src(e, ops_.get(2).ok_or("missing b")?)?;
+        let c = match ops_.get(3) {
+            Some(O::Omitted) | None => S32::Imm(0),
+            Some(x) => self.s32(e, x)?,
+        };
+        let f = match i.op {
+            Oc::Vset2 | Oc::Vset4 => {
+                let cmp = vcmp()?;
+                let add = i.mods.video_op2.is_some();
+                if i.op == Oc::Vset4 {
+                    let mut m = Simd4Mode::new(Sign::Unsigned, sign(0), sign(1));
+                    m.add = add;
+                    if let Some(s) = asel {
+                        let l = s.lanes;
+                        m.asel = ByteLanes::from_ptx_digits([l[0], l[1], l[2], l[3]])
+                            .ok_or("bad selector")?;
+                    }
+                    if let Some(s) = bsel {
+                        let l = s.lanes;
+                        m.bsel = ByteLanes::from_ptx_digits([l[0], l[1], l[2], l[3]])
+                            .ok_or("bad selector")?;
+                    }
+                    if let Some(s) = dsel {
+                        m.mask = Mask4::from_lanes(&s.lanes[..(s.len as usize).min(4)])
+                            .ok_or("bad mask")?;
+                    }
+                    LaneOp::Vset4(m, cmp)
+                } else {
+                    let mut m = Simd2Mode::new(Sign::Unsigned, sign(0), sign(1));
+                    m.add = add;
+                    if let Some(s) = asel {
+                        m.asel = HalfLanes::from_ptx_digits([s.lanes[0], s.lanes[1]])
+                            .ok_or("bad selector")?;
+                    }
+                    if let Some(s) = bsel {
+                        m.bsel = HalfLanes::from_ptx_digits([s.lanes[0], s.lanes[1]])
+                            .ok_or("bad selector")?;
+                    }
+                    if let Some(s) = dsel {
+                        m.mask = Mask2::from_lanes(&s.lanes[..(s.len as usize).min(4)])
+                            .ok_or("bad mask")?;
+                    }
+                    LaneOp::Vset2(m, cmp)
+                }
+            }
+            _ => {
+                let (dt, at, bt) = if i.op == Oc::Vset {
+                    (Sign::Unsigned, sign(0), sign(1))
+                } else {
+                    (sign(0), sign(1), sign(2))
+                };
+                let mut m = VideoScalar::new(dt, at, bt);
+                m.sat = i.mods.has(ir::Flag::Sat);
+                if let Some(s) = asel {
+                    m.asel = part(&s).ok_or("bad selector")?;
+                }
+                if let Some(s) = bsel {
+                    m.bsel = part(&s).ok_or("bad selector")?;
+                }
+                m.secondary = match (i.mods.video_op2, dsel) {
+                    (Some(isa::VideoOp2::Add), _) => VideoSecondary::Add,
+                    (Some(isa::VideoOp2::Min), _) => VideoSecondary::Min,
+                    (Some(isa::VideoOp2::Max), _) => VideoSecondary::Max,
+                    (None, Some(s)) => VideoSecondary::Merge(part(&s).ok_or("bad selector")?),
+                    (None, None) => VideoSecondary::None,
+                };
+                let cw = if i.mods.clamp == Some(isa::ClampMode::Clamp) {
+                    ClampWrap::Clamp
+                } else {
+                    ClampWrap::Wrap
+                };
+                let k = match i.op {
+                    Oc::Vadd => VideoKind::Add,
+                    Oc::Vsub => VideoKind::Sub,
+                    Oc::Vabsdiff => VideoKind::Absdiff,
+                    Oc::Vmin => VideoKind::Min,
+                    Oc::Vmax => VideoKind::Max,
+                    Oc::Vshl => VideoKind::Shl(cw),
+                    Oc::Vshr => VideoKind::Shr(cw),
+                    _ => VideoKind::Set(vcmp()?),
+                };
+                LaneOp::Video(k, m)
+            }
+        };
+        let to_src = |s: S32| match s {
+            S32::Reg(r) => Src::Reg(Reg::R32(r)),
+            S32::Imm(v) => Src::Imm(v as u64),
+        };
+        e.push(Op::Lane {
+            f,
+            d,
+            srcs: [to_src(a), to_src(b), to_src(c), Src::Imm(0)],
+        });
+        Ok(())
+    }
+}
