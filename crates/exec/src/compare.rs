@@ -64,6 +64,13 @@ pub fn setp32(op: CmpOp, ty: CmpTy, w: Width, a: &Row32, b: &Row32) -> u32 {
             let (x, y) = (f32::from_bits(x), f32::from_bits(y));
             fcmp(op, x, y, x.is_nan() || y.is_nan())
         }),
+        (CmpTy::Fftz, _) => mask_of(a, b, |x, y| {
+            let (x, y) = (
+                ops::float::flush_f32(f32::from_bits(x)),
+                ops::float::flush_f32(f32::from_bits(y)),
+            );
+            fcmp(op, x, y, x.is_nan() || y.is_nan())
+        }),
     }
 }
 
@@ -71,7 +78,7 @@ pub fn setp64(op: CmpOp, ty: CmpTy, a: &Row64, b: &Row64) -> u32 {
     match ty {
         CmpTy::U => mask_of(a, b, |x, y| icmp(op, x, y)),
         CmpTy::S => mask_of(a, b, |x, y| icmp(op, x as i64, y as i64)),
-        CmpTy::F => mask_of(a, b, |x, y| {
+        CmpTy::F | CmpTy::Fftz => mask_of(a, b, |x, y| {
             let (x, y) = (f64::from_bits(x), f64::from_bits(y));
             fcmp(op, x, y, x.is_nan() || y.is_nan())
         }),

@@ -7,6 +7,14 @@
 //! structure-of-arrays register file. Faults (out-of-bounds, misaligned, `trap`, barrier
 //! deadlock, step budget) are values: [`ExecError`].
 //!
+//! For `ptxvm run`: [`LaunchSpec::from_json`] / [`LaunchSpec::from_flags`] parse the launch
+//! description (errors are [`SpecError`]s naming the field), [`run`] loads a checked module,
+//! allocates the buffers, launches and reads them back into a [`RunResult`]
+//! ([`RunResult::to_json`], [`RunResult::summary`], [`RunResult::write_out`]);
+//! [`ExecError::exit_code`] gives the process exit code (3 for a fault, 2 for a bad launch,
+//! 1 for an instruction the executor cannot run). [`RunOptions::progress`] is incremented with
+//! finished thread-instructions for a progress bar.
+//!
 //! ```
 //! use exec::{Arg, Device, LaunchConfig, RunOptions};
 //! use exec::program::*;

@@ -223,6 +223,8 @@ pub enum CmpTy {
     U,
     S,
     F,
+    /// Float with `.ftz`: subnormal inputs compare as zero of the same sign.
+    Fftz,
 }
 
 /// Boolean combination of `setp` with a third predicate.

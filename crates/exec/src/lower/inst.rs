@@ -419,7 +419,10 @@ impl Lowerer<'_> {
             Oc::Mov => self.mov_vector(e, i)?,
             Oc::Setp => {
                 let (cmp, forced) = cmp_of(i.mods.cmp.ok_or("missing comparison")?);
-                let cty = forced.unwrap_or_else(|| cmp_ty(ty));
+                let mut cty = forced.unwrap_or_else(|| cmp_ty(ty));
+                if cty == CmpTy::F && i.mods.has(Flag::Ftz) {
+                    cty = CmpTy::Fftz;
+                }
                 let O::PredPair(pr, q) = o(0) else {
                     return Err("setp needs a predicate destination".into());
                 };
