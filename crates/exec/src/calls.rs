@@ -90,6 +90,12 @@ impl Warp {
                     CallArg::Param { .. } => 0,
                 })
                 .collect();
+            // A fresh frame starts zeroed (reset only clears the kernel's own frame).
+            let mut k = 0u64;
+            while k < f.frame_bytes as u64 {
+                self.local_store(lb, lane, new_base + k, 1, 0);
+                k += 1;
+            }
             let saved = if f.recursive {
                 self.save_regs(f, lane)
             } else {

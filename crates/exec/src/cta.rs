@@ -62,8 +62,14 @@ impl CtaRunner {
             .funcs
             .get(ctx.kernel.func as usize)
             .map_or(0, |f| f.entry);
+        let kernel_frame = ctx
+            .prog
+            .funcs
+            .get(ctx.kernel.func as usize)
+            .map_or(0, |f| f.frame_bytes);
+        let live_local = ctx.prog.frame0.saturating_add(kernel_frame);
         for (i, w) in self.warps.iter_mut().take(nwarps).enumerate() {
-            w.reset(i as u32, ctx.ntid, entry, ctx.prog.frame0);
+            w.reset(i as u32, ctx.ntid, entry, ctx.prog.frame0, live_local);
             w.ctaid = ctaid;
         }
         self.shared.clear();

@@ -133,7 +133,17 @@ impl Warp {
     }
 
     /// Reset for warp `warp_id` of a CTA of shape `ntid`, starting at `entry`.
-    pub fn reset(&mut self, warp_id: u32, ntid: [u32; 3], entry: u32, frame0: u32) {
+    /// `live_local` is how many bytes of each thread's local memory the kernel itself uses
+    /// (module `.local` variables and its frame); deeper frames are zeroed when a call enters
+    /// them, so a deep per-thread stack costs nothing for threads that do not use it.
+    pub fn reset(
+        &mut self,
+        warp_id: u32,
+        ntid: [u32; 3],
+        entry: u32,
+        frame0: u32,
+        live_local: u32,
+    ) {
         for r in &mut self.r32 {
             *r = [0; LANES];
         }
@@ -141,7 +151,17 @@ impl Warp {
             *r = [0; LANES];
         }
         self.pred.fill(0);
-        self.local.fill(0);
+        let per = self.local.len() / LANES;
+        let live = (live_local as usize).min(per);
+        if live == per {
+            self.local.fill(0);
+        } else {
+            for lane in self.local.chunks_mut(per.max(1)) {
+                if let Some(l) = lane.get_mut(..live) {
+                    l.fill(0);
+                }
+            }
+        }
         self.carry = 0;
         self.pc = entry;
         self.waiting = 0;
