@@ -1,4 +1,5 @@
-//! Runs the vector-add example kernel over 1M elements once (for callgrind profiling).
+//! Runs the vector-add example kernel once: `profile_vector_add [N] [THREADS]` (for callgrind
+//! profiling and for comparing wall time with CPU time under load).
 use exec::{Arg, Device, LaunchConfig, RunOptions};
 
 fn main() {
