@@ -434,3 +434,25 @@ fn fault_store_through_a_generic_pointer_into_const() {
         "message does not name the const space: {msg}"
     );
 }
+
+#[test]
+fn launches_outside_maxntid_or_reqntid_are_launch_errors() {
+    let (mut dev, m) = load_kernel("launch_bounds.ptx");
+    let p = zeros::<u32>(&mut dev, 256);
+    let go = |kernel: &str, block: [u32; 3]| {
+        dev.launch(&m, kernel, &cfg([1, 1, 1], block), &[Arg::ptr(p)], &opts(1))
+    };
+    go("bounded_max", [64, 1, 1]).expect("64 threads are within .maxntid 64");
+    go("bounded_req", [32, 2, 1]).expect("32 x 2 x 1 is the .reqntid shape");
+    for (kernel, block) in [
+        ("bounded_max", [65, 1, 1]),
+        ("bounded_max", [32, 4, 1]),
+        ("bounded_req", [64, 1, 1]),
+        ("bounded_req", [32, 1, 1]),
+    ] {
+        match go(kernel, block) {
+            Ok(_) => panic!("{kernel} launched with block {block:?}"),
+            Err(e) => assert_eq!(e.exit_code(), 2, "{kernel} {block:?}: {e}"),
+        }
+    }
+}
