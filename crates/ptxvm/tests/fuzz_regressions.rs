@@ -60,10 +60,28 @@ fn run_files(files: &[PathBuf], body: fn(&[u8])) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The same kernel wrapper as `fuzz/fuzz_targets/check.rs`: inputs without `.version` are
+/// instruction lines placed inside it.
+const PROLOGUE: &str = ".version 7.8\n.target sm_80\n.address_size 64\n\
+.visible .entry k(.param .u64 p, .param .u32 n, .param .f32 x)\n{\n\
+.reg .pred %p<8>;\n.reg .b16 %h<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n\
+.reg .f32 %f<16>;\n.reg .f64 %fd<8>;\n.shared .align 8 .b8 sh[256];\n.local .align 8 .b8 lo[64];\n\
+ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nld.param.f32 %f1, [x];\n\
+mov.u32 %r2, %tid.x;\n";
+const EPILOGUE: &str = "\nret;\n}\n";
+
 fn fuzz_check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    if text.contains(".version") {
+        check_and_run(text);
+    } else {
+        check_and_run(&format!("{PROLOGUE}{text}{EPILOGUE}"));
+    }
+}
+
+fn check_and_run(text: &str) {
     let file = diag::SourceFile::new("fuzz.ptx", text);
     let (module, diags) = check::check_source(&file);
     let _ = diag::render(&file, &diags);
@@ -210,6 +228,16 @@ fn fermi_decode_regressions() {
 #[test]
 fn cubin_read_regressions() {
     run_all("cubin_read", fuzz_cubin_read);
+}
+
+/// Wrapped inputs must reach the executor: the wrapper plus a trivial body checks cleanly.
+#[test]
+fn wrapper_checks_cleanly() {
+    let text = format!("{PROLOGUE}st.global.u32 [%rd1], %r2;{EPILOGUE}");
+    let file = diag::SourceFile::new("wrapped.ptx", text.as_str());
+    let (module, diags) = check::check_source(&file);
+    assert!(module.is_some(), "{}", diag::render(&file, &diags));
+    assert!(exec::Device::new().load(&module.unwrap(), &file).is_ok());
 }
 
 /// The driver itself must notice a panicking input, or every test above passes vacuously.
