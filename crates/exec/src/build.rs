@@ -72,6 +72,8 @@ impl ProgramBuilder {
             params,
             param_bytes: off,
             shared_bytes: 0,
+            maxntid: None,
+            reqntid: None,
         });
         offs
     }

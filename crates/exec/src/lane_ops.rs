@@ -60,6 +60,8 @@ pub enum LaneOp {
     MadHiSatS32,
     /// Scalar video instructions (ptx-video.md §9.7.18.1).
     Video(VideoKind, ops::video::VideoScalar),
+    /// `vmad` (ptx-video.md §9.7.18.1.3).
+    Vmad(ops::video::VmadMode),
     /// `vset2`/`vset4`.
     Vset2(ops::video::Simd2Mode, ops::video::VCmp),
     Vset4(ops::video::Simd4Mode, ops::video::VCmp),
@@ -144,6 +146,7 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
                 VideoKind::Set(cmp) => v::vset(a, b, c, m, cmp),
             }) as u64
         }
+        LaneOp::Vmad(m) => ops::video::vmad(a as u32, b as u32, c as u32, m) as u64,
         LaneOp::Vset2(m, cmp) => ops::video::vset2(a as u32, b as u32, c as u32, m, cmp) as u64,
         LaneOp::Vset4(m, cmp) => ops::video::vset4(a as u32, b as u32, c as u32, m, cmp) as u64,
         LaneOp::Isspacep(space) => {

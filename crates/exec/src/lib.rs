@@ -258,6 +258,23 @@ impl Device {
                 "a CTA of {threads} threads exceeds the limit of {MAX_CTA_THREADS}"
             )));
         }
+        if let Some(m) = k.maxntid {
+            let max: u64 = m.iter().map(|&x| x as u64).product();
+            if threads > max {
+                return Err(ExecError::Launch(format!(
+                    "kernel `{kernel}` declares .maxntid {}, {}, {} ({max} threads); the CTA has {threads}",
+                    m[0], m[1], m[2]
+                )));
+            }
+        }
+        if let Some(r) = k.reqntid {
+            if r != cfg.block {
+                return Err(ExecError::Launch(format!(
+                    "kernel `{kernel}` requires .reqntid {}, {}, {}; the CTA is {}, {}, {}",
+                    r[0], r[1], r[2], cfg.block[0], cfg.block[1], cfg.block[2]
+                )));
+            }
+        }
         let shared = k.shared_bytes as u64 + cfg.shared_bytes as u64;
         if shared > cta::MAX_SHARED_BYTES {
             return Err(ExecError::Launch(format!(

@@ -832,6 +832,10 @@ pub struct KernelInfo {
     pub param_bytes: u32,
     /// Static `.shared` bytes (dynamic `extern .shared` goes after them).
     pub shared_bytes: u32,
+    /// `.maxntid`: the CTA may have at most this many threads (the product).
+    pub maxntid: Option<[u32; 3]>,
+    /// `.reqntid`: the CTA must have exactly this shape.
+    pub reqntid: Option<[u32; 3]>,
 }
 
 /// The whole decoded program.

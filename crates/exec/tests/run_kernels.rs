@@ -555,7 +555,7 @@ fn scalar_video_with_selectors_and_vset() {
     let n = 64usize;
     let input: Vec<u32> = (0..2 * n).map(|_| rng.next_u64() as u32).collect();
     let pin = upload_u32(&mut dev, &input);
-    let pout = dev.alloc(n as u64 * 20).unwrap();
+    let pout = dev.alloc(n as u64 * 24).unwrap();
     launch(
         &dev,
         &m,
@@ -564,7 +564,7 @@ fn scalar_video_with_selectors_and_vset() {
         &[Arg::ptr(pin), Arg::ptr(pout)],
     )
     .unwrap();
-    let out = read_u32(&dev, pout, n * 5);
+    let out = read_u32(&dev, pout, n * 6);
     for t in 0..n {
         let (a, b) = (input[2 * t], input[2 * t + 1]);
         let byte = |x: u32, k: u32| (x >> (8 * k)) & 0xff;
@@ -580,7 +580,9 @@ fn scalar_video_with_selectors_and_vset() {
             (sbyte(a, 2).max(sbyte(b, 3)) + t as i64) as u32,
             (a < b) as u32,
             vset4,
+            // vmad: a.h0 * b.h1 - c with signed halves (the product fits 32 bits).
+            (shalf(a, 0) * shalf(b, 1) - t as i64) as u32,
         ];
-        assert_eq!(&out[t * 5..t * 5 + 5], want, "thread {t} a={a:#x} b={b:#x}");
+        assert_eq!(&out[t * 6..t * 6 + 6], want, "thread {t} a={a:#x} b={b:#x}");
     }
 }

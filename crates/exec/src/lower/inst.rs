@@ -731,6 +731,7 @@ impl Lowerer<'_> {
             | Oc::Vset
             | Oc::Vset2
             | Oc::Vset4 => self.scalar_video(e, i)?,
+            Oc::Vmad => self.vmad(e, i)?,
             other => {
                 return Err(format!(
                     "instruction `{}` is not supported by the executor",

@@ -322,6 +322,77 @@ impl Lowerer<'_> {
 
 impl Lowerer<'_> {
     /// Scalar video instructions and `vset2`/`vset4`, evaluated per lane through `ops::video`.
+    /// `vmad`: `{-}a * {-}b + {-}c` with `.po`, `.shr7/.shr15` and `.sat`.
+    pub(crate) fn vmad(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        use ops::video::{PartSel, Sign, VmadMode, VmadNeg, VmadScale};
+        let ops_ = &i.operands;
+        let sign = |k: usize| {
+            if i.type_slot(k).is_some_and(|t| t.is_signed()) {
+                Sign::Signed
+            } else {
+                Sign::Unsigned
+            }
+        };
+        let mut negs = [false; 3];
+        let mut srcs = [Src::Imm(0); 4];
+        let mut sels = [None; 2];
+        for k in 0..3 {
+            let o = ops_.get(k + 1).ok_or("missing operand")?;
+            let (o2, neg) = match o {
+                O::Neg(r) => (O::Reg(*r), true),
+                other => (other.clone(), false),
+            };
+            negs[k] = neg;
+            let (v, sel) = self.video_src(e, &o2)?;
+            if k < 2 {
+                sels[k] = sel;
+            }
+            srcs[k] = match v {
+                S32::Reg(r) => Src::Reg(Reg::R32(r)),
+                S32::Imm(x) => Src::Imm(x as u64),
+            };
+        }
+        let part = |s: &Option<ir::Selector>| -> LResult<PartSel> {
+            match s {
+                None => Ok(PartSel::Word),
+                Some(s) => match s.kind {
+                    ir::SelectorKind::Byte => PartSel::byte(s.lanes[0]),
+                    ir::SelectorKind::Half => PartSel::half(s.lanes[0]),
+                }
+                .ok_or_else(|| "bad selector".to_string()),
+            }
+        };
+        let mut m = VmadMode::new(sign(1), sign(2));
+        m.asel = part(&sels[0])?;
+        m.bsel = part(&sels[1])?;
+        m.sat = i.mods.has(ir::Flag::Sat);
+        m.scale = match i.mods.video_scale {
+            Some(isa::VideoScale::Shr7) => VmadScale::Shr7,
+            Some(isa::VideoScale::Shr15) => VmadScale::Shr15,
+            None => VmadScale::None,
+        };
+        m.neg = match (negs[0] != negs[1], negs[2], i.mods.has(ir::Flag::Po)) {
+            (false, false, false) => VmadNeg::None,
+            (true, false, false) => VmadNeg::Product,
+            (false, true, false) => VmadNeg::C,
+            (false, false, true) => VmadNeg::PlusOne,
+            _ => return Err("this combination of vmad negations is not supported".into()),
+        };
+        let d = self.reg(
+            e,
+            match ops_.first() {
+                Some(O::Reg(r)) => *r,
+                _ => return Err("missing destination".into()),
+            },
+        )?;
+        e.push(Op::Lane {
+            f: crate::lane_ops::LaneOp::Vmad(m),
+            d,
+            srcs,
+        });
+        Ok(())
+    }
+
     pub(crate) fn scalar_video(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         use crate::lane_ops::{LaneOp, VideoKind};
         use ir::Opcode as Oc;

@@ -252,6 +252,8 @@ impl<'a> Lowerer<'a> {
                 params,
                 param_bytes: kparam_end[fi] as u32,
                 shared_bytes: dyn_base as u32,
+                maxntid: f.perf.maxntid,
+                reqntid: f.perf.reqntid,
             });
         }
         Ok(())
