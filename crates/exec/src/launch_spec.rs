@@ -155,8 +155,8 @@ pub struct LaunchSpec {
     pub params: Vec<ParamSpec>,
 }
 
-/// Largest buffer a launch spec may ask for (keeps a typo from exhausting memory).
-pub const MAX_BUFFER_BYTES: u64 = 1 << 32;
+/// Largest buffer a launch spec may ask for, 1 GiB (keeps a typo from exhausting memory).
+pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
 
 /// Encode one JSON element of type `ty` as little-endian bytes.
 fn encode(v: &Value, ty: ElemType, field: &str) -> Result<Vec<u8>, SpecError> {

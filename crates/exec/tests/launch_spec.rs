@@ -351,3 +351,64 @@ fn json_output_of_u64_and_special_floats_is_exact() {
     );
     assert_eq!(j["stats"]["instructions"], 42);
 }
+
+#[test]
+fn malformed_specs_never_panic() {
+    // A deterministic mini-fuzzer: mutations of a valid spec (byte flips, truncations, token
+    // splices) must each give a spec or an error, never a panic.
+    let base = r#"{"kernel": "k", "grid": [2, 3], "block": [64, 1, 1], "shared_bytes": 128,
+        "params": [{"buffer": {"type": "u32", "data": [1, 2, 3]}},
+                   {"buffer": {"type": "f16", "len": 4}},
+                   {"value": -7, "type": "s8"}, {"value": "nan", "type": "f32"}]}"#;
+    let tokens = [
+        "",
+        "-",
+        "1e400",
+        "18446744073709551616",
+        "-9223372036854775809",
+        "null",
+        "[]",
+        "{}",
+        "\"u64\"",
+        "\"f16\"",
+        "0.5",
+        "\"len\"",
+        "\"file\"",
+        "\"/\"",
+        "[0]",
+        "4294967295",
+    ];
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let bytes = base.as_bytes();
+    for _ in 0..4000 {
+        let mut v = bytes.to_vec();
+        match next() % 3 {
+            0 => {
+                let i = (next() as usize) % v.len();
+                v[i] = next() as u8;
+            }
+            1 => v.truncate((next() as usize) % v.len()),
+            _ => {
+                let i = (next() as usize) % v.len();
+                let t = tokens[(next() as usize) % tokens.len()];
+                v.splice(i..i, t.bytes());
+            }
+        }
+        let text = String::from_utf8_lossy(&v);
+        let _ = LaunchSpec::from_json(&text, Path::new("/nonexistent-dir"));
+        let words: Vec<String> = text.split_whitespace().map(str::to_string).collect();
+        let _ = LaunchSpec::from_flags(
+            None,
+            words.first().map(String::as_str),
+            words.get(1).map(String::as_str),
+            None,
+            &words,
+        );
+    }
+}
