@@ -103,7 +103,7 @@ fn check_all<T: Int>(a: T, b: T, c: T) {
     }
     assert_eq!(
         int::mad_lo(a, b, c).to_bits(),
-        r.wrap(av.wrapping_mul(bv) + cv),
+        r.wrap(av.wrapping_mul(bv).wrapping_add(cv)),
         "mad.lo {ctx}"
     );
     let absdiff = if av < bv { bv - av } else { av - bv };
