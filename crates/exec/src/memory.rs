@@ -19,6 +19,10 @@ pub const CONST_WINDOW: u64 = 0xFC00_0000;
 pub const LOCAL_WINDOW: u64 = 0xFD00_0000;
 pub const SHARED_WINDOW: u64 = 0xFE00_0000;
 pub const WINDOW_BYTES: u64 = 0x0100_0000;
+/// Global memory the simulated device has, summed over all allocations. Allocations are backed
+/// eagerly, so without a budget a kernel declaring a 4 GB `.global` array (or a launch asking
+/// for many large buffers) would exhaust the host instead of failing with a message.
+pub const DEVICE_MEMORY_BYTES: u64 = 2 << 30;
 
 /// One device allocation.
 #[derive(Debug)]
@@ -133,6 +137,8 @@ impl Allocation {
 pub struct GlobalMemory {
     allocs: Vec<Allocation>,
     next: u64,
+    /// Bytes allocated so far, against [`DEVICE_MEMORY_BYTES`].
+    used: u64,
     locks: Locks,
 }
 
@@ -150,17 +156,21 @@ impl GlobalMemory {
         GlobalMemory {
             allocs: Vec::new(),
             next: FIRST_BASE,
+            used: 0,
             locks: Locks::default(),
         }
     }
 
-    /// Allocate `len` zeroed bytes; `None` when the address space is exhausted.
+    /// Allocate `len` zeroed bytes; `None` when the address space or the
+    /// [`DEVICE_MEMORY_BYTES`] budget is exhausted.
     pub fn alloc(&mut self, len: u64) -> Option<u64> {
         let base = self.next.max(FIRST_BASE);
         let end = base.checked_add(len)?;
-        if end > GLOBAL_LIMIT {
+        let used = self.used.checked_add(len)?;
+        if end > GLOBAL_LIMIT || used > DEVICE_MEMORY_BYTES {
             return None;
         }
+        self.used = used;
         self.next = (end + GUARD_BYTES).next_multiple_of(256);
         self.allocs.push(Allocation::new(base, len));
         Some(base)

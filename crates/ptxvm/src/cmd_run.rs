@@ -85,12 +85,16 @@ pub fn run(args: &RunArgs) -> Exit {
     });
     let result = match result {
         Ok(r) => r,
+        Err(ExecError::Load(e)) => {
+            // A module the executor cannot load is invalid input with a source location.
+            eprint!("{}", diag::render(&file, &[e.to_diagnostic()]));
+            return Exit::Invalid;
+        }
         Err(e) => {
             crate::error(&e);
             return match e {
                 ExecError::Fault(_) => Exit::Fault,
-                ExecError::Launch(_) => Exit::Usage,
-                ExecError::Load(_) => Exit::Invalid,
+                _ => Exit::Usage,
             };
         }
     };

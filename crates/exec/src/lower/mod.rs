@@ -20,6 +20,8 @@ use ir::{FuncKind, Param as IrParam, Space as IrSpace, VarScope};
 
 /// Per-thread local bytes when the call graph has a cycle (the depth is unknown).
 pub const RECURSIVE_STACK_BYTES: u32 = 16 * 1024;
+/// Largest `.local` frame (variables plus call stack) one thread may have.
+pub const MAX_LOCAL_BYTES_PER_THREAD: u64 = 512 * 1024;
 /// Base of the values that stand for function addresses (`mov.u64 %rd, f`).
 pub const FUNC_ADDR_BASE: u64 = 0xF000_0000;
 
@@ -133,7 +135,15 @@ impl<'a> Lowerer<'a> {
             let loc = match var.space {
                 IrSpace::Global => {
                     let addr = global.alloc(var.size.max(1)).ok_or_else(|| {
-                        self.err(var.span, format!("cannot allocate `{}`", var.name))
+                        self.err(
+                            var.span,
+                            format!(
+                                "cannot allocate `{}` ({} bytes): the device has {} bytes of global memory",
+                                var.name,
+                                var.size,
+                                crate::memory::DEVICE_MEMORY_BYTES
+                            ),
+                        )
                     })?;
                     if let Some(init) = &var.init {
                         let _ = global.write(addr, &init.bytes);
@@ -395,6 +405,28 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Every lane of every resident warp gets its own `.local` frame, so an unbounded per-thread
+    /// size would exhaust the host at launch; refuse it at load, naming the largest variable.
+    fn check_local_limit(&self) -> Result<(), LoadError> {
+        if u64::from(self.prog.local_bytes) <= MAX_LOCAL_BYTES_PER_THREAD {
+            return Ok(());
+        }
+        let biggest = self
+            .m
+            .vars
+            .iter()
+            .filter(|v| v.space == IrSpace::Local)
+            .max_by_key(|v| v.size);
+        let span = biggest.map_or(diag::Span::default(), |v| v.span);
+        Err(self.err(
+            span,
+            format!(
+                "the kernels need {} bytes of .local memory per thread; ptxvm's limit is {} (512 KiB, as on NVIDIA GPUs)",
+                self.prog.local_bytes, MAX_LOCAL_BYTES_PER_THREAD
+            ),
+        ))
+    }
+
     fn lower_functions(&mut self) -> Result<(), LoadError> {
         let m = self.m;
         // Entry points first so branch targets can be patched per function.
@@ -540,5 +572,6 @@ pub fn lower_module(
     l.layout_vars(global)?;
     l.lower_functions()?;
     l.call_graph();
+    l.check_local_limit()?;
     Ok(l.prog)
 }
