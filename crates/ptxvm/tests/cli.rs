@@ -282,3 +282,27 @@ fn run_fault_exits_3_naming_kernel_and_line() {
     assert!(err.contains("oob"), "{err}");
     assert!(err.contains(":10"), "the faulting line 10 is named: {err}");
 }
+
+#[test]
+fn oversized_memory_declarations_are_refused_at_load() {
+    let o = ptxvm(&[
+        "run",
+        "tests/fuzz-regressions/check/oom-global-4gb.ptx",
+        "--arg",
+        "u64:0",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot allocate `g`"), "{}", stderr(&o));
+    let o = ptxvm(&[
+        "run",
+        "tests/fuzz-regressions/check/abort-local-4gb-per-thread.ptx",
+        "--arg",
+        "u64:0",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(".local memory per thread"),
+        "{}",
+        stderr(&o)
+    );
+}
