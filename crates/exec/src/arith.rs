@@ -12,7 +12,7 @@ pub fn sext(v: u32, bits: u32) -> u32 {
 }
 
 // Division and remainder come from `ops` (its division-by-zero and overflow rules are the
-// project's reference, docs/spec-notes/ops-int.md).
+// project's reference, docs/spec-notes.md).
 #[inline(always)]
 pub fn div_u32(a: u32, b: u32) -> u32 {
     ops::int::div(a, b)

@@ -222,7 +222,7 @@ fn docs_page() -> String {
          marked unguarded) and `.S` (bit 4). Operands: `R@14` register field at bit 14, \
          `R/c[][]/imm20@26` the composite operand, `-@9` negate bit 9, `f32`/`f64` an \
          immediate that also takes a float literal.\n\n\
-         Text follows cuobjdump (see `docs/spec-notes/fermi-isa.md`); `Dialect::Legacy` \
+         Text follows cuobjdump (see `docs/spec-notes.md`); `Dialect::Legacy` \
          reproduces the older cuobjdump of four listing files, which printed no `.W`.\n\n\
          | mnemonic | template | modifiers (bits: spellings) | operands | source |\n\
          |---|---|---|---|---|\n",

@@ -3,7 +3,7 @@
 //!
 //! [`cvt`] is the general entry point over register bits; `cvt_*` functions below are the fast
 //! forms for the hot pairs and give the same results. Rules (decisions in
-//! `docs/spec-notes/ops-float.md`):
+//! `docs/spec-notes.md`):
 //! - int → int: `sext`/`zext`/`chop` by Table 7; `.sat` clamps to the destination range first.
 //!   The result comes back extended to 64 bits by the *destination* type (footnote 1: chop,
 //!   then re-extend by the destination format), so any register width just truncates it.

@@ -167,7 +167,7 @@ pub fn fma_f32(a: f32, b: f32, c: f32, rnd: Rounding, ftz: bool, sat: bool) -> f
 
 /// `mad{.ftz}{.sat}.f32 d, a, b, c` without a rounding modifier, as PTX 1.1 defines it
 /// (Table 19: `t = a * b; d = t + c;`, no rounding modifier allowed): the product is rounded to
-/// f32 (to nearest even; flushed under `.ftz`) before the add. See `docs/spec-notes/ops-float.md`.
+/// f32 (to nearest even; flushed under `.ftz`) before the add. See `docs/spec-notes.md`.
 #[inline]
 pub fn mad_f32(a: f32, b: f32, c: f32, ftz: bool, sat: bool) -> f32 {
     let t = mul_f32(a, b, Rounding::Rn, ftz, false);

@@ -22,7 +22,7 @@
 //! the Rust type is the signedness of the PTX type (`mul.hi.s32` is `mul_hi::<i32>`). Every
 //! function is total: wrapping arithmetic, defined results for division by zero, shift
 //! amounts up to 255 and beyond. Decisions on what the spec leaves machine-specific are in
-//! `docs/spec-notes/ops-int.md`.
+//! `docs/spec-notes.md`.
 
 mod arith;
 mod bits;

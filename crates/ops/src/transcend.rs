@@ -1,7 +1,7 @@
 //! `rcp sqrt rsqrt sin cos lg2 ex2` (`ptx-isa-1.1.txt` §7.7.8, Tables 53–59, plus the modern
 //! `.approx`, `.rnd` and `.ftz` forms).
 //!
-//! Accuracy (also in `docs/spec-notes/ops-float.md`):
+//! Accuracy (also in `docs/spec-notes.md`):
 //! - `rcp.rnd`, `sqrt.rnd` (f32 and f64, all four roundings): correctly rounded (IEEE 754).
 //! - `rcp.approx.f32`, `sqrt.approx.f32`, `rcp.approx.ftz.f64`: the correctly rounded `.rn`
 //!   result (within the spec's bounds; NVIDIA hardware may differ in the last bits).

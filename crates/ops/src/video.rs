@@ -16,7 +16,7 @@
 //! [`Mask4`]) that the executor decodes once at load time and passes by value; the functions
 //! are `#[inline]` so a call with a constant mode specialises. Every function follows the
 //! spec's pseudo-code; where it and the prose disagree the pseudo-code wins, and those places
-//! are listed in `docs/spec-notes/ops-int.md`.
+//! are listed in `docs/spec-notes.md`.
 
 mod scalar;
 mod simd;

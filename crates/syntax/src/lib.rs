@@ -58,7 +58,7 @@ pub fn parse_module(file: &SourceFile) -> (ast::Module, Vec<Diagnostic>) {
 
 /// Canonical pretty-printing of a module parsed from `file` (the `ptxvm fmt` output). Meant
 /// for modules that parsed without errors: statements dropped by error recovery are not
-/// printed. Comments are not kept (see `docs/spec-notes/syntax.md`).
+/// printed. Comments are not kept (see `docs/spec-notes.md`).
 pub fn print_module(module: &ast::Module, file: &SourceFile) -> String {
     printer::print_module(module, &file.text)
 }

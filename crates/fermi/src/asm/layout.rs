@@ -7,7 +7,7 @@ use crate::cubin::{AddressSize, Arch, Kernel};
 use diag::{Diagnostic, Span};
 use std::collections::HashMap;
 
-/// `NOP` with the `.S` bit clear and condition `CC.T` (see `docs/spec-notes/fermi-container.md`):
+/// `NOP` with the `.S` bit clear and condition `CC.T` (see `docs/spec-notes.md`):
 /// what `!Align` pads with. `.S` must stay clear: on Fermi it pops the reconvergence stack.
 pub const NOP_WORD: u64 = 0x0000_1de4_4000_0000;
 

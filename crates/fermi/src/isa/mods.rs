@@ -1,5 +1,5 @@
 //! Modifier groups shared by several rows. Bit positions are listing-derived (see
-//! `docs/spec-notes/fermi-isa.md` for where they differ from the asfermi page's numbering).
+//! `docs/spec-notes.md` for where they differ from the asfermi page's numbering).
 
 use super::schema::Mod;
 

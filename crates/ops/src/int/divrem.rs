@@ -2,7 +2,7 @@
 //!
 //! The spec leaves division by zero "unspecified, machine-specific" and the sign of `rem` on
 //! negative operands "machine-dependent"; the choices (NVIDIA GPU behaviour) are recorded in
-//! `docs/spec-notes/ops-int.md`:
+//! `docs/spec-notes.md`:
 //! - quotients truncate toward zero and `rem` takes the sign of the dividend (`a == (a/b)*b +
 //!   a%b` for every `b != 0`);
 //! - `x / 0` is all ones (`0xffff…`, i.e. `-1` for signed types) and `x % 0` is `x`, which is
