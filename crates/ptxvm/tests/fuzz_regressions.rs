@@ -60,70 +60,9 @@ fn run_files(files: &[PathBuf], body: fn(&[u8])) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The same kernel wrapper as `fuzz/fuzz_targets/check.rs`: inputs without `.version` are
-/// instruction lines placed inside it.
-const PROLOGUE: &str = ".version 7.8\n.target sm_80\n.address_size 64\n\
-.visible .entry k(.param .u64 p, .param .u32 n, .param .f32 x)\n{\n\
-.reg .pred %p<8>;\n.reg .b16 %h<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n\
-.reg .f32 %f<16>;\n.reg .f64 %fd<8>;\n.shared .align 8 .b8 sh[256];\n.local .align 8 .b8 lo[64];\n\
-ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nld.param.f32 %f1, [x];\n\
-mov.u32 %r2, %tid.x;\n";
-const EPILOGUE: &str = "\nret;\n}\n";
-
-fn fuzz_check(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    if text.contains(".version") {
-        check_and_run(text);
-    } else {
-        check_and_run(&format!("{PROLOGUE}{text}{EPILOGUE}"));
-    }
-}
-
-fn check_and_run(text: &str) {
-    let file = diag::SourceFile::new("fuzz.ptx", text);
-    let (module, diags) = check::check_source(&file);
-    let _ = diag::render(&file, &diags);
-    let Some(module) = module else { return };
-    let mut device = exec::Device::new();
-    let Ok(loaded) = device.load(&module, &file) else {
-        return;
-    };
-    let Ok(buf) = device.alloc(4096) else { return };
-    let names: Vec<String> = loaded
-        .program
-        .kernels
-        .iter()
-        .take(4)
-        .map(|k| loaded.program.kernel_name(k).to_string())
-        .collect();
-    for name in names {
-        let Some(k) = loaded.program.kernel(&name) else {
-            continue;
-        };
-        let args: Vec<exec::Arg> = k
-            .params
-            .iter()
-            .map(|p| {
-                let mut bytes = buf.0.to_le_bytes().to_vec();
-                bytes.resize(p.size.min(4096) as usize, 0);
-                exec::Arg(bytes)
-            })
-            .collect();
-        let cfg = exec::LaunchConfig {
-            grid: [2, 1, 1],
-            block: [64, 1, 1],
-            ..Default::default()
-        };
-        let opts = exec::RunOptions {
-            threads: 1,
-            max_steps: 2000,
-            progress: None,
-        };
-        let _ = device.launch(&loaded, &name, &cfg, &args, &opts);
-    }
-}
+#[path = "../../../fuzz/harness/check.rs"]
+mod check_harness;
+use check_harness::{fuzz_check, EPILOGUE, PROLOGUE};
 
 fn fuzz_parse_check(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
