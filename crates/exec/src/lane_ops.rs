@@ -71,6 +71,10 @@ pub enum LaneOp {
     SlctS32,
     /// `slct.dtype.f32 d, a, b, c` (`.ftz` flushes c).
     SlctF32(bool),
+    /// `copysign.type d, a, b`: `b` with the sign of `a` (true for `.f64`).
+    Copysign(bool),
+    /// `testp.op.type p, a` (true for `.f64`).
+    Testp(ops::float::TestpOp, bool),
 }
 
 macro_rules! by_ty {
@@ -149,6 +153,15 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
         LaneOp::Vmad(m) => ops::video::vmad(a as u32, b as u32, c as u32, m) as u64,
         LaneOp::Vset2(m, cmp) => ops::video::vset2(a as u32, b as u32, c as u32, m, cmp) as u64,
         LaneOp::Vset4(m, cmp) => ops::video::vset4(a as u32, b as u32, c as u32, m, cmp) as u64,
+        LaneOp::Copysign(false) => {
+            ops::float::copysign_f32(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits()
+                as u64
+        }
+        LaneOp::Copysign(true) => {
+            ops::float::copysign_f64(f64::from_bits(a), f64::from_bits(b)).to_bits()
+        }
+        LaneOp::Testp(op, false) => ops::float::testp_f32(op, f32::from_bits(a as u32)) as u64,
+        LaneOp::Testp(op, true) => ops::float::testp_f64(op, f64::from_bits(a)) as u64,
         LaneOp::Isspacep(space) => {
             use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_BYTES};
             let inw = |w: u64| (w..w + WINDOW_BYTES).contains(&a);

@@ -31,3 +31,99 @@ fn vector_add_example_file() {
         assert_eq!(f32::from_bits(c[i]), a[i] + b[i], "element {i}");
     }
 }
+
+/// `copysign` and every `testp` property on edge values; the expectations are Rust's own
+/// float classification, independent of `ops`.
+#[test]
+fn copysign_and_testp_f32() {
+    let text = r#".version 7.0
+.target sm_61
+.address_size 64
+.visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pout)
+{
+	.reg .pred %p<7>;
+	.reg .b32 %r<12>;
+	.reg .f32 %f<4>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [pout];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd4, %r1, 4;
+	add.s64 %rd5, %rd1, %rd4;
+	add.s64 %rd6, %rd2, %rd4;
+	ld.global.f32 %f1, [%rd5];
+	ld.global.f32 %f2, [%rd6];
+	copysign.f32 %f3, %f1, %f2;
+	testp.finite.f32 %p1, %f1;
+	testp.infinite.f32 %p2, %f1;
+	testp.number.f32 %p3, %f1;
+	testp.notanumber.f32 %p4, %f1;
+	testp.normal.f32 %p5, %f1;
+	testp.subnormal.f32 %p6, %f1;
+	selp.u32 %r2, 1, 0, %p1;
+	selp.u32 %r3, 2, 0, %p2;
+	selp.u32 %r4, 4, 0, %p3;
+	selp.u32 %r5, 8, 0, %p4;
+	selp.u32 %r6, 16, 0, %p5;
+	selp.u32 %r7, 32, 0, %p6;
+	or.b32 %r8, %r2, %r3;
+	or.b32 %r8, %r8, %r4;
+	or.b32 %r8, %r8, %r5;
+	or.b32 %r8, %r8, %r6;
+	or.b32 %r8, %r8, %r7;
+	mul.wide.u32 %rd4, %r1, 8;
+	add.s64 %rd7, %rd3, %rd4;
+	mov.b32 %r9, %f3;
+	st.global.v2.u32 [%rd7], {%r9, %r8};
+	ret;
+}
+"#;
+    let vals: Vec<f32> = vec![
+        0.0,
+        -0.0,
+        1.5,
+        -2.25,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::MIN_POSITIVE,
+        f32::from_bits(1),
+        -f32::from_bits(0x7f_ffff),
+        f32::MAX,
+    ];
+    let n = vals.len();
+    let b: Vec<f32> = (0..n)
+        .map(|i| if i % 2 == 0 { -3.0 } else { 7.5 })
+        .collect();
+    let (mut dev, m) = load("testp.ptx", text);
+    let pa = upload_u32(
+        &mut dev,
+        &vals.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+    );
+    let pb = upload_u32(&mut dev, &b.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+    let pout = dev.alloc(n as u64 * 8).unwrap();
+    launch(
+        &dev,
+        &m,
+        "k",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[Arg::ptr(pa), Arg::ptr(pb), Arg::ptr(pout)],
+    )
+    .unwrap();
+    let out = read_u32(&dev, pout, 2 * n);
+    for (i, &a) in vals.iter().enumerate() {
+        let want_copy = b[i]
+            .abs()
+            .copysign(if a.is_sign_negative() { -1.0 } else { 1.0 });
+        assert_eq!(out[2 * i], want_copy.to_bits(), "copysign lane {i} ({a:?})");
+        let want = u32::from(a.is_finite())
+            | u32::from(a.is_infinite()) << 1
+            | u32::from(!a.is_nan()) << 2
+            | u32::from(a.is_nan()) << 3
+            | u32::from(a.is_normal()) << 4
+            | u32::from(a.is_subnormal()) << 5;
+        assert_eq!(out[2 * i + 1], want, "testp lane {i} ({a:?})");
+    }
+}

@@ -369,6 +369,22 @@ impl Lowerer<'_> {
                 LaneOp::SlctF32(i.mods.has(ir::Flag::Ftz))
             }
             Oc::Slct => LaneOp::SlctS32,
+            Oc::Copysign => LaneOp::Copysign(ty == ir::Type::F64),
+            Oc::Testp => {
+                use isa::TestpOp as T;
+                use ops::float::TestpOp as O;
+                LaneOp::Testp(
+                    match i.mods.testp.ok_or("testp needs a property")? {
+                        T::Finite => O::Finite,
+                        T::Infinite => O::Infinite,
+                        T::Number => O::Number,
+                        T::NotANumber => O::NotANumber,
+                        T::Normal => O::Normal,
+                        T::Subnormal => O::Subnormal,
+                    },
+                    ty == ir::Type::F64,
+                )
+            }
             other => {
                 return Err(format!(
                     "instruction `{}` is not supported by the executor",

@@ -708,6 +708,8 @@ impl Lowerer<'_> {
             | Oc::Lop3
             | Oc::Shf
             | Oc::Slct
+            | Oc::Copysign
+            | Oc::Testp
             | Oc::Isspacep => self.lane_op(e, i)?,
             Oc::Vadd4
             | Oc::Vsub4
