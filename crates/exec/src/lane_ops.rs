@@ -71,6 +71,8 @@ pub enum LaneOp {
     SlctS32,
     /// `slct.dtype.f32 d, a, b, c` (`.ftz` flushes c).
     SlctF32(bool),
+    /// PTX 1.1 `sad.f32`/`sad.f64` (true for `.f64`).
+    SadF(bool),
     /// `copysign.type d, a, b`: `b` with the sign of `a` (true for `.f64`).
     Copysign(bool),
     /// `testp.op.type p, a` (true for `.f64`).
@@ -153,6 +155,15 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
         LaneOp::Vmad(m) => ops::video::vmad(a as u32, b as u32, c as u32, m) as u64,
         LaneOp::Vset2(m, cmp) => ops::video::vset2(a as u32, b as u32, c as u32, m, cmp) as u64,
         LaneOp::Vset4(m, cmp) => ops::video::vset4(a as u32, b as u32, c as u32, m, cmp) as u64,
+        LaneOp::SadF(false) => ops::float::sad_f32(
+            f32::from_bits(a as u32),
+            f32::from_bits(b as u32),
+            f32::from_bits(c as u32),
+        )
+        .to_bits() as u64,
+        LaneOp::SadF(true) => {
+            ops::float::sad_f64(f64::from_bits(a), f64::from_bits(b), f64::from_bits(c)).to_bits()
+        }
         LaneOp::Copysign(false) => {
             ops::float::copysign_f32(f32::from_bits(a as u32), f32::from_bits(b as u32)).to_bits()
                 as u64

@@ -127,3 +127,60 @@ fn copysign_and_testp_f32() {
         assert_eq!(out[2 * i + 1], want, "testp lane {i} ({a:?})");
     }
 }
+
+/// PTX 1.1 `sad.f32` (Table 22): `d = c + |a - b|`, each step rounded to nearest.
+#[test]
+fn sad_f32_in_ptx_1_1() {
+    let text = r#"	.version 1.1
+	.target sm_10
+	.entry sadf
+	{
+	.reg .u32 $r1,$r2,$r3;
+	.reg .f32 $f1,$f2,$f3,$f4;
+	.param .u32 pin;
+	.param .u32 pout;
+	cvt.u32.u16 	$r1, %tid.x;
+	mul.lo.u32 	$r2, $r1, 12;
+	ld.param.u32 	$r3, [pin];
+	add.u32 	$r3, $r3, $r2;
+	ld.global.f32 	$f1, [$r3+0];
+	ld.global.f32 	$f2, [$r3+4];
+	ld.global.f32 	$f3, [$r3+8];
+	sad.f32 	$f4, $f1, $f2, $f3;
+	mul.lo.u32 	$r2, $r1, 4;
+	ld.param.u32 	$r3, [pout];
+	add.u32 	$r3, $r3, $r2;
+	st.global.f32 	[$r3+0], $f4;
+	exit;
+	}
+"#;
+    let triples: [(f32, f32, f32); 6] = [
+        (1.0, 3.5, 0.25),
+        (3.5, 1.0, -10.0),
+        (-2.0, 2.0, 1e-8),
+        (1e30, -1e30, 1.0),
+        (0.1, 0.2, 0.3),
+        (f32::INFINITY, 1.0, -5.0),
+    ];
+    let input: Vec<u32> = triples
+        .iter()
+        .flat_map(|&(a, b, c)| [a.to_bits(), b.to_bits(), c.to_bits()])
+        .collect();
+    let (mut dev, m) = load("sadf.ptx", text);
+    let pin = upload_u32(&mut dev, &input);
+    let n = triples.len();
+    let pout = dev.alloc(n as u64 * 4).unwrap();
+    launch(
+        &dev,
+        &m,
+        "sadf",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[Arg::u32(pin.0 as u32), Arg::u32(pout.0 as u32)],
+    )
+    .unwrap();
+    let out = read_u32(&dev, pout, n);
+    for (i, &(a, b, c)) in triples.iter().enumerate() {
+        let diff = if a < b { b - a } else { a - b };
+        assert_eq!(f32::from_bits(out[i]), c + diff, "lane {i}");
+    }
+}

@@ -314,6 +314,7 @@ impl Lowerer<'_> {
         };
         let it = || IntTy::of(ty).ok_or_else(|| format!("type {} is not supported", ty.suffix()));
         let f = match i.op {
+            Oc::Sad if ty.is_float() => LaneOp::SadF(ty == ir::Type::F64),
             Oc::Sad => LaneOp::Sad(it()?),
             Oc::Bfe => LaneOp::Bfe(it()?),
             Oc::Bfi => LaneOp::Bfi(it()?),
