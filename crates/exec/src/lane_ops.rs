@@ -71,6 +71,8 @@ pub enum LaneOp {
     SlctS32,
     /// `slct.dtype.f32 d, a, b, c` (`.ftz` flushes c).
     SlctF32(bool),
+    /// PTX 1.1 `div.wide`/`rem.wide` (true for `rem`): `a` is the 2n-bit register.
+    DivWide(IntTy, bool),
     /// PTX 1.1 `sad.f32`/`sad.f64` (true for `.f64`).
     SadF(bool),
     /// `copysign.type d, a, b`: `b` with the sign of `a` (true for `.f64`).
@@ -155,6 +157,23 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
         LaneOp::Vmad(m) => ops::video::vmad(a as u32, b as u32, c as u32, m) as u64,
         LaneOp::Vset2(m, cmp) => ops::video::vset2(a as u32, b as u32, c as u32, m, cmp) as u64,
         LaneOp::Vset4(m, cmp) => ops::video::vset4(a as u32, b as u32, c as u32, m, cmp) as u64,
+        LaneOp::DivWide(t, rem) => {
+            use oi::{div_wide, rem_wide};
+            match t {
+                IntTy::U16 if rem => rem_wide::<u16>(a as u32, b as u16) as u64,
+                IntTy::U16 => div_wide::<u16>(a as u32, b as u16) as u64,
+                IntTy::S16 if rem => {
+                    rem_wide::<i16>(a as u32 as i32, b as u16 as i16) as u16 as u64
+                }
+                IntTy::S16 => div_wide::<i16>(a as u32 as i32, b as u16 as i16) as u16 as u64,
+                IntTy::U32 if rem => rem_wide::<u32>(a, b as u32) as u64,
+                IntTy::U32 => div_wide::<u32>(a, b as u32) as u64,
+                IntTy::S32 if rem => rem_wide::<i32>(a as i64, b as u32 as i32) as u32 as u64,
+                IntTy::S32 => div_wide::<i32>(a as i64, b as u32 as i32) as u32 as u64,
+                // The table admits .wide only on 16- and 32-bit types.
+                IntTy::U64 | IntTy::S64 => 0,
+            }
+        }
         LaneOp::SadF(false) => ops::float::sad_f32(
             f32::from_bits(a as u32),
             f32::from_bits(b as u32),

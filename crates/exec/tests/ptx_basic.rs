@@ -184,3 +184,77 @@ fn sad_f32_in_ptx_1_1() {
         assert_eq!(f32::from_bits(out[i]), c + diff, "lane {i}");
     }
 }
+
+/// PTX 1.1 `div.wide.u32`/`rem.wide.u32`/`div.wide.s32` (Tables 23–24): a 64-bit dividend by a
+/// 32-bit divisor, checked against u64/i64 arithmetic.
+#[test]
+fn div_rem_wide_in_ptx_1_1() {
+    let text = r#"	.version 1.1
+	.target sm_10
+	.entry dw
+	{
+	.reg .u32 $r1,$r2,$r3,$r4,$r5,$r6,$r7;
+	.reg .u64 $rd1;
+	.reg .s64 $sd1;
+	.param .u32 pin;
+	.param .u32 pout;
+	cvt.u32.u16 	$r1, %tid.x;
+	mul.lo.u32 	$r2, $r1, 16;
+	ld.param.u32 	$r3, [pin];
+	add.u32 	$r3, $r3, $r2;
+	ld.global.u64 	$rd1, [$r3+0];
+	ld.global.u32 	$r4, [$r3+8];
+	div.wide.u32 	$r5, $rd1, $r4;
+	rem.wide.u32 	$r6, $rd1, $r4;
+	mov.b64 	$sd1, $rd1;
+	div.wide.s32 	$r7, $sd1, $r4;
+	mul.lo.u32 	$r2, $r1, 12;
+	ld.param.u32 	$r3, [pout];
+	add.u32 	$r3, $r3, $r2;
+	st.global.u32 	[$r3+0], $r5;
+	st.global.u32 	[$r3+4], $r6;
+	st.global.u32 	[$r3+8], $r7;
+	exit;
+	}
+"#;
+    // `d` is the low 32 bits of the 64-bit quotient (docs/spec-notes.md, integer section); the
+    // last case's unsigned quotient needs all 64 bits, so it exercises that rule.
+    let cases: [(u64, u32); 4] = [
+        (0x0000_0001_0000_0000, 3),
+        (1_000_000_007, 10),
+        (0x0000_0000_ffff_fffe, 0x7fff_ffff),
+        ((-100i64) as u64, 7),
+    ];
+    let mut input = Vec::new();
+    for &(a, b) in &cases {
+        // 16-byte records keep the 64-bit dividend 8-byte aligned.
+        input.extend([a as u32, (a >> 32) as u32, b, 0]);
+    }
+    let (mut dev, m) = load("dw.ptx", text);
+    let pin = upload_u32(&mut dev, &input);
+    let n = cases.len();
+    let pout = dev.alloc(n as u64 * 12).unwrap();
+    launch(
+        &dev,
+        &m,
+        "dw",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[Arg::u32(pin.0 as u32), Arg::u32(pout.0 as u32)],
+    )
+    .unwrap();
+    let out = read_u32(&dev, pout, 3 * n);
+    for (i, &(a, b)) in cases.iter().enumerate() {
+        assert_eq!(
+            out[3 * i],
+            (a / u64::from(b)) as u32,
+            "div.wide.u32 lane {i}"
+        );
+        assert_eq!(
+            out[3 * i + 1],
+            (a % u64::from(b)) as u32,
+            "rem.wide.u32 lane {i}"
+        );
+        let sq = (a as i64) / i64::from(b as i32);
+        assert_eq!(out[3 * i + 2], sq as u32, "div.wide.s32 lane {i}");
+    }
+}

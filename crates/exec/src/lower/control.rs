@@ -314,6 +314,9 @@ impl Lowerer<'_> {
         };
         let it = || IntTy::of(ty).ok_or_else(|| format!("type {} is not supported", ty.suffix()));
         let f = match i.op {
+            Oc::Div | Oc::Rem if i.mods.mul_mode == Some(isa::MulMode::Wide) => {
+                LaneOp::DivWide(it()?, i.op == Oc::Rem)
+            }
             Oc::Sad if ty.is_float() => LaneOp::SadF(ty == ir::Type::F64),
             Oc::Sad => LaneOp::Sad(it()?),
             Oc::Bfe => LaneOp::Bfe(it()?),

@@ -307,6 +307,10 @@ impl Lowerer<'_> {
                     b: PredSrc::Imm(false),
                 });
             }
+            // PTX 1.1 `div.wide`/`rem.wide`: `a` is twice as wide as `b` and `d`.
+            Oc::Div | Oc::Rem if i.mods.mul_mode == Some(isa::MulMode::Wide) => {
+                self.lane_op(e, i)?
+            }
             Oc::Add
             | Oc::Sub
             | Oc::Mul
