@@ -8,6 +8,26 @@ pub const LANES: usize = 32;
 pub type Row32 = [u32; LANES];
 pub type Row64 = [u64; LANES];
 
+/// A carry-chain operation over every lane: lane `i` takes its carry-in from bit `i` of `cin`,
+/// and its carry-out becomes bit `i` of the returned mask.
+#[inline(always)]
+pub fn carry_lanes<T: Copy + Default>(
+    a: &[T; LANES],
+    b: &[T; LANES],
+    c: &[T; LANES],
+    cin: u32,
+    f: impl Fn(T, T, T, bool) -> (T, bool),
+) -> ([T; LANES], u32) {
+    let mut out = [T::default(); LANES];
+    let mut cout = 0u32;
+    for (i, (o, ((&a, &b), &c))) in out.iter_mut().zip(a.iter().zip(b).zip(c)).enumerate() {
+        let (r, co) = f(a, b, c, cin >> i & 1 != 0);
+        *o = r;
+        cout |= u32::from(co) << i;
+    }
+    (out, cout)
+}
+
 /// Write `v` into `row` for the lanes in `mask`; `all` means every lane that matters is in the
 /// mask, so the whole row may be overwritten.
 #[inline(always)]

@@ -2,7 +2,7 @@
 
 use crate::arith::{self, with_int32, with_int64};
 use crate::error::FaultKind;
-use crate::lanes::{map1, map2, map2s, map3, write, Row32, Row64, LANES};
+use crate::lanes::{carry_lanes, map1, map2, map2s, map3, write, Row32, Row64, LANES};
 use crate::program::{
     CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, SimdOp, Src, Width, S32, S64,
 };
@@ -183,16 +183,14 @@ impl Warp {
                     b,
                     c,
                 } => {
-                    let (av, bv, cv) = (self.row32(a), self.row32(b), self.row32(c));
                     let cin = if cc_in { self.carry } else { 0 };
-                    let mut out = [0u32; LANES];
-                    let mut cout = 0u32;
-                    for i in 0..LANES {
-                        let ci = cin >> i & 1 != 0;
-                        let (r, co) = carry32(op, av[i], bv[i], cv[i], ci);
-                        out[i] = r;
-                        cout |= (co as u32) << i;
-                    }
+                    let (out, cout) = carry_lanes(
+                        &self.row32(a),
+                        &self.row32(b),
+                        &self.row32(c),
+                        cin,
+                        |a, b, c, ci| carry32(op, a, b, c, ci),
+                    );
                     write(&mut self.r32[d.0 as usize], &out, mask, all);
                     if cc_out {
                         self.carry = (self.carry & !mask) | (cout & mask);
@@ -207,16 +205,14 @@ impl Warp {
                     b,
                     c,
                 } => {
-                    let (av, bv, cv) = (self.row64(a), self.row64(b), self.row64(c));
                     let cin = if cc_in { self.carry } else { 0 };
-                    let mut out = [0u64; LANES];
-                    let mut cout = 0u32;
-                    for i in 0..LANES {
-                        let ci = cin >> i & 1 != 0;
-                        let (r, co) = carry64(op, av[i], bv[i], cv[i], ci);
-                        out[i] = r;
-                        cout |= (co as u32) << i;
-                    }
+                    let (out, cout) = carry_lanes(
+                        &self.row64(a),
+                        &self.row64(b),
+                        &self.row64(c),
+                        cin,
+                        |a, b, c, ci| carry64(op, a, b, c, ci),
+                    );
                     write(&mut self.r64[d.0 as usize], &out, mask, all);
                     if cc_out {
                         self.carry = (self.carry & !mask) | (cout & mask);
