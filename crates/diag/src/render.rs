@@ -36,16 +36,20 @@ pub fn render_one(file: &SourceFile, d: &Diagnostic) -> String {
     out
 }
 
+/// Longest source excerpt shown under a header: a minified or generated file can put megabytes
+/// on one line, and echoing all of it would bury the message.
+const MAX_SHOWN_CHARS: usize = 160;
+/// How much of the line before the span a cut excerpt keeps, for context.
+const CONTEXT_BEFORE: usize = 60;
+
 fn snippet(out: &mut String, file: &SourceFile, span: crate::Span, label: &str) {
     let (line, col) = file.line_col(span.start);
     let text = file.line_text(line);
     // Tabs become one space each so the caret lines up whatever the terminal's tab width.
-    let shown: String = text
+    let chars: Vec<char> = text
         .chars()
         .map(|c| if c == '\t' { ' ' } else { c })
         .collect();
-    let width = line.to_string().len();
-    let _ = writeln!(out, "{:>width$} | {}", line, shown);
     let (end_line, end_col) = file.line_col(span.end);
     let carets = if end_line == line && end_col > col {
         end_col - col
@@ -53,13 +57,34 @@ fn snippet(out: &mut String, file: &SourceFile, span: crate::Span, label: &str) 
         1
     } else {
         // Multi-line span: underline to the end of the first line.
-        (shown.chars().count() + 1).saturating_sub(col).max(1)
+        (chars.len() + 1).saturating_sub(col).max(1)
     };
+    // Window of at most MAX_SHOWN_CHARS around the span start; `…` marks each cut side.
+    let at = col - 1;
+    let from = if chars.len() > MAX_SHOWN_CHARS {
+        at.saturating_sub(CONTEXT_BEFORE)
+    } else {
+        0
+    };
+    let to = chars.len().min(from + MAX_SHOWN_CHARS);
+    let mut shown: String = if from > 0 {
+        "…".into()
+    } else {
+        String::new()
+    };
+    shown.extend(chars.get(from..to).unwrap_or_default());
+    if to < chars.len() {
+        shown.push('…');
+    }
+    let lead = at - from + usize::from(from > 0);
+    let carets = carets.min((to + 1).saturating_sub(at).max(1));
+    let width = line.to_string().len();
+    let _ = writeln!(out, "{:>width$} | {}", line, shown);
     let _ = writeln!(
         out,
         "{:>width$} | {}{}{}{}",
         "",
-        " ".repeat(col - 1),
+        " ".repeat(lead),
         "^".repeat(carets),
         if label.is_empty() { "" } else { " " },
         label
@@ -113,6 +138,32 @@ mod tests {
             text,
             "k.ptx:2:16: error: bad operand\n2 |   add.s32 %r1, %r2;\n  |                ^^^\n"
         );
+    }
+
+    #[test]
+    fn long_lines_are_cut_to_a_window_around_the_span() {
+        let mut text = "x".repeat(5000);
+        text.push_str("BAD");
+        text.push_str(&"y".repeat(5000));
+        let f = SourceFile::new("k.ptx", text);
+        let d = Diagnostic::error(Span::new(5000, 5003), "bad");
+        let out = render_one(&f, &d);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "k.ptx:1:5001: error: bad");
+        let src = lines[1].strip_prefix("1 | ").unwrap();
+        assert_eq!(
+            src.chars().count(),
+            MAX_SHOWN_CHARS + 2,
+            "window plus two ellipses"
+        );
+        assert!(src.starts_with('…') && src.ends_with('…'));
+        let caret_line = lines[2].strip_prefix("  | ").unwrap();
+        // The caret sits under BAD: same char offset in the excerpt.
+        let caret_at = caret_line.find('^').unwrap();
+        let excerpt: Vec<char> = src.chars().collect();
+        let under: String = excerpt[caret_at..caret_at + 3].iter().collect();
+        assert_eq!(under, "BAD");
+        assert_eq!(caret_line.trim_start(), "^^^");
     }
 
     #[test]
