@@ -1,0 +1,442 @@
+//! Everything the checker accepts, the executor loads: for every row of the instruction table,
+//! generated instances (modifier and type spellings sampled over the row's slots, operands of
+//! the kinds and types the row names, negations and selectors where the row allows them) that
+//! `check` accepts must lower with `exec`. Rows (or spellings of rows) the executor
+//! deliberately refuses are listed in `NOT_RUNNABLE` with the reason; keep it short: each entry
+//! is a gap.
+
+use isa::{Form, Negate, OperandKind, Selector, Type, VecRule};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Instances the executor refuses: (row key as [`Form::key`] prints it, text the refused
+/// instruction line contains — `""` for every instance of the row —, reason).
+const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
+    ("add: add{.rnd}{.ftz}{.sat}.htype d, a, b;", "", "f16 arithmetic: pending"),
+    ("add: add{.rnd}.btype d, a, b;", "", "bf16 arithmetic: pending"),
+    ("sub: sub{.rnd}{.ftz}{.sat}.htype d, a, b;", "", "f16 arithmetic: pending"),
+    ("sub: sub{.rnd}.btype d, a, b;", "", "bf16 arithmetic: pending"),
+    ("mul: mul{.rnd}{.ftz}{.sat}.htype d, a, b;", "", "f16 arithmetic: pending"),
+    ("mul: mul{.rnd}.btype d, a, b;", "", "bf16 arithmetic: pending"),
+    ("abs: abs{.ftz}.htype d, a;", "", "f16 arithmetic: pending"),
+    ("abs: abs.btype d, a;", "", "bf16 arithmetic: pending"),
+    ("neg: neg{.ftz}.htype d, a;", "", "f16 arithmetic: pending"),
+    ("neg: neg.btype d, a;", "", "bf16 arithmetic: pending"),
+    ("min: min{.ftz}{.NaN}{.xorsign.abs}.htype d, a, b;", "", "f16 arithmetic: pending"),
+    ("min: min{.NaN}{.xorsign.abs}.btype d, a, b;", "", "bf16 arithmetic: pending"),
+    ("max: max{.ftz}{.NaN}{.xorsign.abs}.htype d, a, b;", "", "f16 arithmetic: pending"),
+    ("max: max{.NaN}{.xorsign.abs}.btype d, a, b;", "", "bf16 arithmetic: pending"),
+    ("fma: fma.rnd{.ftz}{.sat}.htype d, a, b, c;", "", "f16 arithmetic: pending"),
+    ("fma: fma.rnd{.ftz}.relu.htype d, a, b, c;", "", "f16 arithmetic: pending"),
+    ("fma: fma.rnd{.relu}.btype d, a, b, c;", "", "bf16 arithmetic: pending"),
+    ("ex2: ex2.approx.atype d, a;", "", "f16 ex2: pending"),
+    ("ex2: ex2.approx.ftz.btype d, a;", "", "bf16 ex2: pending"),
+    ("tanh: tanh.approx.f32 d, a;", "", "pending"),
+    ("mad24: mad24.hi.sat.s32 d, a, b, c;", "", "pending"),
+    ("vmad: vmad.dtype.atype.btype{.sat}{.scale} d, {-}a{.asel}, {-}b{.bsel}, {-}c;", "-", "negations other than -a*b, -c: pending"),
+    ("atom: atom{.sem}{.scope}{.space}.cas.ctype d, [a], b, c;", ".b16", "16-bit atomics: pending"),
+    ("atom: atom{.sem}{.scope}{.space}.add.noftz.htype d, [a], b;", "", "16-bit atomics: pending"),
+    ("red: red{.sem}{.scope}{.space}.add.noftz.htype [a], b;", "", "16-bit atomics: pending"),
+    ("match: match.any.sync.type d, a, membermask;", "", "pending"),
+    ("match: match.all.sync.type d[|p], a, membermask;", "", "pending"),
+    ("txq: txq.tquery.b32 d, [a];", "", "pending"),
+    ("brx: brx.idx{.uni} index, tlist;", "", "pending"),
+    ("isspacep: isspacep.space p, a;", ".param", "pending"),
+    ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "PTX 1.x register texture operand form: pending"),
+    ("tex: tex.geom.v4.dtype.ctype d, [a, c];", "cube", "cube textures: the launch API binds 1D/2D/3D textures only"),
+    ("tex: tex.geom.v4.dtype.ctype d, [a, c];", ".a1d", "array textures: the launch API binds 1D/2D/3D textures only"),
+    ("tex: tex.geom.v4.dtype.ctype d, [a, c];", ".a2d", "array textures: the launch API binds 1D/2D/3D textures only"),
+    ("cvt: cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a;", "bf16", "bf16 conversions: pending"),
+    ("cvt: cvt.rna.tf32.f32 d, a;", "", "tf32: pending"),
+    ("mov: mov.b64 d, {a, b, c, e};", "", "four-part pack: helper fe-features owns vector/pack mov lowering"),
+    ("mov: mov.b64 {a, b, c, e}, d;", "", "four-part unpack: helper fe-features owns vector/pack mov lowering"),
+    ("mov: mov.vec.type d, a;", "", "whole-vector mov: helper fe-features owns it"),
+    // 128-bit data needs a 128-bit register bank (registers live in 32- and 64-bit banks).
+    ("ld: ld{.weak}{.ss}{.cop}{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
+    ("ld: ld.volatile{.ss}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
+    ("ld: ld.relaxed.scope{.ss}{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
+    ("ld: ld.acquire.scope{.ss}{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
+    ("ld: ld.global{.cop}.nc{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
+    ("ldu: ldu{.ss}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
+    ("st: st{.weak}{.ss}{.cop}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
+    ("st: st.volatile{.ss}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
+    ("st: st.relaxed.scope{.ss}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
+    ("st: st.release.scope{.ss}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
+    ("atom: atom{.sem}{.scope}{.space}.cas.ctype d, [a], b, c;", ".b128", "no 128-bit registers"),
+];
+
+/// Known `.target`s and the first PTX version accepting each (as the checker enforces).
+const TARGETS: &[(u32, (u8, u8))] = &[
+    (10, (1, 0)),
+    (11, (1, 0)),
+    (12, (1, 2)),
+    (13, (1, 2)),
+    (20, (2, 0)),
+    (30, (3, 0)),
+    (35, (3, 1)),
+    (50, (4, 0)),
+    (52, (4, 1)),
+    (53, (4, 2)),
+    (60, (5, 0)),
+    (61, (5, 0)),
+    (70, (6, 0)),
+    (72, (6, 1)),
+    (75, (6, 3)),
+    (80, (7, 0)),
+    (86, (7, 1)),
+    (89, (7, 8)),
+    (90, (7, 8)),
+    (100, (8, 6)),
+];
+
+/// Most modifier combinations tried per row, and most the checker is asked about.
+const COMBOS_PER_ROW: usize = 2048;
+const CHECKED_PER_ROW: usize = 192;
+
+fn reg_decl_type(t: Type) -> String {
+    match t {
+        Type::F16 | Type::Bf16 => ".b16".into(),
+        Type::F16x2 | Type::Bf16x2 | Type::U16x2 | Type::S16x2 | Type::Tf32 => ".b32".into(),
+        Type::U8 | Type::S8 | Type::B8 => ".b16".into(),
+        t => t.suffix().into(),
+    }
+}
+
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize
+    }
+}
+
+/// Modifier spellings per slot: every combination when there are few, else a deterministic
+/// sample (so late slots vary as much as early ones).
+fn combinations(form: &'static Form) -> Vec<Vec<&'static str>> {
+    let choices: Vec<Vec<Option<&'static str>>> = form
+        .slots
+        .iter()
+        .map(|s| {
+            let mut v: Vec<Option<&'static str>> = Vec::new();
+            if s.optional {
+                v.push(None);
+            }
+            v.extend(s.spellings().into_iter().map(Some));
+            v
+        })
+        .collect();
+    let total = choices
+        .iter()
+        .try_fold(1usize, |acc, c| acc.checked_mul(c.len()))
+        .unwrap_or(usize::MAX);
+    let pick = |idx: &[usize]| -> Vec<&'static str> {
+        choices
+            .iter()
+            .zip(idx)
+            .filter_map(|(c, &i)| c.get(i).copied().flatten())
+            .collect()
+    };
+    let mut rng = Lcg(form.syntax.len() as u64);
+    let mut out = Vec::new();
+    if total <= COMBOS_PER_ROW {
+        let mut idx = vec![0usize; choices.len()];
+        'outer: loop {
+            out.push(pick(&idx));
+            for k in (0..idx.len()).rev() {
+                idx[k] += 1;
+                if idx[k] < choices[k].len() {
+                    continue 'outer;
+                }
+                idx[k] = 0;
+            }
+            break;
+        }
+    } else {
+        for _ in 0..COMBOS_PER_ROW {
+            let idx: Vec<usize> = choices.iter().map(|c| rng.next() % c.len()).collect();
+            out.push(pick(&idx));
+        }
+    }
+    // Shuffled, so the checking budget is spread over every slot's spellings.
+    for i in (1..out.len()).rev() {
+        out.swap(i, rng.next() % (i + 1));
+    }
+    out
+}
+
+struct Gen {
+    decls: String,
+    module: String,
+    n: usize,
+}
+
+impl Gen {
+    fn reg(&mut self, t: Type) -> String {
+        self.n += 1;
+        let name = format!("%v{}", self.n);
+        let _ = writeln!(self.decls, "\t.reg {} {name};", reg_decl_type(t));
+        name
+    }
+}
+
+/// A kernel using one instance of `form`; `variant` picks negations and selectors.
+fn instance(form: &'static Form, mods: &[&'static str], variant: usize) -> Option<String> {
+    let m = form.try_match(mods)?;
+    let gate = m.gate();
+    let (sm, tver) = TARGETS
+        .iter()
+        .copied()
+        .find(|(sm, _)| *sm >= gate.min_sm && gate.max_sm.is_none_or(|max| *sm < max))?;
+    let want = (gate.min_ptx.major, gate.min_ptx.minor).max(tver);
+    let version = if gate.max_ptx.is_none() {
+        want.max((2, 3))
+    } else {
+        want
+    };
+    if let Some(max) = gate.max_ptx {
+        if version >= (max.major, max.minor) {
+            return None;
+        }
+    }
+    let wide_addr = version >= (2, 3);
+    let addr_ty = if wide_addr { Type::B64 } else { Type::B32 };
+    let mut g = Gen {
+        decls: String::new(),
+        module: String::new(),
+        n: 0,
+    };
+    let has = |name: &str| form.operands.iter().any(|o| o.name == name);
+    let indirect = form.operands.iter().any(|o| o.kind == OperandKind::Proto);
+    let mut ops = Vec::new();
+    for (i, role) in form.operands.iter().enumerate() {
+        let ty = m.operand_type(i).unwrap_or(Type::B32);
+        let lanes = match role.vector {
+            VecRule::Scalar => None,
+            VecRule::FromVecMod => m.mods.vec.map(|v| v.lanes()),
+            VecRule::Fixed(n) => Some(u32::from(n)),
+            VecRule::FromGeom => Some(match m.mods.geom {
+                Some(isa::Geom::D1) => 1,
+                Some(isa::Geom::D2 | isa::Geom::A1d | isa::Geom::D2ms) => 2,
+                _ => 4,
+            }),
+        };
+        let text = match role.kind {
+            OperandKind::Imm => "1".to_string(),
+            OperandKind::Addr => format!("[{}]", g.reg(addr_ty)),
+            OperandKind::TexAddr => {
+                let ct = m
+                    .types
+                    .iter()
+                    .rev()
+                    .flatten()
+                    .next()
+                    .copied()
+                    .unwrap_or(Type::F32);
+                let n = match m.mods.geom {
+                    Some(isa::Geom::D1) => 1,
+                    Some(isa::Geom::D2 | isa::Geom::A1d | isa::Geom::D2ms) => 2,
+                    _ => 4,
+                };
+                let coords: Vec<String> = (0..n).map(|_| g.reg(ct)).collect();
+                if !g.module.contains(".texref") {
+                    g.module.push_str(".global .texref tex0;\n");
+                }
+                format!("[tex0, {{{}}}]", coords.join(", "))
+            }
+            OperandKind::Label => "L_end".to_string(),
+            OperandKind::Func if indirect => g.reg(addr_ty),
+            OperandKind::Func => {
+                let ret = if has("ret") { "(.param .b32 r) " } else { "" };
+                let par = if has("params") {
+                    "(.param .b32 a)"
+                } else {
+                    "()"
+                };
+                let _ = writeln!(g.module, ".func {ret}callee {par}\n{{\n\tret;\n}}");
+                "callee".to_string()
+            }
+            OperandKind::ParamList => {
+                g.n += 1;
+                let name = format!("pv{}", g.n);
+                let _ = writeln!(g.decls, "\t.param .b32 {name};");
+                format!("({name})")
+            }
+            OperandKind::Proto => {
+                let ret = if has("ret") { "(.param .b32 _) " } else { "" };
+                let par = if has("params") {
+                    "(.param .b32 _)"
+                } else {
+                    "()"
+                };
+                let _ = writeln!(g.decls, "proto0: .callprototype {ret}_ {par};");
+                "proto0".to_string()
+            }
+            OperandKind::DstPair => {
+                let d = g.reg(ty);
+                let q = g.reg(Type::Pred);
+                format!("{d}|{q}")
+            }
+            _ => match lanes {
+                Some(n) => {
+                    let regs: Vec<String> = (0..n).map(|_| g.reg(ty)).collect();
+                    format!("{{{}}}", regs.join(", "))
+                }
+                None => {
+                    let r = g.reg(ty);
+                    // Bit i of `variant` negates the i-th operand that may be negated.
+                    let neg = match role.negate {
+                        Negate::Minus if variant >> i & 1 == 1 => "-",
+                        Negate::Not if variant >> i & 1 == 1 => "!",
+                        _ => "",
+                    };
+                    let sel = match role.selector {
+                        Selector::RequiredByteHalf => ".b0",
+                        Selector::OptionalByteHalf if variant & 1 == 1 => ".h1",
+                        Selector::OptionalHalves if variant & 1 == 1 => ".h10",
+                        Selector::OptionalBytes if variant & 1 == 1 => ".b3210",
+                        Selector::OptionalMask2 if variant & 1 == 1 => ".h1",
+                        Selector::OptionalMask4 if variant & 1 == 1 => ".b20",
+                        _ => "",
+                    };
+                    format!("{neg}{r}{sel}")
+                }
+            },
+        };
+        ops.push(text);
+    }
+    let mut head = form.opcode.name().to_string();
+    for s in mods {
+        head.push_str(s);
+    }
+    let addr = if wide_addr { ".address_size 64\n" } else { "" };
+    let entry = if version >= (2, 0) {
+        ".visible .entry"
+    } else {
+        ".entry"
+    };
+    Some(format!(
+        ".version {}.{}\n.target sm_{sm}\n{addr}{}{entry} k()\n{{\n{}\t{head} {};\nL_end:\n\tret;\n}}\n",
+        version.0,
+        version.1,
+        g.module,
+        g.decls,
+        ops.join(", ")
+    ))
+}
+
+/// Variants (negation/selector patterns) worth trying for a row.
+fn variants(form: &Form) -> usize {
+    let negatable = form.operands.iter().any(|o| {
+        o.negate != Negate::None || o.selector.is_optional() && o.selector != Selector::None
+    });
+    if negatable {
+        1 << form.operands.len().min(5)
+    } else {
+        1
+    }
+}
+
+fn not_runnable(form: &Form, line: &str) -> bool {
+    let key = form.key();
+    NOT_RUNNABLE
+        .iter()
+        .any(|(k, text, _)| *k == key && line.contains(text))
+}
+
+/// Per row: instances the checker accepted, and the refusals (message → one example).
+#[derive(Default)]
+struct RowResult {
+    accepted: usize,
+    refused: BTreeMap<String, String>,
+}
+
+fn exec_row(form: &'static Form) -> RowResult {
+    let mut r = RowResult::default();
+    let mut checked = 0;
+    let nv = variants(form);
+    for mods in combinations(form) {
+        for variant in 0..nv {
+            if checked >= CHECKED_PER_ROW * nv.min(4) {
+                return r;
+            }
+            if form.try_match(&mods).is_none() {
+                break;
+            }
+            let Some(text) = instance(form, &mods, variant) else {
+                continue;
+            };
+            let file = diag::SourceFile::new("generated.ptx", text.clone());
+            let (module, diags) = check::check_source(&file);
+            checked += 1;
+            let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
+                continue;
+            };
+            let matched = module
+                .functions
+                .iter()
+                .find(|f| f.name == "k")
+                .and_then(|f| f.insts().first())
+                .is_some_and(|i| std::ptr::eq(i.form, form));
+            if !matched {
+                continue;
+            }
+            r.accepted += 1;
+            let line = text
+                .lines()
+                .find(|l| l.starts_with('\t') && l.trim_start().starts_with(form.opcode.name()))
+                .unwrap_or("")
+                .trim();
+            if not_runnable(form, line) {
+                continue;
+            }
+            let mut dev = exec::Device::new();
+            if let Err(e) = dev.load(&module, &file) {
+                r.refused
+                    .entry(e.message.clone())
+                    .or_insert_with(|| line.to_string());
+            }
+        }
+    }
+    r
+}
+
+#[test]
+fn every_accepted_instance_is_runnable() {
+    let mut report = String::new();
+    let mut rows_with_instances = 0;
+    let mut instances = 0;
+    for form in isa::all_forms() {
+        let r = exec_row(form);
+        if r.accepted > 0 {
+            rows_with_instances += 1;
+        }
+        instances += r.accepted;
+        for (msg, example) in &r.refused {
+            let _ = writeln!(report, "`{}`: {msg}\n    e.g. {example}", form.key());
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "instances the checker accepts but the executor refuses:\n{report}"
+    );
+    // The generator must reach most rows, or this test proves little.
+    assert!(
+        rows_with_instances * 10 >= isa::all_forms().len() * 9,
+        "only {rows_with_instances} of {} rows had an accepted instance ({instances} instances)",
+        isa::all_forms().len()
+    );
+}
+
+#[test]
+fn not_runnable_entries_name_table_rows() {
+    for (key, _, reason) in NOT_RUNNABLE {
+        assert!(
+            isa::all_forms().iter().any(|f| f.key() == *key),
+            "NOT_RUNNABLE lists `{key}`, which is not a table row"
+        );
+        assert!(!reason.is_empty(), "`{key}` needs a reason");
+    }
+}
