@@ -7,9 +7,10 @@ use crate::scope::{FastMap, FuncScope, LocalSym, ModSym};
 use diag::{Diagnostic, Span};
 use ir::{
     FuncId, FuncKind, InstIdx, Param, PerfDirectives, ProtoId, ProtoParam, Prototype, Reg, RegId,
-    VarId, VarScope,
+    RegName, VarId, VarScope,
 };
 use isa::Type;
+use std::sync::Arc;
 use syntax::ast::{self, StateSpace};
 
 /// Registers one function may have after `%r<N>` expansion; more is an error, not an
@@ -48,7 +49,7 @@ pub(crate) struct Scratch<'a> {
 }
 
 impl<'a> Body<'a> {
-    pub fn new_reg(&mut self, ty: Type, name: String) -> RegId {
+    pub fn new_reg(&mut self, ty: Type, name: RegName) -> RegId {
         let id = RegId(u32::try_from(self.regs.len()).unwrap_or(u32::MAX));
         self.regs.push(Reg { ty, name });
         id
@@ -168,7 +169,7 @@ impl<'a> Checker<'a> {
                         let r = RegId(u32::try_from(regs.len()).unwrap_or(u32::MAX));
                         regs.push(Reg {
                             ty,
-                            name: d.name.text(self.src).to_string(),
+                            name: RegName::new(d.name.text(self.src)),
                         });
                         out.push(Param::Reg(r));
                     }
@@ -421,6 +422,7 @@ impl<'a> Checker<'a> {
         }
         let mut count = 0u32;
         self.collect_labels(&block.statements, &mut body, &mut count);
+        body.insts.reserve_exact(count as usize);
         // Parameters and the body's top-level declarations share one scope: redeclaring a
         // parameter in the body is a duplicate, not a shadow.
         self.check_statements(&block.statements, &mut body, true);
@@ -625,9 +627,9 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 body.regs.reserve(n as usize);
-                let mut digits = [0u8; 10];
+                let prefix: Arc<str> = Arc::from(name);
                 for i in 0..n {
-                    body.new_reg(ty, indexed_name(name, i, &mut digits));
+                    body.new_reg(ty, RegName::indexed(prefix.clone(), i));
                 }
                 if d.init.is_some() {
                     self.error(d.span, "parameterized registers cannot have initializers");
@@ -644,14 +646,14 @@ impl<'a> Checker<'a> {
             let sym = if lanes > 1 {
                 let first = RegId(u32::try_from(body.regs.len()).unwrap_or(u32::MAX));
                 for c in ["x", "y", "z", "w"].iter().take(lanes as usize) {
-                    body.new_reg(ty, format!("{name}.{c}"));
+                    body.new_reg(ty, RegName::new(&format!("{name}.{c}")));
                 }
                 LocalSym::VecReg {
                     first,
                     len: u8::try_from(lanes).unwrap_or(4),
                 }
             } else {
-                LocalSym::Reg(body.new_reg(ty, name.to_string()))
+                LocalSym::Reg(body.new_reg(ty, RegName::new(name)))
             };
             if let Err(prev) = body.scope.declare(name, sym, d.name.span) {
                 self.push(
@@ -700,39 +702,5 @@ impl<'a> Checker<'a> {
         func.labels = body.label_list;
         func.params.extend(body.body_params);
         func.body = Some(body.insts);
-    }
-}
-
-/// `name` followed by the decimal `i` (`%r` + 12 → `%r12`), without the formatting machinery:
-/// parameterized declarations name every register this way.
-fn indexed_name(name: &str, mut i: u32, buf: &mut [u8; 10]) -> String {
-    let mut n = buf.len();
-    loop {
-        n -= 1;
-        if let Some(b) = buf.get_mut(n) {
-            *b = b'0' + (i % 10) as u8;
-        }
-        i /= 10;
-        if i == 0 || n == 0 {
-            break;
-        }
-    }
-    let digits = std::str::from_utf8(buf.get(n..).unwrap_or(&[])).unwrap_or("");
-    let mut s = String::with_capacity(name.len() + digits.len());
-    s.push_str(name);
-    s.push_str(digits);
-    s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::indexed_name;
-
-    #[test]
-    fn indexed_names_match_format() {
-        let mut buf = [0u8; 10];
-        for i in [0u32, 7, 10, 99, 12345, u32::MAX] {
-            assert_eq!(indexed_name("%r", i, &mut buf), format!("%r{i}"));
-        }
     }
 }

@@ -70,7 +70,7 @@ impl<'a> Checker<'a> {
         let rule = type_rule(form.opcode);
         let mut optional_budget = n_given - required;
         let mut given = inst.operands.iter();
-        let mut operands = Vec::with_capacity(total);
+        let mut operands = ir::Operands::with_capacity(total);
         let mut ok = true;
         for (index, role) in form.operands.iter().enumerate() {
             if role.optional {
@@ -317,7 +317,7 @@ impl<'a> Checker<'a> {
                     ir::Param::Var(v) => self.vars.get(v.index()).map(|v| (v.size, v.name.clone())),
                     ir::Param::Reg(r) => regs
                         .get(r.index())
-                        .map(|r| (crate::decl::type_bytes(r.ty), r.name.clone())),
+                        .map(|r| (crate::decl::type_bytes(r.ty), r.name.to_string())),
                 };
                 let got = match arg {
                     Operand::VarAddr { var, .. } => self.vars.get(var.index()).map(|v| v.size),
@@ -465,7 +465,8 @@ impl<'a> Checker<'a> {
                 }
             };
             let _: Value = v;
-            let mut operands = vec![Operand::Reg(r), Operand::Imm(bits)];
+            let mut operands: ir::Operands =
+                [Operand::Reg(r), Operand::Imm(bits)].into_iter().collect();
             operands.truncate(m.form.operands.len());
             body.reg_inits.push(ir::Inst {
                 guard: None,

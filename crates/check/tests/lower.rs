@@ -34,15 +34,15 @@ fn reg(f: &ir::Function, name: &str) -> RegId {
 fn parameterized_registers_expand_in_order() {
     let m = kernel(".reg .b32 %r<3>;\n.reg .f64 %fd<2>;\nret;");
     let f = &m.functions[0];
-    let names: Vec<(&str, Type)> = f.regs.iter().map(|r| (r.name.as_str(), r.ty)).collect();
+    let names: Vec<(String, Type)> = f.regs.iter().map(|r| (r.name.to_string(), r.ty)).collect();
     assert_eq!(
         names,
         [
-            ("%r0", Type::B32),
-            ("%r1", Type::B32),
-            ("%r2", Type::B32),
-            ("%fd0", Type::F64),
-            ("%fd1", Type::F64)
+            ("%r0".to_string(), Type::B32),
+            ("%r1".to_string(), Type::B32),
+            ("%r2".to_string(), Type::B32),
+            ("%fd0".to_string(), Type::F64),
+            ("%fd1".to_string(), Type::F64)
         ]
     );
 }
@@ -89,8 +89,8 @@ fn register_initializers_become_leading_movs_and_shift_labels() {
     let insts = f.insts();
     assert_eq!(insts[0].op, Opcode::Mov);
     assert_eq!(
-        insts[0].operands,
-        vec![Operand::Reg(reg(f, "i")), Operand::Imm(7)]
+        insts[0].operands[..],
+        [Operand::Reg(reg(f, "i")), Operand::Imm(7)]
     );
     assert_eq!(insts[2].operands[0], Operand::Label(InstIdx(1)));
 }
@@ -258,8 +258,8 @@ fn calls_name_the_callee_and_argument_lists() {
     assert_eq!(call.op, Opcode::Call);
     let ids: Vec<ir::VarId> = k.locals.clone();
     assert_eq!(
-        call.operands,
-        vec![
+        call.operands[..],
+        [
             Operand::List(
                 vec![Operand::VarAddr {
                     var: ids[2],

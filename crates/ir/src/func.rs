@@ -2,6 +2,8 @@
 
 use crate::{Inst, InstIdx, Linkage, RegId, Type, VarId};
 use diag::Span;
+use std::fmt;
+use std::sync::Arc;
 
 /// A `.entry` kernel or a `.func`.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,7 +62,67 @@ pub struct Reg {
     /// The declared type (`.pred` for predicates).
     pub ty: Type,
     /// Source name (`%r12`, `v.x` for an element of a vector register).
-    pub name: String,
+    pub name: RegName,
+}
+
+/// A register's source name. The registers of a parameterized declaration (`%r<152>`) share
+/// one allocation of their prefix: compiler output declares hundreds of registers per
+/// function, and a `String` each was a large part of checking time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegName {
+    base: Arc<str>,
+    /// `Some(12)` for `%r12` declared by `%r<N>`: the name is `base` followed by the number.
+    index: Option<u32>,
+}
+
+impl RegName {
+    /// A name written out in full (`%p`, `v.x`).
+    pub fn new(name: &str) -> Self {
+        RegName {
+            base: Arc::from(name),
+            index: None,
+        }
+    }
+    /// Register `index` of the declaration `prefix<N>`.
+    pub fn indexed(prefix: Arc<str>, index: u32) -> Self {
+        RegName {
+            base: prefix,
+            index: Some(index),
+        }
+    }
+    /// Whether this is the name `s` as written in the source.
+    pub fn is(&self, s: &str) -> bool {
+        match self.index {
+            None => *self.base == *s,
+            Some(i) => s.strip_prefix(&*self.base).is_some_and(|d| {
+                !d.is_empty()
+                    && d.bytes().all(|b| b.is_ascii_digit())
+                    && (d == "0" || !d.starts_with('0'))
+                    && d.parse::<u32>() == Ok(i)
+            }),
+        }
+    }
+}
+
+impl fmt::Display for RegName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.index {
+            None => f.write_str(&self.base),
+            Some(i) => write!(f, "{}{i}", self.base),
+        }
+    }
+}
+
+impl PartialEq<str> for RegName {
+    fn eq(&self, other: &str) -> bool {
+        self.is(other)
+    }
+}
+
+impl PartialEq<&str> for RegName {
+    fn eq(&self, other: &&str) -> bool {
+        self.is(other)
+    }
 }
 
 /// A function parameter: a register (ptx-isa-1.1 `.func (.reg .b32 r) f (.reg .b32 a)`) or a
@@ -98,4 +160,28 @@ pub struct ProtoParam {
     pub ty: Type,
     pub size: u64,
     pub align: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RegName;
+    use std::sync::Arc;
+
+    #[test]
+    fn indexed_names_print_and_compare_like_the_written_name() {
+        let prefix: Arc<str> = Arc::from("%r");
+        for i in [0u32, 7, 10, 99, 12345, u32::MAX] {
+            let n = RegName::indexed(prefix.clone(), i);
+            let written = format!("%r{i}");
+            assert_eq!(n.to_string(), written);
+            assert!(n.is(&written));
+            assert!(!n.is(&format!("%r0{i}")));
+            assert!(!n.is(&format!("%r{}", u64::from(i) + 1)));
+            assert!(!n.is(&format!("%rd{i}")));
+        }
+        assert!(!RegName::indexed(prefix, 5).is("%r+5"));
+        let plain = RegName::new("v.x");
+        assert_eq!(plain.to_string(), "v.x");
+        assert!(plain == "v.x" && plain != "v.y");
+    }
 }

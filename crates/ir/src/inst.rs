@@ -22,7 +22,7 @@ pub struct Inst {
     pub types: [Option<Type>; MAX_TYPE_SLOTS],
     /// Operands, one per entry of `form.operands` (omitted optional operands are
     /// [`Operand::Omitted`](crate::Operand::Omitted)).
-    pub operands: Vec<Operand>,
+    pub operands: Operands,
     /// The whole instruction statement, for `file:line` in run-time errors.
     pub span: Span,
 }
@@ -37,6 +37,11 @@ impl Inst {
         self.types.get(n).copied().flatten()
     }
 }
+
+/// The operands of one instruction, stored inline up to four (nearly every instruction): one
+/// heap allocation per instruction was a large share of checking time. Dereferences to
+/// `[Operand]`.
+pub type Operands = smallvec::SmallVec<[Operand; 4]>;
 
 /// A guard predicate `@p` (`negated: false`) or `@!p` (`negated: true`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

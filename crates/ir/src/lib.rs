@@ -22,9 +22,9 @@ mod module;
 mod operand;
 mod var;
 
-pub use func::{FuncKind, Function, Param, PerfDirectives, ProtoParam, Prototype, Reg};
+pub use func::{FuncKind, Function, Param, PerfDirectives, ProtoParam, Prototype, Reg, RegName};
 pub use ids::{FuncId, InstIdx, ProtoId, RegId, VarId};
-pub use inst::{Guard, Inst};
+pub use inst::{Guard, Inst, Operands};
 pub use module::{AddressSize, Module, Target, TexMode};
 pub use operand::{AddrBase, Address, Operand, Selector, SelectorKind};
 pub use var::{Initializer, Linkage, PtrAttr, Reloc, RelocTarget, VarScope, VarType, Variable};

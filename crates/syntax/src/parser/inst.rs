@@ -47,11 +47,13 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// `operand {, operand}` collected into an exactly sized `Vec`.
-    fn parse_operand_seq(&mut self, allow_list: bool) -> PResult<Vec<Operand>> {
+    /// `operand {, operand}` collected into an exactly sized collection.
+    fn parse_operand_seq<C: FromIterator<Operand>>(&mut self, allow_list: bool) -> PResult<C> {
         let start = self.operand_stack.len();
         let r = self.push_operands(allow_list);
-        let out = self.operand_stack.split_off(start);
+        // Not `split_off`: at index 0 it hands over the whole buffer (capacity included) and
+        // allocates a fresh one for the stack.
+        let out = self.operand_stack.drain(start..).collect();
         r.map(|()| out)
     }
 

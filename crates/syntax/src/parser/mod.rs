@@ -298,7 +298,8 @@ impl<'s> Parser<'s> {
     pub(crate) fn parse_statements(&mut self, open: Option<Span>, cx: Context) -> Vec<Statement> {
         let start = self.statement_stack.len();
         self.push_statements(open, cx);
-        self.statement_stack.split_off(start)
+        // Exactly sized (`split_off(0)` would hand over the stack's whole buffer).
+        self.statement_stack.drain(start..).collect()
     }
 
     fn push_statements(&mut self, open: Option<Span>, cx: Context) {
