@@ -79,6 +79,46 @@ pub enum LaneOp {
     Copysign(bool),
     /// `testp.op.type p, a` (true for `.f64`).
     Testp(ops::float::TestpOp, bool),
+    /// Half-precision arithmetic; `x2` for the packed `.f16x2`/`.bf16x2` forms.
+    Half {
+        op: HalfOp,
+        f: ops::half::HalfFormat,
+        x2: bool,
+    },
+    /// `tanh.approx.f32`.
+    TanhF32,
+    /// `mad24.hi.sat.s32`.
+    Mad24HiSatS32,
+}
+
+/// Which half-precision operation (with its modifiers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HalfOp {
+    Add(ops::half::HalfMode),
+    Sub(ops::half::HalfMode),
+    Mul(ops::half::HalfMode),
+    Fma(ops::half::HalfMode),
+    Neg { ftz: bool },
+    Abs { ftz: bool },
+    Min(ops::half::MinMaxMode),
+    Max(ops::half::MinMaxMode),
+    Ex2 { ftz: bool },
+}
+
+/// One 16-bit lane of a [`HalfOp`].
+fn eval_half(op: HalfOp, f: ops::half::HalfFormat, a: u16, b: u16, c: u16) -> u16 {
+    use ops::half as h;
+    match op {
+        HalfOp::Add(m) => h::add_h(a, b, f, m),
+        HalfOp::Sub(m) => h::sub_h(a, b, f, m),
+        HalfOp::Mul(m) => h::mul_h(a, b, f, m),
+        HalfOp::Fma(m) => h::fma_h(a, b, c, f, m),
+        HalfOp::Neg { ftz } => h::neg_h(a, f, ftz),
+        HalfOp::Abs { ftz } => h::abs_h(a, f, ftz),
+        HalfOp::Min(m) => h::min_h(a, b, f, m),
+        HalfOp::Max(m) => h::max_h(a, b, f, m),
+        HalfOp::Ex2 { ftz } => h::ex2_h(a, f, ftz),
+    }
 }
 
 macro_rules! by_ty {
@@ -202,6 +242,18 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
                 _ => !(inw(SHARED_WINDOW) || inw(LOCAL_WINDOW) || inw(CONST_WINDOW)),
             };
             r as u64
+        }
+        LaneOp::Half { op, f, x2: false } => {
+            u64::from(eval_half(op, f, a as u16, b as u16, c as u16))
+        }
+        LaneOp::Half { op, f, x2: true } => {
+            u64::from(ops::half::x2(a as u32, b as u32, c as u32, |a, b, c| {
+                eval_half(op, f, a, b, c)
+            }))
+        }
+        LaneOp::TanhF32 => ops::half::tanh_f32(f32::from_bits(a as u32)).to_bits() as u64,
+        LaneOp::Mad24HiSatS32 => {
+            oi::mad24_hi_sat_s32(a as u32 as i32, b as u32 as i32, c as u32 as i32) as u32 as u64
         }
         LaneOp::SlctS32 => ops::cmp::slct_s32(a, b, c as u32 as i32),
         LaneOp::SlctF32(ftz) => ops::cmp::slct_f32(a, b, f32::from_bits(c as u32), ftz),

@@ -12,6 +12,7 @@ pub mod video;
 pub mod cmp;
 pub mod cvt;
 pub mod float;
+pub mod half;
 pub mod logic;
 pub mod prmt;
 pub mod transcend;

@@ -360,6 +360,9 @@ impl Lowerer<'_> {
                 },
             ),
             Oc::Mad if ty == ir::Type::S32 => LaneOp::MadHiSatS32,
+            Oc::Mad24 => LaneOp::Mad24HiSatS32,
+            Oc::Tanh => LaneOp::TanhF32,
+            _ if half_format(ty).is_some() => half_lane_op(i, ty)?,
             Oc::Isspacep => LaneOp::Isspacep(match i.mods.space {
                 Some(ir::Space::Shared | ir::Space::SharedCta | ir::Space::SharedCluster) => {
                     Space::Shared
@@ -410,4 +413,54 @@ impl Lowerer<'_> {
         e.push(Op::Lane { f, d, srcs });
         Ok(())
     }
+}
+
+/// The 16-bit float format of a half-precision type, and whether it is packed.
+pub(crate) fn half_format(t: ir::Type) -> Option<(ops::half::HalfFormat, bool)> {
+    use ops::half::HalfFormat as H;
+    Some(match t {
+        ir::Type::F16 => (H::F16, false),
+        ir::Type::F16x2 => (H::F16, true),
+        ir::Type::Bf16 => (H::Bf16, false),
+        ir::Type::Bf16x2 => (H::Bf16, true),
+        _ => return None,
+    })
+}
+
+fn half_lane_op(i: &ir::Inst, ty: ir::Type) -> LResult<crate::lane_ops::LaneOp> {
+    use crate::lane_ops::{HalfOp, LaneOp};
+    use ir::{Flag, Opcode as Oc};
+    let (f, x2) = half_format(ty).ok_or("not a half-precision type")?;
+    let ftz = i.mods.has(Flag::Ftz);
+    // `.rn` is the only rounding the half-precision forms admit.
+    let m = ops::half::HalfMode {
+        rnd: ops::float::Rounding::Rn,
+        ftz,
+        sat: i.mods.has(Flag::Sat),
+        relu: i.mods.has(Flag::Relu),
+    };
+    let mm = ops::half::MinMaxMode {
+        ftz,
+        nan: i.mods.has(Flag::NaN),
+        xorsign_abs: i.mods.has(Flag::Xorsign),
+    };
+    let op = match i.op {
+        Oc::Add => HalfOp::Add(m),
+        Oc::Sub => HalfOp::Sub(m),
+        Oc::Mul => HalfOp::Mul(m),
+        Oc::Fma => HalfOp::Fma(m),
+        Oc::Neg => HalfOp::Neg { ftz },
+        Oc::Abs => HalfOp::Abs { ftz },
+        Oc::Min => HalfOp::Min(mm),
+        Oc::Max => HalfOp::Max(mm),
+        Oc::Ex2 => HalfOp::Ex2 { ftz },
+        other => {
+            return Err(format!(
+                "instruction `{}` on {} is not supported by the executor",
+                other.name(),
+                ty.suffix()
+            ))
+        }
+    };
+    Ok(LaneOp::Half { op, f, x2 })
 }

@@ -148,6 +148,21 @@ impl Lowerer<'_> {
         let o = |k: usize| ops.get(k).unwrap_or(&O::Omitted);
         let ty = i.ty().unwrap_or(T::B32);
         match i.op {
+            Oc::Add
+            | Oc::Sub
+            | Oc::Mul
+            | Oc::Fma
+            | Oc::Neg
+            | Oc::Abs
+            | Oc::Min
+            | Oc::Max
+            | Oc::Ex2
+                if super::control::half_format(ty).is_some() =>
+            {
+                self.lane_op(e, i)?
+            }
+            Oc::Tanh => self.lane_op(e, i)?,
+            Oc::Mad24 if i.mods.has(Flag::Sat) => self.lane_op(e, i)?,
             Oc::Add | Oc::Sub | Oc::Mul | Oc::Div | Oc::Min | Oc::Max if ty.is_float() => {
                 let fop = match i.op {
                     Oc::Add => FOp::Add,
@@ -231,9 +246,6 @@ impl Lowerer<'_> {
             }
             Oc::Mad if i.mods.has(Flag::Sat) && !ty.is_float() => self.lane_op(e, i)?,
             Oc::Mad | Oc::Mad24 if (ty.is_integer() || ty.is_bits()) && !i.mods.has(Flag::Sat) => {
-                if i.mods.has(Flag::Sat) {
-                    return Err(".sat on mad is not supported yet".into());
-                }
                 let mul = match (i.op, i.mods.mul_mode, ty.is_signed()) {
                     (Oc::Mad24, Some(MulMode::Hi), true) => IntOp::Mul24HiS,
                     (Oc::Mad24, Some(MulMode::Hi), false) => IntOp::Mul24HiU,
