@@ -12,7 +12,6 @@ use std::fmt::Write;
 /// Instances the executor refuses: (row key as [`Form::key`] prints it, text the refused
 /// instruction line contains — `""` for every instance of the row —, reason).
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
-    ("vmad: vmad.dtype.atype.btype{.sat}{.scale} d, {-}a{.asel}, {-}b{.bsel}, {-}c;", "-", "negations other than -a*b, -c: pending"),
     ("atom: atom{.sem}{.scope}{.space}.cas.ctype d, [a], b, c;", ".b16", "16-bit atomics: pending"),
     ("atom: atom{.sem}{.scope}{.space}.add.noftz.htype d, [a], b;", "", "16-bit atomics: pending"),
     ("red: red{.sem}{.scope}{.space}.add.noftz.htype [a], b;", "", "16-bit atomics: pending"),

@@ -371,12 +371,17 @@ impl Lowerer<'_> {
             Some(isa::VideoScale::Shr15) => VmadScale::Shr15,
             None => VmadScale::None,
         };
-        m.neg = match (negs[0] != negs[1], negs[2], i.mods.has(ir::Flag::Po)) {
-            (false, false, false) => VmadNeg::None,
-            (true, false, false) => VmadNeg::Product,
-            (false, true, false) => VmadNeg::C,
-            (false, false, true) => VmadNeg::PlusOne,
-            _ => return Err("this combination of vmad negations is not supported".into()),
+        // The pseudo-code's `if (.po) … else if (a.negate ^ b.negate) … else if (c.negate)`:
+        // `-a, -b` cancel, and a negated product takes precedence over `-c` (ptx-video.md
+        // §9.7.18.1.3; the `.po` row admits no negation).
+        m.neg = if i.mods.has(ir::Flag::Po) {
+            VmadNeg::PlusOne
+        } else if negs[0] != negs[1] {
+            VmadNeg::Product
+        } else if negs[2] {
+            VmadNeg::C
+        } else {
+            VmadNeg::None
         };
         let d = self.reg(
             e,
