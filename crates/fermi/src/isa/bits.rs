@@ -72,18 +72,21 @@ pub fn scatter(positions: &[u8], value: u64) -> u64 {
 }
 
 /// Parses a template written least significant bit first (`0`/`1`, spaces ignored).
-/// Returns `None` unless it has exactly 64 digits.
-pub fn parse_template(t: &str) -> Option<u64> {
+/// Returns `None` unless it has exactly 64 digits. A `const fn` so the rows compile at build
+/// time.
+pub const fn parse_template(t: &str) -> Option<u64> {
     let mut v = 0u64;
     let mut n = 0u32;
-    for c in t.chars() {
+    let mut rest = t.as_bytes();
+    while let Some((&c, tail)) = rest.split_first() {
+        rest = tail;
         match c {
-            ' ' => continue,
-            '0' | '1' => {
+            b' ' => {}
+            b'0' | b'1' => {
                 if n >= 64 {
                     return None;
                 }
-                if c == '1' {
+                if c == b'1' {
                     v |= 1 << n;
                 }
                 n += 1;
@@ -91,5 +94,9 @@ pub fn parse_template(t: &str) -> Option<u64> {
             _ => return None,
         }
     }
-    (n == 64).then_some(v)
+    if n == 64 {
+        Some(v)
+    } else {
+        None
+    }
 }

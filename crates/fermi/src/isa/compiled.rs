@@ -1,28 +1,88 @@
-//! What the rows imply, computed once: each row's fixed bits and mask, and the dispatch from
-//! the opcode bits (0–3 and 58–63) to the rows that may match.
-
-use std::sync::LazyLock;
+//! What the rows imply, computed at build time by `const fn`s: each row's fixed bits and mask,
+//! its fields in the form the hot paths read, and the dispatch from the opcode bits (0–3 and
+//! 58–63) to the rows that may match. `decode.rs` and `encode.rs` instantiate their field code
+//! once per row with that row's `RowInfo` as a constant ([`per_row!`]), so each row gets a
+//! decoder and an encoder whose positions, widths and operand shapes are folded in.
 
 use super::bits::{gather, get, mask, parse_template, scatter};
 use super::rows::ROWS;
-use super::schema::{Kind, Mod, Opd, Row, NONE};
-use super::types::{MAX_MODS, MAX_OPERANDS};
+use super::schema::{Kind, Mod, Opd, Row, Source, NONE};
+use super::types::{DecodeError, MAX_MODS, MAX_OPERANDS};
 
 /// The guard predicate (3 bits) and its negation bit.
 pub const GUARD_LO: u8 = 10;
 /// `.S` (cuobjdump's scheduling/join flag), bit 4, on every row.
 pub const SCHED_BIT: u8 = 4;
 
+/// The most rows the per-row decoders and encoders are instantiated for.
+pub const MAX_ROWS: usize = 256;
+const _: () = assert!(
+    ROWS.len() <= MAX_ROWS,
+    "more rows than per-row codecs: raise MAX_ROWS (and the per_row! table)"
+);
+
 pub struct RowInfo {
-    pub row: &'static Row,
+    /// The mnemonic, for errors. (A decoded `Inst` points at the row in `ROWS` itself: a
+    /// compiled constant may hold a copy of the row at another address.)
+    pub name: &'static str,
     pub fixed: u64,
     pub mask: u64,
+    /// Copied from the row so the per-row code reads it as a constant.
+    pub guarded: bool,
     /// The modifier groups of the row, in order (the first `nmods` entries).
     pub nmods: usize,
     pub mods: [ModInfo; MAX_MODS],
     /// The operands of the row, in order (the first `nops` entries).
     pub nops: usize,
     pub ops: [OpInfo; MAX_OPERANDS],
+    /// Whether some modifier group has a value without a spelling (else none needs checking).
+    check_mods: bool,
+    /// The index of the composite operand, whose selector and stray bits need checking.
+    comp: Option<u8>,
+}
+
+impl RowInfo {
+    #[inline(always)]
+    pub fn mods(&self) -> &[ModInfo] {
+        self.mods.get(..self.nmods).unwrap_or(&[])
+    }
+
+    #[inline(always)]
+    pub fn ops(&self) -> &[OpInfo] {
+        self.ops.get(..self.nops).unwrap_or(&[])
+    }
+
+    /// Whether a word with this row's fixed bits holds only encodings the table describes:
+    /// every modifier value has a spelling, and the composite selector is a register (with no
+    /// stray bits above it), a constant or an immediate.
+    #[inline(always)]
+    pub fn check(&self, bits: u64) -> Result<(), DecodeError> {
+        if self.check_mods {
+            for m in self.mods() {
+                let v = m.get(bits);
+                if !m.is_valid(v) {
+                    return Err(DecodeError::BadModifier {
+                        mnemonic: self.name,
+                        what: m.src.what,
+                        value: v as u8,
+                    });
+                }
+            }
+        }
+        if let Some(index) = self.comp {
+            let ok = match get(bits, 46, 2) {
+                0 => get(bits, 32, 14) == 0,
+                sel => sel != 2,
+            };
+            if !ok {
+                return Err(DecodeError::BadOperand {
+                    mnemonic: self.name,
+                    index,
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 /// An operand's shape without its text, small enough to copy on the hot paths.
@@ -43,8 +103,8 @@ pub enum Code {
 
 /// An operand prepared for the hot paths: its shape, position and width, and its decoration
 /// bit positions (64 when the operand lacks one, which `bit_mask` turns into 0), so the hot
-/// paths need no "has this bit?" branches. Kept small so the whole table stays in L1.
-#[derive(Clone, Copy, Debug, Default)]
+/// paths need no "has this bit?" branches.
+#[derive(Clone, Copy, Debug)]
 pub struct OpInfo {
     pub code: Code,
     pub at: u8,
@@ -57,14 +117,36 @@ pub struct OpInfo {
 }
 
 /// The single-bit mask of position `p`, 0 for `p >= 64`.
-#[inline]
-fn bit_mask(p: u8) -> u64 {
-    1u64.checked_shl(u32::from(p)).unwrap_or(0)
+#[inline(always)]
+const fn bit_mask(p: u8) -> u64 {
+    match 1u64.checked_shl(p as u32) {
+        Some(m) => m,
+        None => 0,
+    }
+}
+
+/// A decoration bit position, or 64 for none.
+const fn position(b: u8) -> u8 {
+    if b == NONE {
+        64
+    } else {
+        b
+    }
 }
 
 impl OpInfo {
-    pub fn new(o: &Opd) -> OpInfo {
-        let p = |b: u8| if b == NONE { 64 } else { b };
+    const EMPTY: OpInfo = OpInfo {
+        code: Code::Text,
+        at: 0,
+        width: 0,
+        signed: false,
+        neg: 64,
+        not: 64,
+        abs: 64,
+        cc: 64,
+    };
+
+    pub const fn new(o: &Opd) -> OpInfo {
         let (code, width, signed) = match o.kind {
             Kind::Reg => (Code::Reg, 6, false),
             Kind::Pred => (Code::Pred, 3, false),
@@ -82,110 +164,138 @@ impl OpInfo {
             at: o.at,
             width,
             signed,
-            neg: p(o.neg),
-            not: p(o.not),
-            abs: p(o.abs),
-            cc: p(o.cc),
+            neg: position(o.neg),
+            not: position(o.not),
+            abs: position(o.abs),
+            cc: position(o.cc),
         }
     }
-    #[inline]
+    #[inline(always)]
     pub fn neg(&self) -> u64 {
         bit_mask(self.neg)
     }
-    #[inline]
+    #[inline(always)]
     pub fn not(&self) -> u64 {
         bit_mask(self.not)
     }
-    #[inline]
+    #[inline(always)]
     pub fn abs(&self) -> u64 {
         bit_mask(self.abs)
     }
-    #[inline]
+    #[inline(always)]
     pub fn cc(&self) -> u64 {
         bit_mask(self.cc)
     }
 }
 
-/// A modifier group prepared for the hot paths: adjacent bits become a shift and mask, and
-/// (for groups of up to 6 bits) the values that have a spelling become a bitmap.
-#[derive(Clone, Copy, Debug, Default)]
+/// A modifier group prepared for the hot paths: adjacent bits become a shift and mask, and the
+/// values that have a spelling (all fit a byte) become a 256-bit set.
+#[derive(Clone, Copy, Debug)]
 pub struct ModInfo {
     /// Whether the group's bits are adjacent and in order (then `lo`/`width` describe them).
     run: bool,
     lo: u8,
     width: u8,
-    valid: u64,
-    src: Option<&'static Mod>,
+    valid: [u64; 4],
+    src: &'static Mod,
 }
 
+/// Stands in for the groups a row does not have.
+const NO_MOD: Mod = Mod {
+    what: "",
+    bits: &[],
+    names: &[],
+    legacy: &[],
+};
+
 impl ModInfo {
-    fn new(m: &'static Mod) -> ModInfo {
-        let first = m.bits.first().copied().unwrap_or(0);
-        let run = m
-            .bits
-            .iter()
-            .enumerate()
-            .all(|(i, &b)| usize::from(b) == usize::from(first) + i);
-        let mut valid = 0u64;
-        for &(v, _) in m.names {
-            if v < 64 {
-                valid |= 1 << v;
+    const EMPTY: ModInfo = ModInfo::new(&NO_MOD);
+
+    const fn new(m: &'static Mod) -> ModInfo {
+        let first = match m.bits.first() {
+            Some(&b) => b,
+            None => 0,
+        };
+        let mut run = true;
+        let mut next = first as usize;
+        let mut bits = m.bits;
+        while let Some((&b, rest)) = bits.split_first() {
+            run &= b as usize == next;
+            next += 1;
+            bits = rest;
+        }
+        let mut valid = [0u64; 4];
+        let mut names = m.names;
+        while let Some((&(v, _), rest)) = names.split_first() {
+            let bit = 1u64 << (v & 63);
+            match v >> 6 {
+                0 => valid[0] |= bit,
+                1 => valid[1] |= bit,
+                2 => valid[2] |= bit,
+                _ => valid[3] |= bit,
             }
+            names = rest;
         }
         ModInfo {
             run,
             lo: first,
             width: m.bits.len() as u8,
             valid,
-            src: Some(m),
+            src: m,
         }
     }
 
-    fn bits(&self) -> &'static [u8] {
-        self.src.map_or(&[], |m| m.bits)
-    }
-
     /// The group's value in `bits`.
-    #[inline]
+    #[inline(always)]
     pub fn get(&self, bits: u64) -> u64 {
         if self.run {
             get(bits, self.lo, self.width)
         } else {
-            gather(bits, self.bits())
+            gather(bits, self.src.bits)
         }
     }
 
     /// The group's value placed in its bits.
-    #[inline]
+    #[inline(always)]
     pub fn put(&self, v: u64) -> u64 {
         if self.run {
             (v & mask(0, self.width)) << self.lo
         } else {
-            scatter(self.bits(), v)
+            scatter(self.src.bits, v)
         }
     }
 
     /// Whether `v` has a spelling.
-    #[inline]
-    pub fn is_valid(&self, v: u64) -> bool {
-        if self.width <= 6 {
-            (self.valid >> (v & 63)) & 1 == 1 && v < 64
-        } else {
-            self.src
-                .is_some_and(|m| m.names.iter().any(|&(k, _)| u64::from(k) == v))
+    #[inline(always)]
+    pub const fn is_valid(&self, v: u64) -> bool {
+        let word = match v >> 6 {
+            0 => self.valid[0],
+            1 => self.valid[1],
+            2 => self.valid[2],
+            3 => self.valid[3],
+            _ => return false,
+        };
+        (word >> (v & 63)) & 1 == 1
+    }
+
+    /// Whether every value of the group's bits has a spelling.
+    const fn is_total(&self) -> bool {
+        if self.width > 8 {
+            return false;
         }
+        let mut v = 0u64;
+        while v < 1 << self.width {
+            if !self.is_valid(v) {
+                return false;
+            }
+            v += 1;
+        }
+        true
     }
 }
 
-pub struct Tables {
-    pub rows: Vec<RowInfo>,
-    /// For each 10-bit opcode key, the range of `candidates` holding its rows.
-    pub dispatch: Vec<(u32, u32)>,
-    pub candidates: Vec<u16>,
-}
-
 /// The bits an operand field occupies (value plus decorations).
-pub fn operand_mask(o: &Opd) -> u64 {
+pub const fn operand_mask(o: &Opd) -> u64 {
     let value = match o.kind {
         Kind::Reg => mask(o.at, 6),
         Kind::Pred => mask(o.at, 3),
@@ -197,72 +307,255 @@ pub fn operand_mask(o: &Opd) -> u64 {
         Kind::Target { width } | Kind::AbsTarget { width } => mask(26, width),
         Kind::Text(_) => 0,
     };
-    [o.neg, o.not, o.abs, o.cc]
-        .iter()
-        .filter(|&&b| b != NONE)
-        .fold(value, |m, &b| m | (1u64 << b))
+    value
+        | bit_mask(position(o.neg))
+        | bit_mask(position(o.not))
+        | bit_mask(position(o.abs))
+        | bit_mask(position(o.cc))
 }
 
 /// Every bit any field of the row (or the guard and `.S`) occupies.
-pub fn field_mask(row: &Row) -> u64 {
-    let mods = row
-        .mods
-        .iter()
-        .flat_map(|m| m.bits.iter())
-        .fold(0u64, |m, &b| m | (1u64 << b));
-    let ops = row.operands.iter().fold(0, |m, o| m | operand_mask(o));
-    let guard = if row.guarded { mask(GUARD_LO, 4) } else { 0 };
-    mods | ops | guard | (1 << SCHED_BIT)
+pub const fn field_mask(row: &Row) -> u64 {
+    let mut used = 1 << SCHED_BIT;
+    if row.guarded {
+        used |= mask(GUARD_LO, 4);
+    }
+    let mut mods = row.mods;
+    while let Some((m, rest)) = mods.split_first() {
+        let mut bits = m.bits;
+        while let Some((&b, more)) = bits.split_first() {
+            used |= bit_mask(b);
+            bits = more;
+        }
+        mods = rest;
+    }
+    let mut ops = row.operands;
+    while let Some((o, rest)) = ops.split_first() {
+        used |= operand_mask(o);
+        ops = rest;
+    }
+    used
 }
 
-pub fn key(bits: u64) -> usize {
+/// Compiles one row. Runs at build time for the table's rows, at run time only for a row
+/// built outside the table.
+pub const fn compile_row(row: &'static Row) -> RowInfo {
+    // A malformed template is caught by the table tests; here it just never matches.
+    let t = match parse_template(row.template) {
+        Some(t) => t,
+        None => u64::MAX,
+    };
+    let m = !field_mask(row);
+    let mut mods = [ModInfo::EMPTY; MAX_MODS];
+    let mut check_mods = false;
+    let mut nmods = 0;
+    {
+        let mut slots: &mut [ModInfo] = &mut mods;
+        let mut src = row.mods;
+        while let (Some((slot, slots_rest)), Some((md, src_rest))) =
+            (slots.split_first_mut(), src.split_first())
+        {
+            *slot = ModInfo::new(md);
+            check_mods |= !slot.is_total();
+            nmods += 1;
+            slots = slots_rest;
+            src = src_rest;
+        }
+    }
+    let mut ops = [OpInfo::EMPTY; MAX_OPERANDS];
+    let mut comp = None;
+    let mut nops = 0;
+    {
+        let mut slots: &mut [OpInfo] = &mut ops;
+        let mut src = row.operands;
+        while let (Some((slot, slots_rest)), Some((o, src_rest))) =
+            (slots.split_first_mut(), src.split_first())
+        {
+            *slot = OpInfo::new(o);
+            if matches!(o.kind, Kind::Comp) && comp.is_none() {
+                comp = Some(nops as u8);
+            }
+            nops += 1;
+            slots = slots_rest;
+            src = src_rest;
+        }
+    }
+    RowInfo {
+        name: row.name,
+        fixed: t & m,
+        mask: m,
+        guarded: row.guarded,
+        nmods,
+        mods,
+        nops,
+        ops,
+        check_mods,
+        comp,
+    }
+}
+
+/// Stands in for the rows beyond the table in the per-row instantiations (never dispatched to).
+const NO_ROW: Row = Row {
+    name: "",
+    template: "",
+    mods: &[],
+    operands: &[],
+    guarded: false,
+    po: false,
+    source: Source::Listings,
+};
+
+/// Row `i` of the table compiled, for the per-row codecs (`NO_ROW` past the end).
+pub const fn row_info(i: usize) -> RowInfo {
+    match ROWS.split_at_checked(i) {
+        Some((_, [row, ..])) => compile_row(row),
+        _ => compile_row(&NO_ROW),
+    }
+}
+
+/// The position of `row` in `ROWS`, if it is one of the table's rows.
+#[inline]
+pub fn row_index(row: &'static Row) -> Option<usize> {
+    let base = ROWS.as_ptr() as usize;
+    let index = (row as *const Row as usize).wrapping_sub(base) / std::mem::size_of::<Row>();
+    ROWS.get(index)
+        .filter(|r| std::ptr::eq(*r, row))
+        .map(|_| index)
+}
+
+/// The 10 opcode bits (0–3, 58–63) as a dispatch index.
+#[inline(always)]
+pub const fn key(bits: u64) -> usize {
     ((bits & 0xf) | ((bits >> 58) << 4)) as usize
 }
 
 const KEY_MASK: u64 = 0xf | (0x3f << 58);
 
-pub static TABLES: LazyLock<Tables> = LazyLock::new(|| {
-    let rows: Vec<RowInfo> = ROWS
-        .iter()
-        .map(|row| {
-            // A malformed template is caught by the table tests; here it just never matches.
-            let t = parse_template(row.template).unwrap_or(u64::MAX);
-            let m = !field_mask(row);
-            let mut mods = [ModInfo::default(); MAX_MODS];
-            for (slot, m) in mods.iter_mut().zip(row.mods) {
-                *slot = ModInfo::new(m);
+/// The most rows that share one value of the opcode bits.
+pub const MAX_CANDIDATES: usize = 4;
+/// Marks an unused dispatch slot.
+pub const NO_CANDIDATE: u16 = u16::MAX;
+
+/// For each 10-bit opcode key, the rows (in table order) whose fixed opcode bits agree with it.
+pub static DISPATCH: [[u16; MAX_CANDIDATES]; 1024] = dispatch().0;
+const _: () = assert!(
+    dispatch().1 <= MAX_CANDIDATES,
+    "more rows share opcode bits than MAX_CANDIDATES: raise it"
+);
+
+/// The dispatch table and the most rows any key has.
+const fn dispatch() -> ([[u16; MAX_CANDIDATES]; 1024], usize) {
+    // Each row's opcode bits, compiled once: (which are fixed, their fixed values).
+    let mut keys = [(0u64, 0u64); MAX_ROWS];
+    {
+        let mut slots: &mut [(u64, u64)] = &mut keys;
+        let mut i = 0;
+        while let Some((slot, rest)) = slots.split_first_mut() {
+            if i < ROWS.len() {
+                let r = row_info(i);
+                *slot = (r.mask & KEY_MASK, r.fixed & KEY_MASK);
             }
-            let mut ops = [OpInfo::default(); MAX_OPERANDS];
-            for (slot, o) in ops.iter_mut().zip(row.operands) {
-                *slot = OpInfo::new(o);
-            }
-            RowInfo {
-                row,
-                fixed: t & m,
-                mask: m,
-                nmods: row.mods.len().min(MAX_MODS),
-                mods,
-                nops: row.operands.len().min(MAX_OPERANDS),
-                ops,
-            }
-        })
-        .collect();
-    let mut dispatch = Vec::with_capacity(1024);
-    let mut candidates = Vec::new();
-    for k in 0..1024u64 {
-        let kbits = (k & 0xf) | ((k >> 4) << 58);
-        let start = candidates.len() as u32;
-        for (i, r) in rows.iter().enumerate() {
-            let m = r.mask & KEY_MASK;
-            if kbits & m == r.fixed & m {
-                candidates.push(i as u16);
-            }
+            slots = rest;
+            i += 1;
         }
-        dispatch.push((start, candidates.len() as u32));
     }
-    Tables {
-        rows,
-        dispatch,
-        candidates,
+    let mut out = [[NO_CANDIDATE; MAX_CANDIDATES]; 1024];
+    let mut most = 0;
+    let mut slots: &mut [[u16; MAX_CANDIDATES]] = &mut out;
+    let mut k = 0u64;
+    while let Some((slot, rest)) = slots.split_first_mut() {
+        let kbits = (k & 0xf) | ((k >> 4) << 58);
+        let mut n = 0;
+        let mut i = 0;
+        let mut rows: &[(u64, u64)] = &keys;
+        while let Some((&(m, fixed), more)) = rows.split_first() {
+            if i < ROWS.len() && kbits & m == fixed {
+                if let Some((_, [c, ..])) = slot.split_at_mut_checked(n) {
+                    *c = i as u16;
+                }
+                n += 1;
+            }
+            rows = more;
+            i += 1;
+        }
+        if n > most {
+            most = n;
+        }
+        slots = rest;
+        k += 1;
     }
-});
+    (out, most)
+}
+
+/// The rows whose fixed opcode bits (0–3, 58–63) agree with `bits`, in table order, then
+/// `NO_CANDIDATE`s.
+#[inline(always)]
+pub fn candidates(bits: u64) -> &'static [u16; MAX_CANDIDATES] {
+    DISPATCH
+        .get(key(bits))
+        .unwrap_or(&[NO_CANDIDATE; MAX_CANDIDATES])
+}
+
+/// Expands to a `[[f; 16]; 16]` table of `$f::<I>` for every row index `I < MAX_ROWS`.
+macro_rules! per_row {
+    ($f:ident) => {
+        $crate::isa::compiled::per_row!(@hi $f [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15])
+    };
+    (@hi $f:ident [$($h:literal)*]) => {
+        [$($crate::isa::compiled::per_row!(@lo $f $h)),*]
+    };
+    (@lo $f:ident $h:literal) => {
+        [
+            $f::<{ $h * 16 }>, $f::<{ $h * 16 + 1 }>, $f::<{ $h * 16 + 2 }>,
+            $f::<{ $h * 16 + 3 }>, $f::<{ $h * 16 + 4 }>, $f::<{ $h * 16 + 5 }>,
+            $f::<{ $h * 16 + 6 }>, $f::<{ $h * 16 + 7 }>, $f::<{ $h * 16 + 8 }>,
+            $f::<{ $h * 16 + 9 }>, $f::<{ $h * 16 + 10 }>, $f::<{ $h * 16 + 11 }>,
+            $f::<{ $h * 16 + 12 }>, $f::<{ $h * 16 + 13 }>, $f::<{ $h * 16 + 14 }>,
+            $f::<{ $h * 16 + 15 }>,
+        ]
+    };
+}
+pub(crate) use per_row;
+
+/// Looks up row `i`'s entry in a [`per_row!`] table.
+#[inline(always)]
+pub fn per_row_entry<T: Copy>(table: &[[T; 16]; 16], i: usize) -> Option<T> {
+    table.get(i >> 4).and_then(|t| t.get(i & 15)).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The build-time dispatch against a direct scan of the rows.
+    #[test]
+    fn dispatch_lists_exactly_the_rows_whose_opcode_bits_agree() {
+        for (k, slot) in DISPATCH.iter().enumerate() {
+            let kbits = (k as u64 & 0xf) | ((k as u64 >> 4) << 58);
+            let expect: Vec<u16> = (0..ROWS.len())
+                .filter(|&i| {
+                    let r = compile_row(&ROWS[i]);
+                    let m = r.mask & KEY_MASK;
+                    kbits & m == r.fixed & m
+                })
+                .map(|i| i as u16)
+                .collect();
+            let got: Vec<u16> = slot
+                .iter()
+                .copied()
+                .filter(|&c| c != NO_CANDIDATE)
+                .collect();
+            assert_eq!(got, expect, "key {k:#x}");
+            assert_eq!(key(kbits), k);
+        }
+    }
+
+    #[test]
+    fn row_index_finds_table_rows_only() {
+        for (i, row) in ROWS.iter().enumerate() {
+            assert_eq!(row_index(row), Some(i));
+        }
+        static OUTSIDE: Row = NO_ROW;
+        assert_eq!(row_index(&OUTSIDE), None);
+    }
+}

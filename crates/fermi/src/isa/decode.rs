@@ -1,17 +1,22 @@
-//! Word → Inst. Finds the row by opcode and fixed bits, then reads each field; every word
-//! either decodes to an instruction that re-encodes to the same word or gives a `DecodeError`.
+//! Word → Inst. Finds the rows that may match by the opcode bits, then runs each one's decoder:
+//! it checks the fixed bits and that every field holds an encoding the table describes, and
+//! reads each field. Every word either decodes to an instruction that re-encodes to the same
+//! word or gives a `DecodeError`.
+//!
+//! The field code is written once (`decode_with`) and instantiated per row with the row's
+//! compiled layout as a constant (`decode_at`), so positions, widths and operand shapes are
+//! folded in and each operand is built straight into the result.
 
 use super::bits::{from_listing, get, sext};
-use super::compiled::{key, Code, OpInfo, RowInfo, GUARD_LO, SCHED_BIT, TABLES};
-use super::schema::NONE;
-use super::types::{
-    CBank, DecodeError, Flags, Gpr, Guard, Imm20, Inst, Operand, Pred, MAX_MODS, MAX_OPERANDS,
+use super::compiled::{
+    candidates, per_row, per_row_entry, row_info, Code, ModInfo, OpInfo, RowInfo, GUARD_LO,
+    MAX_ROWS, NO_CANDIDATE, SCHED_BIT,
 };
+use super::rows::ROWS;
+use super::schema::Row;
+use super::types::{CBank, DecodeError, Flags, Gpr, Guard, Imm20, Inst, Operand, Pred};
 
-fn bit(bits: u64, b: u8) -> bool {
-    b != NONE && (bits >> b) & 1 == 1
-}
-
+#[inline(always)]
 fn flags(d: &OpInfo, bits: u64) -> Flags {
     Flags {
         neg: bits & d.neg() != 0,
@@ -21,34 +26,34 @@ fn flags(d: &OpInfo, bits: u64) -> Flags {
     }
 }
 
+#[inline(always)]
 fn gpr(bits: u64, at: u8) -> Gpr {
-    Gpr::new(get(bits, at, 6) as u8).unwrap_or(Gpr::RZ)
+    Gpr::from_field(bits >> (at & 63))
 }
 
+#[inline(always)]
 fn pred(bits: u64, at: u8) -> Pred {
-    Pred::new(get(bits, at, 3) as u8).unwrap_or(Pred::PT)
+    Pred::from_field(bits >> (at & 63))
 }
 
-/// Reads one operand into `out`; false if its bits hold an encoding the table does not
-/// describe.
-#[inline]
-fn decode_operand(d: &OpInfo, bits: u64, out: &mut Operand) -> bool {
-    let f = flags(d, bits);
+/// Reads one operand. The row's checks (`RowInfo::check`) have already rejected the
+/// encodings the table does not describe.
+#[inline(always)]
+fn decode_operand(d: &OpInfo, bits: u64) -> Operand {
     let (at, width) = (d.at, d.width);
-    *out = match d.code {
-        Code::Reg => Operand::Reg(gpr(bits, at), f),
-        Code::Pred => Operand::Pred(pred(bits, at), f),
+    match d.code {
+        Code::Reg => Operand::Reg(gpr(bits, at), flags(d, bits)),
+        Code::Pred => Operand::Pred(pred(bits, at), flags(d, bits)),
         Code::Comp => match get(bits, 46, 2) {
-            0 if get(bits, 32, 14) == 0 => Operand::Reg(gpr(bits, 26), f),
-            1 => match CBank::new(get(bits, 42, 4) as u8, get(bits, 26, 16) as u16) {
-                Some(c) => Operand::Const(c, f),
-                None => return false,
-            },
-            3 => match Imm20::new(sext(get(bits, 26, 20), 20)) {
-                Some(i) => Operand::Imm20(i, f),
-                None => return false,
-            },
-            _ => return false,
+            0 => Operand::Reg(gpr(bits, 26), flags(d, bits)),
+            1 => {
+                let c = CBank {
+                    bank: get(bits, 42, 4) as u8,
+                    offset: get(bits, 26, 16) as u16,
+                };
+                Operand::Const(c, flags(d, bits))
+            }
+            _ => Operand::Imm20(Imm20::from_field(bits >> 26), flags(d, bits)),
         },
         Code::Imm => {
             let v = get(bits, at, width);
@@ -71,74 +76,98 @@ fn decode_operand(d: &OpInfo, bits: u64, out: &mut Operand) -> bool {
         Code::Target => Operand::Target(sext(get(bits, 26, width), width) as i32),
         Code::AbsTarget => Operand::AbsTarget(get(bits, 26, width) as u32),
         Code::Text => Operand::Text,
-    };
-    true
+    }
 }
 
+/// Operand `k` of a row with operands `ops` (`None` past them).
 #[inline(always)]
-fn decode_row(info: &RowInfo, bits: u64) -> Result<Inst, DecodeError> {
-    let row = info.row;
-    let mut mods = [0u8; MAX_MODS];
-    let infos = info.mods.get(..info.nmods).unwrap_or(&[]);
-    for (i, (slot, m)) in mods.iter_mut().zip(infos).enumerate() {
-        let v = m.get(bits);
-        if !m.is_valid(v) {
-            return Err(DecodeError::BadModifier {
-                mnemonic: row.name,
-                what: row.mods.get(i).map_or("modifier", |m| m.what),
-                value: v as u8,
-            });
-        }
-        *slot = v as u8;
+fn operand_at(ops: &[OpInfo], k: usize, bits: u64) -> Operand {
+    match ops.get(k) {
+        Some(d) => decode_operand(d, bits),
+        None => Operand::None,
     }
-    let mut operands = [Operand::None; MAX_OPERANDS];
-    let ops = info.ops.get(..info.nops).unwrap_or(&[]);
-    for (i, (slot, d)) in operands.iter_mut().zip(ops).enumerate() {
-        if !decode_operand(d, bits, slot) {
-            return Err(DecodeError::BadOperand {
-                mnemonic: row.name,
-                index: i as u8,
-            });
-        }
+}
+
+/// Modifier group `k`'s value in a row with groups `mods` (0 past them).
+#[inline(always)]
+fn mod_at(mods: &[ModInfo], k: usize, bits: u64) -> u8 {
+    match mods.get(k) {
+        Some(m) => m.get(bits) as u8,
+        None => 0,
     }
-    let guard = if row.guarded {
+}
+
+/// Decodes `bits` as `row`, whose layout is `info`, or says why they are not that row's.
+#[inline(always)]
+fn decode_with(row: &'static Row, info: &RowInfo, bits: u64) -> Result<Inst, DecodeError> {
+    if bits & info.mask != info.fixed {
+        return Err(DecodeError::UnknownOpcode);
+    }
+    // Every bit is either fixed or read into a field whose value the encoder writes back
+    // unchanged (the table tests check the coverage, the property tests the round trip).
+    info.check(bits)?;
+    let guard = if info.guarded {
         Guard {
             pred: pred(bits, GUARD_LO),
-            not: bit(bits, GUARD_LO + 3),
+            not: (bits >> (GUARD_LO + 3)) & 1 == 1,
         }
     } else {
         Guard::ALWAYS
     };
+    let (mods, ops) = (info.mods(), info.ops());
+    // Spelled out (not a loop over a local array) so each field is written once, in place.
     Ok(Inst {
         row,
         guard,
-        sched: bit(bits, SCHED_BIT),
-        mods,
-        operands,
+        sched: (bits >> SCHED_BIT) & 1 == 1,
+        mods: [
+            mod_at(mods, 0, bits),
+            mod_at(mods, 1, bits),
+            mod_at(mods, 2, bits),
+            mod_at(mods, 3, bits),
+            mod_at(mods, 4, bits),
+            mod_at(mods, 5, bits),
+        ],
+        operands: [
+            operand_at(ops, 0, bits),
+            operand_at(ops, 1, bits),
+            operand_at(ops, 2, bits),
+            operand_at(ops, 3, bits),
+            operand_at(ops, 4, bits),
+            operand_at(ops, 5, bits),
+        ],
     })
 }
+
+/// The decoder of row `I`, its layout a constant.
+fn decode_at<const I: usize>(bits: u64) -> Result<Inst, DecodeError> {
+    match ROWS.get(I) {
+        Some(row) => decode_with(row, const { &row_info(I) }, bits),
+        None => Err(DecodeError::UnknownOpcode),
+    }
+}
+
+type DecodeFn = fn(u64) -> Result<Inst, DecodeError>;
+
+static DECODERS: [[DecodeFn; 16]; 16] = per_row!(decode_at);
+const _: () = assert!(MAX_ROWS == 16 * 16);
 
 /// Decodes a listing word (as cuobjdump prints it).
 pub fn decode(word: u64) -> Result<Inst, DecodeError> {
     let bits = from_listing(word);
-    let tables = &*TABLES;
     let mut err = DecodeError::UnknownOpcode;
-    let (start, end) = tables.dispatch.get(key(bits)).copied().unwrap_or((0, 0));
-    let candidates = tables
-        .candidates
-        .get(start as usize..end as usize)
-        .unwrap_or(&[]);
-    for &i in candidates {
-        let Some(info) = tables.rows.get(usize::from(i)) else {
-            continue;
-        };
-        if bits & info.mask != info.fixed {
-            continue;
+    for &i in candidates(bits) {
+        if i == NO_CANDIDATE {
+            break;
         }
-        // Every bit is either fixed or read into a field whose value the encoder writes back
-        // unchanged (the table tests check the coverage, the property tests the round trip).
-        match decode_row(info, bits) {
-            Ok(inst) => return Ok(inst),
+        let Some(decode_row) = per_row_entry(&DECODERS, usize::from(i)) else {
+            break;
+        };
+        let r = decode_row(bits);
+        match r {
+            Ok(_) => return r,
+            // The row's fixed bits beyond the opcode differ: not this row.
+            Err(DecodeError::UnknownOpcode) => {}
             Err(e) => err = e,
         }
     }

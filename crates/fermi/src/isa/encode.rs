@@ -1,38 +1,29 @@
 //! Inst → word. Starts from the row's fixed bits and writes each field.
+//!
+//! The field code is written once (`encode_with`) and instantiated per row with the row's
+//! compiled layout as a constant (`encode_at`); a row built outside the table is compiled on
+//! the spot.
 
-use super::bits::{parse_template, put, scatter, to_listing};
-use super::compiled::{field_mask, Code, OpInfo, RowInfo, GUARD_LO, SCHED_BIT, TABLES};
-use super::rows::ROWS;
-use super::schema::{Row, NONE};
+use super::bits::{put, to_listing};
+use super::compiled::{
+    compile_row, per_row, per_row_entry, row_index, row_info, Code, OpInfo, RowInfo, GUARD_LO,
+    SCHED_BIT,
+};
 use super::types::{Flags, Inst, Operand};
 
-fn flag(bit: u8, on: bool) -> u64 {
-    if bit != NONE && on {
-        1u64 << bit
-    } else {
-        0
-    }
-}
-
 /// `m` if `on`, else 0, without a branch.
-#[inline]
+#[inline(always)]
 fn when(m: u64, on: bool) -> u64 {
     m & u64::from(on).wrapping_neg()
 }
 
+#[inline(always)]
 fn flags(d: &OpInfo, f: Flags) -> u64 {
     when(d.neg(), f.neg) | when(d.not(), f.not) | when(d.abs(), f.abs) | when(d.cc(), f.cc)
 }
 
-/// The compiled form of a row of `ROWS` (found by its position in the slice).
-fn row_info(row: &'static Row) -> Option<&'static RowInfo> {
-    let base = ROWS.as_ptr() as usize;
-    let index = (row as *const Row as usize).wrapping_sub(base) / std::mem::size_of::<Row>();
-    TABLES.rows.get(index).filter(|r| std::ptr::eq(r.row, row))
-}
-
 /// Writes one operand's bits. A value of the wrong shape for the field writes nothing.
-#[inline]
+#[inline(always)]
 fn encode_operand(d: &OpInfo, v: &Operand) -> u64 {
     let (at, width) = (d.at, d.width);
     match (d.code, *v) {
@@ -61,43 +52,40 @@ fn encode_operand(d: &OpInfo, v: &Operand) -> u64 {
     }
 }
 
+/// Encodes `inst` with the layout `info` (its row's).
+#[inline(always)]
+fn encode_with(info: &RowInfo, inst: &Inst) -> u64 {
+    let mut bits = 0;
+    if info.guarded {
+        bits |= put(0, GUARD_LO, 3, inst.guard.pred.index().into());
+        bits |= when(1 << (GUARD_LO + 3), inst.guard.not);
+    }
+    bits |= when(1 << SCHED_BIT, inst.sched);
+    for (m, &v) in info.mods().iter().zip(inst.mods.iter()) {
+        bits |= m.put(v.into());
+    }
+    for (d, v) in info.ops().iter().zip(inst.operands.iter()) {
+        bits |= encode_operand(d, v);
+    }
+    // Keep the fixed bits authoritative even if a field value was out of its range.
+    to_listing((bits & !info.mask) | info.fixed)
+}
+
+/// The encoder of row `I`, its layout a constant.
+fn encode_at<const I: usize>(inst: &Inst) -> u64 {
+    encode_with(const { &row_info(I) }, inst)
+}
+
+type EncodeFn = fn(&Inst) -> u64;
+
+static ENCODERS: [[EncodeFn; 16]; 16] = per_row!(encode_at);
+
 /// Encodes to the listing word (as cuobjdump prints it). Fields hold only values that fit
 /// (the newtypes and the parser guarantee it), so encoding cannot fail.
 pub fn encode(inst: &Inst) -> u64 {
-    let row = inst.row;
-    let info = row_info(row);
-    let (fixed, fixed_mask) = match info {
-        Some(i) => (i.fixed, i.mask),
-        // A row built outside the table: derive its fixed bits now.
-        None => {
-            let m = !field_mask(row);
-            (parse_template(row.template).unwrap_or(0) & m, m)
-        }
-    };
-    let mut bits = 0;
-    if row.guarded {
-        bits |= put(0, GUARD_LO, 3, inst.guard.pred.index().into());
-        bits |= flag(GUARD_LO + 3, inst.guard.not);
+    match row_index(inst.row).and_then(|i| per_row_entry(&ENCODERS, i)) {
+        Some(encode_row) => encode_row(inst),
+        // A row built outside the table: compile it now.
+        None => encode_with(&compile_row(inst.row), inst),
     }
-    bits |= flag(SCHED_BIT, inst.sched);
-    match info {
-        Some(i) => {
-            for (m, &v) in i.mods.iter().zip(inst.mods.iter()).take(i.nmods) {
-                bits |= m.put(v.into());
-            }
-            for (d, v) in i.ops.iter().zip(inst.operands.iter()).take(i.nops) {
-                bits |= encode_operand(d, v);
-            }
-        }
-        None => {
-            for (m, &v) in row.mods.iter().zip(inst.mods.iter()) {
-                bits |= scatter(m.bits, v.into());
-            }
-            for (o, v) in row.operands.iter().zip(inst.operands.iter()) {
-                bits |= encode_operand(&OpInfo::new(o), v);
-            }
-        }
-    }
-    // Keep the fixed bits authoritative even if a field value was out of its range.
-    to_listing((bits & !fixed_mask) | fixed)
 }

@@ -19,6 +19,11 @@ impl Gpr {
     pub const fn index(self) -> u8 {
         self.0
     }
+    /// The register named by the low 6 bits of `v` (a decoded field: always in range).
+    #[inline]
+    pub(crate) const fn from_field(v: u64) -> Gpr {
+        Gpr((v & 63) as u8)
+    }
 }
 
 /// A predicate register P0..P6, or `pt` (7, always true).
@@ -37,6 +42,11 @@ impl Pred {
     }
     pub const fn index(self) -> u8 {
         self.0
+    }
+    /// The predicate named by the low 3 bits of `v` (a decoded field: always in range).
+    #[inline]
+    pub(crate) const fn from_field(v: u64) -> Pred {
+        Pred((v & 7) as u8)
     }
 }
 
@@ -57,6 +67,11 @@ impl Imm20 {
     }
     pub const fn value(self) -> i32 {
         self.0
+    }
+    /// The low 20 bits of `v` sign-extended (a decoded field: always in range).
+    #[inline]
+    pub(crate) const fn from_field(v: u64) -> Imm20 {
+        Imm20(((v << 44) as i64 >> 44) as i32)
     }
 }
 
