@@ -272,10 +272,19 @@ impl Warp {
                     let (bv, cv) = (self.src(b, lane), self.src(c, lane));
                     let f = |old: u64| atom_apply(op, ty, old, bv, cv);
                     let r = match self.locate(ctx, space, a, size, shared.len(), &mut cache) {
-                        Ok(Loc::Global(al, off)) => Ok(if size == 8 {
-                            ctx.global.rmw64(al, off, f)
-                        } else {
-                            al.rmw32(off, |o| f(o as u64) as u32) as u64
+                        Ok(Loc::Global(al, off)) => Ok(match size {
+                            8 => ctx.global.rmw64(al, off, f),
+                            2 => {
+                                // A 16-bit atomic is a 32-bit one on the word holding it that
+                                // leaves the other half alone.
+                                let shift = (off & 2) * 8;
+                                let old = al.rmw32(off & !3, |w| {
+                                    let new = f(u64::from(w >> shift) & 0xffff) as u32 & 0xffff;
+                                    (w & !(0xffff << shift)) | new << shift
+                                });
+                                u64::from(old >> shift) & 0xffff
+                            }
+                            _ => al.rmw32(off, |o| f(o as u64) as u32) as u64,
                         }),
                         Ok(Loc::Shared(off)) => {
                             // Warps of a CTA run on one host thread, so shared memory atomics
@@ -351,7 +360,11 @@ fn extend(raw: u64, ty: Scalar, r: Reg, wmask: u32) -> u64 {
 /// The new value of an atomic, given the old (§7.7.7 `atom` pseudo-code).
 pub fn atom_apply(op: AtomOp, ty: Scalar, old: u64, b: u64, c: u64) -> u64 {
     let wide = ty.bytes() == 8;
-    let m = if wide { u64::MAX } else { 0xffff_ffff };
+    let m = match ty.bytes() {
+        8 => u64::MAX,
+        2 => 0xffff,
+        _ => 0xffff_ffff,
+    };
     let (old, b, c) = (old & m, b & m, c & m);
     let sx = |v: u64| {
         if wide {
@@ -393,6 +406,14 @@ pub fn atom_apply(op: AtomOp, ty: Scalar, old: u64, b: u64, c: u64) -> u64 {
         AtomOp::MaxS => sx(old).max(sx(b)) as u64,
         AtomOp::AddF32 => (f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits() as u64,
         AtomOp::AddF64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+        AtomOp::AddHalf { f, x2 } => {
+            let add = |x: u16, y: u16| ops::half::add_h(x, y, f, ops::half::HalfMode::default());
+            if x2 {
+                u64::from(ops::half::x2(old as u32, b as u32, 0, |x, y, _| add(x, y)))
+            } else {
+                u64::from(add(old as u16, b as u16))
+            }
+        }
     };
     r & m
 }

@@ -328,6 +328,11 @@ pub enum AtomOp {
     MaxS,
     AddF32,
     AddF64,
+    /// `atom.add.noftz.{f16,f16x2,bf16,bf16x2}` (`x2`: packed), rounded to nearest even.
+    AddHalf {
+        f: ops::half::HalfFormat,
+        x2: bool,
+    },
 }
 
 /// A special register read by `mov`/`cvt`.

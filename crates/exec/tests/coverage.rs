@@ -12,9 +12,6 @@ use std::fmt::Write;
 /// Instances the executor refuses: (row key as [`Form::key`] prints it, text the refused
 /// instruction line contains — `""` for every instance of the row —, reason).
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
-    ("atom: atom{.sem}{.scope}{.space}.cas.ctype d, [a], b, c;", ".b16", "16-bit atomics: pending"),
-    ("atom: atom{.sem}{.scope}{.space}.add.noftz.htype d, [a], b;", "", "16-bit atomics: pending"),
-    ("red: red{.sem}{.scope}{.space}.add.noftz.htype [a], b;", "", "16-bit atomics: pending"),
     ("match: match.any.sync.type d, a, membermask;", "", "pending"),
     ("match: match.all.sync.type d[|p], a, membermask;", "", "pending"),
     ("txq: txq.tquery.b32 d, [a];", "", "pending"),

@@ -75,7 +75,17 @@ impl Lowerer<'_> {
         let base = if is_red { 0 } else { 1 };
         let (space, addr) = self.addr(e, ops.get(base).ok_or("missing address")?, i.mods.space)?;
         let s = ty.is_signed();
-        let op = match (i.mods.atom_op.ok_or("missing operation")?, ty) {
+        // `atom.add.noftz.htype` spells `.add` as part of the row, not as an `.op` slot.
+        let atom_op = match i.mods.atom_op {
+            Some(op) => op,
+            None if i.mods.has(ir::Flag::NoFtz) => isa::AtomOp::Add,
+            None => return Err("missing operation".into()),
+        };
+        let op = match (atom_op, ty) {
+            (isa::AtomOp::Add, T::F16 | T::F16x2 | T::Bf16 | T::Bf16x2) => {
+                let (f, x2) = super::control::half_format(ty).ok_or("not a half type")?;
+                AtomOp::AddHalf { f, x2 }
+            }
             (isa::AtomOp::Add, T::F32) => AtomOp::AddF32,
             (isa::AtomOp::Add, T::F64) => AtomOp::AddF64,
             (isa::AtomOp::Add, _) => AtomOp::Add,
@@ -91,10 +101,15 @@ impl Lowerer<'_> {
             (isa::AtomOp::Max, _) if s => AtomOp::MaxS,
             (isa::AtomOp::Max, _) => AtomOp::MaxU,
         };
-        if ty.size_bits() < 32 {
+        if ty.size_bits() < 16 {
             return Err(format!("{}-bit atomics are not supported", ty.size_bits()));
         }
-        let sty = scalar_of(ty).ok_or("unsupported type")?;
+        // 16-bit atomics move raw bits; `AddHalf` interprets them.
+        let sty = if ty.size_bits() == 16 {
+            Scalar::U16
+        } else {
+            scalar_of(ty).ok_or("unsupported type")?
+        };
         let wide = sty.bytes() == 8;
         let b = self.src(e, ops.get(base + 1).ok_or("missing operand")?, wide)?;
         let c = match ops.get(base + 2) {
