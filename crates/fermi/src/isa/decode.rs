@@ -152,7 +152,9 @@ type DecodeFn = fn(u64) -> Result<Inst, DecodeError>;
 static DECODERS: [[DecodeFn; 16]; 16] = per_row!(decode_at);
 const _: () = assert!(MAX_ROWS == 16 * 16);
 
-/// Decodes a listing word (as cuobjdump prints it).
+/// Decodes a listing word (as cuobjdump prints it). Inlined: only the dispatch is here, the
+/// row's decoder is called.
+#[inline]
 pub fn decode(word: u64) -> Result<Inst, DecodeError> {
     let bits = from_listing(word);
     let mut err = DecodeError::UnknownOpcode;

@@ -81,7 +81,9 @@ type EncodeFn = fn(&Inst) -> u64;
 static ENCODERS: [[EncodeFn; 16]; 16] = per_row!(encode_at);
 
 /// Encodes to the listing word (as cuobjdump prints it). Fields hold only values that fit
-/// (the newtypes and the parser guarantee it), so encoding cannot fail.
+/// (the newtypes and the parser guarantee it), so encoding cannot fail. Inlined: only the
+/// dispatch is here, the row's encoder is called.
+#[inline]
 pub fn encode(inst: &Inst) -> u64 {
     match row_index(inst.row).and_then(|i| per_row_entry(&ENCODERS, i)) {
         Some(encode_row) => encode_row(inst),
