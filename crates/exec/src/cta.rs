@@ -12,6 +12,10 @@ use std::sync::Mutex;
 
 /// Largest number of threads in one CTA (the limit of every GPU since Fermi).
 pub const MAX_CTA_THREADS: u64 = 1024;
+/// Instructions a warp runs before a taken backward branch hands over to the CTA's next warp
+/// (round robin). Long enough that loops of ordinary kernels never switch mid-way; results of
+/// race-free kernels do not depend on it.
+pub const WARP_QUANTUM: u64 = 1 << 12;
 /// Largest dynamic + static shared memory per CTA.
 pub const MAX_SHARED_BYTES: u64 = 16 << 20;
 
@@ -87,8 +91,13 @@ impl CtaRunner {
                     continue;
                 }
                 progressed = true;
+                w.yield_at = if nwarps > 1 {
+                    w.steps.saturating_add(WARP_QUANTUM)
+                } else {
+                    u64::MAX
+                };
                 match w.run(ctx, &mut self.shared) {
-                    Ok(Stop::Exited) => {}
+                    Ok(Stop::Exited | Stop::Yield) => {}
                     Ok(Stop::Barrier) => {
                         if let Some(b) = w.barrier {
                             let s = &mut bars[(b.id & 15) as usize];

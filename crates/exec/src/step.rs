@@ -404,7 +404,13 @@ impl Warp {
                 &Op::Bra { target } => {
                     let not_taken = self.active & !mask;
                     if not_taken == 0 {
+                        // A loop that runs long (a spin-wait on another warp's store) lets the
+                        // CTA's other warps run, as a GPU's warp scheduler would.
+                        let backward = target <= self.pc;
                         self.pc = target;
+                        if backward && self.steps >= self.yield_at {
+                            return Ok(Stop::Yield);
+                        }
                         continue;
                     }
                     if mask != 0 {

@@ -42,6 +42,8 @@ pub enum Stop {
     Barrier,
     /// Every lane exited.
     Exited,
+    /// The warp used up its quantum at a backward branch; other warps of the CTA run next.
+    Yield,
 }
 
 /// A fault in one lane.
@@ -96,6 +98,8 @@ pub struct Warp {
     pub frame: [u32; LANES],
     pub calls: Vec<Vec<CallFrame>>,
     pub steps: u64,
+    /// `steps` value from which a taken backward branch yields to the CTA's other warps.
+    pub yield_at: u64,
     pub thread_instrs: u64,
     /// Per-thread local memory, lane-major.
     pub local: Vec<u8>,
@@ -125,6 +129,7 @@ impl Warp {
             frame: [0; LANES],
             calls: Vec::new(),
             steps: 0,
+            yield_at: u64::MAX,
             thread_instrs: 0,
             local: vec![0; prog.local_bytes as usize * LANES],
             barrier: None,
