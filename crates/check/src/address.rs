@@ -45,7 +45,7 @@ impl<'a> Checker<'a> {
     pub(crate) fn lower_indexed(
         &mut self,
         body: &Body<'a>,
-        ix: &'a ast::Indexed,
+        ix: &ast::Indexed,
     ) -> Option<(VarId, i64)> {
         let Resolved::Var(v) = self.resolve_name(body, &ix.base)? else {
             self.error(ix.base.span(), "only arrays can be indexed");
@@ -85,7 +85,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
     ) -> Option<Operand> {
         let addr = match op {
             ast::Operand::Address(a) if a.rest.is_empty() => {
@@ -276,7 +276,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
     ) -> Option<Operand> {
         let ast::Operand::Address(a) = op else {
             self.error(

@@ -9,7 +9,7 @@ use isa::Type;
 use syntax::ast;
 
 impl<'a> Checker<'a> {
-    pub(crate) fn lower_label(&mut self, body: &Body<'a>, op: &'a ast::Operand) -> Option<Operand> {
+    pub(crate) fn lower_label(&mut self, body: &Body<'a>, op: &ast::Operand) -> Option<Operand> {
         let Some(name) = op.as_name().filter(|n| n.suffix.is_none()) else {
             self.error(op.span(), "expected a label");
             return None;
@@ -28,7 +28,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
     ) -> Option<Operand> {
         let Some(name) = op.as_name() else {
             self.error(
@@ -74,11 +74,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(crate) fn lower_list(
-        &mut self,
-        body: &mut Body<'a>,
-        op: &'a ast::Operand,
-    ) -> Option<Operand> {
+    pub(crate) fn lower_list(&mut self, body: &mut Body<'a>, op: &ast::Operand) -> Option<Operand> {
         let ast::Operand::List(list) = op else {
             self.error(op.span(), "expected a parenthesised list `(a, b, …)`");
             return None;
@@ -134,7 +130,7 @@ impl<'a> Checker<'a> {
         ok.then(|| Operand::List(out.into_boxed_slice()))
     }
 
-    pub(crate) fn lower_proto(&mut self, body: &Body<'a>, op: &'a ast::Operand) -> Option<Operand> {
+    pub(crate) fn lower_proto(&mut self, body: &Body<'a>, op: &ast::Operand) -> Option<Operand> {
         let Some(name) = op.as_name() else {
             self.error(op.span(), "expected a `.callprototype` name");
             return None;

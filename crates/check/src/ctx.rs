@@ -109,18 +109,36 @@ impl<'a> Checker<'a> {
 
     /// The module pass: directives and declarations in order, then function bodies.
     pub fn check(&mut self, module: &'a ast::Module) {
+        self.check_detached(module, Vec::new());
+    }
+
+    /// [`Checker::check`] for a module whose function bodies were moved out into `detached`
+    /// (by top-level statement index; see [`detach_bodies`]): each body is dropped as soon as
+    /// it is checked, so the IR reuses its memory instead of adding to the syntax tree's.
+    pub fn check_detached(
+        &mut self,
+        module: &'a ast::Module,
+        mut detached: Vec<Option<Vec<ast::Statement>>>,
+    ) {
         self.check_header(&module.statements, module.span);
-        let mut bodies: Vec<(FuncId, &'a ast::Function)> = Vec::new();
+        let mut bodies: Vec<(FuncId, &'a ast::Function, usize)> = Vec::new();
         let mut anonymous: Vec<&'a ast::Statement> = Vec::new();
-        for stmt in &module.statements {
-            self.check_module_statement(stmt, &mut bodies, &mut anonymous);
+        for (i, stmt) in module.statements.iter().enumerate() {
+            self.check_module_statement(stmt, i, &mut bodies, &mut anonymous);
         }
         let pending = std::mem::take(&mut self.pending_inits);
         for (var, init) in pending {
             self.lower_module_init(var, init);
         }
-        for (id, f) in bodies {
-            self.check_function_body(id, f);
+        for (id, f, i) in bodies {
+            match detached.get_mut(i).and_then(Option::take) {
+                Some(stmts) => self.check_function_body(id, f, &stmts),
+                None => {
+                    if let Some(b) = &f.body {
+                        self.check_function_body(id, f, &b.statements);
+                    }
+                }
+            }
         }
         if !anonymous.is_empty() {
             self.check_anonymous_entry(&anonymous);
@@ -130,7 +148,8 @@ impl<'a> Checker<'a> {
     fn check_module_statement(
         &mut self,
         stmt: &'a ast::Statement,
-        bodies: &mut Vec<(FuncId, &'a ast::Function)>,
+        index: usize,
+        bodies: &mut Vec<(FuncId, &'a ast::Function, usize)>,
         anonymous: &mut Vec<&'a ast::Statement>,
     ) {
         use ast::Statement as S;
@@ -140,7 +159,7 @@ impl<'a> Checker<'a> {
             S::Function(f) => {
                 if let Some(id) = self.declare_function(f) {
                     if f.body.is_some() {
-                        bodies.push((id, f));
+                        bodies.push((id, f, index));
                     }
                 }
             }
@@ -192,4 +211,19 @@ impl<'a> Checker<'a> {
         self.vars.push(var);
         id
     }
+}
+
+/// Moves the statements of every function body out of `module`, leaving empty blocks (so the
+/// functions still have bodies), indexed by top-level statement.
+pub(crate) fn detach_bodies(module: &mut ast::Module) -> Vec<Option<Vec<ast::Statement>>> {
+    module
+        .statements
+        .iter_mut()
+        .map(|s| match s {
+            ast::Statement::Function(f) => {
+                f.body.as_mut().map(|b| std::mem::take(&mut b.statements))
+            }
+            _ => None,
+        })
+        .collect()
 }

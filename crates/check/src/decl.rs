@@ -121,7 +121,7 @@ impl<'a> Checker<'a> {
     }
 
     /// The element type, element size and natural alignment of a declaration's type.
-    fn decl_type(&mut self, decl: &'a ast::VariableDecl) -> Option<(VarType, u64, u32)> {
+    fn decl_type(&mut self, decl: &ast::VariableDecl) -> Option<(VarType, u64, u32)> {
         let space = decl.space;
         let Some(ts) = decl.ty else {
             return match space {
@@ -187,8 +187,8 @@ impl<'a> Checker<'a> {
     /// initializer's shape.
     pub(crate) fn lower_variable(
         &mut self,
-        decl: &'a ast::VariableDecl,
-        d: &'a ast::Declarator,
+        decl: &ast::VariableDecl,
+        d: &ast::Declarator,
         scope: VarScope,
     ) -> Option<Variable> {
         let space = isa_space(decl.space);

@@ -10,7 +10,6 @@ use ir::{
     RegName, VarId, VarScope,
 };
 use isa::Type;
-use std::sync::Arc;
 use syntax::ast::{self, StateSpace};
 
 /// Registers one function may have after `%r<N>` expansion; more is an error, not an
@@ -304,7 +303,7 @@ impl<'a> Checker<'a> {
     }
 
     /// `name: .callprototype (ret) _ (params);` at module scope.
-    pub(crate) fn declare_prototype(&mut self, p: &'a ast::CallPrototype) {
+    pub(crate) fn declare_prototype(&mut self, p: &ast::CallPrototype) {
         let Some(id) = self.lower_prototype(p) else {
             return;
         };
@@ -317,8 +316,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    pub(crate) fn lower_prototype(&mut self, p: &'a ast::CallPrototype) -> Option<ProtoId> {
-        let lower = |list: Option<&'a ast::ParamList>, cx: &mut Checker<'a>| {
+    pub(crate) fn lower_prototype(&mut self, p: &ast::CallPrototype) -> Option<ProtoId> {
+        let lower = |list: Option<&ast::ParamList>, cx: &mut Checker<'a>| {
             let mut out = Vec::new();
             let Some(list) = list else {
                 return out;
@@ -354,7 +353,7 @@ impl<'a> Checker<'a> {
         Some(id)
     }
 
-    pub(crate) fn check_anonymous_entry(&mut self, stmts: &[&'a ast::Statement]) {
+    pub(crate) fn check_anonymous_entry(&mut self, stmts: &[&ast::Statement]) {
         if let Some(first) = stmts.first() {
             let span = match first {
                 ast::Statement::Instruction(i) => i.span,
@@ -375,10 +374,12 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks and lowers the body of a function declared by `declare_function`.
-    pub(crate) fn check_function_body(&mut self, id: FuncId, f: &'a ast::Function) {
-        let Some(block) = &f.body else {
-            return;
-        };
+    pub(crate) fn check_function_body(
+        &mut self,
+        id: FuncId,
+        f: &ast::Function,
+        stmts: &[ast::Statement],
+    ) {
         let Some(func) = self.functions.get(id.index()) else {
             return;
         };
@@ -421,21 +422,16 @@ impl<'a> Checker<'a> {
             }
         }
         let mut count = 0u32;
-        self.collect_labels(&block.statements, &mut body, &mut count);
+        self.collect_labels(stmts, &mut body, &mut count);
         body.insts.reserve_exact(count as usize);
         // Parameters and the body's top-level declarations share one scope: redeclaring a
         // parameter in the body is a duplicate, not a shadow.
-        self.check_statements(&block.statements, &mut body, true);
+        self.check_statements(stmts, &mut body, true);
         self.finish_body(body);
     }
 
     /// Labels are function-scoped: collect them first so forward branches resolve.
-    fn collect_labels(
-        &mut self,
-        stmts: &'a [ast::Statement],
-        body: &mut Body<'a>,
-        count: &mut u32,
-    ) {
+    fn collect_labels(&mut self, stmts: &[ast::Statement], body: &mut Body<'a>, count: &mut u32) {
         for s in stmts {
             match s {
                 ast::Statement::Instruction(_) => *count = count.saturating_add(1),
@@ -458,7 +454,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn check_statements(&mut self, stmts: &'a [ast::Statement], body: &mut Body<'a>, top: bool) {
+    fn check_statements(&mut self, stmts: &[ast::Statement], body: &mut Body<'a>, top: bool) {
         for s in stmts {
             use ast::Statement as S;
             match s {
@@ -496,12 +492,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn declare_body_variable(
-        &mut self,
-        body: &mut Body<'a>,
-        decl: &'a ast::VariableDecl,
-        top: bool,
-    ) {
+    fn declare_body_variable(&mut self, body: &mut Body<'a>, decl: &ast::VariableDecl, top: bool) {
         match decl.space {
             StateSpace::Reg => return self.declare_registers(body, decl),
             StateSpace::Sreg => {
@@ -558,7 +549,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn declare_registers(&mut self, body: &mut Body<'a>, decl: &'a ast::VariableDecl) {
+    fn declare_registers(&mut self, body: &mut Body<'a>, decl: &ast::VariableDecl) {
         let Some(ts) = decl.ty else {
             self.error(decl.span, "register declaration needs a type");
             return;
@@ -627,9 +618,8 @@ impl<'a> Checker<'a> {
                     continue;
                 }
                 body.regs.reserve(n as usize);
-                let prefix: Arc<str> = Arc::from(name);
                 for i in 0..n {
-                    body.new_reg(ty, RegName::indexed(prefix.clone(), i));
+                    body.new_reg(ty, RegName::indexed(name, i));
                 }
                 if d.init.is_some() {
                     self.error(d.span, "parameterized registers cannot have initializers");

@@ -38,7 +38,7 @@ struct Layout {
 
 impl<'a> Checker<'a> {
     /// Lowers the initializer of a variable already in the arena.
-    pub(crate) fn lower_module_init(&mut self, var: VarId, init: &'a ast::Initializer) {
+    pub(crate) fn lower_module_init(&mut self, var: VarId, init: &ast::Initializer) {
         let Some(v) = self.vars.get(var.index()) else {
             return;
         };
@@ -84,7 +84,7 @@ impl<'a> Checker<'a> {
         &mut self,
         l: &Layout,
         levels: &[u64],
-        init: &'a ast::Initializer,
+        init: &ast::Initializer,
         base: u64,
         bytes: &mut [u8],
         relocs: &mut Vec<Reloc>,
@@ -143,7 +143,7 @@ impl<'a> Checker<'a> {
     fn leaf(
         &mut self,
         l: &Layout,
-        e: &'a ast::Expr,
+        e: &ast::Expr,
         index: u64,
         bytes: &mut [u8],
         relocs: &mut Vec<Reloc>,

@@ -15,7 +15,7 @@ use syntax::ast;
 const MAX_MODS: usize = isa::MAX_SPELLED;
 
 impl<'a> Checker<'a> {
-    pub(crate) fn check_instruction(&mut self, body: &mut Body<'a>, inst: &'a ast::Instruction) {
+    pub(crate) fn check_instruction(&mut self, body: &mut Body<'a>, inst: &ast::Instruction) {
         let guard = inst.guard.as_ref().and_then(|g| self.lower_guard(body, g));
         if inst.guard.is_some() && guard.is_none() {
             return;
@@ -27,27 +27,36 @@ impl<'a> Checker<'a> {
         let Some((matches, first_gate_ok)) = self.match_instruction(inst, mnemonic_span) else {
             return;
         };
-        let Some(mut m) = choose_form(&matches, &inst.operands) else {
+        // By reference: a `Match` is a few hundred bytes, and copying it was a measurable
+        // share of checking an instruction.
+        let Some(chosen) = choose_form(&matches, &inst.operands) else {
             return;
         };
         // Gates depend only on the spelling and the form: the first form of a spelling is
         // by far the most common choice, so its verdict is computed once with the match.
         let gate_ok = if matches
             .first()
-            .is_some_and(|f| std::ptr::eq(f.form, m.form))
+            .is_some_and(|f| std::ptr::eq(f.form, chosen.form))
         {
             first_gate_ok
         } else {
-            self.gates_pass(&m)
+            self.gates_pass(chosen)
         };
         if !gate_ok {
-            self.check_gates(&m, mnemonic_span);
+            self.check_gates(chosen, mnemonic_span);
             return;
         }
         let mnemonic = ast::span_text(self.src, mnemonic_span);
-        if m.form.opcode == Opcode::Cvt && !self.check_cvt_rounding(&mut m, mnemonic_span) {
-            return;
-        }
+        let mut cvt;
+        let m = if chosen.form.opcode == Opcode::Cvt {
+            cvt = *chosen;
+            if !self.check_cvt_rounding(&mut cvt, mnemonic_span) {
+                return;
+            }
+            &cvt
+        } else {
+            chosen
+        };
         let form = m.form;
         let n_given = inst.operands.len();
         let required = form.required_operands();
@@ -84,7 +93,7 @@ impl<'a> Checker<'a> {
                 break;
             };
             let slot = Slot {
-                m: &m,
+                m,
                 role,
                 expected: m.operand_type(index),
                 rule: if is_data_operand(form.opcode, role) {
@@ -102,11 +111,11 @@ impl<'a> Checker<'a> {
         if !ok {
             return;
         }
-        self.check_call(body, &m, &operands, inst.span);
-        if !self.check_barrier_number(&m, &operands, &inst.operands) {
+        self.check_call(body, m, &operands, inst.span);
+        if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;
         }
-        self.warn_unspecified(&m, &operands, &inst.operands);
+        self.warn_unspecified(m, &operands, &inst.operands);
         body.insts.push(ir::Inst {
             guard,
             op: form.opcode,
@@ -155,7 +164,7 @@ impl<'a> Checker<'a> {
     /// share a spelling); the first is the table's preferred one.
     fn match_instruction(
         &mut self,
-        inst: &'a ast::Instruction,
+        inst: &ast::Instruction,
         span: Span,
     ) -> Option<(std::rc::Rc<[isa::Match]>, bool)> {
         let key = ast::span_text(self.src, span);
@@ -409,7 +418,7 @@ impl<'a> Checker<'a> {
         body: &mut Body<'a>,
         sym: LocalSym,
         ty: Type,
-        init: &'a ast::Initializer,
+        init: &ast::Initializer,
         span: Span,
     ) {
         let regs: Vec<ir::RegId> = match sym {
@@ -419,7 +428,7 @@ impl<'a> Checker<'a> {
                 .collect(),
             LocalSym::Var(_) => return,
         };
-        let exprs: Vec<&'a ast::Expr> = match init {
+        let exprs: Vec<&ast::Expr> = match init {
             ast::Initializer::Expr(e) => vec![e; regs.len()],
             ast::Initializer::List(items, lspan) => {
                 let mut v = Vec::new();
@@ -484,15 +493,14 @@ impl<'a> Checker<'a> {
 /// Several forms share one spelling and differ in operand shape (`call f;` vs
 /// `call (r), f, (a);`, `mov d, a;` vs `mov d, {a, b};`): pick the first the operands fit, or
 /// the table's first form (whose errors are then reported).
-fn choose_form(matches: &[isa::Match], ops: &[ast::Operand]) -> Option<isa::Match> {
+fn choose_form<'m>(matches: &'m [isa::Match], ops: &[ast::Operand]) -> Option<&'m isa::Match> {
     if let [only] = matches {
-        return Some(*only);
+        return Some(only);
     }
     matches
         .iter()
         .find(|m| shape_fits(m, ops))
         .or_else(|| matches.first())
-        .copied()
 }
 
 /// `ld`, `st`, `ldu` and `cvt` allow wider integer registers than their type.

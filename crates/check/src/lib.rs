@@ -51,9 +51,15 @@ pub fn check_module(file: &SourceFile, ast: &ast::Module) -> (Option<ir::Module>
 /// Parses and checks a source file (what `ptxvm check` and the executor use). Parse errors
 /// and check errors come back together, parse errors first.
 pub fn check_source(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) {
-    let (ast, mut diags) = syntax::parse_module(file);
+    let (mut ast, mut diags) = syntax::parse_module(file);
     let parse_failed = diag::has_errors(&diags);
-    let (module, more) = check_module(file, &ast);
+    // The syntax tree is ours: each function body is freed once it is checked, which keeps the
+    // peak memory (and the page faults of fresh memory) near the larger of tree and IR
+    // rather than their sum.
+    let bodies = ctx::detach_bodies(&mut ast);
+    let mut cx = ctx::Checker::new(file);
+    cx.check_detached(&ast, bodies);
+    let (module, more) = cx.finish();
     diags.extend(more);
     if parse_failed {
         return (None, diags);

@@ -119,10 +119,7 @@ impl<'a> Checker<'a> {
             TypeRule::Relaxed => isa::compatible_ld_st(expected, actual),
         };
         if !ok {
-            let name = body
-                .regs
-                .get(reg.index())
-                .map_or(String::new(), |r| r.name.to_string());
+            let name = body.regs.get(reg.index()).map_or("", |r| r.name.as_str());
             self.error(
                 span,
                 format!(
@@ -142,7 +139,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
     ) -> Option<Operand> {
         match slot.role.kind {
             OperandKind::Dst => self.lower_dst(body, slot, op),
@@ -184,7 +181,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
     ) -> Option<Operand> {
         if let Some(n) = self.vector_len(slot) {
             return self.lower_vector(body, slot, op, n, true);
@@ -218,7 +215,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
     ) -> Option<Operand> {
         let (first, second) = match op {
             ast::Operand::Pair(p) => (p.first, Some(p.second)),
@@ -397,7 +394,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
         n: u32,
         dst: bool,
     ) -> Option<Operand> {
@@ -534,7 +531,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        op: &'a ast::Operand,
+        op: &ast::Operand,
     ) -> Option<Operand> {
         let kind = slot.role.kind;
         if let Some(n) = self.vector_len(slot) {
@@ -642,7 +639,7 @@ impl<'a> Checker<'a> {
         &mut self,
         body: &mut Body<'a>,
         slot: &Slot<'_>,
-        e: &'a ast::Expr,
+        e: &ast::Expr,
     ) -> Option<Operand> {
         let (sym, off) = match split_symbolic(e, self.src) {
             Ok(x) => x,

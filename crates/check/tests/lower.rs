@@ -34,15 +34,15 @@ fn reg(f: &ir::Function, name: &str) -> RegId {
 fn parameterized_registers_expand_in_order() {
     let m = kernel(".reg .b32 %r<3>;\n.reg .f64 %fd<2>;\nret;");
     let f = &m.functions[0];
-    let names: Vec<(String, Type)> = f.regs.iter().map(|r| (r.name.to_string(), r.ty)).collect();
+    let names: Vec<(&str, Type)> = f.regs.iter().map(|r| (r.name.as_str(), r.ty)).collect();
     assert_eq!(
         names,
         [
-            ("%r0".to_string(), Type::B32),
-            ("%r1".to_string(), Type::B32),
-            ("%r2".to_string(), Type::B32),
-            ("%fd0".to_string(), Type::F64),
-            ("%fd1".to_string(), Type::F64)
+            ("%r0", Type::B32),
+            ("%r1", Type::B32),
+            ("%r2", Type::B32),
+            ("%fd0", Type::F64),
+            ("%fd1", Type::F64)
         ]
     );
 }

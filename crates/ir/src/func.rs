@@ -3,7 +3,6 @@
 use crate::{Inst, InstIdx, Linkage, RegId, Type, VarId};
 use diag::Span;
 use std::fmt;
-use std::sync::Arc;
 
 /// A `.entry` kernel or a `.func`.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,63 +64,97 @@ pub struct Reg {
     pub name: RegName,
 }
 
-/// A register's source name. The registers of a parameterized declaration (`%r<152>`) share
-/// one allocation of their prefix: compiler output declares hundreds of registers per
-/// function, and a `String` each was a large part of checking time.
+/// A register's source name. Short names (all that compilers emit: `%r12`, `%rd3`, `%f151`) are
+/// stored inline: a function declares hundreds of registers, and an allocation each was a
+/// large part of checking time.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RegName {
-    base: Arc<str>,
-    /// `Some(12)` for `%r12` declared by `%r<N>`: the name is `base` followed by the number.
-    index: Option<u32>,
+pub struct RegName(Repr);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Repr {
+    /// `bytes[..len]` is the name (valid UTF-8); the rest is zero.
+    Inline {
+        len: u8,
+        bytes: [u8; INLINE],
+    },
+    Heap(Box<str>),
 }
 
+/// Longest name stored inline (keeps `Reg` at 32 bytes).
+const INLINE: usize = 22;
+
 impl RegName {
-    /// A name written out in full (`%p`, `v.x`).
+    /// A name as written (`%p`, `v.x`).
     pub fn new(name: &str) -> Self {
-        RegName {
-            base: Arc::from(name),
-            index: None,
+        let mut bytes = [0u8; INLINE];
+        match bytes.get_mut(..name.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(name.as_bytes());
+                RegName(Repr::Inline {
+                    len: name.len() as u8,
+                    bytes,
+                })
+            }
+            None => RegName(Repr::Heap(name.into())),
         }
     }
-    /// Register `index` of the declaration `prefix<N>`.
-    pub fn indexed(prefix: Arc<str>, index: u32) -> Self {
-        RegName {
-            base: prefix,
-            index: Some(index),
+
+    /// Register `index` of the parameterized declaration `prefix<N>` (`%r` and 12 → `%r12`).
+    pub fn indexed(prefix: &str, index: u32) -> Self {
+        let mut digits = [0u8; 10];
+        let mut n = digits.len();
+        let mut i = index;
+        loop {
+            n -= 1;
+            if let Some(d) = digits.get_mut(n) {
+                *d = b'0' + (i % 10) as u8;
+            }
+            i /= 10;
+            if i == 0 || n == 0 {
+                break;
+            }
         }
+        let digits = digits.get(n..).unwrap_or(&[]);
+        let len = prefix.len() + digits.len();
+        let mut bytes = [0u8; INLINE];
+        if let Some(dst) = bytes.get_mut(..len) {
+            let (p, d) = dst.split_at_mut(prefix.len());
+            p.copy_from_slice(prefix.as_bytes());
+            d.copy_from_slice(digits);
+            return RegName(Repr::Inline {
+                len: len as u8,
+                bytes,
+            });
+        }
+        RegName(Repr::Heap(format!("{prefix}{index}").into()))
     }
-    /// Whether this is the name `s` as written in the source.
-    pub fn is(&self, s: &str) -> bool {
-        match self.index {
-            None => *self.base == *s,
-            Some(i) => s.strip_prefix(&*self.base).is_some_and(|d| {
-                !d.is_empty()
-                    && d.bytes().all(|b| b.is_ascii_digit())
-                    && (d == "0" || !d.starts_with('0'))
-                    && d.parse::<u32>() == Ok(i)
-            }),
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Inline { len, bytes } => bytes
+                .get(..usize::from(*len))
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or(""),
+            Repr::Heap(s) => s,
         }
     }
 }
 
 impl fmt::Display for RegName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.index {
-            None => f.write_str(&self.base),
-            Some(i) => write!(f, "{}{i}", self.base),
-        }
+        f.write_str(self.as_str())
     }
 }
 
 impl PartialEq<str> for RegName {
     fn eq(&self, other: &str) -> bool {
-        self.is(other)
+        self.as_str() == other
     }
 }
 
 impl PartialEq<&str> for RegName {
     fn eq(&self, other: &&str) -> bool {
-        self.is(other)
+        self.as_str() == *other
     }
 }
 
@@ -164,24 +197,32 @@ pub struct ProtoParam {
 
 #[cfg(test)]
 mod tests {
-    use super::RegName;
-    use std::sync::Arc;
+    use super::{Reg, RegName};
 
     #[test]
-    fn indexed_names_print_and_compare_like_the_written_name() {
-        let prefix: Arc<str> = Arc::from("%r");
-        for i in [0u32, 7, 10, 99, 12345, u32::MAX] {
-            let n = RegName::indexed(prefix.clone(), i);
-            let written = format!("%r{i}");
-            assert_eq!(n.to_string(), written);
-            assert!(n.is(&written));
-            assert!(!n.is(&format!("%r0{i}")));
-            assert!(!n.is(&format!("%r{}", u64::from(i) + 1)));
-            assert!(!n.is(&format!("%rd{i}")));
+    fn indexed_names_are_the_prefix_and_the_decimal_index() {
+        for prefix in ["%r", "%rd", "%a_very_long_register_prefix_"] {
+            for i in [0u32, 7, 10, 99, 12345, u32::MAX] {
+                let n = RegName::indexed(prefix, i);
+                assert_eq!(n.as_str(), format!("{prefix}{i}"));
+                assert_eq!(n.to_string(), format!("{prefix}{i}"));
+                assert_eq!(n, RegName::new(&format!("{prefix}{i}")));
+            }
         }
-        assert!(!RegName::indexed(prefix, 5).is("%r+5"));
-        let plain = RegName::new("v.x");
-        assert_eq!(plain.to_string(), "v.x");
-        assert!(plain == "v.x" && plain != "v.y");
+    }
+
+    #[test]
+    fn names_of_every_length_round_trip() {
+        for len in 0..40 {
+            let name: String = "%abcdefghijklmnopqrstuvwxyz0123456789.xyzw"
+                .chars()
+                .take(len)
+                .collect();
+            let n = RegName::new(&name);
+            assert_eq!(n.as_str(), name);
+            assert!(n == name.as_str());
+        }
+        assert_eq!(RegName::new("v.x").as_str(), "v.x");
+        assert_eq!(std::mem::size_of::<Reg>(), 32);
     }
 }
