@@ -429,60 +429,59 @@ pub const fn key(bits: u64) -> usize {
     ((bits & 0xf) | ((bits >> 58) << 4)) as usize
 }
 
-const KEY_MASK: u64 = 0xf | (0x3f << 58);
-
 /// The most rows that share one value of the opcode bits.
 pub const MAX_CANDIDATES: usize = 4;
 /// Marks an unused dispatch slot.
 pub const NO_CANDIDATE: u16 = u16::MAX;
 
 /// For each 10-bit opcode key, the rows (in table order) whose fixed opcode bits agree with it.
-pub static DISPATCH: [[u16; MAX_CANDIDATES]; 1024] = dispatch().0;
+pub static DISPATCH: [[u16; MAX_CANDIDATES]; 1024] = BUILT_DISPATCH.0;
+
+/// The dispatch table and the most rows any key has.
+const BUILT_DISPATCH: ([[u16; MAX_CANDIDATES]; 1024], usize) = dispatch();
 const _: () = assert!(
-    dispatch().1 <= MAX_CANDIDATES,
+    BUILT_DISPATCH.1 <= MAX_CANDIDATES,
     "more rows share opcode bits than MAX_CANDIDATES: raise it"
 );
 
-/// The dispatch table and the most rows any key has.
-const fn dispatch() -> ([[u16; MAX_CANDIDATES]; 1024], usize) {
-    // Each row's opcode bits, compiled once: (which are fixed, their fixed values).
-    let mut keys = [(0u64, 0u64); MAX_ROWS];
-    {
-        let mut slots: &mut [(u64, u64)] = &mut keys;
-        let mut i = 0;
-        while let Some((slot, rest)) = slots.split_first_mut() {
-            if i < ROWS.len() {
-                let r = row_info(i);
-                *slot = (r.mask & KEY_MASK, r.fixed & KEY_MASK);
-            }
-            slots = rest;
-            i += 1;
-        }
+/// `a[i]`, without a panic path (`<[T]>::get_mut` is not `const` yet).
+const fn slot<T>(a: &mut [T], i: usize) -> Option<&mut T> {
+    match a.split_at_mut_checked(i) {
+        Some((_, [x, ..])) => Some(x),
+        _ => None,
     }
+}
+
+const fn dispatch() -> ([[u16; MAX_CANDIDATES]; 1024], usize) {
     let mut out = [[NO_CANDIDATE; MAX_CANDIDATES]; 1024];
+    let mut count = [0usize; 1024];
     let mut most = 0;
-    let mut slots: &mut [[u16; MAX_CANDIDATES]] = &mut out;
-    let mut k = 0u64;
-    while let Some((slot, rest)) = slots.split_first_mut() {
-        let kbits = (k & 0xf) | ((k >> 4) << 58);
-        let mut n = 0;
-        let mut i = 0;
-        let mut rows: &[(u64, u64)] = &keys;
-        while let Some((&(m, fixed), more)) = rows.split_first() {
-            if i < ROWS.len() && kbits & m == fixed {
-                if let Some((_, [c, ..])) = slot.split_at_mut_checked(n) {
+    let mut i = 0;
+    let mut rows = ROWS;
+    while let Some((row, rest)) = rows.split_first() {
+        let r = compile_row(row);
+        // The keys whose fixed bits agree with the row: its fixed key bits with every
+        // combination of the key bits it leaves to fields.
+        let (fixed, free) = (key(r.fixed), !key(r.mask) & 0x3ff);
+        let mut sub = 0;
+        loop {
+            let k = fixed | sub;
+            if let (Some(n), Some(list)) = (slot(&mut count, k), slot(&mut out, k)) {
+                if let Some(c) = slot(list, *n) {
                     *c = i as u16;
                 }
-                n += 1;
+                *n += 1;
+                if *n > most {
+                    most = *n;
+                }
             }
-            rows = more;
-            i += 1;
+            if sub == free {
+                break;
+            }
+            sub = sub.wrapping_sub(free) & free;
         }
-        if n > most {
-            most = n;
-        }
-        slots = rest;
-        k += 1;
+        rows = rest;
+        i += 1;
     }
     (out, most)
 }
@@ -526,6 +525,8 @@ pub fn per_row_entry<T: Copy>(table: &[[T; 16]; 16], i: usize) -> Option<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const KEY_MASK: u64 = 0xf | (0x3f << 58);
 
     /// The build-time dispatch against a direct scan of the rows.
     #[test]
