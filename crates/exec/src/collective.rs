@@ -1,10 +1,11 @@
 //! Special registers, warp collectives (`vote`, `shfl`, `activemask`, `redux`) and barrier
 //! arrival.
 
+use crate::error::{FaultKind, MemberProblem};
 use crate::lanes::LANES;
 use crate::program::{BarKind, Op, ReduxOp, Reg, ShflMode, Sreg, VoteMode, S32};
 use crate::step::for_lanes;
-use crate::warp::{BarrierWait, Ctx, Warp};
+use crate::warp::{BarrierWait, Ctx, LaneFault, Warp};
 
 impl Warp {
     pub(crate) fn exec_sreg(&mut self, ctx: &Ctx<'_>, d: Reg, sreg: Sreg, mask: u32) {
@@ -56,9 +57,70 @@ impl Warp {
         self.ctaid[k as usize % 3] as u64
     }
 
-    pub(crate) fn exec_collective(&mut self, op: &Op, mask: u32) {
+    /// The membermask rules of the `.sync` warp instructions (PTX ISA 8.x §9.7.13.8–13,
+    /// §9.7.13.3): every executing thread is in its membermask, all give the same mask, and
+    /// every non-exited thread the mask names executes the instruction with them. The spec
+    /// leaves a violation undefined; here it is a fault naming the instruction, thread and mask.
+    fn check_members(&self, member: S32, mask: u32, inst: &'static str) -> Result<(), LaneFault> {
+        if mask == 0 {
+            return Ok(());
+        }
+        let row = self.row32(member);
+        let first = Warp::first_lane(mask);
+        let m0 = row[first as usize];
+        let mut bad: Option<LaneFault> = None;
+        for_lanes(mask, |lane| {
+            if bad.is_some() {
+                return;
+            }
+            let m = row[lane];
+            let problem = if m >> lane & 1 == 0 {
+                MemberProblem::NotAMember
+            } else if m != m0 {
+                MemberProblem::Differs { other: m0 }
+            } else {
+                return;
+            };
+            bad = Some(LaneFault {
+                lane: lane as u32,
+                kind: FaultKind::Membermask {
+                    inst,
+                    mask: m,
+                    problem,
+                },
+            });
+        });
+        if let Some(f) = bad {
+            return Err(f);
+        }
+        let absent = m0 & !mask & !self.dead;
+        if absent != 0 {
+            return Err(LaneFault {
+                lane: first,
+                kind: FaultKind::Membermask {
+                    inst,
+                    mask: m0,
+                    problem: MemberProblem::Absent {
+                        lane: absent.trailing_zeros(),
+                    },
+                },
+            });
+        }
+        Ok(())
+    }
+
+    pub(crate) fn exec_collective(&mut self, op: &Op, mask: u32) -> Result<(), LaneFault> {
         match *op {
-            Op::Vote { mode, a, neg, d } => {
+            Op::Vote {
+                mode,
+                a,
+                neg,
+                d,
+                member,
+            } => {
+                if let Some(m) = member {
+                    self.check_members(m, mask, "vote.sync")?;
+                }
                 let v = self.pred_bits(a);
                 let v = (if neg { !v } else { v }) & mask;
                 match mode {
@@ -80,7 +142,11 @@ impl Warp {
                 a,
                 b,
                 c,
+                member,
             } => {
+                if let Some(m) = member {
+                    self.check_members(m, mask, "shfl.sync")?;
+                }
                 let src = self.r32_or_imm(a);
                 let bv = self.r32_or_imm(b);
                 let cv = self.r32_or_imm(c);
@@ -116,7 +182,8 @@ impl Warp {
                 let row = &mut self.r32[d.0 as usize];
                 for_lanes(mask, |lane| row[lane] = mask);
             }
-            Op::Redux { op, d, a } => {
+            Op::Redux { op, d, a, member } => {
+                self.check_members(member, mask, "redux.sync")?;
                 let v = self.r32[a.0 as usize];
                 let mut acc: Option<u32> = None;
                 for_lanes(mask, |lane| {
@@ -139,8 +206,41 @@ impl Warp {
                 let row = &mut self.r32[d.0 as usize];
                 for_lanes(mask, |lane| row[lane] = r);
             }
+            Op::Match {
+                all,
+                d,
+                p,
+                a,
+                member,
+            } => {
+                self.check_members(member, mask, "match.sync")?;
+                // Every named thread executes it (checked above), so the threads to compare
+                // with are exactly the executing ones.
+                let mut vals = [0u64; LANES];
+                for_lanes(mask, |lane| vals[lane] = self.src(a, lane));
+                let mut same = [0u32; LANES];
+                for_lanes(mask, |lane| {
+                    let mut s = 0;
+                    for_lanes(mask, |k| s |= u32::from(vals[k] == vals[lane]) << k);
+                    same[lane] = s;
+                });
+                let uniform = same[Warp::first_lane(mask) as usize % LANES] == mask;
+                let row = &mut self.r32[d.0 as usize];
+                for_lanes(mask, |lane| {
+                    row[lane] = match (all, uniform) {
+                        (false, _) => same[lane],
+                        (true, true) => mask,
+                        (true, false) => 0,
+                    }
+                });
+                if let Some(p) = p {
+                    self.set_pred(p, if uniform { mask } else { 0 }, mask);
+                }
+            }
+            Op::WarpSync { member } => self.check_members(member, mask, "bar.warp.sync")?,
             _ => {}
         }
+        Ok(())
     }
 
     fn r32_or_imm(&self, s: S32) -> [u32; LANES] {

@@ -24,6 +24,26 @@ pub enum FaultKind {
     BadCallTarget { addr: u64 },
     /// A texture instruction referenced a texture that was not bound at launch.
     UnboundTexture { tex: u32 },
+    /// A warp-synchronous instruction (`vote.sync`, `shfl.sync`, `redux.sync`, `match.sync`,
+    /// `bar.warp.sync`) whose membermask the executing threads do not satisfy (undefined
+    /// behaviour in the spec).
+    Membermask {
+        inst: &'static str,
+        mask: u32,
+        problem: MemberProblem,
+    },
+}
+
+/// How a membermask was violated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberProblem {
+    /// The executing thread is not in its own membermask.
+    NotAMember,
+    /// This lane, named in the membermask (and not exited), does not execute the instruction
+    /// together with the thread (diverged or predicated off).
+    Absent { lane: u32 },
+    /// Threads executing the instruction together give different membermasks.
+    Differs { other: u32 },
 }
 
 impl fmt::Display for FaultKind {
@@ -58,6 +78,26 @@ impl fmt::Display for FaultKind {
                 write!(f, "indirect call to {addr:#x}, which is not a function of this module with the call's signature")
             }
             FaultKind::UnboundTexture { tex } => write!(f, "texture {tex} is not bound"),
+            FaultKind::Membermask {
+                inst,
+                mask,
+                problem,
+            } => match problem {
+                MemberProblem::NotAMember => write!(
+                    f,
+                    "`{inst}` executed by a thread that is not in its membermask {mask:#010x}"
+                ),
+                MemberProblem::Absent { lane } => write!(
+                    f,
+                    "`{inst}` with membermask {mask:#010x}: lane {lane} is named but does not \
+                     execute the instruction with this thread (diverged or predicated off)"
+                ),
+                MemberProblem::Differs { other } => write!(
+                    f,
+                    "`{inst}`: threads executing it together give different membermasks \
+                     ({mask:#010x} here, {other:#010x} in a lower lane)"
+                ),
+            },
         }
     }
 }

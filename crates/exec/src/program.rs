@@ -701,11 +701,13 @@ pub enum Op {
     },
     /// `membar`/`fence`: every access is already visible in program order per thread.
     Nop,
+    /// `vote{.sync}`; `member` is the `.sync` form's membermask.
     Vote {
         mode: VoteMode,
         a: Pred,
         neg: bool,
         d: Reg,
+        member: Option<S32>,
     },
     Shfl {
         mode: ShflMode,
@@ -714,6 +716,7 @@ pub enum Op {
         a: S32,
         b: S32,
         c: S32,
+        member: Option<S32>,
     },
     Activemask {
         d: R32,
@@ -722,6 +725,19 @@ pub enum Op {
         op: ReduxOp,
         d: R32,
         a: R32,
+        member: S32,
+    },
+    /// `match.any.sync`/`match.all.sync` (`all`) on a 32- or 64-bit value.
+    Match {
+        all: bool,
+        d: R32,
+        p: Option<Pred>,
+        a: Src,
+        member: S32,
+    },
+    /// `bar.warp.sync membermask`: warps run in lock step, so only the membermask is checked.
+    WarpSync {
+        member: S32,
     },
     /// SIMD video instructions (`vadd4`, `vabsdiff2`, ...), semantics in `ops::video`.
     Simd4 {

@@ -450,9 +450,12 @@ impl Warp {
                         return Ok(Stop::Barrier);
                     }
                 }
-                Op::Vote { .. } | Op::Shfl { .. } | Op::Activemask { .. } | Op::Redux { .. } => {
-                    self.exec_collective(&inst.op, mask)
-                }
+                Op::Vote { .. }
+                | Op::Shfl { .. }
+                | Op::Activemask { .. }
+                | Op::Redux { .. }
+                | Op::Match { .. }
+                | Op::WarpSync { .. } => self.exec_collective(&inst.op, mask)?,
             }
             self.pc += 1;
         }

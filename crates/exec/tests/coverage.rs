@@ -12,8 +12,6 @@ use std::fmt::Write;
 /// Instances the executor refuses: (row key as [`Form::key`] prints it, text the refused
 /// instruction line contains — `""` for every instance of the row —, reason).
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
-    ("match: match.any.sync.type d, a, membermask;", "", "pending"),
-    ("match: match.all.sync.type d[|p], a, membermask;", "", "pending"),
     ("txq: txq.tquery.b32 d, [a];", "", "pending"),
     ("brx: brx.idx{.uni} index, tlist;", "", "pending"),
     ("isspacep: isspacep.space p, a;", ".param", "pending"),

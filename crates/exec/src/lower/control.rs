@@ -108,8 +108,9 @@ impl Lowerer<'_> {
             BarKind::Sync
         };
         if has(ir::Flag::Warp) {
-            // bar.warp.sync: warps execute in lock step here.
-            e.push(Op::Nop);
+            // bar.warp.sync: warps execute in lock step here; only the membermask is checked.
+            let member = self.s32(e, ops.first().ok_or("missing membermask")?)?;
+            e.push(Op::WarpSync { member });
             return Ok(());
         }
         let first = if is_red { 1 } else { 0 };

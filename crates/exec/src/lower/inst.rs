@@ -143,6 +143,15 @@ impl Lowerer<'_> {
         })
     }
 
+    /// The membermask operand at `k` of a `.sync` warp instruction (`None` for the forms
+    /// without `.sync`, which have no operand there).
+    fn membermask(&mut self, e: &mut Emit<'_>, i: &ir::Inst, k: usize) -> LResult<Option<S32>> {
+        match i.operands.get(k) {
+            Some(O::Omitted) | None => Ok(None),
+            Some(m) => Ok(Some(self.s32(e, m)?)),
+        }
+    }
+
     fn select(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let ops = &i.operands;
         let o = |k: usize| ops.get(k).unwrap_or(&O::Omitted);
@@ -645,7 +654,14 @@ impl Lowerer<'_> {
                     other => self.pred(e, other)?,
                 };
                 let d = self.dst(e, o(0))?.ok_or("missing destination")?;
-                e.push(Op::Vote { mode, a, neg, d });
+                let member = self.membermask(e, i, 2)?;
+                e.push(Op::Vote {
+                    mode,
+                    a,
+                    neg,
+                    d,
+                    member,
+                });
             }
             Oc::Shfl => {
                 let mode = match i.mods.shfl_mode {
@@ -668,6 +684,7 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 let (a, b, c) = (self.s32(e, o(1))?, self.s32(e, o(2))?, self.s32(e, o(3))?);
+                let member = self.membermask(e, i, 4)?;
                 e.push(Op::Shfl {
                     mode,
                     d,
@@ -675,6 +692,7 @@ impl Lowerer<'_> {
                     a,
                     b,
                     c,
+                    member,
                 });
             }
             Oc::Activemask => {
@@ -708,7 +726,36 @@ impl Lowerer<'_> {
                         s
                     }
                 };
-                e.push(Op::Redux { op, d, a });
+                let member = self.membermask(e, i, 2)?.ok_or("missing membermask")?;
+                e.push(Op::Redux { op, d, a, member });
+            }
+            Oc::Match => {
+                let (d, p) = match o(0) {
+                    O::PredPair(d, p) => (*d, *p),
+                    O::Reg(d) => (*d, None),
+                    _ => return Err("match needs a destination register".into()),
+                };
+                let Reg::R32(d) = self.reg(e, d)? else {
+                    return Err("match destination must be 32-bit".into());
+                };
+                let p = match p {
+                    Some(p) => match self.reg(e, p)? {
+                        Reg::Pred(p) => Some(p),
+                        _ => return Err("match predicate must be a predicate".into()),
+                    },
+                    None => None,
+                };
+                let a = self.src(e, o(1), ty.size_bits() == 64)?;
+                let member = self.membermask(e, i, 2)?.ok_or("missing membermask")?;
+                // `.any`/`.all` are fixed spellings of two table rows.
+                let all = i.form.syntax.starts_with("match.all");
+                e.push(Op::Match {
+                    all,
+                    d,
+                    p,
+                    a,
+                    member,
+                });
             }
             Oc::Tex => self.tex(e, i)?,
             Oc::Sad
