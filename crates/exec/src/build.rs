@@ -73,6 +73,7 @@ impl ProgramBuilder {
             param_bytes: off,
             shared_bytes: 0,
             maxntid: None,
+            cta_dims: None,
             reqntid: None,
         });
         offs

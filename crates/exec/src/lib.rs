@@ -275,6 +275,28 @@ impl Device {
                 )));
             }
         }
+        if let Some(dims) = k.cta_dims {
+            // "The programmer may use the constant dimensions rather than the runtime
+            // dimensions if the CTA is always invoked with the constant dimensions"
+            // (ptx-isa-1.1 Table 68): a launch of another shape would compute wrongly.
+            for (axis, (&want, &got)) in ["x", "y", "z"].iter().zip(dims.iter().zip(&cfg.block)) {
+                if want != 0 && want != got {
+                    return Err(ExecError::Launch(format!(
+                        "block.{axis} is {got}, but kernel `{kernel}` declares its CTA \
+                         dimensions as constants ({} = {want}); launch it with block {}, {}, {} \
+                         (0 = any)",
+                        match *axis {
+                            "x" => "NTID.0",
+                            "y" => "NTID.1",
+                            _ => "NTID.2",
+                        },
+                        dims[0],
+                        dims[1],
+                        dims[2]
+                    )));
+                }
+            }
+        }
         let shared = k.shared_bytes as u64 + cfg.shared_bytes as u64;
         if shared > cta::MAX_SHARED_BYTES {
             return Err(ExecError::Launch(format!(

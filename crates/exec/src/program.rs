@@ -857,6 +857,9 @@ pub struct KernelInfo {
     pub maxntid: Option<[u32; 3]>,
     /// `.reqntid`: the CTA must have exactly this shape.
     pub reqntid: Option<[u32; 3]>,
+    /// ptx-isa-1.1 `.entry name [NTID.2][NTID.1][NTID.0]` constants, x first; 0 = unknown
+    /// until run time.
+    pub cta_dims: Option<[u32; 3]>,
 }
 
 /// The whole decoded program.

@@ -264,6 +264,7 @@ impl<'a> Lowerer<'a> {
                 shared_bytes: dyn_base as u32,
                 maxntid: f.perf.maxntid,
                 reqntid: f.perf.reqntid,
+                cta_dims: f.cta_dims,
             });
         }
         Ok(())
