@@ -15,7 +15,7 @@ fn launch_with_the_declared_shape_runs() {
         &[zbuf::<u32>(64)],
     );
     let got: Vec<u32> = decode(&out[0]);
-    let want: Vec<u32> = (0..64u32).map(|i| (i / 16) << 8 | i % 16).collect();
+    let want: Vec<u32> = (0..64u32).map(|i| ((i / 16) << 8) | (i % 16)).collect();
     assert_eq!(got, want);
     for width in [1u32, 7, 33] {
         let out = run_all_threads(
