@@ -1,8 +1,9 @@
 //! What the rows imply, computed at build time by `const fn`s: each row's fixed bits and mask,
-//! its fields in the form the hot paths read, and the dispatch from the opcode bits (0–3 and
-//! 58–63) to the rows that may match. `decode.rs` and `encode.rs` instantiate their field code
-//! once per row with that row's `RowInfo` as a constant ([`per_row!`]), so each row gets a
-//! decoder and an encoder whose positions, widths and operand shapes are folded in.
+//! its fields in the form the hot paths read, and the dispatch from a word to the row it may
+//! be: by the opcode bits (0–3 and 58–63) plus the few other bits that tell apart the rows
+//! sharing them (`route_key`). `decode.rs` and `encode.rs` instantiate their field code once
+//! per row with that row's `RowInfo` as a constant ([`per_row!`]), so each row gets a decoder
+//! and an encoder whose positions, widths and operand shapes are folded in.
 
 use super::bits::{gather, get, mask, parse_template, scatter};
 use super::rows::ROWS;
@@ -431,8 +432,27 @@ pub const fn key(bits: u64) -> usize {
 
 /// The most rows that share one value of the opcode bits.
 pub const MAX_CANDIDATES: usize = 4;
-/// Marks an unused dispatch slot.
-pub const NO_CANDIDATE: u16 = u16::MAX;
+/// Marks an unused dispatch slot: past the rows, its `FIXED` entry matches no word.
+pub const NO_CANDIDATE: u16 = MAX_ROWS as u16;
+
+/// Each row's (mask, fixed bits) by index, then (0, 1), which no word matches, for
+/// `NO_CANDIDATE` and beyond.
+const FIXED: [(u64, u64); MAX_ROWS + 1] = fixed_bits();
+
+const fn fixed_bits() -> [(u64, u64); MAX_ROWS + 1] {
+    let mut out = [(0, 1); MAX_ROWS + 1];
+    let mut slots: &mut [(u64, u64)] = &mut out;
+    let mut rows = ROWS;
+    while let (Some((slot, slots_rest)), Some((row, rows_rest))) =
+        (slots.split_first_mut(), rows.split_first())
+    {
+        let r = compile_row(row);
+        *slot = (r.mask, r.fixed);
+        slots = slots_rest;
+        rows = rows_rest;
+    }
+    out
+}
 
 /// For each 10-bit opcode key, the rows (in table order) whose fixed opcode bits agree with it.
 pub static DISPATCH: [[u16; MAX_CANDIDATES]; 1024] = BUILT_DISPATCH.0;
@@ -447,6 +467,14 @@ const _: () = assert!(
 /// `a[i]`, without a panic path (`<[T]>::get_mut` is not `const` yet).
 const fn slot<T>(a: &mut [T], i: usize) -> Option<&mut T> {
     match a.split_at_mut_checked(i) {
+        Some((_, [x, ..])) => Some(x),
+        _ => None,
+    }
+}
+
+/// `a[i]`, without a panic path (`<[T]>::get` is not `const` yet).
+pub const fn at<T>(a: &[T], i: usize) -> Option<&T> {
+    match a.split_at_checked(i) {
         Some((_, [x, ..])) => Some(x),
         _ => None,
     }
@@ -486,13 +514,109 @@ const fn dispatch() -> ([[u16; MAX_CANDIDATES]; 1024], usize) {
     (out, most)
 }
 
-/// The rows whose fixed opcode bits (0–3, 58–63) agree with `bits`, in table order, then
-/// `NO_CANDIDATE`s.
+/// The most bits beyond the opcode bits that the routing key uses to tell rows apart.
+const MAX_EXTRA: usize = 3;
+
+/// Bits beyond the opcode bits on which rows sharing the opcode bits differ (LDL/LDS, the
+/// video register/immediate forms, ...), chosen at build time: one per pair of such rows not
+/// already told apart, up to `MAX_EXTRA`; and how many there are.
+const EXTRA: ([u8; MAX_EXTRA], usize) = extra_bits();
+
+const fn extra_bits() -> ([u8; MAX_EXTRA], usize) {
+    let mut pos = [0u8; MAX_EXTRA];
+    let mut n = 0;
+    let mut chosen = 0u64;
+    let mut keys: &[[u16; MAX_CANDIDATES]] = &BUILT_DISPATCH.0;
+    while let Some((list, rest)) = keys.split_first() {
+        let mut a: &[u16] = list;
+        while let Some((&i, others)) = a.split_first() {
+            let mut b = others;
+            while let Some((&j, more)) = b.split_first() {
+                if let (Some(&(mi, fi)), Some(&(mj, fj))) =
+                    (at(&FIXED, i as usize), at(&FIXED, j as usize))
+                {
+                    let differ = (fi ^ fj) & mi & mj;
+                    if differ != 0 && differ & chosen == 0 {
+                        if let Some(p) = slot(&mut pos, n) {
+                            *p = differ.trailing_zeros() as u8;
+                            chosen |= differ & differ.wrapping_neg();
+                            n += 1;
+                        }
+                    }
+                }
+                b = more;
+            }
+            a = others;
+        }
+        keys = rest;
+    }
+    (pos, n)
+}
+
+/// Entries in the routing table: every opcode key with every value of the `EXTRA` bits.
+pub const ROUTES: usize = 1024 << EXTRA.1;
+
+/// The routing key of a word: its opcode bits (`key`), then its `EXTRA` bits.
 #[inline(always)]
-pub fn candidates(bits: u64) -> &'static [u16; MAX_CANDIDATES] {
-    DISPATCH
-        .get(key(bits))
-        .unwrap_or(&[NO_CANDIDATE; MAX_CANDIDATES])
+pub const fn route_key(bits: u64) -> usize {
+    let mut k = key(bits);
+    let mut pos: &[u8] = &EXTRA.0;
+    let mut j = 0;
+    while let Some((&p, rest)) = pos.split_first() {
+        if j < EXTRA.1 {
+            k |= (((bits >> (p & 63)) & 1) as usize) << (10 + j);
+        }
+        pos = rest;
+        j += 1;
+    }
+    k
+}
+
+/// Marks a routing key that several rows may match (each is then tried in turn).
+pub const SEVERAL: u16 = MAX_ROWS as u16 + 1;
+
+/// For each routing key, the one row whose fixed bits may agree with a word of that key,
+/// `NO_CANDIDATE` if none, or `SEVERAL`.
+pub const ROUTE: [u16; ROUTES] = route();
+
+const fn route() -> [u16; ROUTES] {
+    let mut out = [NO_CANDIDATE; ROUTES];
+    let mut slots: &mut [u16] = &mut out;
+    let mut rk = 0;
+    while let Some((entry, rest)) = slots.split_first_mut() {
+        let k = rk & 0x3ff;
+        // The bits this routing key stands for, and which bits those are.
+        let mut bits = (k as u64 & 0xf) | ((k as u64 >> 4) << 58);
+        let mut known = 0xf | (0x3f << 58);
+        let mut pos: &[u8] = &EXTRA.0;
+        let mut j = 0;
+        while let Some((&p, more)) = pos.split_first() {
+            if j < EXTRA.1 {
+                bits |= (((rk >> (10 + j)) & 1) as u64) << p;
+                known |= 1 << p;
+            }
+            pos = more;
+            j += 1;
+        }
+        let mut found = NO_CANDIDATE;
+        let mut count = 0;
+        if let Some(list) = at(&BUILT_DISPATCH.0, k) {
+            let mut c: &[u16] = list;
+            while let Some((&i, more)) = c.split_first() {
+                if let Some(&(m, f)) = at(&FIXED, i as usize) {
+                    if m != 0 && (bits ^ f) & m & known == 0 {
+                        found = i;
+                        count += 1;
+                    }
+                }
+                c = more;
+            }
+        }
+        *entry = if count > 1 { SEVERAL } else { found };
+        slots = rest;
+        rk += 1;
+    }
+    out
 }
 
 /// Expands to a `[[f; 16]; 16]` table of `$f::<I>` for every row index `I < MAX_ROWS`.
@@ -548,6 +672,34 @@ mod tests {
                 .collect();
             assert_eq!(got, expect, "key {k:#x}");
             assert_eq!(key(kbits), k);
+        }
+    }
+
+    /// Each routing key's entry against the rows whose fixed bits agree with the bits it
+    /// stands for, found by a direct scan.
+    #[test]
+    fn routing_keys_name_the_one_row_that_may_match() {
+        let (pos, n) = EXTRA;
+        let infos: Vec<RowInfo> = ROWS.iter().map(compile_row).collect();
+        for (rk, &entry) in ROUTE.iter().enumerate() {
+            let k = rk & 0x3ff;
+            let mut bits = (k as u64 & 0xf) | ((k as u64 >> 4) << 58);
+            let mut known = KEY_MASK;
+            for (j, &p) in pos[..n].iter().enumerate() {
+                bits |= (((rk >> (10 + j)) & 1) as u64) << p;
+                known |= 1 << p;
+            }
+            assert_eq!(route_key(bits), rk);
+            let agree: Vec<u16> = (0..ROWS.len())
+                .filter(|&i| (bits ^ infos[i].fixed) & infos[i].mask & known == 0)
+                .map(|i| i as u16)
+                .collect();
+            let expect = match agree[..] {
+                [] => NO_CANDIDATE,
+                [i] => i,
+                _ => SEVERAL,
+            };
+            assert_eq!(entry, expect, "routing key {rk:#x}");
         }
     }
 

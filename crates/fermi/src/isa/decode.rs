@@ -9,8 +9,8 @@
 
 use super::bits::{from_listing, get, sext};
 use super::compiled::{
-    candidates, per_row, per_row_entry, row_info, Code, ModInfo, OpInfo, RowInfo, GUARD_LO,
-    MAX_ROWS, NO_CANDIDATE, SCHED_BIT,
+    at, key, per_row, per_row_entry, route_key, row_info, Code, ModInfo, OpInfo, RowInfo, DISPATCH,
+    GUARD_LO, MAX_ROWS, ROUTE, ROUTES, SCHED_BIT, SEVERAL,
 };
 use super::rows::ROWS;
 use super::schema::Row;
@@ -152,16 +152,47 @@ type DecodeFn = fn(u64) -> Result<Inst, DecodeError>;
 static DECODERS: [[DecodeFn; 16]; 16] = per_row!(decode_at);
 const _: () = assert!(MAX_ROWS == 16 * 16);
 
+/// For each routing key, the decoder of the one row a word of that key may be
+/// (`decode_at::<MAX_ROWS>`, which matches nothing, if none; `decode_candidates` if several):
+/// one load from the word to the call.
+static ROUTED: [DecodeFn; ROUTES] = routed();
+
+const fn routed() -> [DecodeFn; ROUTES] {
+    let mut out: [DecodeFn; ROUTES] = [decode_at::<MAX_ROWS>; ROUTES];
+    let mut slots: &mut [DecodeFn] = &mut out;
+    let mut route: &[u16] = &ROUTE;
+    while let (Some((slot, slots_rest)), Some((&r, route_rest))) =
+        (slots.split_first_mut(), route.split_first())
+    {
+        if r == SEVERAL {
+            *slot = decode_candidates;
+        } else if let Some(row) = at(&DECODERS, r as usize >> 4) {
+            if let Some(&f) = at(row, r as usize & 15) {
+                *slot = f;
+            }
+        }
+        slots = slots_rest;
+        route = route_rest;
+    }
+    out
+}
+
 /// Decodes a listing word (as cuobjdump prints it). Inlined: only the dispatch is here, the
 /// row's decoder is called.
 #[inline]
 pub fn decode(word: u64) -> Result<Inst, DecodeError> {
     let bits = from_listing(word);
+    match ROUTED.get(route_key(bits)) {
+        Some(decode_row) => decode_row(bits),
+        None => Err(DecodeError::UnknownOpcode),
+    }
+}
+
+/// Tries each row that shares the word's opcode bits, in table order (for the routing keys
+/// the `EXTRA` bits do not resolve).
+fn decode_candidates(bits: u64) -> Result<Inst, DecodeError> {
     let mut err = DecodeError::UnknownOpcode;
-    for &i in candidates(bits) {
-        if i == NO_CANDIDATE {
-            break;
-        }
+    for &i in DISPATCH.get(key(bits)).into_iter().flatten() {
         let Some(decode_row) = per_row_entry(&DECODERS, usize::from(i)) else {
             break;
         };
@@ -236,5 +267,19 @@ mod tests {
         // Most words built on a row's fixed bits decode (only undefined modifier values and
         // composite selectors fail), so the comparison above is not all errors.
         assert!(decoded > ROWS.len() * 50, "{decoded}");
+    }
+
+    /// The fallback for routing keys several rows share (none today) agrees too.
+    #[test]
+    fn trying_every_candidate_agrees_with_a_scan_of_the_rows() {
+        let infos: Vec<RowInfo> = ROWS.iter().map(compile_row).collect();
+        for w in sample_words() {
+            let bits = from_listing(w);
+            assert_eq!(
+                decode_candidates(bits),
+                decode_by_scan(&infos, w),
+                "word {w:#018x}"
+            );
+        }
     }
 }
