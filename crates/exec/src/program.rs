@@ -764,6 +764,25 @@ pub enum Op {
         /// Coordinates are f32 (true) or s32 (false).
         float_coords: bool,
     },
+    /// `txq.tquery.b32 d, [tex]`.
+    Txq {
+        tex: u32,
+        query: TexQuery,
+        d: R32,
+    },
+}
+
+/// What `txq` asks about a texture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexQuery {
+    /// `.width`, `.height`, `.depth`: the extent of dimension 0, 1 or 2.
+    Extent(u8),
+    ChannelDataType,
+    ChannelOrder,
+    NormalizedCoords,
+    ArraySize,
+    NumMipmapLevels,
+    NumSamples,
 }
 
 /// The SIMD video operations.

@@ -1,12 +1,42 @@
 //! `tex`: point sampling with unnormalised coordinates and clamp addressing.
 
 use crate::error::FaultKind;
-use crate::program::Op;
+use crate::program::{Op, TexQuery};
 use crate::step::for_lanes;
-use crate::warp::{Ctx, LaneFault, Warp};
+use crate::warp::{Ctx, LaneFault, Texture, Warp};
+
+/// `txq` answers. Textures hold raw 32-bit elements that `tex` returns unconverted, with
+/// unnormalised coordinates and no mipmaps or arrays (see the spec notes).
+fn txq_value(t: &Texture, q: TexQuery) -> u32 {
+    match q {
+        TexQuery::Extent(k) => t.dims.get(k as usize).copied().unwrap_or(1),
+        // cudaChannelFormatKindUnsigned: the elements are returned as raw 32-bit values.
+        TexQuery::ChannelDataType => 1,
+        TexQuery::ChannelOrder => t.channels,
+        TexQuery::NormalizedCoords => 0,
+        TexQuery::ArraySize => 0,
+        TexQuery::NumMipmapLevels => 1,
+        TexQuery::NumSamples => 1,
+    }
+}
 
 impl Warp {
     pub(crate) fn exec_tex(&mut self, ctx: &Ctx<'_>, op: &Op, mask: u32) -> Result<(), LaneFault> {
+        if let Op::Txq { tex, query, d } = *op {
+            if mask == 0 {
+                return Ok(());
+            }
+            let Some(Some(t)) = ctx.textures.get(tex as usize) else {
+                return Err(LaneFault {
+                    lane: Warp::first_lane(mask),
+                    kind: FaultKind::UnboundTexture { tex },
+                });
+            };
+            let v = txq_value(t, query);
+            let row = &mut self.r32[d.0 as usize];
+            for_lanes(mask, |lane| row[lane] = v);
+            return Ok(());
+        }
         let Op::Tex {
             tex,
             dim,

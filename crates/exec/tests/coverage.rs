@@ -12,7 +12,7 @@ use std::fmt::Write;
 /// Instances the executor refuses: (row key as [`Form::key`] prints it, text the refused
 /// instruction line contains — `""` for every instance of the row —, reason).
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
-    ("txq: txq.tquery.b32 d, [a];", "", "pending"),
+    ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
     ("brx: brx.idx{.uni} index, tlist;", "", "pending"),
     ("isspacep: isspacep.space p, a;", ".param", "pending"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "PTX 1.x register texture operand form: pending"),

@@ -758,6 +758,7 @@ impl Lowerer<'_> {
                 });
             }
             Oc::Tex => self.tex(e, i)?,
+            Oc::Txq => self.txq(e, i)?,
             Oc::Sad
             | Oc::Bfe
             | Oc::Bfi

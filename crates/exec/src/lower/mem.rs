@@ -191,6 +191,43 @@ impl Lowerer<'_> {
         refs.clone().position(|g| *g == v).map(|p| p as u32)
     }
 
+    /// `txq.tquery.b32 d, [tex]` on a `.texref`/`.tex` variable.
+    pub(crate) fn txq(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        use isa::TexQuery as Q;
+        let ops = &i.operands;
+        let var =
+            match ops.get(1) {
+                Some(O::Address(ir::Address {
+                    base: ir::AddrBase::Var(v),
+                    ..
+                }))
+                | Some(O::VarAddr { var: v, .. }) => *v,
+                _ => return Err(
+                    "txq on a texture object in a register is not supported (textures are bound \
+                     to .texref variables at launch)"
+                        .into(),
+                ),
+            };
+        let tex = self
+            .texture_id(var)
+            .ok_or("txq operand is not a .tex/.texref variable")?;
+        let query = match i.mods.query.ok_or("missing query")? {
+            Q::Width => TexQuery::Extent(0),
+            Q::Height => TexQuery::Extent(1),
+            Q::Depth => TexQuery::Extent(2),
+            Q::ChannelDataType => TexQuery::ChannelDataType,
+            Q::ChannelOrder => TexQuery::ChannelOrder,
+            Q::NormalizedCoords => TexQuery::NormalizedCoords,
+            Q::ArraySize => TexQuery::ArraySize,
+            Q::NumMipmapLevels => TexQuery::NumMipmapLevels,
+            Q::NumSamples => TexQuery::NumSamples,
+            other => return Err(format!("txq query {other:?} is not supported")),
+        };
+        let d = self.dst32(e, ops.first().ok_or("missing destination")?)?;
+        e.push(Op::Txq { tex, query, d });
+        Ok(())
+    }
+
     pub(crate) fn tex(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let ops = &i.operands;
         let dim = match i.mods.geom {
