@@ -1,7 +1,7 @@
-//! Word → Inst. Finds the rows that may match by the opcode bits, then runs each one's decoder:
-//! it checks the fixed bits and that every field holds an encoding the table describes, and
-//! reads each field. Every word either decodes to an instruction that re-encodes to the same
-//! word or gives a `DecodeError`.
+//! Word → Inst. Finds the one row the word may be by its routing key (opcode bits plus the bits
+//! that tell apart rows sharing them) and runs that row's decoder: it checks the fixed bits and
+//! that every field holds an encoding the table describes, and reads each field. Every word
+//! either decodes to an instruction that re-encodes to the same word or gives a `DecodeError`.
 //!
 //! The field code is written once (`decode_with`) and instantiated per row with the row's
 //! compiled layout as a constant (`decode_at`), so positions, widths and operand shapes are
