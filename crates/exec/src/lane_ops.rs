@@ -239,6 +239,7 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
                 crate::program::Space::Shared => inw(SHARED_WINDOW),
                 crate::program::Space::Local => inw(LOCAL_WINDOW),
                 crate::program::Space::Const => inw(CONST_WINDOW),
+                crate::program::Space::Param => false,
                 _ => !(inw(SHARED_WINDOW) || inw(LOCAL_WINDOW) || inw(CONST_WINDOW)),
             };
             r as u64

@@ -14,7 +14,8 @@ use std::fmt::Write;
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
     ("brx: brx.idx{.uni} index, tlist;", "", "pending"),
-    ("isspacep: isspacep.space p, a;", ".param", "pending"),
+    ("cvta: cvta.space.size p, a;", ".param", "generic addressing of kernel parameters: no generic window for .param"),
+    ("cvta: cvta.to.space.size p, a;", ".param", "generic addressing of kernel parameters: no generic window for .param"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "PTX 1.x register texture operand form: pending"),
     ("tex: tex.geom.v4.dtype.ctype d, [a, c];", "cube", "cube textures: the launch API binds 1D/2D/3D textures only"),
     ("tex: tex.geom.v4.dtype.ctype d, [a, c];", ".a1d", "array textures: the launch API binds 1D/2D/3D textures only"),
@@ -395,12 +396,55 @@ fn every_accepted_instance_is_runnable() {
         report.is_empty(),
         "instances the checker accepts but the executor refuses:\n{report}"
     );
+    // Entries whose instances all load now are stale: say so (without failing, so a change
+    // elsewhere that makes a form runnable does not break this test) for the list's owner.
+    for (key, text, _) in NOT_RUNNABLE {
+        let Some(form) = isa::all_forms().iter().find(|f| f.key() == *key) else {
+            continue;
+        };
+        if still_refused(form, text) == Some(false) {
+            eprintln!("NOT_RUNNABLE entry `{key}` / `{text}` is stale: its instances all load");
+        }
+    }
     // The generator must reach most rows, or this test proves little.
     assert!(
         rows_with_instances * 10 >= isa::all_forms().len() * 9,
         "only {rows_with_instances} of {} rows had an accepted instance ({instances} instances)",
         isa::all_forms().len()
     );
+}
+
+/// Whether some accepted instance of `form` whose line contains `text` is refused (`None`
+/// when no such instance was generated).
+fn still_refused(form: &'static Form, text: &str) -> Option<bool> {
+    let mut seen = None;
+    for mods in combinations(form).into_iter().take(CHECKED_PER_ROW) {
+        for variant in 0..variants(form) {
+            let Some(src) = instance(form, &mods, variant) else {
+                continue;
+            };
+            let line = src
+                .lines()
+                .find(|l| l.starts_with('\t') && l.trim_start().starts_with(form.opcode.name()))
+                .unwrap_or("");
+            if !line.contains(text) {
+                continue;
+            }
+            let file = diag::SourceFile::new("generated.ptx", src.clone());
+            let (Some(module), diags) = check::check_source(&file) else {
+                continue;
+            };
+            if diags.iter().any(|d| d.is_error()) {
+                continue;
+            }
+            let refused = exec::Device::new().load(&module, &file).is_err();
+            if refused {
+                return Some(true);
+            }
+            seen = Some(false);
+        }
+    }
+    seen
 }
 
 #[test]

@@ -609,7 +609,13 @@ impl Lowerer<'_> {
                     }
                     Some(ir::Space::Local) => Space::Local,
                     Some(ir::Space::Const) => Space::Const,
-                    _ => Space::Global,
+                    Some(ir::Space::Global) => Space::Global,
+                    s => {
+                        return Err(format!(
+                            "generic addresses of {s:?} are not supported (no generic window \
+                             for kernel parameters)"
+                        ))
+                    }
                 };
                 let d = self.dst(e, o(0))?.ok_or("missing destination")?;
                 let a = self.src(e, o(1), matches!(d, Reg::R64(_)))?;
