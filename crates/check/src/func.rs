@@ -400,18 +400,28 @@ impl<'a> Checker<'a> {
             body_params: Vec::new(),
             legacy_entry: func.kind == FuncKind::Entry && f.params.is_none(),
         };
-        // Parameters are visible in the whole body.
-        let (params, rets) = (func.params.clone(), func.rets.clone());
+        // Parameters are visible in the whole body. (Read by index, not cloned: this runs
+        // for every function.)
+        let n_rets = func.rets.len();
+        let n_params = func.params.len();
         let param_decls = f
             .returns
             .iter()
             .chain(f.params.iter())
             .flat_map(|l| &l.params);
         let names = param_decls.flat_map(|d| &d.declarators).map(|d| d.name);
-        for (p, name) in rets.iter().chain(params.iter()).zip(names) {
-            let sym = match p {
-                Param::Reg(r) => LocalSym::Reg(*r),
-                Param::Var(v) => LocalSym::Var(*v),
+        for (k, name) in (0..n_rets + n_params).zip(names) {
+            let param = self.functions.get(id.index()).and_then(|func| {
+                if k < n_rets {
+                    func.rets.get(k)
+                } else {
+                    func.params.get(k - n_rets)
+                }
+            });
+            let sym = match param {
+                Some(Param::Reg(r)) => LocalSym::Reg(*r),
+                Some(Param::Var(v)) => LocalSym::Var(*v),
+                None => break,
             };
             let text = name.text(self.src);
             if let Err(prev) = body.scope.declare(text, sym, name.span) {
@@ -422,19 +432,41 @@ impl<'a> Checker<'a> {
             }
         }
         let mut count = 0u32;
-        self.collect_labels(stmts, &mut body, &mut count);
+        let mut regs = 0u64;
+        self.collect_labels(stmts, &mut body, &mut count, &mut regs);
         body.insts.reserve_exact(count as usize);
+        // `%r<N>` declarations come one after another; reserving once spares the copies of
+        // growing the register table through each of them.
+        body.regs
+            .reserve(usize::try_from(regs).map_or(0, |r| r.min(MAX_REGS_PER_FUNCTION)));
         // Parameters and the body's top-level declarations share one scope: redeclaring a
         // parameter in the body is a duplicate, not a shadow.
         self.check_statements(stmts, &mut body, true);
         self.finish_body(body);
     }
 
-    /// Labels are function-scoped: collect them first so forward branches resolve.
-    fn collect_labels(&mut self, stmts: &[ast::Statement], body: &mut Body<'a>, count: &mut u32) {
+    /// Labels are function-scoped: collect them first so forward branches resolve. Also
+    /// counts the instructions and (roughly: literal `%r<N>` counts) the registers, for
+    /// reserving their tables.
+    fn collect_labels(
+        &mut self,
+        stmts: &[ast::Statement],
+        body: &mut Body<'a>,
+        count: &mut u32,
+        regs: &mut u64,
+    ) {
         for s in stmts {
             match s {
                 ast::Statement::Instruction(_) => *count = count.saturating_add(1),
+                ast::Statement::Variable(v) if v.space == StateSpace::Reg => {
+                    for d in &v.declarators {
+                        let n = match &d.range {
+                            Some(ast::Expr::Int(n)) => n.value,
+                            _ => 1,
+                        };
+                        *regs = regs.saturating_add(n);
+                    }
+                }
                 ast::Statement::Label(l) => {
                     let name = l.name.text(self.src);
                     if let Some((_, prev)) = body.labels.get(name) {
@@ -448,7 +480,7 @@ impl<'a> Checker<'a> {
                     body.labels.insert(name, (InstIdx(*count), l.name.span));
                     body.label_list.push((name.to_string(), InstIdx(*count)));
                 }
-                ast::Statement::Block(b) => self.collect_labels(&b.statements, body, count),
+                ast::Statement::Block(b) => self.collect_labels(&b.statements, body, count, regs),
                 _ => {}
             }
         }

@@ -79,7 +79,8 @@ impl<'a> Checker<'a> {
         let rule = type_rule(form.opcode);
         let mut optional_budget = n_given - required;
         let mut given = inst.operands.iter();
-        let mut operands = ir::Operands::with_capacity(total);
+        // Nearly always inline (`with_capacity` would build the vector and then copy it).
+        let mut operands = ir::Operands::new();
         let mut ok = true;
         for (index, role) in form.operands.iter().enumerate() {
             if role.optional {

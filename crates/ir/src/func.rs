@@ -85,6 +85,7 @@ const INLINE: usize = 22;
 
 impl RegName {
     /// A name as written (`%p`, `v.x`).
+    #[inline]
     pub fn new(name: &str) -> Self {
         let mut bytes = [0u8; INLINE];
         match bytes.get_mut(..name.len()) {
@@ -100,6 +101,7 @@ impl RegName {
     }
 
     /// Register `index` of the parameterized declaration `prefix<N>` (`%r` and 12 → `%r12`).
+    #[inline]
     pub fn indexed(prefix: &str, index: u32) -> Self {
         let mut digits = [0u8; 10];
         let mut n = digits.len();
@@ -117,10 +119,14 @@ impl RegName {
         let digits = digits.get(n..).unwrap_or(&[]);
         let len = prefix.len() + digits.len();
         let mut bytes = [0u8; INLINE];
-        if let Some(dst) = bytes.get_mut(..len) {
-            let (p, d) = dst.split_at_mut(prefix.len());
-            p.copy_from_slice(prefix.as_bytes());
-            d.copy_from_slice(digits);
+        if len <= INLINE {
+            // A byte loop: these names are a few bytes, and `copy_from_slice` calls `memcpy`.
+            for (dst, src) in bytes
+                .iter_mut()
+                .zip(prefix.bytes().chain(digits.iter().copied()))
+            {
+                *dst = src;
+            }
             return RegName(Repr::Inline {
                 len: len as u8,
                 bytes,

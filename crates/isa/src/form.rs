@@ -393,6 +393,7 @@ impl Form {
     }
 
     /// Number of operands that must be present.
+    #[inline]
     pub fn required_operands(&self) -> usize {
         self.operands.iter().filter(|o| !o.optional).count()
     }

@@ -241,6 +241,7 @@ impl Match {
     /// instruction types that are not register types give their bit-size register type
     /// (ptx-integer-arithmetic.md §add: "For instruction types .u16x2, .s16x2, operands d, a and
     /// b have type .b32"; PTX ISA 8.x §9.7.4: `.bf16`/`.bf16x2` operands are `.b16`/`.b32`).
+    #[inline]
     pub fn operand_type(&self, i: usize) -> Option<Type> {
         let t = self.resolve(self.form.operands.get(i)?.ty)?;
         Some(match t {

@@ -228,6 +228,7 @@ impl Type {
 /// - a packed SIMD instruction type (`.u16x2`, `.f16x2`, …) takes 32-bit bit-size operands
 ///   (and, by the integer rule, the 32-bit integer types for the integer packed types);
 /// - `.pred` is compatible only with `.pred`.
+#[inline]
 pub fn compatible(instr: Type, operand: Type) -> bool {
     if instr == operand {
         return true;

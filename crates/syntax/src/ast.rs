@@ -29,12 +29,14 @@ pub struct Ident {
 }
 
 impl Ident {
+    #[inline]
     pub fn text<'s>(&self, src: &'s str) -> &'s str {
         span_text(src, self.span)
     }
 }
 
 /// The source text of a span (empty if the span does not fit the text).
+#[inline]
 pub fn span_text(src: &str, span: Span) -> &str {
     src.get(span.range()).unwrap_or("")
 }
@@ -57,6 +59,7 @@ impl Name {
         span_text(src, self.span())
     }
 
+    #[inline]
     pub fn span(&self) -> Span {
         match self.suffix {
             Some(s) => self.ident.span.to(s),
@@ -662,6 +665,7 @@ impl Operand {
         }
     }
     /// The name if this operand is a plain name (register, symbol, label, function).
+    #[inline]
     pub fn as_name(&self) -> Option<&Name> {
         match self {
             Operand::Expr(Expr::Name(n)) => Some(n),

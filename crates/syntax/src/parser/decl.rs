@@ -205,18 +205,30 @@ impl<'s> Parser<'s> {
 
     fn parse_param_list(&mut self) -> PResult<ParamList> {
         let open = self.expect(TokenKind::LParen, "`(`")?.span;
-        let mut params = Vec::new();
-        if !self.at(TokenKind::RParen) {
-            params.push(self.parse_variable_decl(None, true)?);
-            while self.eat(TokenKind::Comma) {
-                params.push(self.parse_variable_decl(None, true)?);
-            }
-        }
+        // Collected on a reusable stack and then moved into an exactly sized `Vec`: kernels
+        // have many parameters, and growing a `Vec` of these large declarations copied them.
+        let start = self.param_stack.len();
+        let r = self.push_params();
+        let params: Vec<_> = self.param_stack.drain(start..).collect();
+        r?;
         self.expect(TokenKind::RParen, "`,` or `)` in a parameter list")?;
         Ok(ParamList {
             params,
             span: self.span_from(open),
         })
+    }
+
+    fn push_params(&mut self) -> PResult<()> {
+        if self.at(TokenKind::RParen) {
+            return Ok(());
+        }
+        let p = self.parse_variable_decl(None, true)?;
+        self.param_stack.push(p);
+        while self.eat(TokenKind::Comma) {
+            let p = self.parse_variable_decl(None, true)?;
+            self.param_stack.push(p);
+        }
+        Ok(())
     }
 
     pub(crate) fn parse_function(&mut self, linkage: Option<Linkage>) -> PResult<Function> {

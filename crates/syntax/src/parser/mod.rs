@@ -62,6 +62,8 @@ pub(crate) struct Parser<'s> {
     operand_stack: Vec<crate::ast::Operand>,
     /// The same for statements of nested blocks.
     statement_stack: Vec<Statement>,
+    /// The same for the declarations of parameter lists.
+    param_stack: Vec<crate::ast::VariableDecl>,
 }
 
 impl<'s> Parser<'s> {
@@ -79,6 +81,7 @@ impl<'s> Parser<'s> {
             last_lex_error: None,
             operand_stack: Vec::new(),
             statement_stack: Vec::new(),
+            param_stack: Vec::new(),
         }
     }
 
