@@ -29,6 +29,7 @@ fn cvt_type(t: Scalar) -> ops::cvt::CvtType {
         Scalar::S32 => C::S32,
         Scalar::S64 => C::S64,
         Scalar::F16 => C::F16,
+        Scalar::Bf16 => C::Bf16,
         Scalar::F32 => C::F32,
         Scalar::F64 => C::F64,
     }

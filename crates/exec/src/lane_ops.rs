@@ -87,6 +87,8 @@ pub enum LaneOp {
     },
     /// `tanh.approx.f32`.
     TanhF32,
+    /// `cvt.rna.tf32.f32`.
+    CvtRnaTf32,
     /// `mad24.hi.sat.s32`.
     Mad24HiSatS32,
 }
@@ -253,6 +255,7 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
             }))
         }
         LaneOp::TanhF32 => ops::half::tanh_f32(f32::from_bits(a as u32)).to_bits() as u64,
+        LaneOp::CvtRnaTf32 => u64::from(ops::cvt::cvt_rna_tf32_f32(a as u32)),
         LaneOp::Mad24HiSatS32 => {
             oi::mad24_hi_sat_s32(a as u32 as i32, b as u32 as i32, c as u32 as i32) as u32 as u64
         }

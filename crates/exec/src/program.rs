@@ -247,6 +247,8 @@ pub enum Scalar {
     S32,
     S64,
     F16,
+    /// Only as a `cvt` source or destination.
+    Bf16,
     F32,
     F64,
 }
@@ -255,7 +257,7 @@ impl Scalar {
     pub fn bytes(self) -> u32 {
         match self {
             Scalar::U8 | Scalar::S8 => 1,
-            Scalar::U16 | Scalar::S16 | Scalar::F16 => 2,
+            Scalar::U16 | Scalar::S16 | Scalar::F16 | Scalar::Bf16 => 2,
             Scalar::U32 | Scalar::S32 | Scalar::F32 => 4,
             Scalar::U64 | Scalar::S64 | Scalar::F64 => 8,
         }
@@ -264,7 +266,7 @@ impl Scalar {
         matches!(self, Scalar::S8 | Scalar::S16 | Scalar::S32 | Scalar::S64)
     }
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F16 | Scalar::Bf16 | Scalar::F32 | Scalar::F64)
     }
 }
 

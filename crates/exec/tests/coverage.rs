@@ -20,8 +20,6 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("tex: tex.geom.v4.dtype.ctype d, [a, c];", "cube", "cube textures: the launch API binds 1D/2D/3D textures only"),
     ("tex: tex.geom.v4.dtype.ctype d, [a, c];", ".a1d", "array textures: the launch API binds 1D/2D/3D textures only"),
     ("tex: tex.geom.v4.dtype.ctype d, [a, c];", ".a2d", "array textures: the launch API binds 1D/2D/3D textures only"),
-    ("cvt: cvt{.rnd}{.ftz}{.sat}.dtype.atype d, a;", "bf16", "bf16 conversions: pending"),
-    ("cvt: cvt.rna.tf32.f32 d, a;", "", "tf32: pending"),
     ("mov: mov.b64 d, {a, b, c, e};", "", "four-part pack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.b64 {a, b, c, e}, d;", "", "four-part unpack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.vec.type d, a;", "", "whole-vector mov: helper fe-features owns it"),

@@ -162,3 +162,34 @@ fn half_precision_kernel() {
         "tanh(0.5) = {t}"
     );
 }
+
+#[test]
+fn cvt_to_and_from_bf16_and_tf32() {
+    let mut rng = Rng(0xbf16);
+    let mut input: Vec<u32> = (0..96).map(|_| rng.next_u32() & 0xbfff_ffff).collect();
+    // Ties: bf16 round half to even (down, then up), tf32 half away from zero.
+    input[0] = 0x3f80_8000;
+    input[1] = 0x3f81_8000;
+    input[2] = 0x3f80_1000;
+    let out = run_all_threads(
+        "cvt_bf16_tf32.ptx",
+        "cvt_bf16_tf32",
+        &cfg([1, 1, 1], [96, 1, 1]),
+        &[buf(&input), zbuf::<u32>(3 * 96)],
+    );
+    let got: Vec<u32> = decode(&out[1]);
+    for (t, &a) in input.iter().enumerate() {
+        // Finite inputs only (bit 30 cleared): nearest-even on the 16 dropped bits.
+        let (kept, rem) = (a >> 16, a & 0xffff);
+        let bf = kept + u32::from(rem > 0x8000 || (rem == 0x8000 && kept & 1 == 1));
+        let tf = ((a & 0x7fff_ffff) + 0x1000) & !0x1fff | (a & 0x8000_0000);
+        assert_eq!(
+            &got[3 * t..3 * t + 3],
+            &[bf, bf << 16, tf],
+            "input {a:#010x}"
+        );
+    }
+    assert_eq!(got[0], 0x3f80);
+    assert_eq!(got[3], 0x3f82);
+    assert_eq!(got[8], 0x3f80_2000);
+}

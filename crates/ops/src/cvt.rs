@@ -34,6 +34,8 @@ pub enum CvtType {
     S32,
     S64,
     F16,
+    /// `.bf16` (bfloat16: 8 exponent bits, 7 fraction bits).
+    Bf16,
     F32,
     F64,
 }
@@ -44,14 +46,17 @@ impl CvtType {
     pub const fn bits(self) -> u32 {
         match self {
             CvtType::U8 | CvtType::S8 => 8,
-            CvtType::U16 | CvtType::S16 | CvtType::F16 => 16,
+            CvtType::U16 | CvtType::S16 | CvtType::F16 | CvtType::Bf16 => 16,
             CvtType::U32 | CvtType::S32 | CvtType::F32 => 32,
             CvtType::U64 | CvtType::S64 | CvtType::F64 => 64,
         }
     }
     #[inline]
     const fn is_float(self) -> bool {
-        matches!(self, CvtType::F16 | CvtType::F32 | CvtType::F64)
+        matches!(
+            self,
+            CvtType::F16 | CvtType::Bf16 | CvtType::F32 | CvtType::F64
+        )
     }
     #[inline]
     const fn is_signed(self) -> bool {
@@ -205,6 +210,10 @@ fn decode(bits: u64, ty: CvtType, mode: CvtMode) -> Value {
         CvtType::S32 => Value::Int(i128::from(bits as u32 as i32)),
         CvtType::S64 => Value::Int(i128::from(bits as i64)),
         CvtType::F16 => Value::Float(f16_to_f64(bits as u16, mode.f16)),
+        CvtType::Bf16 => Value::Float(crate::half::h_to_f64(
+            bits as u16,
+            crate::half::HalfFormat::Bf16,
+        )),
         CvtType::F32 => {
             let x = f32::from_bits(bits as u32);
             let x = if mode.ftz {
@@ -292,6 +301,7 @@ fn encode_float(x: f64, ty: CvtType, rnd: Rounding, mode: CvtMode) -> u64 {
             // `.sat` happens before rounding here: [0, 1] stays in range under every rounding.
             u64::from(f64_to_f16(x, rnd, mode.f16))
         }
+        CvtType::Bf16 => f64_to_format(x, rnd, crate::half::BF16),
         CvtType::F32 => {
             let r = f32::from_bits(f64_to_format(x, rnd, soft::F32) as u32);
             let r = if mode.ftz {
@@ -310,6 +320,7 @@ fn encode_float(x: f64, ty: CvtType, rnd: Rounding, mode: CvtMode) -> u64 {
 fn int_to_float(v: i128, ty: CvtType, rnd: Rounding, mode: CvtMode) -> u64 {
     let fmt = match ty {
         CvtType::F16 => f16_format(mode.f16),
+        CvtType::Bf16 => crate::half::BF16,
         CvtType::F32 => soft::F32,
         _ => soft::F64,
     };
@@ -318,6 +329,7 @@ fn int_to_float(v: i128, ty: CvtType, rnd: Rounding, mode: CvtMode) -> u64 {
         // Clamp the rounded value (integers ≥ 1 saturate to 1.0, negatives to 0).
         let one = match ty {
             CvtType::F16 => 0x3c00,
+            CvtType::Bf16 => 0x3f80,
             CvtType::F32 => u64::from(1f32.to_bits()),
             _ => 1f64.to_bits(),
         };
@@ -353,6 +365,9 @@ pub fn cvt(bits: u64, from: CvtType, to: CvtType, mode: CvtMode) -> u64 {
                 }
                 if to == CvtType::F32 {
                     return f64_to_format(x, Rounding::Rn, soft::F32);
+                }
+                if to == CvtType::Bf16 {
+                    return f64_to_format(x, Rounding::Rn, crate::half::BF16);
                 }
                 return x.to_bits();
             }
@@ -426,4 +441,20 @@ pub fn cvt_f32_f64(x: f64, rnd: Rounding, ftz: bool) -> f32 {
     } else {
         r
     }
+}
+
+/// `cvt.rna.tf32.f32 d, a`: `a` rounded to the 10 fraction bits of `.tf32`, to nearest with ties
+/// away from zero, kept in the f32 layout with the 13 low fraction bits zero; overflow of the
+/// largest finite values rounds to infinity; NaN → the canonical NaN `0x7fffffff`.
+#[inline]
+pub fn cvt_rna_tf32_f32(a: u32) -> u32 {
+    if f32::from_bits(a).is_nan() {
+        return crate::float::NAN_F32;
+    }
+    let sign = a & 0x8000_0000;
+    let mag = a & 0x7fff_ffff;
+    // Adding half of the dropped quantum to the magnitude rounds ties away; a carry moves into
+    // the exponent (up to +Inf, whose fraction is then zero again after the mask).
+    let rounded = (mag + 0x1000) & !0x1fff;
+    sign | rounded.min(0x7f80_0000)
 }

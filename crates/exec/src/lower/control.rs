@@ -363,6 +363,7 @@ impl Lowerer<'_> {
             Oc::Mad if ty == ir::Type::S32 => LaneOp::MadHiSatS32,
             Oc::Mad24 => LaneOp::Mad24HiSatS32,
             Oc::Tanh => LaneOp::TanhF32,
+            Oc::Cvt => LaneOp::CvtRnaTf32,
             _ if half_format(ty).is_some() => half_lane_op(i, ty)?,
             Oc::Isspacep => LaneOp::Isspacep(match i.mods.space {
                 Some(ir::Space::Shared | ir::Space::SharedCta | ir::Space::SharedCluster) => {

@@ -577,10 +577,19 @@ impl Lowerer<'_> {
                     e.push(Op::Selp32 { d, a, b, p });
                 }
             }
+            Oc::Cvt if ty == T::Tf32 => self.lane_op(e, i)?,
             Oc::Cvt => {
-                let dty = scalar_of(ty).ok_or("unsupported destination type")?;
+                // `.bf16` is a cvt type only (no loads or stores of it exist).
+                let cvt_scalar = |t: T| {
+                    if t == T::Bf16 {
+                        Some(Scalar::Bf16)
+                    } else {
+                        scalar_of(t)
+                    }
+                };
+                let dty = cvt_scalar(ty).ok_or("unsupported destination type")?;
                 let aty =
-                    scalar_of(i.type_slot(1).unwrap_or(ty)).ok_or("unsupported source type")?;
+                    cvt_scalar(i.type_slot(1).unwrap_or(ty)).ok_or("unsupported source type")?;
                 let a = self.src(e, o(1), aty.bytes() == 8)?;
                 let d = self.dst(e, o(0))?.ok_or("missing destination")?;
                 let irnd = i
