@@ -431,7 +431,7 @@ pub const fn key(bits: u64) -> usize {
 }
 
 /// The most rows that share one value of the opcode bits.
-pub const MAX_CANDIDATES: usize = 4;
+pub const MAX_CANDIDATES: usize = 8;
 /// Marks an unused dispatch slot: past the rows, its `FIXED` entry matches no word.
 pub const NO_CANDIDATE: u16 = MAX_ROWS as u16;
 
@@ -515,7 +515,7 @@ const fn dispatch() -> ([[u16; MAX_CANDIDATES]; 1024], usize) {
 }
 
 /// The most bits beyond the opcode bits that the routing key uses to tell rows apart.
-const MAX_EXTRA: usize = 3;
+const MAX_EXTRA: usize = 4;
 
 /// Bits beyond the opcode bits on which rows sharing the opcode bits differ (LDL/LDS, the
 /// video register/immediate forms, ...), chosen at build time: one per pair of such rows not
