@@ -763,8 +763,8 @@ pub enum Op {
         dim: u8,
         d: [R32; 4],
         coords: [S32; 3],
-        /// Coordinates are f32 (true) or s32 (false).
-        float_coords: bool,
+        /// Bit k set: coordinate k is f32 (else s32). Array indices are always integers.
+        float_coords: u8,
     },
     /// `txq.tquery.b32 d, [tex]`.
     Txq {

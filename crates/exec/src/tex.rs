@@ -68,7 +68,7 @@ impl Warp {
             for (k, row) in rows.iter().enumerate().take(dim.min(3) as usize) {
                 let n = t.dims.get(k).copied().unwrap_or(1).max(1);
                 let raw = row[lane];
-                let c = if float_coords {
+                let c = if float_coords >> k & 1 == 1 {
                     let x = f32::from_bits(raw).floor();
                     if x.is_nan() || x < 0.0 {
                         0

@@ -13,7 +13,10 @@ use crate::program::{KernelInfo, Program};
 
 pub const FULL: u32 = u32::MAX;
 
-/// A texture bound at launch: texels as 32-bit words, `channels` words per texel.
+/// A texture bound at launch: texels as 32-bit words, `channels` words per texel, element
+/// `x + W*(y + H*z)` for extents `dims = [W, H, D]`. Array textures have the layer as their
+/// last dimension: a `.a1d` texture is `[width, layers, 1]`, a `.a2d` one
+/// `[width, height, layers]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Texture {
     pub dims: [u32; 3],

@@ -230,10 +230,15 @@ impl Lowerer<'_> {
 
     pub(crate) fn tex(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let ops = &i.operands;
-        let dim = match i.mods.geom {
-            Some(isa::Geom::D1) => 1,
-            Some(isa::Geom::D2) => 2,
-            Some(isa::Geom::D3) => 3,
+        // Array textures are bound as one dimension more, the layer index last: a `.a1d`
+        // texture of width W and L layers is a W x L texture, a `.a2d` one W x H x L. The
+        // coordinate vector writes the layer first (`{layer, x}`, `{layer, x, y, _}`).
+        let (dim, layer_first) = match i.mods.geom {
+            Some(isa::Geom::D1) => (1, false),
+            Some(isa::Geom::D2) => (2, false),
+            Some(isa::Geom::D3) => (3, false),
+            Some(isa::Geom::A1d) => (2, true),
+            Some(isa::Geom::A2d) => (3, true),
             g => return Err(format!("texture geometry {g:?} is not supported")),
         };
         let ds = elems(ops.first().ok_or("missing destination")?);
@@ -255,10 +260,23 @@ impl Lowerer<'_> {
             .texture_id(tex)
             .ok_or("texture operand is not a .tex/.texref variable")?;
         let mut c = [S32::Imm(0); 3];
-        for (k, x) in coords.iter().enumerate().take(3) {
-            c[k] = self.s32(e, x)?;
+        let order: &[usize] = match (layer_first, dim) {
+            (true, 2) => &[1, 0],
+            (true, _) => &[1, 2, 0],
+            _ => &[0, 1, 2],
+        };
+        for (k, &from) in order.iter().enumerate() {
+            if let Some(x) = coords.get(from) {
+                c[k] = self.s32(e, x)?;
+            }
         }
-        let float_coords = i.type_slot(1) == Some(T::F32);
+        let float_coords = if i.type_slot(1) != Some(T::F32) {
+            0
+        } else if layer_first {
+            (1u8 << (dim - 1)) - 1
+        } else {
+            0b111
+        };
         e.push(Op::Tex {
             tex,
             dim,
