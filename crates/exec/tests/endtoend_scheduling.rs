@@ -69,3 +69,29 @@ fn waiting_for_a_later_cta_with_one_worker_ends_at_the_step_budget() {
     let wait_lines: Vec<u32> = (0..3).map(|k| line_of(&text, "WAIT:") + 1 + k).collect();
     assert!(wait_lines.contains(&f.line), "fault at line {}", f.line);
 }
+
+#[test]
+fn race_free_results_do_not_depend_on_warp_switches() {
+    // 3000+ iterations of 6 instructions: every warp is switched out many times mid-loop.
+    for trips in [1u32, 700, 3000] {
+        let out = run_all_threads(
+            "spin_wait.ptx",
+            "long_loops_then_exchange",
+            &cfg([1, 1, 1], [128, 1, 1]),
+            &[zbuf::<u32>(128), Param::Scalar(Arg::u32(trips))],
+        );
+        let got: Vec<u32> = decode(&out[0]);
+        let x: Vec<u32> = (0..128u32)
+            .map(|t| {
+                let mut x = t;
+                for _ in 0..trips + 7 * (t / 32) {
+                    x = x.wrapping_mul(1664525).wrapping_add(1013904223);
+                    x ^= x >> 13;
+                }
+                x
+            })
+            .collect();
+        let want: Vec<u32> = (0..128).map(|t| x[t].wrapping_add(x[127 - t])).collect();
+        assert_eq!(got, want, "trips {trips}");
+    }
+}
