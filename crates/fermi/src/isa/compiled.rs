@@ -514,109 +514,153 @@ const fn dispatch() -> ([[u16; MAX_CANDIDATES]; 1024], usize) {
     (out, most)
 }
 
-/// The most bits beyond the opcode bits that the routing key uses to tell rows apart.
-const MAX_EXTRA: usize = 4;
+/// How many bits beyond the opcode bits each opcode key may use to tell its rows apart.
+const SUB_BITS: usize = 2;
 
-/// Bits beyond the opcode bits on which rows sharing the opcode bits differ (LDL/LDS, the
-/// video register/immediate forms, ...), chosen at build time: one per pair of such rows not
-/// already told apart, up to `MAX_EXTRA`; and how many there are.
-const EXTRA: ([u8; MAX_EXTRA], usize) = extra_bits();
-
-const fn extra_bits() -> ([u8; MAX_EXTRA], usize) {
-    let mut pos = [0u8; MAX_EXTRA];
-    let mut n = 0;
-    let mut chosen = 0u64;
-    let mut keys: &[[u16; MAX_CANDIDATES]] = &BUILT_DISPATCH.0;
-    while let Some((list, rest)) = keys.split_first() {
-        let mut a: &[u16] = list;
-        while let Some((&i, others)) = a.split_first() {
-            let mut b = others;
-            while let Some((&j, more)) = b.split_first() {
-                if let (Some(&(mi, fi)), Some(&(mj, fj))) =
-                    (at(&FIXED, i as usize), at(&FIXED, j as usize))
-                {
-                    let differ = (fi ^ fj) & mi & mj;
-                    if differ != 0 && differ & chosen == 0 {
-                        if let Some(p) = slot(&mut pos, n) {
-                            *p = differ.trailing_zeros() as u8;
-                            chosen |= differ & differ.wrapping_neg();
-                            n += 1;
-                        }
-                    }
-                }
-                b = more;
-            }
-            a = others;
-        }
-        keys = rest;
-    }
-    (pos, n)
-}
-
-/// Entries in the routing table: every opcode key with every value of the `EXTRA` bits.
-pub const ROUTES: usize = 1024 << EXTRA.1;
-
-/// The routing key of a word: its opcode bits (`key`), then its `EXTRA` bits.
-#[inline(always)]
-pub const fn route_key(bits: u64) -> usize {
-    let mut k = key(bits);
-    let mut pos: &[u8] = &EXTRA.0;
-    let mut j = 0;
-    while let Some((&p, rest)) = pos.split_first() {
-        if j < EXTRA.1 {
-            k |= (((bits >> (p & 63)) & 1) as usize) << (10 + j);
-        }
-        pos = rest;
-        j += 1;
-    }
-    k
-}
+/// Entries in the routing table: every opcode key with every value of its `SUB_BITS` bits.
+pub const ROUTES: usize = 1024 << SUB_BITS;
 
 /// Marks a routing key that several rows may match (each is then tried in turn).
 pub const SEVERAL: u16 = MAX_ROWS as u16 + 1;
 
+/// For each opcode key, the positions of the bits that tell apart the rows sharing it (LDL/LDS,
+/// STL/STS, the video register/immediate forms, ...), chosen at build time; bit 0, part of the
+/// key itself, where none is needed.
+pub static SUB_KEY_BITS: [[u8; SUB_BITS]; 1024] = BUILT_ROUTE.0;
+
 /// For each routing key, the one row whose fixed bits may agree with a word of that key,
 /// `NO_CANDIDATE` if none, or `SEVERAL`.
-pub const ROUTE: [u16; ROUTES] = route();
+pub const ROUTE: [u16; ROUTES] = BUILT_ROUTE.1;
 
-const fn route() -> [u16; ROUTES] {
-    let mut out = [NO_CANDIDATE; ROUTES];
-    let mut slots: &mut [u16] = &mut out;
-    let mut rk = 0;
-    while let Some((entry, rest)) = slots.split_first_mut() {
-        let k = rk & 0x3ff;
-        // The bits this routing key stands for, and which bits those are.
-        let mut bits = (k as u64 & 0xf) | ((k as u64 >> 4) << 58);
-        let mut known = 0xf | (0x3f << 58);
-        let mut pos: &[u8] = &EXTRA.0;
-        let mut j = 0;
-        while let Some((&p, more)) = pos.split_first() {
-            if j < EXTRA.1 {
-                bits |= (((rk >> (10 + j)) & 1) as u64) << p;
-                known |= 1 << p;
-            }
-            pos = more;
-            j += 1;
+const BUILT_ROUTE: ([[u8; SUB_BITS]; 1024], [u16; ROUTES]) = route();
+
+/// The routing key of a word: its opcode key, then the values of that key's `SUB_KEY_BITS`.
+#[inline(always)]
+pub fn route_key(bits: u64) -> usize {
+    let k = key(bits);
+    let [p0, p1] = SUB_KEY_BITS.get(k).copied().unwrap_or([0; SUB_BITS]);
+    (k << SUB_BITS)
+        | (((bits >> (p0 & 63)) & 1) as usize)
+        | ((((bits >> (p1 & 63)) & 1) as usize) << 1)
+}
+
+/// The bits on which some pair of the rows `list` (up to `NO_CANDIDATE`) differs where both
+/// are fixed, excluding pairs already told apart by `chosen`: the one that tells apart the most
+/// pairs, or `None`.
+const fn best_sub_key_bit(list: &[u16; MAX_CANDIDATES], chosen: u64) -> Option<u8> {
+    let mut counts = [0u32; 64];
+    let mut a: &[u16] = list;
+    while let Some((&i, others)) = a.split_first() {
+        if i == NO_CANDIDATE {
+            break;
         }
-        let mut found = NO_CANDIDATE;
-        let mut count = 0;
-        if let Some(list) = at(&BUILT_DISPATCH.0, k) {
-            let mut c: &[u16] = list;
-            while let Some((&i, more)) = c.split_first() {
-                if let Some(&(m, f)) = at(&FIXED, i as usize) {
-                    if m != 0 && (bits ^ f) & m & known == 0 {
-                        found = i;
-                        count += 1;
+        let mut b = others;
+        while let Some((&j, more)) = b.split_first() {
+            if j == NO_CANDIDATE {
+                break;
+            }
+            if let (Some(&(mi, fi)), Some(&(mj, fj))) =
+                (at(&FIXED, i as usize), at(&FIXED, j as usize))
+            {
+                let mut differ = (fi ^ fj) & mi & mj;
+                if differ & chosen == 0 {
+                    while differ != 0 {
+                        if let Some(c) = slot(&mut counts, differ.trailing_zeros() as usize) {
+                            *c += 1;
+                        }
+                        differ &= differ - 1;
                     }
                 }
-                c = more;
             }
+            b = more;
         }
-        *entry = if count > 1 { SEVERAL } else { found };
-        slots = rest;
-        rk += 1;
+        a = others;
     }
-    out
+    let mut best = None;
+    let mut most = 0;
+    let mut bit = 0;
+    let mut rest: &[u32] = &counts;
+    while let Some((&c, more)) = rest.split_first() {
+        if c > most {
+            most = c;
+            best = Some(bit);
+        }
+        bit += 1;
+        rest = more;
+    }
+    best
+}
+
+const fn route() -> ([[u8; SUB_BITS]; 1024], [u16; ROUTES]) {
+    let mut sub_bits = [[0u8; SUB_BITS]; 1024];
+    {
+        let mut slots: &mut [[u8; SUB_BITS]] = &mut sub_bits;
+        let mut keys: &[[u16; MAX_CANDIDATES]] = &BUILT_DISPATCH.0;
+        while let (Some((positions, slots_rest)), Some((list, keys_rest))) =
+            (slots.split_first_mut(), keys.split_first())
+        {
+            let mut chosen = 0u64;
+            let mut round: &mut [u8] = positions;
+            while let Some((p, more)) = round.split_first_mut() {
+                if let Some(b) = best_sub_key_bit(list, chosen) {
+                    *p = b;
+                    chosen |= 1 << b;
+                }
+                round = more;
+            }
+            slots = slots_rest;
+            keys = keys_rest;
+        }
+    }
+    let mut out = [NO_CANDIDATE; ROUTES];
+    let mut i = 0;
+    let mut rows: &[(u64, u64)] = &FIXED;
+    while let Some((&(mask, fixed), rest)) = rows.split_first() {
+        if i >= ROWS.len() {
+            break;
+        }
+        // The opcode keys the row's fixed bits agree with: its fixed key bits with every
+        // combination of those it leaves to fields; then the values of each key's sub-key
+        // bits the row's fixed bits agree with.
+        let (k_fixed, k_free) = (key(fixed), !key(mask) & 0x3ff);
+        let mut sub = 0;
+        loop {
+            let k = k_fixed | sub;
+            if let Some(&positions) = at(&sub_bits, k) {
+                let mut v = 0;
+                while v < 1 << SUB_BITS {
+                    let mut agree = true;
+                    let mut j = 0;
+                    let mut pos: &[u8] = &positions;
+                    while let Some((&p, more)) = pos.split_first() {
+                        let want = ((v >> j) & 1) as u64;
+                        if (mask >> p) & 1 == 1 && (fixed >> p) & 1 != want {
+                            agree = false;
+                        }
+                        pos = more;
+                        j += 1;
+                    }
+                    if agree {
+                        if let Some(entry) = slot(&mut out, (k << SUB_BITS) | v) {
+                            *entry = if *entry == NO_CANDIDATE {
+                                i as u16
+                            } else {
+                                SEVERAL
+                            };
+                        }
+                    }
+                    v += 1;
+                }
+            }
+            if sub == k_free {
+                break;
+            }
+            sub = sub.wrapping_sub(k_free) & k_free;
+        }
+        rows = rest;
+        i += 1;
+    }
+    (sub_bits, out)
 }
 
 /// Expands to a `[[f; 16]; 16]` table of `$f::<I>` for every row index `I < MAX_ROWS`.
@@ -679,15 +723,24 @@ mod tests {
     /// stands for, found by a direct scan.
     #[test]
     fn routing_keys_name_the_one_row_that_may_match() {
-        let (pos, n) = EXTRA;
         let infos: Vec<RowInfo> = ROWS.iter().map(compile_row).collect();
         for (rk, &entry) in ROUTE.iter().enumerate() {
-            let k = rk & 0x3ff;
+            let k = rk >> SUB_BITS;
             let mut bits = (k as u64 & 0xf) | ((k as u64 >> 4) << 58);
             let mut known = KEY_MASK;
-            for (j, &p) in pos[..n].iter().enumerate() {
-                bits |= (((rk >> (10 + j)) & 1) as u64) << p;
+            let mut consistent = true;
+            for (j, &p) in SUB_KEY_BITS[k].iter().enumerate() {
+                let v = ((rk >> j) & 1) as u64;
+                if known >> p & 1 == 1 && (bits >> p) & 1 != v {
+                    // A sub-key bit inside the key (bit 0 when none is needed) whose value
+                    // contradicts the key: no word has this routing key.
+                    consistent = false;
+                }
+                bits |= v << p;
                 known |= 1 << p;
+            }
+            if !consistent {
+                continue;
             }
             assert_eq!(route_key(bits), rk);
             let agree: Vec<u16> = (0..ROWS.len())
