@@ -766,6 +766,15 @@ pub enum Op {
         /// Bit k set: coordinate k is f32 (else s32). Array indices are always integers.
         float_coords: u8,
     },
+    /// `tex.cube`/`tex.acube`: `coords` are the direction x, y, z (f32 bits, or s32 when
+    /// `float_coords` is false) and, for `.acube`, the cube index.
+    TexCube {
+        tex: u32,
+        d: [R32; 4],
+        coords: [S32; 4],
+        float_coords: bool,
+        array: bool,
+    },
     /// `txq.tquery.b32 d, [tex]`.
     Txq {
         tex: u32,

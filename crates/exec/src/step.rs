@@ -358,7 +358,9 @@ impl Warp {
                 Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Cvta { .. } => {
                     self.exec_mem(ctx, shared, &inst.op, mask)?;
                 }
-                Op::Tex { .. } | Op::Txq { .. } => self.exec_tex(ctx, &inst.op, mask)?,
+                Op::Tex { .. } | Op::TexCube { .. } | Op::Txq { .. } => {
+                    self.exec_tex(ctx, &inst.op, mask)?
+                }
                 &Op::Simd4 {
                     op,
                     mode,

@@ -16,7 +16,8 @@ pub const FULL: u32 = u32::MAX;
 /// A texture bound at launch: texels as 32-bit words, `channels` words per texel, element
 /// `x + W*(y + H*z)` for extents `dims = [W, H, D]`. Array textures have the layer as their
 /// last dimension: a `.a1d` texture is `[width, layers, 1]`, a `.a2d` one
-/// `[width, height, layers]`.
+/// `[width, height, layers]`. A cube map is `[w, w, 6]` (faces +x, -x, +y, -y, +z, -z), a cube
+/// array `[w, w, 6 * cubes]`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Texture {
     pub dims: [u32; 3],

@@ -17,7 +17,6 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("cvta: cvta.space.size p, a;", ".param", "generic addressing of kernel parameters: no generic window for .param"),
     ("cvta: cvta.to.space.size p, a;", ".param", "generic addressing of kernel parameters: no generic window for .param"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
-    ("tex: tex.geom.v4.dtype.ctype d, [a, c];", "cube", "cube textures: no cube-map sampling (face selection from a direction); the launch API binds 1D-3D and array textures"),
     ("mov: mov.b64 d, {a, b, c, e};", "", "four-part pack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.b64 {a, b, c, e}, d;", "", "four-part unpack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.vec.type d, a;", "", "whole-vector mov: helper fe-features owns it"),

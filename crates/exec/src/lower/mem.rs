@@ -239,6 +239,8 @@ impl Lowerer<'_> {
             Some(isa::Geom::D3) => (3, false),
             Some(isa::Geom::A1d) => (2, true),
             Some(isa::Geom::A2d) => (3, true),
+            Some(isa::Geom::Cube) => (4, false),
+            Some(isa::Geom::Acube) => (4, true),
             g => return Err(format!("texture geometry {g:?} is not supported")),
         };
         let ds = elems(ops.first().ok_or("missing destination")?);
@@ -259,6 +261,32 @@ impl Lowerer<'_> {
         let tex = self
             .texture_id(tex)
             .ok_or("texture operand is not a .tex/.texref variable")?;
+        if dim == 4 {
+            // `.cube` {x, y, z, _}; `.acube` {index, x, y, z}: stored as x, y, z, index.
+            let order: [usize; 4] = if layer_first {
+                [1, 2, 3, 0]
+            } else {
+                [0, 1, 2, 3]
+            };
+            let mut coords4 = [S32::Imm(0); 4];
+            for (k, &from) in order
+                .iter()
+                .enumerate()
+                .take(if layer_first { 4 } else { 3 })
+            {
+                if let Some(x) = coords.get(from) {
+                    coords4[k] = self.s32(e, x)?;
+                }
+            }
+            e.push(Op::TexCube {
+                tex,
+                d,
+                coords: coords4,
+                float_coords: i.type_slot(1) == Some(T::F32),
+                array: layer_first,
+            });
+            return Ok(());
+        }
         let mut c = [S32::Imm(0); 3];
         let order: &[usize] = match (layer_first, dim) {
             (true, 2) => &[1, 0],
