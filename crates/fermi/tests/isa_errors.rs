@@ -97,7 +97,7 @@ fn operands() {
     fails("IADD R1, , R3;", "", "missing operand");
     fails("BRA nowhere;", "nowhere", "undefined label `nowhere`");
     fails("BRA 0x10000000;", "0x10000000", "branch offset");
-    fails("NOP.S CC.F;", "CC.F", "expected `CC.T`");
+    fails("NOP.S CC.XX;", "CC.XX", "expected one of CC.F CC.LT");
     fails("S2R R1, SR_Bogus;", "SR_Bogus", "unknown special register");
     fails(";", ";", "expected an instruction");
     fails("LD R1, R2;", "R2", "memory address");

@@ -42,6 +42,10 @@ fn operand_bits(o: &Opd) -> Vec<u64> {
         Kind::Sreg => bits(26, 8),
         Kind::Target { width } | Kind::AbsTarget { width } => bits(26, width),
         Kind::Text(_) => 0,
+        Kind::Named { width, .. } => bits(o.at, width),
+        // Mesa emitATOM: offset bits 0-16 at 26, 17-19 at 55.
+        Kind::AtomMem => bits(20, 6) | bits(26, 17) | bits(55, 3),
+        Kind::MemWords { width } => bits(20, 6) | bits(o.at, width),
     };
     let mut v = vec![value];
     for b in [o.neg, o.not, o.abs, o.cc] {
@@ -149,7 +153,7 @@ fn every_row_has_a_vector_or_a_reason() {
         let covered = hit.contains(&(row.name, row.template));
         match row.source {
             Source::Listings if !covered => missing.push(row.name),
-            Source::AsfermiOnly(_) | Source::SpecPage | Source::Derived(_) => {
+            Source::AsfermiOnly(_) | Source::SpecPage | Source::Derived(_) | Source::Mesa(_) => {
                 assert!(!covered, "{} is marked unlisted but has vectors", row.name)
             }
             _ => {}
@@ -207,7 +211,18 @@ fn kind_doc(o: &Opd) -> String {
         Kind::Target { width } => format!("rel{width}@26"),
         Kind::AbsTarget { width } => format!("abs{width}@26"),
         Kind::Text(t) => format!("`{t}`"),
+        Kind::Named { width, names } => {
+            let names: Vec<String> = names.iter().map(|(v, n)| format!("{v}={n}")).collect();
+            format!("named{width}@{} ({})", o.at, names.join(" "))
+        }
+        Kind::AtomMem => "[R@20+s20@26(17)+55(3)]".into(),
+        Kind::MemWords { width } => format!("[R@20+4*s{width}@{}]", o.at),
     });
+    let s = if o.omit == u8::MAX {
+        s
+    } else {
+        format!("{s} (omitted if {})", o.omit)
+    };
     format!("{s}{float}")
 }
 
@@ -221,7 +236,10 @@ fn docs_page() -> String {
          under fields are ignored. Every row also has the guard predicate (bits 10-13, unless \
          marked unguarded) and `.S` (bit 4). Operands: `R@14` register field at bit 14, \
          `R/c[][]/imm20@26` the composite operand, `-@9` negate bit 9, `f32`/`f64` an \
-         immediate that also takes a float literal.\n\n\
+         immediate that also takes a float literal, `(omitted if v)` an operand left out of \
+         the text when it and the row's other such operands hold their value. Rows marked \
+         Mesa follow Mesa 22.3.6's Fermi emitter (Debian source package, \
+         `src/nouveau/codegen/nv50_ir_emit_nvc0.cpp`, the function named).\n\n\
          Text follows cuobjdump (see `docs/spec-notes.md`); `Dialect::Legacy` \
          reproduces the older cuobjdump of four listing files, which printed no `.W`.\n\n\
          | mnemonic | template | modifiers (bits: spellings) | operands | source |\n\
@@ -247,6 +265,7 @@ fn docs_page() -> String {
             Source::SpecPage => "spec page".to_string(),
             Source::Derived(why) => format!("derived: {why}"),
             Source::AsfermiOnly(_) => "asfermi only (unverified)".to_string(),
+            Source::Mesa(f) => format!("Mesa 22.3.6 `{f}`"),
         };
         let guard = if row.guarded { "" } else { " (unguarded)" };
         let guard = if row.po {

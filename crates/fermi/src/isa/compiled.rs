@@ -100,6 +100,8 @@ pub enum Code {
     Target,
     AbsTarget,
     Text,
+    AtomMem,
+    MemWords,
 }
 
 /// An operand prepared for the hot paths: its shape, position and width, and its decoration
@@ -159,6 +161,10 @@ impl OpInfo {
             Kind::Target { width } => (Code::Target, width, true),
             Kind::AbsTarget { width } => (Code::AbsTarget, width, false),
             Kind::Text(_) => (Code::Text, 0, false),
+            // A named field is an unsigned immediate to the codec; only its text differs.
+            Kind::Named { width, .. } => (Code::Imm, width, false),
+            Kind::AtomMem => (Code::AtomMem, 20, true),
+            Kind::MemWords { width } => (Code::MemWords, width, true),
         };
         OpInfo {
             code,
@@ -307,6 +313,9 @@ pub const fn operand_mask(o: &Opd) -> u64 {
         Kind::Sreg => mask(26, 8),
         Kind::Target { width } | Kind::AbsTarget { width } => mask(26, width),
         Kind::Text(_) => 0,
+        Kind::Named { width, .. } => mask(o.at, width),
+        Kind::AtomMem => mask(20, 6) | mask(26, 17) | mask(55, 3),
+        Kind::MemWords { width } => mask(20, 6) | mask(o.at, width),
     };
     value
         | bit_mask(position(o.neg))

@@ -76,6 +76,14 @@ fn decode_operand(d: &OpInfo, bits: u64) -> Operand {
         Code::Target => Operand::Target(sext(get(bits, 26, width), width) as i32),
         Code::AbsTarget => Operand::AbsTarget(get(bits, 26, width) as u32),
         Code::Text => Operand::Text,
+        Code::AtomMem => Operand::Mem {
+            base: gpr(bits, 20),
+            offset: sext(get(bits, 26, 17) | get(bits, 55, 3) << 17, 20) as i32,
+        },
+        Code::MemWords => Operand::Mem {
+            base: gpr(bits, 20),
+            offset: (sext(get(bits, at, width), width) as i32).wrapping_mul(4),
+        },
     }
 }
 

@@ -48,6 +48,13 @@ fn encode_operand(d: &OpInfo, v: &Operand) -> u64 {
         (Code::Sreg, Operand::Sreg(n)) => put(0, 26, 8, n.into()),
         (Code::Target, Operand::Target(rel)) => put(0, 26, width, i64::from(rel) as u64),
         (Code::AbsTarget, Operand::AbsTarget(a)) => put(0, 26, width, a.into()),
+        (Code::AtomMem, Operand::Mem { base, offset }) => {
+            let off = offset as i64 as u64;
+            put(0, 20, 6, base.index().into()) | put(0, 26, 17, off) | put(0, 55, 3, off >> 17)
+        }
+        (Code::MemWords, Operand::Mem { base, offset }) => {
+            put(0, 20, 6, base.index().into()) | put(0, at, width, (offset >> 2) as i64 as u64)
+        }
         _ => 0,
     }
 }

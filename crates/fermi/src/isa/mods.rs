@@ -244,14 +244,24 @@ pub const PRMT_MODE: Mod = m(
     ],
 );
 
-/// BAR reduction (the listings show only `.RED.POPC`, value 3).
-pub const BAR_RED: Mod = m(
-    "barrier reduction",
-    &[53, 54],
-    &[(0, ".RED.AND"), (1, ".RED.OR"), (3, ".RED.POPC")],
+/// BAR operation, bits 5–7 (Mesa `emitBAR`: `code[0]` 0x04 sync and `.RED.POPC`, 0x24
+/// `.RED.AND`, 0x44 `.RED.OR`, 0x84 arrive). A sync is a `.RED.POPC` whose result is
+/// discarded (the same bits), so `.SYNC` is accepted and prints as `.RED.POPC` as in the
+/// listings.
+pub const BAR_OP: Mod = m(
+    "barrier operation",
+    &[5, 6, 7],
+    &[
+        (0, ".RED.POPC"),
+        (1, ".RED.AND"),
+        (2, ".RED.OR"),
+        (4, ".ARV"),
+        (0, ".SYNC"),
+    ],
 );
 
-/// RED/ATOM operation, bits 5–8.
+/// ATOM/RED operation on `.U32`, bits 5–8 (Mesa `emitATOM`: `subOp << 5`, EXCH 0x105, CAS
+/// 0x125).
 pub const ATOM_OP: Mod = m(
     "atomic operation",
     &[5, 6, 7, 8],
@@ -269,8 +279,130 @@ pub const ATOM_OP: Mod = m(
     ],
 );
 
-/// The TLD form the listings show; its bits are fixed in the template.
-pub const TLD_FORM: Mod = m("texture form", &[], &[(0, ".LZ.T")]);
+/// RED operation on `.U32`: no EXCH or CAS (Mesa emits those as ATOM, even without a result).
+pub const RED_OP: Mod = m(
+    "atomic operation",
+    &[5, 6, 7, 8],
+    &[
+        (0, ".ADD"),
+        (1, ".MIN"),
+        (2, ".MAX"),
+        (3, ".INC"),
+        (4, ".DEC"),
+        (5, ".AND"),
+        (6, ".OR"),
+        (7, ".XOR"),
+    ],
+);
+
+/// ATOM/RED operation on `.S32`: ADD, MIN, MAX only (Mesa `emitATOM` asserts `subOp <= 2`).
+pub const ATOM_OP_S32: Mod = m(
+    "atomic operation",
+    &[5, 6, 7, 8],
+    &[(0, ".ADD"), (1, ".MIN"), (2, ".MAX")],
+);
+
+/// ATOM operation on `.U64`: ADD, EXCH, CAS (Mesa `emitATOM`, `TYPE_U64`).
+pub const ATOM_OP_U64: Mod = m(
+    "atomic operation",
+    &[5, 6, 7, 8],
+    &[(0, ".ADD"), (8, ".EXCH"), (9, ".CAS")],
+);
+
+/// The only operation on `.U64` without a result, and on `.F32`: ADD.
+pub const ATOM_OP_ADD: Mod = m("atomic operation", &[5, 6, 7, 8], &[(0, ".ADD")]);
+
+/// Operand types of ATOM/RED; each type is its own row (its bits 9, 59–61 are fixed there),
+/// so these groups only spell it.
+pub const ATOM_U32: Mod = m("type", &[], &[(0, ""), (0, ".U32")]);
+pub const ATOM_S32: Mod = m("type", &[], &[(0, ".S32")]);
+pub const ATOM_U64: Mod = m("type", &[], &[(0, ".U64")]);
+pub const ATOM_F32: Mod = m("type", &[], &[(0, ".F32.FTZ.RN")]);
+
+/// `.E`: the address register is a 64-bit pair, bit 58 (Mesa `uses64bitAddress`).
+pub const E64: Mod = m("64-bit address", &[58], &[(0, ""), (1, ".E")]);
+
+/// Store cache operation, bits 8–9: the values of `CACHE`, spelled as PTX's `st` spells
+/// them (Mesa `emitCachingMode`: CA = WB, CV = WT); the load spellings are accepted.
+pub const STCACHE: Mod = m(
+    "cache operation",
+    &[8, 9],
+    &[
+        (0, ""),
+        (1, ".CG"),
+        (2, ".CS"),
+        (3, ".WT"),
+        (0, ".WB"),
+        (0, ".CA"),
+        (3, ".CV"),
+    ],
+);
+
+/// CCTL/CCTLL operation, bits 5–7: only the two Mesa defines (`NV50_IR_SUBOP_CCTL_IV` 5,
+/// `NV50_IR_SUBOP_CCTL_IVALL` 6).
+pub const CCTL_OP: Mod = m("cache operation", &[5, 6, 7], &[(5, ".IV"), (6, ".IVALL")]);
+
+/// TLD: level of detail, bit 57 (Mesa `emitTEX`, `OP_TXF`: set unless level zero).
+pub const TLD_LOD: Mod = m("level of detail", &[57], &[(0, ".LZ"), (1, ".LL")]);
+
+/// Texture fetch with offsets, bit 54 (Mesa `emitTEX`, `useOffsets == 1`).
+pub const TEX_AOFFI: Mod = m("offsets", &[54], &[(0, ""), (1, ".AOFFI")]);
+
+/// Multisample texture, bit 55 (Mesa `emitTEX`, `TEX_TARGET_2D_MS`).
+pub const TEX_MS: Mod = m("multisample", &[55], &[(0, ""), (1, ".MS")]);
+
+/// Depth compare (shadow target), bit 56 (Mesa `emitTEX`, `isShadow`).
+pub const TEX_DC: Mod = m("depth compare", &[56], &[(0, ""), (1, ".DC")]);
+
+/// No dependency on the result (Mesa `emitTEX`, `liveOnly`), bit 9.
+pub const TEX_NODEP: Mod = m("no dependency", &[9], &[(0, ""), (1, ".NODEP")]);
+
+/// Texture issue mode, bits 7–8 (Mesa `emitTEX`: 0x80 "t mode", 0x100 "p mode").
+pub const TEX_MODE: Mod = m("texture mode", &[7, 8], &[(1, ".T"), (2, ".P")]);
+
+/// Condition codes, a 5-bit field (Mesa `emitCondCode`; values 7 and 8, absent there, as in
+/// the float comparison `FCMP_OP`). Spelled as cuobjdump spells `CC.T`.
+pub static CC_NAMES: &[(u8, &str)] = &[
+    (0, "CC.F"),
+    (1, "CC.LT"),
+    (2, "CC.EQ"),
+    (3, "CC.LE"),
+    (4, "CC.GT"),
+    (5, "CC.NE"),
+    (6, "CC.GE"),
+    (7, "CC.NUM"),
+    (8, "CC.NAN"),
+    (9, "CC.LTU"),
+    (10, "CC.EQU"),
+    (11, "CC.LEU"),
+    (12, "CC.GTU"),
+    (13, "CC.NEU"),
+    (14, "CC.GEU"),
+    (15, "CC.T"),
+    (16, "CC.OFF"),
+    (17, "CC.LO"),
+    (18, "CC.SFF"),
+    (19, "CC.LS"),
+    (20, "CC.HI"),
+    (21, "CC.SFT"),
+    (22, "CC.HS"),
+    (23, "CC.OFT"),
+];
+
+/// The value of `CC.T` (always), left out of a branch's text.
+pub const CC_T: u8 = 15;
+
+/// Texture dimension, bits 51–53: array bit 51, `dim - 1` at 52–53, cube adding 2 (Mesa
+/// `emitTEX`).
+pub static TEX_DIMS: &[(u8, &str)] = &[
+    (0, "1D"),
+    (1, "ARRAY_1D"),
+    (2, "2D"),
+    (3, "ARRAY_2D"),
+    (4, "3D"),
+    (6, "CUBE"),
+    (7, "ARRAY_CUBE"),
+];
 
 /// `.UD` (unsigned destination) of video instructions: bit 42 clear.
 pub const VIDEO_UD: Mod = m("destination type", &[42], &[(0, ".UD"), (1, "")]);

@@ -418,6 +418,53 @@ fn parse_operand(
                 Err(p.err(format!("expected `{t}`, found `{}`", p.s)))
             }
         }
+        Kind::Named { width, names } => match names.iter().find(|(_, n)| *n == p.s) {
+            Some(&(v, _)) => Ok(Operand::Imm(v.into())),
+            // The number of a value without a name, as printed.
+            None if p.s.starts_with("0x") => {
+                let v = parse_int(p)?;
+                Ok(Operand::Imm(
+                    check_range(p, v, width, false, "value")? as i32
+                ))
+            }
+            None => {
+                let options: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
+                Err(p.err(format!(
+                    "expected one of {}, found `{}`",
+                    options.join(" "),
+                    p.s
+                )))
+            }
+        },
+        Kind::AtomMem => {
+            let (base, offset) = parse_address(p, 20)?;
+            Ok(Operand::Mem {
+                base,
+                offset: offset as i32,
+            })
+        }
+        Kind::MemWords { width } => {
+            let (base, offset) = parse_address(p, width.saturating_add(2))?;
+            if offset % 4 != 0 {
+                return Err(p.err(format!(
+                    "offset {} must be a multiple of 4 (the field counts words)",
+                    super::print::hex(offset)
+                )));
+            }
+            Ok(Operand::Mem {
+                base,
+                offset: offset as i32,
+            })
+        }
+    }
+}
+
+/// The value an operand left out of the text stands for (see `Opd::omit`).
+fn omitted_operand(o: &Opd) -> Operand {
+    match o.kind {
+        Kind::Reg => Operand::Reg(Gpr::new(o.omit).unwrap_or(Gpr::RZ), Flags::default()),
+        Kind::Pred => Operand::Pred(Pred::new(o.omit).unwrap_or(Pred::PT), Flags::default()),
+        _ => Operand::Imm(o.omit.into()),
     }
 }
 
@@ -588,14 +635,21 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
             ))
         }
     };
-    if operands.len() != row.operands.len() {
+    let omittable = row.operands.iter().filter(|o| o.omit != NONE).count();
+    let short = omittable > 0 && operands.len() + omittable == row.operands.len();
+    if operands.len() != row.operands.len() && !short {
         let span = operands.last().map_or(mnemonic.span(), |p| p.span());
+        let or_short = if omittable > 0 {
+            format!(" (or {})", row.operands.len() - omittable)
+        } else {
+            String::new()
+        };
         return Err((
             1,
             AsmError {
                 span,
                 message: format!(
-                    "{} takes {} operand(s), found {}",
+                    "{} takes {} operand(s){or_short}, found {}",
                     row.name,
                     row.operands.len(),
                     operands.len()
@@ -604,7 +658,13 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
         ));
     }
     let mut values = [Operand::None; MAX_OPERANDS];
-    for ((slot, o), p) in values.iter_mut().zip(row.operands.iter()).zip(operands) {
+    let mut given = operands.iter();
+    for (slot, o) in values.iter_mut().zip(row.operands.iter()) {
+        if short && o.omit != NONE {
+            *slot = omitted_operand(o);
+            continue;
+        }
+        let Some(p) = given.next() else { break };
         *slot = parse_operand(o, *p, cx.addr, cx.labels).map_err(|e| (2, e))?;
     }
     if po {
@@ -682,20 +742,43 @@ pub fn parse_with(
         dialect,
     };
     let mut best: Option<(u8, AsmError)> = None;
+    let mut forms = 0;
     for row in ROWS.iter().filter(|r| r.name == name_upper) {
+        forms += 1;
         match parse_row(row, &split, &cx) {
             Ok(inst) => return Ok(inst),
+            // The form that got furthest explains best: deepest phase, then latest token, then
+            // the later row (immediate forms follow register forms, and a range error says
+            // more than a shape error).
             Err((depth, e)) => {
-                if best.as_ref().is_none_or(|(d, _)| depth > *d) {
+                let further = |(d, b): &(u8, AsmError)| (depth, e.span.start) >= (*d, b.span.start);
+                if best.as_ref().is_none_or(further) {
                     best = Some((depth, e));
                 }
             }
         }
     }
-    Err(best.map_or_else(
-        || name.err(format!("unknown opcode `{}`", name.s)),
-        |(_, e)| e,
-    ))
+    Err(match best {
+        None => unknown_opcode(name),
+        // Every form refused the modifiers: say so, not just what the first form wanted.
+        Some((0, e)) if forms > 1 => AsmError {
+            span: e.span.clone(),
+            message: format!(
+                "no form of {} takes the modifiers of `{}` ({})",
+                name.s, mnemonic.s, e.message
+            ),
+        },
+        Some((_, e)) => e,
+    })
+}
+
+/// The error for a mnemonic no row has: why, when the opcode is known but not encoded.
+fn unknown_opcode(name: Piece) -> AsmError {
+    let upper = name.s.to_ascii_uppercase();
+    match super::rows::NOT_SUPPORTED.iter().find(|(n, _)| *n == upper) {
+        Some((n, why)) => name.err(format!("{n} is not supported: {why}")),
+        None => name.err(format!("unknown opcode `{}`", name.s)),
+    }
 }
 
 fn flags_fit(o: &Opd, f: Flags) -> bool {
@@ -733,6 +816,11 @@ fn operand_fits(o: &Opd, v: &Operand) -> bool {
             width >= 32 || u64::from(a) >> width == 0
         }
         (Kind::Text(_), Operand::Text) => true,
+        (Kind::Named { width, .. }, Operand::Imm(i)) => i >= 0 && i64::from(i) < 1i64 << width,
+        (Kind::AtomMem, Operand::Mem { offset, .. }) => fits_signed(offset.into(), 20),
+        (Kind::MemWords { width }, Operand::Mem { offset, .. }) => {
+            offset % 4 == 0 && fits_signed((offset >> 2).into(), width)
+        }
         _ => false,
     }
 }
@@ -764,7 +852,7 @@ fn apply_po(row: &Row, values: &mut [Operand; MAX_OPERANDS]) -> Result<(), Strin
 pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, AsmError> {
     let whole = Piece { s: opcode, at: 0 }.trim();
     let (name, dotted) = split_mnemonic(whole);
-    let mut err = name.err(format!("unknown opcode `{}`", name.s));
+    let mut err = unknown_opcode(name);
     for row in ROWS.iter().filter(|r| r.name == name.s) {
         let (mods, po, sched) =
             match match_mods(row, &dotted, whole, Dialect::Current, &[""; MAX_OPERANDS]) {
@@ -778,12 +866,20 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
             err = whole.err(format!("{} cannot take a guard predicate", row.name));
             continue;
         }
-        let shapes_fit = operands.len() == row.operands.len()
-            && row
-                .operands
-                .iter()
-                .zip(operands)
-                .all(|(o, v)| operand_fits(o, v));
+        // As in the text, the operands that may be left out are all given or all left out.
+        let omittable = row.operands.iter().filter(|o| o.omit != NONE).count();
+        let short = omittable > 0 && operands.len() + omittable == row.operands.len();
+        let mut values = [Operand::None; MAX_OPERANDS];
+        let mut given = operands.iter();
+        let mut shapes_fit = operands.len() == row.operands.len() || short;
+        for (slot, o) in values.iter_mut().zip(row.operands.iter()) {
+            if short && o.omit != NONE {
+                *slot = omitted_operand(o);
+            } else if let Some(v) = given.next() {
+                shapes_fit &= operand_fits(o, v);
+                *slot = *v;
+            }
+        }
         if !shapes_fit {
             err = whole.err(format!(
                 "operands do not fit {} ({} expected)",
@@ -791,10 +887,6 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
                 row.operands.len()
             ));
             continue;
-        }
-        let mut values = [Operand::None; MAX_OPERANDS];
-        for (slot, v) in values.iter_mut().zip(operands) {
-            *slot = *v;
         }
         if po {
             if let Err(m) = apply_po(row, &mut values) {

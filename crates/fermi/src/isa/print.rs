@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::schema::{Kind, Mod, Opd};
+use super::schema::{Kind, Mod, Opd, NONE};
 use super::sreg::print_sreg;
 use super::types::{Flags, Gpr, Inst, Operand, Pred, MAX_OPERANDS};
 use super::Dialect;
@@ -91,6 +91,10 @@ pub fn print_operand(o: &Opd, v: &Operand, addr: u64) -> String {
             // An unsigned field prints its bit pattern; a signed one its value.
             match o.kind {
                 Kind::Imm { signed: false, .. } => format!("0x{:x}", i as u32),
+                Kind::Named { names, .. } => names
+                    .iter()
+                    .find(|(v, _)| i32::from(*v) == i)
+                    .map_or_else(|| format!("0x{i:x}"), |(_, n)| (*n).to_string()),
                 _ => hex(i.into()),
             }
         }
@@ -141,14 +145,14 @@ pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
     if inst.sched {
         s.push_str(".S");
     }
-    for (i, ((o, v), sel)) in row
-        .operands
-        .iter()
-        .zip(inst.operands.iter())
-        .zip(sels)
-        .enumerate()
-    {
-        s.push_str(if i == 0 { " " } else { ", " });
+    let short = omits_operands(inst);
+    let mut first = true;
+    for ((o, v), sel) in row.operands.iter().zip(inst.operands.iter()).zip(sels) {
+        if short && o.omit != NONE {
+            continue;
+        }
+        s.push_str(if first { " " } else { ", " });
+        first = false;
         let v = if po { without_neg(v) } else { *v };
         s.push_str(&print_operand(o, &v, addr));
         if !sel.is_empty() {
@@ -159,6 +163,31 @@ pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
     s
 }
 
+/// Whether operand `v` holds the value at which `o` may be left out of the text.
+pub fn is_omitted_value(o: &Opd, v: &Operand) -> bool {
+    let omit = o.omit;
+    omit != NONE
+        && match *v {
+            Operand::Reg(g, f) => g.index() == omit && f == Flags::default(),
+            Operand::Pred(p, f) => p.index() == omit && f == Flags::default(),
+            Operand::Imm(i) => i == i32::from(omit),
+            _ => false,
+        }
+}
+
+/// Whether `inst` prints in its short form: its row has operands that may be left out and
+/// every one of them holds its omitted value.
+fn omits_operands(inst: &Inst) -> bool {
+    let mut omittable = inst
+        .row
+        .operands
+        .iter()
+        .zip(inst.operands.iter())
+        .filter(|(o, _)| o.omit != NONE)
+        .peekable();
+    omittable.peek().is_some() && omittable.all(|(o, v)| is_omitted_value(o, v))
+}
+
 /// Whether `inst` prints as `.PO`: its row allows it and both negatable operands are negated.
 pub fn is_po(inst: &Inst) -> bool {
     let mut negs = inst
@@ -166,7 +195,7 @@ pub fn is_po(inst: &Inst) -> bool {
         .operands
         .iter()
         .zip(inst.operands.iter())
-        .filter(|(o, _)| o.neg != super::schema::NONE);
+        .filter(|(o, _)| o.neg != NONE);
     inst.row.po && negs.clone().count() == 2 && negs.all(|(_, v)| neg_of(v))
 }
 

@@ -58,6 +58,13 @@ const fn asfermi(r: Row, why: &'static str) -> Row {
     }
 }
 
+const fn mesa(r: Row, function: &'static str) -> Row {
+    Row {
+        source: Source::Mesa(function),
+        ..r
+    }
+}
+
 /// Destination register with `.CC` at bit 48.
 const D48: Opd = reg(14).cc(48);
 const D: Opd = reg(14);
@@ -67,6 +74,19 @@ const C: Opd = comp();
 const R3: Opd = reg(49);
 /// The trailing predicate source with `!` at bit 52.
 const P3: Opd = pred(49).not(52);
+/// A branch's condition code (bits 5–9), left out of the text when `CC.T`.
+const CC: Opd = named(5, 5, CC_NAMES).omit(CC_T);
+/// BAR's result register, result predicate and predicate source, left out when `RZ`, `pt`,
+/// `pt` (Mesa `emitBAR`: 63 << 14, 7 << 53, 7 << 49).
+const BAR_RD: Opd = reg(14).omit(63);
+const BAR_PD: Opd = pred(53).omit(7);
+const BAR_PC: Opd = pred(49).not(52).omit(7);
+/// ATOM's result register (Mesa `emitATOM`: `defId(def(0), 32 + 11)`).
+const ATOM_RD: Opd = reg(43);
+/// CAS's second source register (bits 49–54; RZ for the other operations).
+const ATOM_R2: Opd = reg(49).omit(63);
+/// CCTL's result register (Mesa `emitCCTL`: `defId(i, 0, 14)`), left out when `RZ`.
+const CCTL_RD: Opd = reg(14).omit(63);
 
 #[rustfmt::skip]
 pub static ROWS: &[Row] = &[
@@ -92,13 +112,16 @@ pub static ROWS: &[Row] = &[
     row("FLO", "1100 010000 1110 000000 000000 00000000000000000000 00 0000000000 011110", &[U32], &[D, C.not(8)]),
     row("PRMT", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 100100", &[PRMT_MODE], &[D, A, C, R3]),
     // ---- moves, special registers, predicates ----
-    row("MOV", "0010 011110 1110 000000 000000 00000000000000000000 00 0000000000 010100", &[], &[D, C]),
+    row("MOV", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 010100", &[], &[D, C, uimm(5, 4).omit(0xf)]),
     row("MOV32I", "0100 011110 1110 000000 000000 00000000000000000000 00 0000000000 011000", &[], &[D, simm(26, 32)]),
     row("S2R", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 110100", &[], &[D, sreg()]),
     row("VOTE", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 010010", &[VOTE_MODE], &[D, pred(54).not(57), pred(20).not(23)]),
     row("PSETP", "0010 000000 1110 111000 000000 00000000000000000000 00 0000000000 110000", &[LOGIC1, LOGIC], &[pred(17), pred(14), P3, pred(26).not(29), pred(20).not(23)]),
     row("PSET", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 010000", &[LOGIC1, LOGIC], &[D, P3, pred(26).not(29), pred(20).not(23)]),
-    row("BAR", "0010 000000 1110 111111 111111 11111100000000000000 00 0111000100 001010", &[BAR_RED], &[A, reg(26)]),
+    row("BAR", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001010", &[BAR_OP], &[BAR_RD, BAR_PD, A, reg(26), BAR_PC]),
+    mesa(row("BAR", "0010 000000 1110 000000 000000 00000000000000000000 01 0000000000 001010", &[BAR_OP], &[BAR_RD, BAR_PD, uimm(20, 6), reg(26), BAR_PC]), "emitBAR"),
+    mesa(row("BAR", "0010 000000 1110 000000 000000 00000000000000000000 10 0000000000 001010", &[BAR_OP], &[BAR_RD, BAR_PD, A, uimm(26, 12), BAR_PC]), "emitBAR"),
+    mesa(row("BAR", "0010 000000 1110 000000 000000 00000000000000000000 11 0000000000 001010", &[BAR_OP], &[BAR_RD, BAR_PD, uimm(20, 6), uimm(26, 12), BAR_PC]), "emitBAR"),
     // ---- float ----
     row("FADD", "0000 000000 1110 000000 000000 00000000000000000000 00 0000000000 001010", &[FTZ, FRND, SAT49], &[D, A.neg(9).abs(7), C.f32().neg(8).abs(6)]),
     row("FMUL", "0000 000000 1110 000000 000000 00000000000000000000 00 0000000000 011010", &[FTZ, FRND, SAT49], &[D, A, C.f32().neg(57)]),
@@ -110,16 +133,27 @@ pub static ROWS: &[Row] = &[
     row("I2F", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 011000", &[CVT_DST_FLT, CVT_SRC_INT, CVT_RND], &[D, C.neg(8).abs(6)]),
     row("I2I", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 111000", &[CVT_DST_INT, CVT_SRC_INT, SAT5], &[D, C.neg(8).abs(6)]),
     // ---- memory ----
-    row("LD", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000001", &[CACHE, MEM_TYPE], &[D, mem(32)]),
+    row("LD", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000001", &[E64, CACHE, MEM_TYPE], &[D, mem(32)]),
     row("LDU", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 010001", &[CACHE, MEM_TYPE], &[D, mem(32)]),
     row("LDL", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000011", &[LCACHE, MEM_TYPE], &[D, mem(24)]),
     row("LDS", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000010 000011", &[MEM_TYPE], &[D, mem(24)]),
-    row("ST", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001001", &[CACHE, MEM_TYPE], &[mem(32), D]),
+    row("ST", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001001", &[E64, STCACHE, MEM_TYPE], &[mem(32), D]),
     row("STL", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 010011", &[LCACHE, MEM_TYPE], &[mem(24), D]),
     row("STS", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000010 010011", &[MEM_TYPE], &[mem(24), D]),
     row("LDC", "0110 000000 1110 000000 000000 00000000000000000000 00 0000000000 101000", &[MEM_TYPE], &[D, cmem()]),
-    row("RED", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001000", &[ATOM_OP], &[mem(20), D]),
-    row("TLD", "0110 000100 1110 000000 000000 11111100000000000000 00 0000000000 001001", &[TLD_FORM], &[D, A, uimm(32, 8), text("1D"), uimm(46, 4)]),
+    row("RED", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001000", &[E64, RED_OP, ATOM_U32], &[mem(32), D]),
+    mesa(row("RED", "1010 000001 1110 000000 000000 00000000000000000000 00 0000000000 011000", &[E64, ATOM_OP_S32, ATOM_S32], &[mem(32), D]), "emitATOM"),
+    mesa(row("RED", "1010 000001 1110 000000 000000 00000000000000000000 00 0000000000 001000", &[E64, ATOM_OP_ADD, ATOM_U64], &[mem(32), D]), "emitATOM"),
+    mesa(row("RED", "1010 000001 1110 000000 000000 00000000000000000000 00 0000000000 010100", &[E64, ATOM_OP_ADD, ATOM_F32], &[mem(32), D]), "emitATOM"),
+    mesa(row("ATOM", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001010", &[E64, ATOM_OP, ATOM_U32], &[ATOM_RD, atom_mem(), D, ATOM_R2]), "emitATOM"),
+    mesa(row("ATOM", "1010 000001 1110 000000 000000 00000000000000000000 00 0000000000 011010", &[E64, ATOM_OP_S32, ATOM_S32], &[ATOM_RD, atom_mem(), D, ATOM_R2]), "emitATOM"),
+    mesa(row("ATOM", "1010 000001 1110 000000 000000 00000000000000000000 00 0000000000 001010", &[E64, ATOM_OP_U64, ATOM_U64], &[ATOM_RD, atom_mem(), D, ATOM_R2]), "emitATOM"),
+    mesa(row("ATOM", "1010 000001 1110 000000 000000 00000000000000000000 00 0000000000 010110", &[E64, ATOM_OP_ADD, ATOM_F32], &[ATOM_RD, atom_mem(), D, ATOM_R2]), "emitATOM"),
+    mesa(row("LDSLK", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 100011", &[MEM_TYPE], &[pred(50), D, mem(24)]), "emitLOAD (NV50_IR_SUBOP_LOAD_LOCKED)"),
+    mesa(row("STSUL", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 110011", &[MEM_TYPE], &[mem(24), D]), "emitSTORE (NV50_IR_SUBOP_STORE_UNLOCKED)"),
+    mesa(row("CCTL", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 011001", &[E64, CCTL_OP], &[CCTL_RD, mem_words(28, 30)]), "emitCCTL"),
+    mesa(row("CCTLL", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001011", &[CCTL_OP], &[CCTL_RD, mem(24)]), "emitCCTL"),
+    row("TLD", "0110 000000 1110 000000 000000 00000000000000000000 00 0000000000 001001", &[TLD_LOD, TEX_AOFFI, TEX_MS, TEX_DC, TEX_NODEP, TEX_MODE], &[D, A, reg(26).omit(63), uimm(32, 8), named(51, 3, TEX_DIMS), uimm(46, 4)]),
     // ---- video ----
     po(row("VADD", "0010 000000 1110 000000 000000 00000000000000000000 01 0000000000 000011", &[VIDEO_UD, VIDEO_TYPES, SAT9, VIDEO_OP], &[D48, A.neg(8), reg(26).neg(7), R3])),
     derived(row("VADD", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000011", &[VIDEO_UD, VIDEO_TYPES_IMM, SAT9, VIDEO_OP], &[D48, A.neg(8), uimm(26, 16), R3]), VIDEO_IMM),
@@ -130,12 +164,12 @@ pub static ROWS: &[Row] = &[
     row("VMNMX", "0010 000000 1110 000000 000000 00000000000000000000 01 0000000000 010011", &[VIDEO_UD, VIDEO_TYPES, VIDEO_MX, VIDEO_OP], &[D48, A, reg(26), R3]),
     derived(row("VMNMX", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 010011", &[VIDEO_UD, VIDEO_TYPES_IMM, VIDEO_MX, VIDEO_OP], &[D48, A, uimm(26, 16), R3]), VIDEO_IMM),
     // ---- control flow ----
-    row("BRA", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[UNIFORM], &[target(24)]),
-    row("EXIT", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 000001", &[], &[]),
-    row("BRK", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 010101", &[], &[]),
+    row("BRA", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[UNIFORM], &[CC, target(24)]),
+    row("EXIT", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 000001", &[], &[CC]),
+    row("BRK", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 010101", &[], &[CC]),
     unguarded(row("SSY", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 000110", &[], &[target(24)])),
     unguarded(row("PBK", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 010110", &[], &[target(24)])),
-    row("NOP", "0010 011110 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[], &[text("CC.T")]),
+    row("NOP", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[], &[named(5, 5, CC_NAMES)]),
     // ---- not in the listings: asfermi's opcodes, same field layout as their listed siblings ----
     asfermi(row("JMP", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 010010", &[], &[abs_target(32)]), UNSEEN),
     asfermi(unguarded(row("CAL", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 001010", &[], &[target(24)])), UNSEEN),
@@ -143,8 +177,8 @@ pub static ROWS: &[Row] = &[
     asfermi(unguarded(row("PRET", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 011110", &[], &[target(24)])), UNSEEN),
     asfermi(unguarded(row("PCNT", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 001110", &[], &[target(24)])), UNSEEN),
     asfermi(unguarded(row("PLONGJMP", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 011010", &[], &[target(24)])), UNSEEN),
-    asfermi(row("RET", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 001001", &[], &[]), UNSEEN),
-    asfermi(row("CONT", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 001101", &[], &[]), UNSEEN),
+    asfermi(row("RET", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 001001", &[], &[CC]), UNSEEN),
+    asfermi(row("CONT", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 001101", &[], &[CC]), UNSEEN),
     asfermi(row("LONGJMP", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 010001", &[], &[]), UNSEEN),
     asfermi(row("BRX", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 100010", &[], &[A, simm(26, 24)]), UNSEEN),
     asfermi(row("BPT", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 001011", &[BPT_OP], &[uimm(26, 20)]), UNSEEN),
@@ -172,32 +206,22 @@ const UNSEEN: &str = "absent from the cuobjdump listings; opcode from asfermi, o
 pub static NOT_SUPPORTED: &[(&str, &str)] = &[
     (
         "LDLK",
-        "load-and-lock: neither the spec page nor the listings give its layout",
-    ),
-    (
-        "LDSLK",
-        "shared load-and-lock: neither the spec page nor the listings give its layout",
+        "global load-and-lock: no source gives its layout (not in the listings or the spec \
+         page; Mesa 22.3.6's Fermi emitter only emits the shared form, LDSLK)",
     ),
     (
         "STUL",
-        "store-and-unlock: neither the spec page nor the listings give its layout",
-    ),
-    (
-        "STSUL",
-        "shared store-and-unlock: neither the spec page nor the listings give its layout",
-    ),
-    (
-        "ATOM",
-        "atomic with result: destination field placement unknown without a vector",
+        "global store-and-unlock: no source gives its layout (not in the listings or the spec \
+         page; Mesa 22.3.6's Fermi emitter only emits the shared form, STSUL)",
     ),
     (
         "B2R",
-        "barrier-to-register: layout unknown without a vector",
+        "barrier-to-register: no source gives its layout (not in the listings, the spec page \
+         or Mesa 22.3.6's Fermi emitter)",
     ),
-    ("LEPC", "load effective PC: layout unknown without a vector"),
-    ("CCTL", "cache control: layout unknown without a vector"),
     (
-        "CCTLL",
-        "local cache control: layout unknown without a vector",
+        "LEPC",
+        "load effective PC: no source gives its layout (not in the listings, the spec page or \
+         Mesa 22.3.6's Fermi emitter)",
     ),
 ];

@@ -43,8 +43,21 @@ pub enum Kind {
     Target { width: u8 },
     /// Absolute code address of `width` bits (JMP, JCAL), printed in hex.
     AbsTarget { width: u8 },
-    /// Fixed text with no bits of its own (`CC.T`, `1D`).
+    /// Fixed text with no bits of its own.
     Text(&'static str),
+    /// A `width`-bit field at `at` printed by name (a condition code `CC.LT`, a texture
+    /// dimension `2D`). A value without a name prints as a hex number, which the parser also
+    /// takes (like `SR<n>` for special registers).
+    Named {
+        width: u8,
+        names: &'static [(u8, &'static str)],
+    },
+    /// `[Rn+offset]` of ATOM with a destination: base at 20–25, a 20-bit signed byte offset
+    /// whose low 17 bits sit at 26–42 and high 3 bits at 55–57 (Mesa's `emitATOM`).
+    AtomMem,
+    /// `[Rn+offset]` whose offset field at `at` counts 4-byte words (`width` bits, signed);
+    /// the text shows the byte offset, a multiple of 4 (Mesa's `emitCCTL`, global form).
+    MemWords { width: u8 },
 }
 
 /// One operand of a row, in print order.
@@ -61,6 +74,11 @@ pub struct Opd {
     /// 32 or 64 when the immediate holds (the top bits of) a float of that width, so the
     /// parser also accepts a float literal (`1.5`); 0 otherwise.
     pub float: u8,
+    /// The field value (register or predicate number, immediate, named value) at which the
+    /// operand may be left out of the text; `NONE` if it is always written. A row prints
+    /// without all such operands when every one holds its value (and no decoration), and
+    /// parses text that leaves all of them out.
+    pub omit: u8,
 }
 
 impl Opd {
@@ -73,7 +91,13 @@ impl Opd {
             abs: NONE,
             cc: NONE,
             float: 0,
+            omit: NONE,
         }
+    }
+    /// The operand may be left out of the text when its field holds `value`.
+    pub const fn omit(mut self, value: u8) -> Opd {
+        self.omit = value;
+        self
     }
     /// The immediate is (the top bits of) an IEEE single.
     pub const fn f32(mut self) -> Opd {
@@ -159,6 +183,18 @@ pub const fn abs_target(width: u8) -> Opd {
 pub const fn text(s: &'static str) -> Opd {
     Opd::of(Kind::Text(s), NONE)
 }
+/// A field printed by name.
+pub const fn named(at: BitPos, width: u8, names: &'static [(u8, &'static str)]) -> Opd {
+    Opd::of(Kind::Named { width, names }, at)
+}
+/// ATOM's split address (base at 20, offset at 26–42 and 55–57).
+pub const fn atom_mem() -> Opd {
+    Opd::of(Kind::AtomMem, 26)
+}
+/// An address whose signed offset of `width` bits at `at` counts 4-byte words.
+pub const fn mem_words(at: BitPos, width: u8) -> Opd {
+    Opd::of(Kind::MemWords { width }, at)
+}
 
 /// Whether the encoding of a row is confirmed by NVIDIA's listings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -173,6 +209,9 @@ pub enum Source {
     Derived(&'static str),
     /// Only asfermi documents it; no listing contains it (the reason says what it rests on).
     AsfermiOnly(&'static str),
+    /// Absent from the listings; the layout is that of Mesa 22.3.6's Fermi emitter
+    /// (`src/nouveau/codegen/nv50_ir_emit_nvc0.cpp`), in the function named.
+    Mesa(&'static str),
 }
 
 /// One instruction form. `template` is the full 64-bit pattern written least significant bit
