@@ -1086,3 +1086,73 @@ fn mesa_rows_are_covered_here() {
         }
     }
 }
+
+// ---- LDC addressing modes ----
+
+// NV50_IR_SUBOP_LDC_*.
+const LDC_IL: u32 = 1;
+const LDC_IS: u32 = 2;
+const LDC_ISL: u32 = 3;
+
+/// `emitLOAD` for the constant space with an address register.
+fn emit_ldc(sub_op: u32, ty: &str, dst: u32, bank: u32, base: u32, offset: u32) -> u64 {
+    let mut c0: u32 = 0x00000006 | (sub_op << 8);
+    let mut c1: u32 = 0x14000000 | (bank << 10);
+    c0 |= dst << 14;
+    // setAddress16
+    c0 |= (offset & 0x003f) << 26;
+    c1 |= (offset & 0xffc0) >> 6;
+    c0 |= base << 20;
+    c0 |= emit_predicate(None);
+    c0 |= emit_load_store_type(ty);
+    c0 |= emit_caching_mode("CA");
+    word(c0, c1)
+}
+
+#[test]
+fn ldc_listing_word_and_addressing_modes() {
+    assert_eq!(emit_ldc(0, "32", 4, 0, 63, 0x30), 0xc3f11c8614000000);
+    check("LDC R4, c [0x0] [0x30]", 0xc3f11c8614000000);
+    for (sub_op, name) in [(LDC_IL, ".IL"), (LDC_IS, ".IS"), (LDC_ISL, ".ISL")] {
+        check(
+            &format!("LDC{name}.64 R4, c [0x2] [R6+0x1234]"),
+            emit_ldc(sub_op, "64", 4, 2, 6, 0x1234),
+        );
+    }
+    refused("LDC.64.IL R4, c [0x2] [R6]", "misplaced modifier `.IL`");
+}
+
+// ---- opcodes both sources cover ----
+
+/// `emitVOTE` with a register result, no predicate result, a predicate source.
+fn emit_vote(sub_op: u32, dst: u32, src: u32, not: bool) -> u64 {
+    let mut c0: u32 = 0x00000004 | (sub_op << 5);
+    let mut c1: u32 = 0x48000000;
+    c0 |= emit_predicate(None);
+    c0 |= dst << 14;
+    c1 |= 7 << 22;
+    if not {
+        c0 |= 1 << 23;
+    }
+    c0 |= src << 20;
+    word(c0, c1)
+}
+
+#[test]
+fn vote_listing_word_is_mesas() {
+    // `VOTE.ANY R45, pt, P1;` (NV50_IR_SUBOP_VOTE_ANY = 1).
+    assert_eq!(emit_vote(1, 45, 1, false), 0x001b5c2449c00000);
+    check("VOTE.ALL R3, pt, !P2", emit_vote(0, 3, 2, true));
+}
+
+#[test]
+fn membar_row_is_mesas() {
+    // `emitMEMBAR`: CTA 0x05, GL 0x25, SYS 0x45; `code[1]` 0xe0000000.
+    for (c0, text) in [
+        (0x05, "MEMBAR.CTA"),
+        (0x25, "MEMBAR.GL"),
+        (0x45, "MEMBAR.SYS"),
+    ] {
+        check(text, word(c0 | emit_predicate(None), 0xe0000000));
+    }
+}

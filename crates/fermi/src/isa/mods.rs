@@ -338,6 +338,14 @@ pub const STCACHE: Mod = m(
     ],
 );
 
+/// LDC addressing mode, bits 8–9 (Mesa `emitLOAD`, constant space: `code[0] = 6 | subOp << 8`
+/// with `NV50_IR_SUBOP_LDC_IL` 1, `_IS` 2, `_ISL` 3).
+pub const LDC_MODE: Mod = m(
+    "constant addressing mode",
+    &[8, 9],
+    &[(0, ""), (1, ".IL"), (2, ".IS"), (3, ".ISL")],
+);
+
 /// CCTL/CCTLL operation, bits 5–7: only the two Mesa defines (`NV50_IR_SUBOP_CCTL_IV` 5,
 /// `NV50_IR_SUBOP_CCTL_IVALL` 6).
 pub const CCTL_OP: Mod = m("cache operation", &[5, 6, 7], &[(5, ".IV"), (6, ".IVALL")]);
