@@ -1074,7 +1074,9 @@ fn opcodes_without_a_layout_say_why() {
 /// Every row that rests on Mesa is exercised above by mnemonic.
 #[test]
 fn mesa_rows_are_covered_here() {
-    let covered = ["BAR", "RED", "ATOM", "LDSLK", "STSUL", "CCTL", "CCTLL"];
+    let covered = [
+        "BRA", "BAR", "RED", "ATOM", "LDSLK", "STSUL", "CCTL", "CCTLL",
+    ];
     for row in ROWS {
         if let Source::Mesa(f) = row.source {
             assert!(
@@ -1155,4 +1157,33 @@ fn membar_row_is_mesas() {
     ] {
         check(text, word(c0 | emit_predicate(None), 0xe0000000));
     }
+}
+
+/// `emitFlow` for an indirect relative BRA through the constant space: `code[0] |= 0x4000`,
+/// `setAddress16`, the bank at `code[1]` bits 10-13, the index register at 20.
+fn emit_bra_indirect(cc: Option<u32>, bank: u32, base: u32, offset: u32) -> u64 {
+    let mut c0: u32 = 0x7;
+    let mut c1: u32 = 0x40000000;
+    c0 |= 0x4000;
+    c0 |= emit_predicate(None);
+    match cc {
+        None => c0 |= 0x1e0,
+        Some(v) => c0 |= v << 5,
+    }
+    c0 |= (offset & 0x003f) << 26;
+    c1 |= (offset & 0xffc0) >> 6;
+    c1 |= bank << 10;
+    c0 |= base << 20;
+    word(c0, c1)
+}
+
+#[test]
+fn bra_through_a_constant() {
+    check("BRA c [0x1] [R2+0x10]", emit_bra_indirect(None, 1, 2, 0x10));
+    check(
+        "BRA CC.NE, c [0xf] [0xfffc]",
+        emit_bra_indirect(Some(5), 15, 63, 0xfffc),
+    );
+    let inst = decode(emit_bra_indirect(None, 1, 2, 0x10)).unwrap();
+    assert!(!fermi::isa::is_branch(&inst), "no static target");
 }
