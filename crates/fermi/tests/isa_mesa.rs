@@ -1187,3 +1187,22 @@ fn bra_through_a_constant() {
     let inst = decode(emit_bra_indirect(None, 1, 2, 0x10)).unwrap();
     assert!(!fermi::isa::is_branch(&inst), "no static target");
 }
+
+#[test]
+fn explain_shows_atoms_split_offset_and_omitted_operands() {
+    use fermi::isa::explain;
+    let w = emit_atom(Ty::U32, ADD, Some(5), 8, -0x80000, Some((4, true)));
+    let fields = explain(w, 0).unwrap();
+    let all = fields.iter().fold(0u64, |a, f| {
+        assert_eq!(a & f.mask, 0, "{} overlaps", f.what);
+        a | f.mask
+    });
+    assert_eq!(all, u64::MAX);
+    // Operand 1 is the address: base 20-25, offset 26-42 and 55-57.
+    let addr = fields.iter().find(|f| f.what == "operand 1").unwrap();
+    let want = (0x3f << 20) | (((1u64 << 17) - 1) << 26) | (0x7 << 55);
+    assert_eq!((addr.mask, addr.text.as_str()), (want, "[R4+-0x80000]"));
+    // CAS's second register is RZ here, left out of the text but still a field.
+    let r2 = fields.iter().find(|f| f.what == "operand 3").unwrap();
+    assert_eq!((r2.mask, r2.text.as_str()), (0x3f << 49, "RZ"));
+}
