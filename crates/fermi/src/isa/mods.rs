@@ -213,6 +213,31 @@ pub const WRAP: Mod = Mod {
 /// `.U` (uniform branch), bit 15.
 pub const UNIFORM: Mod = m("uniform", &[15], &[(0, ""), (1, ".U")]);
 
+/// `.FTZ` of FSETP, bit 59 (Mesa `emitSET`: `if (i->ftz) code[1] |= 1 << 27`).
+pub const FTZ59: Mod = m("flush to zero", &[59], &[(0, ""), (1, ".FTZ")]);
+
+/// `.FTZ` of F2F/F2I, bit 55 (Mesa `emitCVT`: `if (i->ftz) code[1] |= 1 << 23`).
+pub const FTZ55: Mod = m("flush to zero", &[55], &[(0, ""), (1, ".FTZ")]);
+
+/// Rounding of F2F: bits 49–50 as `CVT_RND`, bit 7 rounding to an integral value (Mesa
+/// `roundMode_C`: `ROUND_NI` sets `code[0]` bit 7, `ROUND_MI`/`PI`/`ZI` add 1/2/3 `<< 17` of
+/// `code[1]`), spelled as F2I's `CVT_IRND`.
+pub const F2F_RND: Mod = m(
+    "rounding",
+    &[49, 50, 7],
+    &[
+        (0, ""),
+        (1, ".RM"),
+        (2, ".RP"),
+        (3, ".RZ"),
+        (4, ".ROUND"),
+        (5, ".FLOOR"),
+        (6, ".CEIL"),
+        (7, ".TRUNC"),
+        (0, ".RN"),
+    ],
+);
+
 /// `.SAT` of IMAD, bit 56.
 pub const SAT56: Mod = m("saturation", &[56], &[(0, ""), (1, ".SAT")]);
 
