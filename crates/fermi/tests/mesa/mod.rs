@@ -1,5 +1,5 @@
 //! Helpers shared by the tests that check the table against transcriptions of Mesa's Fermi
-//! emitter (`isa_mesa.rs`, `isa_mesa_float.rs`).
+//! emitter (`isa_mesa.rs`, `isa_mesa_float.rs`, `isa_mesa_integer.rs`).
 #![allow(dead_code)]
 
 use fermi::isa::{assemble_text, disassemble_word};
