@@ -254,7 +254,8 @@ pub const VOTE_MODE: Mod = m(
     &[(0, ".ALL"), (1, ".ANY"), (2, ".EQ")],
 );
 
-/// PRMT mode, bits 5–7 (not seen in the listings; asfermi order).
+/// PRMT mode, bits 5–7 (not seen in the listings; asfermi order, which Mesa `emitPERMT` and
+/// `NV50_IR_SUBOP_PERMT_*` confirm).
 pub const PRMT_MODE: Mod = m(
     "permute mode",
     &[5, 6, 7],
