@@ -459,6 +459,17 @@ fn parse_operand(
     }
 }
 
+/// How many of `row`'s operands may be left out of the text (see `Opd::omit`).
+fn omittable(row: &Row) -> usize {
+    row.operands.iter().filter(|o| o.omit != NONE).count()
+}
+
+/// Whether `given` operands are `row`'s short form: all that may be left out are.
+fn is_short_form(row: &Row, given: usize) -> bool {
+    let n = omittable(row);
+    n > 0 && given + n == row.operands.len()
+}
+
 /// The value an operand left out of the text stands for (see `Opd::omit`).
 fn omitted_operand(o: &Opd) -> Operand {
     match o.kind {
@@ -635,12 +646,11 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
             ))
         }
     };
-    let omittable = row.operands.iter().filter(|o| o.omit != NONE).count();
-    let short = omittable > 0 && operands.len() + omittable == row.operands.len();
+    let short = is_short_form(row, operands.len());
     if operands.len() != row.operands.len() && !short {
         let span = operands.last().map_or(mnemonic.span(), |p| p.span());
-        let or_short = if omittable > 0 {
-            format!(" (or {})", row.operands.len() - omittable)
+        let or_short = if omittable(row) > 0 {
+            format!(" (or {})", row.operands.len() - omittable(row))
         } else {
             String::new()
         };
@@ -867,8 +877,7 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
             continue;
         }
         // As in the text, the operands that may be left out are all given or all left out.
-        let omittable = row.operands.iter().filter(|o| o.omit != NONE).count();
-        let short = omittable > 0 && operands.len() + omittable == row.operands.len();
+        let short = is_short_form(row, operands.len());
         let mut values = [Operand::None; MAX_OPERANDS];
         let mut given = operands.iter();
         let mut shapes_fit = operands.len() == row.operands.len() || short;
