@@ -2,6 +2,9 @@
 //! cubin reads back to the same words, its listing prints the same text, and errors in them are
 //! reported at their line and column, all in one run.
 
+mod asm_cases;
+
+use asm_cases::{assert_errors_at_tokens, Case};
 use diag::SourceFile;
 use fermi::asm::{assemble_file, AsmOptions};
 use fermi::cubin::read_cubin;
@@ -71,7 +74,7 @@ fn a_kernel_of_mesa_forms_assembles_and_reads_back() {
 #[test]
 fn errors_in_mesa_forms_point_at_their_tokens() {
     // (line text, offending token, words the message must contain)
-    let cases: [(&str, &str, &[&str]); 6] = [
+    let cases: [Case; 6] = [
         (
             "  ATOM.E.AND.S32 R0, [R2], R3;",
             ".S32",
@@ -87,26 +90,5 @@ fn errors_in_mesa_forms_point_at_their_tokens() {
         ("  BAR.ARV 0x1, 0x1000;", "0x1000", &["12 bits"]),
         ("  BRA CC.XX, 0x0;", "CC.XX", &["CC.LT"]),
     ];
-    let mut text = String::from("!Kernel k\n");
-    for (line, _, _) in &cases {
-        text.push_str(line);
-        text.push('\n');
-    }
-    text.push_str("!EndKernel\n");
-    let file = SourceFile::new("e.sass", text.as_str());
-    let diags = assemble_file(&file, &AsmOptions::default()).unwrap_err();
-    assert_eq!(diags.len(), cases.len(), "{}", diag::render(&file, &diags));
-    for (i, ((line, token, words), d)) in cases.iter().zip(&diags).enumerate() {
-        let (l, c) = file.line_col(d.span.start);
-        assert_eq!(l, i + 2, "{}", d.message);
-        let token_col = line.find(token).unwrap() + 1;
-        assert!(
-            (token_col..token_col + token.len()).contains(&c),
-            "line {l}: error at column {c}, token `{token}` at {token_col}: {}",
-            d.message
-        );
-        for w in *words {
-            assert!(d.message.contains(w), "`{}` lacks `{w}`", d.message);
-        }
-    }
+    assert_errors_at_tokens(&cases);
 }

@@ -5,33 +5,9 @@
 
 mod mesa;
 
-use mesa::{check, emit_predicate, word};
+use mesa::{check, emit_form_a, emit_predicate, word, Src};
 
 // ---- float and conversion modifiers (rows whose bits asfermi's conventions had guessed) ----
-
-#[derive(Clone, Copy)]
-enum Src {
-    Reg(u32),
-    Const(u32, u32),
-}
-
-/// `emitForm_A`'s sources 0 (at 20) and 1 (register at 26 or constant), after `opc`.
-fn emit_form_a(opc: u64, dst: u32, src0: u32, src1: Src) -> (u32, u32) {
-    let mut c0 = opc as u32;
-    let mut c1 = (opc >> 32) as u32;
-    c0 |= emit_predicate(None);
-    c0 |= dst << 14;
-    c0 |= src0 << 20;
-    match src1 {
-        Src::Reg(r) => c0 |= r << 26,
-        Src::Const(bank, offset) => {
-            c1 |= 0x4000 | (bank << 10);
-            c0 |= (offset & 0x003f) << 26;
-            c1 |= (offset & 0xffc0) >> 6;
-        }
-    }
-    (c0, c1)
-}
 
 /// `roundMode_A`: N 0, M 1, P 2, Z 3 at `code[1]` bit 23.
 fn round_mode_a(rnd: u32) -> u32 {
@@ -40,7 +16,7 @@ fn round_mode_a(rnd: u32) -> u32 {
 
 /// `emitFMUL`, 8-byte register/constant form, no post factor.
 fn emit_fmul(rnd: u32, neg: bool, sat: bool, ftz: bool, dst: u32, a: u32, b: Src) -> u64 {
-    let (mut c0, mut c1) = emit_form_a(0x58000000_00000000, dst, a, b);
+    let (mut c0, mut c1) = emit_form_a(0x58000000_00000000, dst, a, b, None);
     c1 |= round_mode_a(rnd);
     if neg {
         c1 ^= 1 << 25;
@@ -162,7 +138,7 @@ fn mufu_functions_and_saturation_are_mesas() {
 /// pt, the predicate source pt, operation AND.
 fn emit_fsetp(cond: u32, ftz: bool, pd: u32, a: u32, b: u32) -> u64 {
     let hi: u64 = 0x10000000;
-    let (mut c0, mut c1) = emit_form_a(hi << 32, 0, a, Src::Reg(b));
+    let (mut c0, mut c1) = emit_form_a(hi << 32, 0, a, Src::Reg(b), None);
     c1 |= 7 << 17; // srcId(src(2), 32 + 17) with pt
     c1 += 0x10000000;
     c0 &= !0xfc000;

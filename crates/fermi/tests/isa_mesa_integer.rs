@@ -5,36 +5,7 @@
 
 mod mesa;
 
-use mesa::{check, emit_predicate, word};
-
-#[derive(Clone, Copy)]
-enum Src {
-    Reg(u32),
-    /// `setImmediate`'s integer branch (opcode classes 3 and 4).
-    Imm(u32),
-}
-
-/// `emitForm_A` with sources 0 (at 20), 1 (register at 26 or immediate) and 2 (at 49, RZ when
-/// absent), after `opc`.
-fn emit_form_a(opc: u64, dst: u32, src0: u32, src1: Src, src2: Option<u32>) -> (u32, u32) {
-    let mut c0 = opc as u32;
-    let mut c1 = (opc >> 32) as u32;
-    c0 |= emit_predicate(None);
-    c0 |= dst << 14;
-    c0 |= src0 << 20;
-    match src1 {
-        Src::Reg(r) => c0 |= r << 26,
-        Src::Imm(u) => {
-            let u = u & 0xfffff;
-            c0 |= (u & 0x3f) << 26;
-            c1 |= 0xc000 | (u >> 6);
-        }
-    }
-    if let Some(r) = src2 {
-        c1 |= r << 17;
-    }
-    (c0, c1)
-}
+use mesa::{check, emit_form_a, emit_predicate, word, Src};
 
 /// `emitLogicOp`, 8-byte register form: AND 0, OR 1, XOR 2, PASS_B 3 at bit 6.
 fn emit_lop(sub_op: u32, not_a: bool, not_b: bool, dst: u32, a: u32, b: u32) -> u64 {

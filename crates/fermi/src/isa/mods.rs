@@ -286,39 +286,29 @@ pub const BAR_OP: Mod = m(
     ],
 );
 
+/// ATOM/RED operations on `.U32`, EXCH and CAS last (RED has neither).
+const ATOM_OP_NAMES: &[(u8, &str)] = &[
+    (0, ".ADD"),
+    (1, ".MIN"),
+    (2, ".MAX"),
+    (3, ".INC"),
+    (4, ".DEC"),
+    (5, ".AND"),
+    (6, ".OR"),
+    (7, ".XOR"),
+    (8, ".EXCH"),
+    (9, ".CAS"),
+];
+
 /// ATOM/RED operation on `.U32`, bits 5–8 (Mesa `emitATOM`: `subOp << 5`, EXCH 0x105, CAS
 /// 0x125).
-pub const ATOM_OP: Mod = m(
-    "atomic operation",
-    &[5, 6, 7, 8],
-    &[
-        (0, ".ADD"),
-        (1, ".MIN"),
-        (2, ".MAX"),
-        (3, ".INC"),
-        (4, ".DEC"),
-        (5, ".AND"),
-        (6, ".OR"),
-        (7, ".XOR"),
-        (8, ".EXCH"),
-        (9, ".CAS"),
-    ],
-);
+pub const ATOM_OP: Mod = m("atomic operation", &[5, 6, 7, 8], ATOM_OP_NAMES);
 
 /// RED operation on `.U32`: no EXCH or CAS (Mesa emits those as ATOM, even without a result).
 pub const RED_OP: Mod = m(
     "atomic operation",
     &[5, 6, 7, 8],
-    &[
-        (0, ".ADD"),
-        (1, ".MIN"),
-        (2, ".MAX"),
-        (3, ".INC"),
-        (4, ".DEC"),
-        (5, ".AND"),
-        (6, ".OR"),
-        (7, ".XOR"),
-    ],
+    ATOM_OP_NAMES.split_at(8).0,
 );
 
 /// ATOM/RED operation on `.S32`: ADD, MIN, MAX only (Mesa `emitATOM` asserts `subOp <= 2`).

@@ -38,3 +38,40 @@ pub fn emit_predicate(guard: Option<(u32, bool)>) -> u32 {
         None => 0x1c00,
     }
 }
+
+/// The second source of `emitForm_A`.
+#[derive(Clone, Copy)]
+pub enum Src {
+    Reg(u32),
+    /// `c[bank][offset]` (`setAddress16`, bank at `code[1]` bits 10-13).
+    Const(u32, u32),
+    /// `setImmediate`'s integer branch (opcode classes 3 and 4).
+    Imm(u32),
+}
+
+/// `emitForm_A` after `opc`: guard none, destination at 14, source 0 at 20, source 1 (register
+/// at 26, constant or immediate), source 2 at 49 when given.
+pub fn emit_form_a(opc: u64, dst: u32, src0: u32, src1: Src, src2: Option<u32>) -> (u32, u32) {
+    let mut c0 = opc as u32;
+    let mut c1 = (opc >> 32) as u32;
+    c0 |= emit_predicate(None);
+    c0 |= dst << 14;
+    c0 |= src0 << 20;
+    match src1 {
+        Src::Reg(r) => c0 |= r << 26,
+        Src::Const(bank, offset) => {
+            c1 |= 0x4000 | (bank << 10);
+            c0 |= (offset & 0x003f) << 26;
+            c1 |= (offset & 0xffc0) >> 6;
+        }
+        Src::Imm(u) => {
+            let u = u & 0xfffff;
+            c0 |= (u & 0x3f) << 26;
+            c1 |= 0xc000 | (u >> 6);
+        }
+    }
+    if let Some(r) = src2 {
+        c1 |= r << 17;
+    }
+    (c0, c1)
+}
