@@ -21,18 +21,7 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("mov: mov.b64 d, {a, b, c, e};", "", "four-part pack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.b64 {a, b, c, e}, d;", "", "four-part unpack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.vec.type d, a;", "", "whole-vector mov: helper fe-features owns it"),
-    // 128-bit data needs a 128-bit register bank (registers live in 32- and 64-bit banks).
-    ("ld: ld{.weak}{.ss}{.cop}{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
-    ("ld: ld.volatile{.ss}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
-    ("ld: ld.relaxed.scope{.ss}{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
-    ("ld: ld.acquire.scope{.ss}{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
-    ("ld: ld.global{.cop}.nc{.level::eviction_priority}{.level::prefetch_size}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
-    ("ldu: ldu{.ss}{.vec}.type d, [a];", ".b128", "no 128-bit registers"),
-    ("st: st{.weak}{.ss}{.cop}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
-    ("st: st.volatile{.ss}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
-    ("st: st.relaxed.scope{.ss}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
-    ("st: st.release.scope{.ss}{.vec}.type [a], b;", ".b128", "no 128-bit registers"),
-    ("atom: atom{.sem}{.scope}{.space}.cas.ctype d, [a], b, c;", ".b128", "no 128-bit registers"),
+    ("atom: atom{.sem}{.scope}{.space}.cas.ctype d, [a], b, c;", ".b128", "128-bit compare-and-swap: not implemented (needs a 16-byte atomic across host threads)"),
 ];
 
 /// Known `.target`s and the first PTX version accepting each (as the checker enforces).

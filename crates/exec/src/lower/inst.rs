@@ -171,6 +171,7 @@ impl Lowerer<'_> {
                 self.lane_op(e, i)?
             }
             Oc::Tanh => self.lane_op(e, i)?,
+            Oc::Mov if ty.size_bits() == 128 => self.mov128(e, i)?,
             Oc::Mad24 if i.mods.has(Flag::Sat) => self.lane_op(e, i)?,
             Oc::Add | Oc::Sub | Oc::Mul | Oc::Div | Oc::Min | Oc::Max if ty.is_float() => {
                 let fop = match i.op {

@@ -13,9 +13,115 @@ fn elems(o: &O) -> Vec<&O> {
 }
 
 impl Lowerer<'_> {
+    /// The two 64-bit halves of each 128-bit register of a `.b128` access.
+    fn halves128(&mut self, e: &mut Emit<'_>, regs: &[&O]) -> LResult<Vec<R64>> {
+        let mut out = Vec::with_capacity(2 * regs.len());
+        for x in regs {
+            let O::Reg(r) = x else {
+                return Err("a .b128 operand must be a 128-bit register".into());
+            };
+            if self.slot(e.fi, *r)?.ty.size_bits() != 128 {
+                return Err("a .b128 operand must be a 128-bit register".into());
+            }
+            let Reg::R64(lo) = self.reg(e, *r)? else {
+                return Err("a .b128 operand must be a 128-bit register".into());
+            };
+            out.push(lo);
+            out.push(R64(lo.0 + 1));
+        }
+        Ok(out)
+    }
+
+    /// `ld`/`st` of `.b128` (scalar or vector): as `.u64` element pairs, at most four 64-bit
+    /// elements per decoded access (a `.v4.b128` is two accesses 32 bytes apart).
+    fn access128(&mut self, e: &mut Emit<'_>, i: &ir::Inst, store: bool) -> LResult<()> {
+        let ops = &i.operands;
+        let (addr_op, data_op) = if store {
+            (ops.first(), ops.get(1))
+        } else {
+            (ops.get(1), ops.first())
+        };
+        let (space, addr) = self.addr(e, addr_op.ok_or("missing address")?, i.mods.space)?;
+        let halves = self.halves128(e, &elems(data_op.ok_or("missing data operand")?))?;
+        for (k, chunk) in halves.chunks(4).enumerate() {
+            let addr = Addr {
+                offset: addr.offset + 32 * k as i64,
+                ..addr
+            };
+            let n = chunk.len() as u8;
+            if store {
+                let mut a = [Src::Imm(0); 4];
+                for (slot, r) in a.iter_mut().zip(chunk) {
+                    *slot = Src::Reg(Reg::R64(*r));
+                }
+                e.push(Op::St {
+                    space,
+                    ty: Scalar::U64,
+                    a,
+                    n,
+                    addr,
+                });
+            } else {
+                let mut d = [None; 4];
+                for (slot, r) in d.iter_mut().zip(chunk) {
+                    *slot = Some(Reg::R64(*r));
+                }
+                e.push(Op::Ld {
+                    space,
+                    ty: Scalar::U64,
+                    w: Width::W32,
+                    d,
+                    n,
+                    addr,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// `mov.b128 d, a` between 128-bit registers, `mov.b128 d, {lo, hi}` (pack two `.b64`)
+    /// and `mov.b128 {lo, hi}, a` (unpack).
+    pub(crate) fn mov128(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ops = &i.operands;
+        let half = |this: &mut Self, e: &mut Emit<'_>, o: &O| -> LResult<R64> {
+            match o {
+                O::Reg(r) => match this.reg(e, *r)? {
+                    Reg::R64(x) => Ok(x),
+                    _ => Err("a .b128 half must be a 64-bit register".into()),
+                },
+                _ => Err("a .b128 half must be a 64-bit register".into()),
+            }
+        };
+        let (d, a) = match (ops.first(), ops.get(1)) {
+            (Some(d @ O::Reg(_)), Some(O::Vector(v))) if v.len() == 2 => {
+                let d = self.halves128(e, &[d])?;
+                let a = vec![half(self, e, &v[0])?, half(self, e, &v[1])?];
+                (d, a)
+            }
+            (Some(O::Vector(v)), Some(a @ O::Reg(_))) if v.len() == 2 => {
+                let a = self.halves128(e, &[a])?;
+                let d = vec![half(self, e, &v[0])?, half(self, e, &v[1])?];
+                (d, a)
+            }
+            (Some(d), Some(a)) => (self.halves128(e, &[d])?, self.halves128(e, &[a])?),
+            _ => return Err("mov.b128 needs two operands".into()),
+        };
+        for (d, a) in d.into_iter().zip(a) {
+            e.push(Op::Un64 {
+                op: UnOp::Mov,
+                d,
+                a: S64::Reg(a),
+            });
+        }
+        Ok(())
+    }
+
     pub(crate) fn load(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let ops = &i.operands;
         let ty = i.ty().ok_or("missing type")?;
+        if ty.size_bits() == 128 {
+            return self.access128(e, i, false);
+        }
         let sty = scalar_of(ty).ok_or("unsupported type")?;
         let (space, addr) = self.addr(e, ops.get(1).ok_or("missing address")?, i.mods.space)?;
         let ds = elems(ops.first().ok_or("missing destination")?);
@@ -51,6 +157,9 @@ impl Lowerer<'_> {
     pub(crate) fn store(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let ops = &i.operands;
         let ty = i.ty().ok_or("missing type")?;
+        if ty.size_bits() == 128 {
+            return self.access128(e, i, true);
+        }
         let sty = scalar_of(ty).ok_or("unsupported type")?;
         let (space, addr) = self.addr(e, ops.first().ok_or("missing address")?, i.mods.space)?;
         let srcs = elems(ops.get(1).ok_or("missing source")?);

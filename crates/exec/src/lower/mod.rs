@@ -81,8 +81,10 @@ impl<'a> Lowerer<'a> {
             self.prog.n_pred += 1;
             Reg::Pred(Pred(self.prog.n_pred - 1))
         } else if ty.size_bits() > 32 {
-            self.prog.n_r64 += 1;
-            Reg::R64(R64(self.prog.n_r64 - 1))
+            // A 128-bit register is two consecutive 64-bit slots, low half first.
+            let n = if ty.size_bits() == 128 { 2 } else { 1 };
+            self.prog.n_r64 += n;
+            Reg::R64(R64(self.prog.n_r64 - n))
         } else {
             self.prog.n_r32 += 1;
             Reg::R32(R32(self.prog.n_r32 - 1))
