@@ -4,7 +4,7 @@ use crate::error::FaultKind;
 use crate::memory::{
     load_bytes, store_bytes, Allocation, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_BYTES,
 };
-use crate::program::{Addr, AddrBase, AtomOp, Op, Reg, Scalar, Space};
+use crate::program::{Addr, AddrBase, AtomOp, Op, Reg, Scalar, Space, R64};
 use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Warp};
 
@@ -307,6 +307,63 @@ impl Warp {
                             if let Some(d) = d {
                                 self.set(d, lane, old);
                             }
+                        }
+                        Err(kind) => {
+                            result = Err(LaneFault {
+                                lane: lane as u32,
+                                kind,
+                            })
+                        }
+                    }
+                });
+            }
+            Op::AtomCas128 {
+                space,
+                d,
+                ref addr,
+                b,
+                c,
+            } => {
+                let pair = |w: &Warp, r: R64, lane: usize| {
+                    let lo = w.r64[r.0 as usize][lane];
+                    let hi = w.r64[r.0 as usize + 1][lane];
+                    u128::from(lo) | u128::from(hi) << 64
+                };
+                for_lanes(mask, |lane| {
+                    if result.is_err() {
+                        return;
+                    }
+                    let a = self.lane_addr(addr, lane, addr64);
+                    let (bv, cv) = (pair(self, b, lane), pair(self, c, lane));
+                    let f = |old: u128| if old == bv { cv } else { old };
+                    let r = match self.locate(ctx, space, a, 16, shared.len(), &mut cache) {
+                        Ok(Loc::Global(al, off)) => Ok(ctx.global.rmw128(al, off, f)),
+                        Ok(Loc::Shared(off)) => {
+                            let lo = load_bytes(shared, off, 8).unwrap_or(0);
+                            let hi = load_bytes(shared, off + 8, 8).unwrap_or(0);
+                            let old = u128::from(lo) | u128::from(hi) << 64;
+                            let new = f(old);
+                            store_bytes(shared, off, 8, new as u64);
+                            store_bytes(shared, off + 8, 8, (new >> 64) as u64);
+                            Ok(old)
+                        }
+                        Ok(Loc::Local(off)) => {
+                            let lb = ctx.prog.local_bytes;
+                            let lo = self.local_load(lb, lane, off, 8);
+                            let hi = self.local_load(lb, lane, off + 8, 8);
+                            let old = u128::from(lo) | u128::from(hi) << 64;
+                            let new = f(old);
+                            self.local_store(lb, lane, off, 8, new as u64);
+                            self.local_store(lb, lane, off + 8, 8, (new >> 64) as u64);
+                            Ok(old)
+                        }
+                        Ok(_) => Err(FaultKind::ReadOnly { space, addr: a }),
+                        Err(k) => Err(k),
+                    };
+                    match r {
+                        Ok(old) => {
+                            self.set(Reg::R64(d), lane, old as u64);
+                            self.set(Reg::R64(R64(d.0 + 1)), lane, (old >> 64) as u64);
                         }
                         Err(kind) => {
                             result = Err(LaneFault {

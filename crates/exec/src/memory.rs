@@ -205,6 +205,29 @@ impl GlobalMemory {
         Ok(all)
     }
 
+    /// 128-bit atomic read-modify-write (`off` 16-byte aligned) under the striped locks of both
+    /// 64-bit halves, so it is atomic with the 64-bit atomics on either half.
+    pub fn rmw128(&self, a: &Allocation, off: u64, f: impl Fn(u128) -> u128) -> u128 {
+        let n = self.locks.0.len();
+        let s0 = ((a.base + off) / 8) as usize % n;
+        let s1 = ((a.base + off + 8) / 8) as usize % n;
+        // Lock in index order so two 128-bit atomics cannot deadlock.
+        let (first, second) = (s0.min(s1), s0.max(s1));
+        let lock = |i: usize| {
+            self.locks
+                .0
+                .get(i)
+                .map(|m| m.lock().unwrap_or_else(|e| e.into_inner()))
+        };
+        let _g1 = lock(first);
+        let _g2 = if second != first { lock(second) } else { None };
+        let old = u128::from(a.load(off, 8)) | u128::from(a.load(off + 8, 8)) << 64;
+        let new = f(old);
+        a.store(off, 8, new as u64);
+        a.store(off + 8, 8, (new >> 64) as u64);
+        old
+    }
+
     /// 64-bit atomic read-modify-write under a striped lock.
     pub fn rmw64(&self, a: &Allocation, off: u64, f: impl Fn(u64) -> u64) -> u64 {
         let stripe = ((a.base + off) / 8) as usize % self.locks.0.len();

@@ -656,6 +656,14 @@ pub enum Op {
         n: u8,
         addr: Addr,
     },
+    /// `atom.cas.b128 d, [a], b, c`: registers are the low halves of 128-bit pairs.
+    AtomCas128 {
+        space: Space,
+        d: R64,
+        addr: Addr,
+        b: R64,
+        c: R64,
+    },
     Atom {
         space: Space,
         op: AtomOp,

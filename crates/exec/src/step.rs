@@ -355,7 +355,11 @@ impl Warp {
                         self.set(d, i, r);
                     });
                 }
-                Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::Cvta { .. } => {
+                Op::Ld { .. }
+                | Op::St { .. }
+                | Op::Atom { .. }
+                | Op::AtomCas128 { .. }
+                | Op::Cvta { .. } => {
                     self.exec_mem(ctx, shared, &inst.op, mask)?;
                 }
                 Op::Tex { .. } | Op::TexCube { .. } | Op::Txq { .. } => {

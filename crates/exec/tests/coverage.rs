@@ -21,7 +21,6 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("mov: mov.b64 d, {a, b, c, e};", "", "four-part pack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.b64 {a, b, c, e}, d;", "", "four-part unpack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.vec.type d, a;", "", "whole-vector mov: helper fe-features owns it"),
-    ("atom: atom{.sem}{.scope}{.space}.cas.ctype d, [a], b, c;", ".b128", "128-bit compare-and-swap: not implemented (needs a 16-byte atomic across host threads)"),
 ];
 
 /// Known `.target`s and the first PTX version accepting each (as the checker enforces).

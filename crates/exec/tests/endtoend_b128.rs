@@ -53,3 +53,25 @@ fn misaligned_b128_access_faults() {
         f.kind
     );
 }
+
+#[test]
+fn cas_b128_counts_every_thread_on_global_and_shared() {
+    let n = 64usize;
+    let out = run_all_threads(
+        "b128.ptx",
+        "cas128",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[zbuf::<u64>(2 * (2 + n))],
+    );
+    let g: Vec<u64> = decode(&out[0]);
+    // 64 successful CASes of {+1, +2}.
+    assert_eq!(&g[0..2], &[64, 128], "global counter");
+    assert_eq!(&g[2..4], &[64, 128], "shared counter");
+    // Each first try returned a consistent pair {k, 2k} with k < 64; someone saw the zero.
+    let firsts: Vec<(u64, u64)> = (0..n).map(|t| (g[4 + 2 * t], g[5 + 2 * t])).collect();
+    assert!(
+        firsts.iter().all(|&(lo, hi)| lo < 64 && hi == 2 * lo),
+        "{firsts:?}"
+    );
+    assert!(firsts.contains(&(0, 0)));
+}

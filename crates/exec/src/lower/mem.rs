@@ -213,6 +213,24 @@ impl Lowerer<'_> {
         if ty.size_bits() < 16 {
             return Err(format!("{}-bit atomics are not supported", ty.size_bits()));
         }
+        if ty.size_bits() == 128 {
+            if op != AtomOp::Cas || is_red {
+                return Err("only atom.cas has a .b128 form".into());
+            }
+            let regs: Vec<&O> = [0, 2, 3].iter().filter_map(|&k| ops.get(k)).collect();
+            let h = self.halves128(e, &regs)?;
+            let (Some(&d), Some(&b), Some(&c)) = (h.first(), h.get(2), h.get(4)) else {
+                return Err("atom.cas.b128 needs d, b and c".into());
+            };
+            e.push(Op::AtomCas128 {
+                space,
+                d,
+                addr,
+                b,
+                c,
+            });
+            return Ok(());
+        }
         // 16-bit atomics move raw bits; `AddHalf` interprets them.
         let sty = if ty.size_bits() == 16 {
             Scalar::U16
