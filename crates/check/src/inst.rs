@@ -112,6 +112,12 @@ impl<'a> Checker<'a> {
         if !ok {
             return;
         }
+        if form.opcode == Opcode::Mov
+            && m.mods.vec.is_some()
+            && !self.check_swizzle_distinct(&operands, &inst.operands)
+        {
+            return;
+        }
         self.check_call(body, m, &operands, inst.span);
         if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;

@@ -36,6 +36,7 @@ mod operand;
 mod scope;
 mod selector;
 mod structs;
+mod vector;
 
 use diag::{Diagnostic, SourceFile};
 use syntax::ast;

@@ -311,12 +311,19 @@ impl<'a> Checker<'a> {
                         None
                     }
                     None => {
-                        self.error(
-                            sfx,
+                        let msg = if crate::selector::parse_swizzle(comp).is_some() {
                             format!(
-                                "unsupported vector suffix `.{comp}` (swizzles are not supported)"
-                            ),
-                        );
+                                "swizzle `.{comp}` is allowed only on the source of a vector \
+                                 `mov` (ptx-isa-1.1 §6.4.3); here a single element \
+                                 (`.x`, `.0`, `.r`, …) is expected"
+                            )
+                        } else {
+                            format!(
+                                "unknown vector element `.{comp}`: elements are `.0`-`.3`, \
+                                 `.x .y .z .w` or `.r .g .b .a` (ptx-isa-1.1 §6.4.3)"
+                            )
+                        };
+                        self.error(sfx, msg);
                         None
                     }
                 }
@@ -388,101 +395,6 @@ impl<'a> Checker<'a> {
         };
         self.error(sfx, msg);
         None
-    }
-
-    pub(crate) fn lower_vector(
-        &mut self,
-        body: &mut Body<'a>,
-        slot: &Slot<'_>,
-        op: &ast::Operand,
-        n: u32,
-        dst: bool,
-    ) -> Option<Operand> {
-        let elem_slot = Slot {
-            role: slot.role,
-            ..*slot
-        };
-        match op {
-            ast::Operand::Vector(v) => {
-                let fits = v.elements.len() as u32 == n
-                    || (slot.role.vector == VecRule::FromGeom && v.elements.len() == 3 && n == 4);
-                if !fits {
-                    self.error(
-                        v.span,
-                        format!(
-                            "operand `{}` of `{}` needs {n} elements, got {}",
-                            slot.role.name,
-                            slot.mnemonic,
-                            v.elements.len()
-                        ),
-                    );
-                    return None;
-                }
-                let mut out = Vec::with_capacity(v.elements.len());
-                let mut ok = true;
-                for e in &v.elements {
-                    let lowered = match e {
-                        ast::Operand::BitBucket(_) if dst => Some(Operand::Sink),
-                        ast::Operand::Expr(ast::Expr::Name(name)) => self
-                            .lower_reg_name(body, &elem_slot, name)
-                            .and_then(|(r, _)| {
-                                self.check_reg_type(body, r, &elem_slot, name.span())
-                                    .then_some(Operand::Reg(r))
-                            }),
-                        ast::Operand::Expr(e) if !dst => self.lower_imm(slot, e),
-                        other => {
-                            self.error(other.span(), "vector elements must be registers");
-                            None
-                        }
-                    };
-                    match lowered {
-                        Some(o) => out.push(o),
-                        None => ok = false,
-                    }
-                }
-                ok.then(|| Operand::Vector(out.into_boxed_slice()))
-            }
-            ast::Operand::Expr(ast::Expr::Name(name)) if name.suffix.is_none() => {
-                match self.resolve_name(body, name)? {
-                    Resolved::VecReg { first, len } if u32::from(len) == n => {
-                        let regs: Vec<Operand> = (0..u32::from(len))
-                            .map(|i| Operand::Reg(RegId(first.0 + i)))
-                            .collect();
-                        for i in 0..u32::from(len) {
-                            if !self.check_reg_type(
-                                body,
-                                RegId(first.0 + i),
-                                &elem_slot,
-                                name.span(),
-                            ) {
-                                return None;
-                            }
-                        }
-                        Some(Operand::Vector(regs.into_boxed_slice()))
-                    }
-                    _ => {
-                        self.error(
-                            name.span(),
-                            format!(
-                                "operand `{}` of `{}` must be a vector of {n} registers (`{{a, b, …}}`)",
-                                slot.role.name, slot.mnemonic
-                            ),
-                        );
-                        None
-                    }
-                }
-            }
-            other => {
-                self.error(
-                    other.span(),
-                    format!(
-                        "operand `{}` of `{}` must be a vector of {n} registers (`{{a, b, …}}`)",
-                        slot.role.name, slot.mnemonic
-                    ),
-                );
-                None
-            }
-        }
     }
 
     pub(crate) fn lower_imm(&mut self, slot: &Slot<'_>, e: &ast::Expr) -> Option<Operand> {

@@ -14,6 +14,22 @@ pub(crate) fn vector_component(s: &str) -> Option<u8> {
     })
 }
 
+/// A swizzle (ptx-isa-1.1 §6.4.3): one to four element names, all from one of the sets
+/// `0123`, `xyzw`, `rgba` (duplicates and any order allowed): `wzyx` → `[3, 2, 1, 0]`.
+/// Mixing sets (`xg`) is refused: the spec describes a swizzle as "a combination of the digits
+/// or characters that represent the elements", each set naming the elements on its own.
+pub(crate) fn parse_swizzle(s: &str) -> Option<Vec<u8>> {
+    if s.is_empty() || s.len() > 4 {
+        return None;
+    }
+    let set = ["0123", "xyzw", "rgba"]
+        .into_iter()
+        .find(|set| s.chars().all(|c| set.contains(c)))?;
+    s.chars()
+        .map(|c| set.find(c).and_then(|i| u8::try_from(i).ok()))
+        .collect()
+}
+
 /// `%envreg12` → 12.
 pub(crate) fn trailing_index(name: &str) -> u8 {
     let digits: String = name

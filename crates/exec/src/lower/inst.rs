@@ -7,7 +7,7 @@ use crate::program::*;
 use ir::{Flag, Opcode as Oc, Operand as O, Type as T};
 use isa::{MulMode, Rounding as IR};
 
-fn width_of(t: T) -> Width {
+pub(crate) fn width_of(t: T) -> Width {
     match t.size_bits() {
         8 => Width::W8,
         16 => Width::W16,
@@ -157,6 +157,7 @@ impl Lowerer<'_> {
         let o = |k: usize| ops.get(k).unwrap_or(&O::Omitted);
         let ty = i.ty().unwrap_or(T::B32);
         match i.op {
+            Oc::Mov if i.mods.vec.is_some() => self.mov_whole_vector(e, i)?,
             Oc::Add
             | Oc::Sub
             | Oc::Mul

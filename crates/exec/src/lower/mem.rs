@@ -261,6 +261,103 @@ impl Lowerer<'_> {
     }
 
     /// `mov d, {a, b}` (pack) and `mov {a, b}, d` (unpack).
+    /// ptx-isa-1.1 §6.4.3 `mov.v4.f32 d, a`: the checker has resolved both sides (vector
+    /// registers, brace lists, swizzles, Table 10 spreading and zero extension) to one element
+    /// per lane, so this is one scalar move per lane. All lanes are read before any is written:
+    /// sources that are also destinations go through scratch registers first.
+    pub(crate) fn mov_whole_vector(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
+        let ty = i.ty().ok_or("missing type")?;
+        let (Some(O::Vector(d)), Some(O::Vector(a))) = (i.operands.first(), i.operands.get(1))
+        else {
+            return Err("a vector mov needs vector operands".into());
+        };
+        if d.len() != a.len() || d.len() > 4 {
+            return Err("vector mov operands differ in length".into());
+        }
+        let wide = ty.size_bits() == 64;
+        let written: Vec<ir::RegId> = d.iter().filter_map(O::as_reg).collect();
+        let mut srcs = Vec::with_capacity(a.len());
+        for (k, s) in a.iter().enumerate() {
+            let src = self.src(e, s, wide)?;
+            let staged = match (s.as_reg().filter(|r| written.contains(r)), src) {
+                (Some(_), Src::Reg(Reg::R32(x))) => {
+                    let t = self.scratch32(e);
+                    e.setup(Op::Un32 {
+                        op: UnOp::Mov,
+                        w: Width::W32,
+                        d: t,
+                        a: S32::Reg(x),
+                    });
+                    Src::Reg(Reg::R32(t))
+                }
+                (Some(_), Src::Reg(Reg::R64(x))) => {
+                    let t = self.scratch64(e);
+                    e.setup(Op::Un64 {
+                        op: UnOp::Mov,
+                        d: t,
+                        a: S64::Reg(x),
+                    });
+                    Src::Reg(Reg::R64(t))
+                }
+                (Some(_), Src::Reg(Reg::Pred(x))) => {
+                    let t = self.scratch_pred(k);
+                    e.setup(Op::PredOp {
+                        op: PredLogic::Mov,
+                        d: t,
+                        a: PredSrc::Reg(x, false),
+                        b: PredSrc::Imm(false),
+                    });
+                    Src::Reg(Reg::Pred(t))
+                }
+                (_, src) => src,
+            };
+            srcs.push(staged);
+        }
+        for (dst, src) in d.iter().zip(srcs) {
+            let Some(dst) = self.dst(e, dst)? else {
+                continue;
+            };
+            match (dst, src) {
+                (Reg::R32(d), Src::Reg(Reg::R32(x))) => e.push(Op::Un32 {
+                    op: UnOp::Mov,
+                    w: super::inst::width_of(ty),
+                    d,
+                    a: S32::Reg(x),
+                }),
+                (Reg::R32(d), Src::Imm(v)) => e.push(Op::Un32 {
+                    op: UnOp::Mov,
+                    w: super::inst::width_of(ty),
+                    d,
+                    a: S32::Imm(v as u32),
+                }),
+                (Reg::R64(d), Src::Reg(Reg::R64(x))) => e.push(Op::Un64 {
+                    op: UnOp::Mov,
+                    d,
+                    a: S64::Reg(x),
+                }),
+                (Reg::R64(d), Src::Imm(v)) => e.push(Op::Un64 {
+                    op: UnOp::Mov,
+                    d,
+                    a: S64::Imm(v),
+                }),
+                (Reg::Pred(d), Src::Reg(Reg::Pred(x))) => e.push(Op::PredOp {
+                    op: PredLogic::Mov,
+                    d,
+                    a: PredSrc::Reg(x, false),
+                    b: PredSrc::Imm(false),
+                }),
+                (Reg::Pred(d), Src::Imm(v)) => e.push(Op::PredOp {
+                    op: PredLogic::Mov,
+                    d,
+                    a: PredSrc::Imm(v != 0),
+                    b: PredSrc::Imm(false),
+                }),
+                _ => return Err("vector mov elements differ in register size".into()),
+            }
+        }
+        Ok(())
+    }
+
     pub(crate) fn mov_vector(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let ops = &i.operands;
         let ty = i.ty().ok_or("missing type")?;
