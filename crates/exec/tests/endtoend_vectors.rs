@@ -57,3 +57,34 @@ fn ptx11_vector_moves_swizzles_and_conversions() {
         }
     }
 }
+
+#[test]
+fn four_part_pack_and_unpack_of_b64() {
+    let threads = 33usize;
+    let mut rng = Rng(78);
+    let mut input: Vec<u16> = (0..4 * threads).map(|_| rng.next_u32() as u16).collect();
+    // Carries across every part boundary when 1 is added.
+    input[0..4].copy_from_slice(&[0xFFFF, 0xFFFF, 0xFFFF, 0x1234]);
+    input[4..8].copy_from_slice(&[0xFFFF; 4]);
+    let out = run_all_threads(
+        "vectors_ptx11.ptx",
+        "pack4",
+        &cfg([1, 1, 1], [threads as u32, 1, 1]),
+        &[buf(&input), zbuf::<u64>(threads), zbuf::<u16>(4 * threads)],
+    );
+    let words: Vec<u64> = decode(&out[1]);
+    let parts: Vec<u16> = decode(&out[2]);
+    for t in 0..threads {
+        let want: u64 = (0..4)
+            .map(|k| u64::from(input[4 * t + k]) << (16 * k))
+            .sum();
+        assert_eq!(words[t], want, "thread {t} packed");
+        let next = want.wrapping_add(1);
+        let want_parts: Vec<u16> = (0..4).map(|k| (next >> (16 * k)) as u16).collect();
+        assert_eq!(
+            &parts[4 * t..4 * t + 4],
+            &want_parts[..],
+            "thread {t} unpacked"
+        );
+    }
+}

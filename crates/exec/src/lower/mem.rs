@@ -392,6 +392,47 @@ impl Lowerer<'_> {
                     e.push(Op::Unpack32 { lo, hi, a });
                 }
             }
+            // `mov.b64 d, {a, b, c, e}`: four 16-bit parts, `a` lowest (PTX ISA 8.x §9.7.9.2).
+            (Some(d), Some(O::Vector(v))) if v.len() == 4 => {
+                let mut halves = [S32::Imm(0); 2];
+                for (half, pair) in halves.iter_mut().zip(v.chunks(2)) {
+                    let (Some(lo), Some(hi)) = (pair.first(), pair.get(1)) else {
+                        return Err("four-part pack needs four parts".into());
+                    };
+                    let (lo, hi) = (self.s32(e, lo)?, self.s32(e, hi)?);
+                    let t = self.scratch32(e);
+                    e.setup(Op::Pack32 { d: t, lo, hi });
+                    *half = S32::Reg(t);
+                }
+                let d = self.dst64(e, d)?;
+                let [lo, hi] = halves;
+                e.push(Op::Pack64 { d, lo, hi });
+            }
+            (Some(O::Vector(v)), Some(a)) if v.len() == 4 => {
+                let S64::Reg(a) = self.s64(e, a)? else {
+                    return Err("unpacking an immediate is not supported".into());
+                };
+                let (t0, t1) = (self.scratch32(e), self.scratch32(e));
+                e.setup(Op::Unpack64 {
+                    lo: Some(t0),
+                    hi: Some(t1),
+                    a,
+                });
+                for (t, pair) in [t0, t1].into_iter().zip(v.chunks(2)) {
+                    let part = |o: Option<&O>| -> LResult<Option<R32>> {
+                        match o {
+                            Some(o) => match self.dst(e, o)? {
+                                Some(Reg::R32(r)) => Ok(Some(r)),
+                                None => Ok(None),
+                                _ => Err("four-part unpack needs 16-bit parts".into()),
+                            },
+                            None => Ok(None),
+                        }
+                    };
+                    let (lo, hi) = (part(pair.first())?, part(pair.get(1))?);
+                    e.push(Op::Unpack32 { lo, hi, a: t });
+                }
+            }
             _ => return Err("this form of mov is not supported".into()),
         }
         Ok(())
