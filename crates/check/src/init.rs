@@ -6,6 +6,7 @@ use crate::ctx::Checker;
 use crate::decl::type_bytes;
 use crate::imm::imm_bits;
 use crate::scope::ModSym;
+use crate::structs::{FieldKind, StructLayout};
 use ir::{Initializer, Reloc, RelocTarget, VarId, VarType};
 use syntax::ast;
 
@@ -30,6 +31,8 @@ pub(crate) fn shape_of(init: &ast::Initializer) -> Vec<u64> {
 }
 
 struct Layout {
+    /// Byte offset of the object being filled within the variable (a struct member's offset).
+    base: u64,
     ty: isa::Type,
     elem: u64,
     lanes: u64,
@@ -42,14 +45,20 @@ impl<'a> Checker<'a> {
         let Some(v) = self.vars.get(var.index()) else {
             return;
         };
-        let (ty, lanes) = match &v.ty {
-            VarType::Scalar { ty, vector } => (*ty, u64::from(*vector)),
-            VarType::Aggregate { .. } => {
-                self.error(
-                    init.span(),
-                    "initializers of struct/union variables are not supported",
-                );
-                return;
+        let size = v.size;
+        let dims = v.dims.clone();
+        let mut bytes = vec![0u8; usize::try_from(size).unwrap_or(0)];
+        let mut relocs = Vec::new();
+        match &v.ty {
+            VarType::Scalar { ty, vector } => {
+                let (ty, lanes) = (*ty, *vector);
+                self.fill_scalars(ty, lanes, &dims, init, 0, &mut bytes, &mut relocs);
+            }
+            VarType::Aggregate { name, .. } => {
+                let Some(layout) = self.structs.get(name.as_str()).cloned() else {
+                    return;
+                };
+                self.fill_aggregates(&layout, &dims, init, 0, &mut bytes, &mut relocs);
             }
             VarType::Opaque => {
                 self.error(
@@ -58,25 +67,140 @@ impl<'a> Checker<'a> {
                 );
                 return;
             }
-        };
+        }
+        if let Some(v) = self.vars.get_mut(var.index()) {
+            v.init = Some(Initializer { bytes, relocs });
+        }
+    }
+
+    /// Scalars or vectors of `ty` (`lanes` per vector), in an array of `dims`, starting at byte
+    /// `at` of the variable.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_scalars(
+        &mut self,
+        ty: isa::Type,
+        lanes: u8,
+        dims: &[u64],
+        init: &'a ast::Initializer,
+        at: u64,
+        bytes: &mut [u8],
+        relocs: &mut Vec<Reloc>,
+    ) {
+        let lanes = u64::from(lanes.max(1));
         let elem = type_bytes(ty);
         let vec_bytes = if lanes == 3 { 4 * elem } else { lanes * elem };
-        let mut levels = v.dims.clone();
+        let mut levels = dims.to_vec();
         if lanes > 1 {
             levels.push(lanes);
         }
-        let size = v.size;
         let layout = Layout {
+            base: at,
             ty,
             elem,
             lanes,
             vec_bytes,
         };
-        let mut bytes = vec![0u8; usize::try_from(size).unwrap_or(0)];
-        let mut relocs = Vec::new();
-        self.fill(&layout, &levels, init, 0, &mut bytes, &mut relocs);
-        if let Some(v) = self.vars.get_mut(var.index()) {
-            v.init = Some(Initializer { bytes, relocs });
+        self.fill(&layout, &levels, init, 0, bytes, relocs);
+    }
+
+    /// An array (`dims`, possibly none) of structs/unions laid out as `layout`, at byte `at`.
+    fn fill_aggregates(
+        &mut self,
+        layout: &StructLayout,
+        dims: &[u64],
+        init: &'a ast::Initializer,
+        at: u64,
+        bytes: &mut [u8],
+        relocs: &mut Vec<Reloc>,
+    ) {
+        let Some((&n, rest)) = dims.split_first() else {
+            self.fill_struct(layout, init, at, bytes, relocs);
+            return;
+        };
+        let ast::Initializer::List(items, span) = init else {
+            self.error(
+                init.span(),
+                format!(
+                    "an array of {} needs a brace-enclosed initializer",
+                    aggregate_name(layout)
+                ),
+            );
+            return;
+        };
+        if items.len() as u64 > n {
+            self.error(
+                *span,
+                format!(
+                    "too many initializers: {} given for {n} elements",
+                    items.len()
+                ),
+            );
+            return;
+        }
+        let stride = rest.iter().fold(layout.size, |a, d| a.saturating_mul(*d));
+        for (k, item) in items.iter().enumerate() {
+            let at = at.saturating_add((k as u64).saturating_mul(stride));
+            self.fill_aggregates(layout, rest, item, at, bytes, relocs);
+        }
+    }
+
+    /// One struct or union at byte `at`. Following C (ptx-isa-1.1 §5.3.5: "Structures take a
+    /// list of values that matches the fields in a structure"; initializers "follow the
+    /// conventions of C/C++"): values go to the fields in declaration order, missing trailing
+    /// fields are zero, nested aggregates and array fields take their own braces, and a union
+    /// is initialized through its first member only.
+    fn fill_struct(
+        &mut self,
+        layout: &StructLayout,
+        init: &'a ast::Initializer,
+        at: u64,
+        bytes: &mut [u8],
+        relocs: &mut Vec<Reloc>,
+    ) {
+        let ast::Initializer::List(items, span) = init else {
+            self.error(
+                init.span(),
+                format!(
+                    "{} is initialized with a brace-enclosed list of its fields",
+                    aggregate_name(layout)
+                ),
+            );
+            return;
+        };
+        if layout.union && items.len() > 1 {
+            let first = layout.fields.first().map_or("", |f| f.name.as_str());
+            self.error(
+                *span,
+                format!(
+                    "a union is initialized through its first member (`{first}`) only, as in C; \
+                     got {} values",
+                    items.len()
+                ),
+            );
+            return;
+        }
+        if items.len() > layout.fields.len() {
+            self.error(
+                *span,
+                format!(
+                    "too many initializers: {} given for {}, which has {} fields",
+                    items.len(),
+                    aggregate_name(layout),
+                    layout.fields.len()
+                ),
+            );
+            return;
+        }
+        for (field, item) in layout.fields.iter().zip(items) {
+            let at = at.saturating_add(field.offset);
+            match &field.kind {
+                FieldKind::Scalar { ty, vector } => {
+                    self.fill_scalars(*ty, *vector, &field.dims, item, at, bytes, relocs);
+                }
+                FieldKind::Aggregate(inner) => {
+                    self.fill_aggregates(inner, &field.dims, item, at, bytes, relocs);
+                }
+            }
         }
     }
 
@@ -150,7 +274,8 @@ impl<'a> Checker<'a> {
     ) {
         let offset = (index / l.lanes)
             .saturating_mul(l.vec_bytes)
-            .saturating_add((index % l.lanes).saturating_mul(l.elem));
+            .saturating_add((index % l.lanes).saturating_mul(l.elem))
+            .saturating_add(l.base);
         let (sym, addend) = if crate::operand::expr_has_name(e) {
             match split_symbolic(e, self.src) {
                 Ok(x) => x,
@@ -216,5 +341,15 @@ impl<'a> Checker<'a> {
         {
             dst.copy_from_slice(src);
         }
+    }
+}
+
+/// `struct `pt`` / `union `u`` / `an anonymous struct`, for messages.
+fn aggregate_name(l: &StructLayout) -> String {
+    let kind = if l.union { "union" } else { "struct" };
+    if l.name.is_empty() {
+        format!("an anonymous {kind}")
+    } else {
+        format!("{kind} `{}`", l.name)
     }
 }

@@ -9,6 +9,8 @@ use syntax::ast;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct StructLayout {
     pub name: String,
+    /// `.union`: every field at offset 0.
+    pub union: bool,
     pub size: u64,
     pub align: u32,
     pub fields: Vec<Field>,
@@ -21,6 +23,8 @@ pub(crate) struct Field {
     pub name: String,
     pub offset: u64,
     pub kind: FieldKind,
+    /// Array dimensions (`.f32[4] v`, `.u8 c[2][3]`), outermost first; empty for one element.
+    pub dims: Vec<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +86,7 @@ impl<'a> Checker<'a> {
         let mut fields = Vec::new();
         let mut ok = true;
         for f in &s.fields {
+            let mut dims = Vec::new();
             let (name, kind, fsize, falign) = match f {
                 ast::StructField::Field(fd) => {
                     let Some((kind, elem_size, elem_align)) = self.field_type(&fd.ty) else {
@@ -94,7 +99,10 @@ impl<'a> Checker<'a> {
                             .as_ref()
                             .and_then(|e| self.eval_count(e, "array dimension"))
                         {
-                            Some(n) => count = count.saturating_mul(n),
+                            Some(n) => {
+                                count = count.saturating_mul(n);
+                                dims.push(n);
+                            }
                             None => {
                                 if d.is_none() {
                                     self.error(fd.span, "struct fields need explicit array sizes");
@@ -139,12 +147,18 @@ impl<'a> Checker<'a> {
                 offset.saturating_add(fsize)
             };
             align = align.max(falign);
-            fields.push(Field { name, offset, kind });
+            fields.push(Field {
+                name,
+                offset,
+                kind,
+                dims,
+            });
         }
         if !ok {
             return None;
         }
         Some(StructLayout {
+            union: is_union,
             name: s
                 .name
                 .map(|n| n.text(self.src).to_string())
