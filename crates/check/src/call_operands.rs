@@ -150,4 +150,75 @@ impl<'a> Checker<'a> {
             }
         }
     }
+
+    /// Constants in a call's argument list take the type of the parameter they bind (an
+    /// immediate "defaults to the size of the instruction source operand", ptx-isa-1.1
+    /// §6.4.5; for `call` that operand is the callee's parameter): `call f, (1.5)` passes the
+    /// `.f32` bits of 1.5 to an `.f32` parameter and the `.f64` bits to an `.f64` one.
+    pub(crate) fn convert_call_immediates(
+        &mut self,
+        m: &isa::Match,
+        ops: &mut [Operand],
+        written: &[ast::Operand],
+    ) {
+        if m.form.opcode != isa::Opcode::Call {
+            return;
+        }
+        let mut types: Option<Vec<Option<Type>>> = None;
+        for op in ops.iter() {
+            match op {
+                Operand::Func(f) => {
+                    types = self.functions.get(f.index()).map(|f| {
+                        f.params
+                            .iter()
+                            .map(|p| match p {
+                                ir::Param::Reg(r) => f.regs.get(r.index()).map(|r| r.ty),
+                                ir::Param::Var(v) => match self.vars.get(v.index()) {
+                                    Some(ir::Variable {
+                                        ty: ir::VarType::Scalar { ty, vector: 1 },
+                                        dims,
+                                        ..
+                                    }) if dims.is_empty() => Some(*ty),
+                                    _ => None,
+                                },
+                            })
+                            .collect()
+                    });
+                }
+                Operand::Proto(p) => {
+                    types = self
+                        .prototypes
+                        .get(p.index())
+                        .map(|p| p.params.iter().map(|q| Some(q.ty)).collect());
+                }
+                _ => {}
+            }
+        }
+        let Some(types) = types else {
+            return;
+        };
+        for ((role, op), ast_op) in m.form.operands.iter().zip(ops.iter_mut()).zip(written) {
+            let (true, Operand::List(args), ast::Operand::List(ast_args)) =
+                (role.name == "params", op, ast_op)
+            else {
+                continue;
+            };
+            for ((arg, ast_arg), ty) in args.iter_mut().zip(&ast_args.elements).zip(&types) {
+                let (Operand::Imm(_), ast::Operand::Expr(e), Some(ty)) = (&*arg, ast_arg, ty)
+                else {
+                    continue;
+                };
+                let converted = eval(e, self.src)
+                    .map_err(|(_, m)| m)
+                    .and_then(|v| crate::imm::imm_bits(v, *ty));
+                match converted {
+                    Ok(bits) => *arg = Operand::Imm(bits),
+                    Err(msg) => self.error(
+                        e.span(),
+                        format!("{msg} (argument of `call` for a {} parameter)", ty.suffix()),
+                    ),
+                }
+            }
+        }
+    }
 }

@@ -6,7 +6,7 @@ use crate::ctx::Checker;
 use crate::scope::ModSym;
 use diag::{Diagnostic, Span};
 use ir::{Linkage, PtrAttr, VarScope, VarType, Variable};
-use isa::{Space, Type};
+use isa::{PtxVersion, Space, Type};
 use syntax::ast::{self, ScalarType, StateSpace};
 
 /// Largest variable that may carry an initializer: its bytes are built in memory.
@@ -76,6 +76,23 @@ pub(crate) fn type_bytes(t: Type) -> u64 {
 }
 
 impl<'a> Checker<'a> {
+    /// The `.target`/`.version` gate of a declared `[.vN] type` (isa's declaration rules).
+    pub(crate) fn check_decl_type(
+        &mut self,
+        ty: Type,
+        vector: Option<ast::VectorWidth>,
+        span: Span,
+    ) -> bool {
+        let lanes = vector.map_or(1, |v| v.lanes());
+        match isa::check_declaration_type(ty, lanes, self.target.sm, self.version) {
+            Ok(()) => true,
+            Err(msg) => {
+                self.error(span, msg);
+                false
+            }
+        }
+    }
+
     /// Evaluates a constant that counts something (array size, alignment): a non-negative
     /// integer.
     pub(crate) fn eval_count(&mut self, e: &ast::Expr, what: &str) -> Option<u64> {
@@ -110,6 +127,9 @@ impl<'a> Checker<'a> {
             self.error(span, format!("`{}` cannot be used here", st.as_str()));
             return None;
         };
+        if !self.check_decl_type(ty, vector, span) {
+            return None;
+        }
         let elem = type_bytes(ty);
         let n = vector.map_or(1, |v| v.lanes());
         // A .v3 occupies and is aligned like a .v4 (PTX ISA 8.x §5.4.3 "Vectors": "vectors
@@ -134,8 +154,22 @@ impl<'a> Checker<'a> {
         };
         match ts.base {
             ast::BaseType::Scalar(
-                ScalarType::Texref | ScalarType::Samplerref | ScalarType::Surfref,
+                st @ (ScalarType::Texref | ScalarType::Samplerref | ScalarType::Surfref),
             ) => {
+                // PTX ISA 8.x §5.3 "Texture, Sampler, and Surface Types", PTX ISA Notes:
+                // introduced in PTX ISA version 1.5.
+                let need = PtxVersion::new(1, 5);
+                if self.version < need {
+                    self.error(
+                        ts.span,
+                        format!(
+                            "{} requires PTX ISA version {need} or higher (file is .version {})",
+                            st.as_str(),
+                            self.version
+                        ),
+                    );
+                    return None;
+                }
                 // Opaque handles: 8 bytes in parameter/global space (PTX ISA 8.x §5.3).
                 Some((VarType::Opaque, 8, 8))
             }
@@ -366,10 +400,13 @@ impl<'a> Checker<'a> {
                 );
                 return;
             }
-            StateSpace::Sreg => {
+            StateSpace::Sreg => return self.check_sreg_declaration(decl),
+            StateSpace::Surf => {
                 self.error(
                     decl.space_span,
-                    "special registers are predefined and cannot be declared",
+                    "`.surf` declarations are not supported: \"Declarations and instructions \
+                     using .surf space are not supported\" (ptx-isa-1.1 §10.5.2); PTX ISA 1.5 \
+                     and later declare surfaces as `.global .surfref`",
                 );
                 return;
             }

@@ -208,7 +208,7 @@ impl<'a> Checker<'a> {
         let ts = decl.ty?;
         match ts.base {
             ast::BaseType::Scalar(st) if ts.vector.is_none() => match isa_type(st) {
-                Some(t) => Some(t),
+                Some(t) => self.check_decl_type(t, None, ts.span).then_some(t),
                 None => {
                     self.error(ts.span, format!("`{}` cannot be a register", st.as_str()));
                     None
@@ -527,10 +527,13 @@ impl<'a> Checker<'a> {
     fn declare_body_variable(&mut self, body: &mut Body<'a>, decl: &ast::VariableDecl, top: bool) {
         match decl.space {
             StateSpace::Reg => return self.declare_registers(body, decl),
-            StateSpace::Sreg => {
+            StateSpace::Sreg => return self.check_sreg_declaration(decl),
+            StateSpace::Surf => {
                 self.error(
                     decl.space_span,
-                    "special registers are predefined and cannot be declared",
+                    "`.surf` declarations are not supported: \"Declarations and instructions \
+                     using .surf space are not supported\" (ptx-isa-1.1 §10.5.2); PTX ISA 1.5 \
+                     and later declare surfaces as `.global .surfref`",
                 );
                 return;
             }
@@ -600,6 +603,9 @@ impl<'a> Checker<'a> {
             );
             return;
         };
+        if !self.check_decl_type(ty, ts.vector, ts.span) {
+            return;
+        }
         let lanes = ts.vector.map_or(1, |v| v.lanes());
         if lanes > 4 {
             self.error(ts.span, "register vectors have at most 4 elements");

@@ -118,6 +118,7 @@ impl<'a> Checker<'a> {
         {
             return;
         }
+        self.convert_call_immediates(m, &mut operands, &inst.operands);
         self.check_call(body, m, &operands, inst.span);
         if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;
@@ -223,7 +224,12 @@ impl<'a> Checker<'a> {
                     .map(|(_, m)| m);
                 let read_only_space = matches!(opcode, "st" | "atom" | "red")
                     && matches!(bad, Some(".const" | ".tex" | ".sreg"));
-                let message = if read_only_space {
+                let message = if bad == Some(".surf") {
+                    format!(
+                        "`{opcode}.surf`: \"Declarations and instructions using .surf space are \
+                         not supported\" (ptx-isa-1.1 §10.5.2)"
+                    )
+                } else if read_only_space {
                     format!(
                         "`{opcode}` cannot write to `{}`: the state space is read-only (ptx-isa-1.1 §5.1 Table 5)",
                         bad.unwrap_or("")
@@ -232,7 +238,13 @@ impl<'a> Checker<'a> {
                     e.message.clone()
                 };
                 let mut d = Diagnostic::error(at, message);
-                for n in &e.notes {
+                // The forms cannot help: no form takes `.surf`.
+                let notes = if bad == Some(".surf") {
+                    &[][..]
+                } else {
+                    &e.notes[..]
+                };
+                for n in notes {
                     d = d.with_note(n.clone());
                 }
                 self.push(d);

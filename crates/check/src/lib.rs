@@ -35,6 +35,7 @@ mod inst;
 mod operand;
 mod scope;
 mod selector;
+mod sreg_decl;
 mod structs;
 mod vector;
 

@@ -38,9 +38,10 @@ pub enum Operand {
     /// The call prototype of an indirect call.
     Proto(ProtoId),
     /// A parenthesised list: call return values and arguments. Elements are `Reg`,
-    /// `VarAddr` (a `.param` variable passed by name, offset 0) or `Imm` (an integer constant
-    /// as its 64-bit two's-complement bits; a float constant as `f64` bits — the callee's
-    /// parameter type decides how many low bytes are passed).
+    /// `VarAddr` (a `.param` variable passed by name, offset 0) or `Imm` (a constant in the
+    /// type of the parameter it binds, as [`Operand::Imm`] describes: `1.5` for an `.f32`
+    /// parameter is `1.5f32.to_bits()`; for a parameter without a scalar type — a `.b8` array —
+    /// an integer as its 64-bit two's-complement bits and a float as `f64` bits).
     List(Box<[Operand]>),
     /// The bit bucket `_`.
     Sink,

@@ -39,6 +39,7 @@
 //! `rounding`, `cmp`, `space`, `cache`, `vec`, `atom_op`, … — and a [`Flags`] set for
 //! single-spelling modifiers such as `.sat`, `.ftz`, `.cc`, `.approx`, `.uni`).
 
+mod decl;
 mod docs;
 mod dsl;
 mod form;
@@ -50,6 +51,7 @@ mod sreg;
 mod table;
 mod types;
 
+pub use decl::{check_declaration_type, declaration_type_rule, DeclTypeRule};
 pub use docs::print_instructions_md;
 pub use dsl::TableError;
 pub use form::{

@@ -32,10 +32,17 @@ impl<'s> Parser<'s> {
             let t = self.bump();
             modifiers = Some(modifiers.map_or(t.span, |m| m.to(t.span)));
         }
+        // `call`'s parenthesised operands are always return/argument lists, also when one
+        // holds a single constant (`call f, (1.5);`), which elsewhere would be an expression.
+        let lists = if op.ident.text(self.src) == "call" {
+            Lists::Always
+        } else {
+            Lists::Guess
+        };
         let operands = if self.at(TokenKind::Semi) {
             Vec::new()
         } else {
-            self.parse_operand_seq(true)?
+            self.parse_operand_seq(lists)?
         };
         self.expect(TokenKind::Semi, "`,` or `;` after an operand")?;
         Ok(Instruction {
@@ -48,7 +55,7 @@ impl<'s> Parser<'s> {
     }
 
     /// `operand {, operand}` collected into an exactly sized collection.
-    fn parse_operand_seq<C: FromIterator<Operand>>(&mut self, allow_list: bool) -> PResult<C> {
+    fn parse_operand_seq<C: FromIterator<Operand>>(&mut self, allow_list: Lists) -> PResult<C> {
         let start = self.operand_stack.len();
         let r = self.push_operands(allow_list);
         // Not `split_off`: at index 0 it hands over the whole buffer (capacity included) and
@@ -57,7 +64,7 @@ impl<'s> Parser<'s> {
         r.map(|()| out)
     }
 
-    fn push_operands(&mut self, allow_list: bool) -> PResult<()> {
+    fn push_operands(&mut self, allow_list: Lists) -> PResult<()> {
         let op = self.parse_operand(allow_list)?;
         self.operand_stack.push(op);
         while self.eat(TokenKind::Comma) {
@@ -68,7 +75,7 @@ impl<'s> Parser<'s> {
     }
 
     /// One operand; `(…)` lists are allowed only at the top level of an instruction.
-    fn parse_operand(&mut self, allow_list: bool) -> PResult<Operand> {
+    fn parse_operand(&mut self, allow_list: Lists) -> PResult<Operand> {
         let start = self.tok.span;
         match self.tok.kind {
             TokenKind::LBracket => {
@@ -77,7 +84,7 @@ impl<'s> Parser<'s> {
                 let expr = self.parse_expr()?;
                 let mut rest = Vec::new();
                 while self.eat(TokenKind::Comma) {
-                    rest.push(self.parse_operand(false)?);
+                    rest.push(self.parse_operand(Lists::No)?);
                 }
                 self.leave();
                 self.expect(TokenKind::RBracket, "`]` closing the address")?;
@@ -90,7 +97,7 @@ impl<'s> Parser<'s> {
             TokenKind::LBrace => {
                 self.bump();
                 self.enter()?;
-                let elements = self.parse_operand_seq(false)?;
+                let elements = self.parse_operand_seq(Lists::No)?;
                 self.leave();
                 self.expect(TokenKind::RBrace, "`,` or `}` in a vector operand")?;
                 Ok(Operand::Vector(VectorOperand {
@@ -98,12 +105,12 @@ impl<'s> Parser<'s> {
                     span: self.span_from(start),
                 }))
             }
-            TokenKind::LParen if allow_list && self.paren_is_list() => {
+            TokenKind::LParen if allow_list != Lists::No && self.paren_is_list(allow_list) => {
                 self.bump();
                 let elements = if self.at(TokenKind::RParen) {
                     Vec::new()
                 } else {
-                    self.parse_operand_seq(false)?
+                    self.parse_operand_seq(Lists::No)?
                 };
                 self.expect(TokenKind::RParen, "`,` or `)` in an operand list")?;
                 Ok(Operand::List(OperandList {
@@ -150,7 +157,8 @@ impl<'s> Parser<'s> {
     /// Decides whether the `(` at the cursor starts an operand list (`call` arguments) or a
     /// parenthesised expression: a list is empty, has a top-level comma, or holds one name —
     /// and is the whole operand (`(x) + 1` and `(p) ? a : b` are expressions).
-    fn paren_is_list(&self) -> bool {
+    /// For `call` ([`Lists::Always`]) any whole parenthesised operand is a list.
+    fn paren_is_list(&self, lists: Lists) -> bool {
         let mut lx = self.lexer.clone();
         let mut depth = 1usize;
         let mut count = 0usize;
@@ -168,7 +176,9 @@ impl<'s> Parser<'s> {
                             TokenKind::Comma | TokenKind::Semi | TokenKind::Eof
                         );
                         return whole_operand
-                            && (count == 0 || (count == 1 && first == TokenKind::Ident));
+                            && (lists == Lists::Always
+                                || count == 0
+                                || (count == 1 && first == TokenKind::Ident));
                     }
                 }
                 TokenKind::Comma if depth == 1 => return true,
@@ -182,6 +192,17 @@ impl<'s> Parser<'s> {
             }
         }
     }
+}
+
+/// Whether a `(` operand may start an operand list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lists {
+    /// Inside brackets, braces and lists.
+    No,
+    /// At the top level: a list when [`Parser::paren_is_list`] says so.
+    Guess,
+    /// At the top level of `call`: every whole parenthesised operand.
+    Always,
 }
 
 /// `p|q` parses as a bitwise-or of two names; as an operand it is a destination pair.
