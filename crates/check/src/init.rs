@@ -161,7 +161,7 @@ impl<'a> Checker<'a> {
             self.error(
                 init.span(),
                 format!(
-                    "{} is initialized with a brace-enclosed list of its fields",
+                    "{} needs a brace-enclosed initializer with one value per field",
                     aggregate_name(layout)
                 ),
             );

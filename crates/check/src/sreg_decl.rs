@@ -10,9 +10,11 @@ use syntax::ast;
 
 impl<'a> Checker<'a> {
     pub(crate) fn check_sreg_declaration(&mut self, decl: &ast::VariableDecl) {
+        let mut restated = Vec::new();
         for d in &decl.declarators {
             let name = d.name.text(self.src);
-            let Some((info, None)) = isa::lookup_special_reg(name) else {
+            // `%tid.0`: one component, declared as a scalar of the component type.
+            let Some((info, comp)) = isa::lookup_special_reg(name) else {
                 self.error(
                     d.name.span,
                     format!(
@@ -38,15 +40,10 @@ impl<'a> Checker<'a> {
                 ast::BaseType::Scalar(st) => isa_type(st).map(|t| (t, ts.vector.is_some())),
                 ast::BaseType::Named(_) => None,
             });
-            let vec_word = if info.vector { "a vector of " } else { "" };
+            let vector = info.vector && comp.is_none();
+            let vec_word = if vector { "a vector of " } else { "" };
             match declared {
-                Some((t, v)) if t == want && v == info.vector => self.warn(
-                    decl.span,
-                    format!(
-                        "`{name}` is predefined (ptx-isa-1.1 §5.1.2); this `.sreg` declaration \
-                         restates it and is ignored"
-                    ),
-                ),
+                Some((t, v)) if t == want && v == vector => restated.push(name),
                 _ => self.error(
                     decl.ty.map_or(decl.span, |t| t.span),
                     format!(
@@ -57,6 +54,24 @@ impl<'a> Checker<'a> {
                     ),
                 ),
             }
+        }
+        if let [one] = restated[..] {
+            self.warn(
+                decl.span,
+                format!(
+                    "`{one}` is predefined (ptx-isa-1.1 §5.1.2); this `.sreg` declaration \
+                     restates it and is ignored"
+                ),
+            );
+        } else if !restated.is_empty() {
+            self.warn(
+                decl.span,
+                format!(
+                    "`{}` are predefined (ptx-isa-1.1 §5.1.2); this `.sreg` declaration \
+                     restates them and is ignored",
+                    restated.join("`, `")
+                ),
+            );
         }
     }
 }

@@ -155,7 +155,7 @@ fn malformed_aggregate_initializers_are_refused() {
         ),
         (
             ".global pt a = 5;",
-            "struct `pt` is initialized with a brace-enclosed list of its fields",
+            "struct `pt` needs a brace-enclosed initializer with one value per field",
         ),
         (
             ".global iof a = { 1, 2 };",

@@ -106,10 +106,11 @@ impl<'s> Parser<'s> {
                 None
             }
         };
-        let mut declarators = vec![self.parse_declarator()?];
+        let sreg = space == StateSpace::Sreg;
+        let mut declarators = vec![self.parse_declarator(sreg)?];
         if !param {
             while self.eat(TokenKind::Comma) {
-                declarators.push(self.parse_declarator()?);
+                declarators.push(self.parse_declarator(sreg)?);
             }
             self.expect(TokenKind::Semi, "`,` or `;` after a declaration")?;
         }
@@ -161,8 +162,18 @@ impl<'s> Parser<'s> {
         Ok(dims)
     }
 
-    fn parse_declarator(&mut self) -> PResult<Declarator> {
-        let name = self.expect_plain_ident("a variable name")?;
+    /// One declarator. In a `.sreg` declaration the name may carry a component suffix, as
+    /// ptx-isa-1.1 chapter 8 writes them (`.sreg .u16 %tid.0, %tid.1, %tid.2;`): the name is
+    /// then the whole dotted text.
+    fn parse_declarator(&mut self, sreg: bool) -> PResult<Declarator> {
+        let name = if sreg {
+            let tok = self.expect(TokenKind::Ident, "a special register name")?;
+            Ident {
+                span: self.name_of(tok).span(),
+            }
+        } else {
+            self.expect_plain_ident("a variable name")?
+        };
         let range = if self.eat(TokenKind::Lt) {
             let e = self.parse_unary()?;
             self.expect(TokenKind::Gt, "`>`")?;
