@@ -8,7 +8,7 @@ use crate::func::Body;
 use crate::operand::{resolved_what, Resolved, Slot};
 use crate::structs::{find_member, FieldKind};
 use diag::Span;
-use ir::{AddrBase, Address, Operand, VarId, VarScope, VarType};
+use ir::{AddrBase, Address, Operand, RegId, VarId, VarScope, VarType};
 use isa::{Opcode, OperandKind, Space, Type, VecRule};
 use syntax::ast;
 
@@ -42,31 +42,40 @@ impl<'a> Checker<'a> {
         i64::try_from(off).ok()
     }
 
+    /// `a[N]`: the variable and the element's byte offset (`Ok`), or for `a[r]`/`a[r±c]` the
+    /// variable and a register computed to hold the element's address (`Err`).
     pub(crate) fn lower_indexed(
         &mut self,
-        body: &Body<'a>,
+        body: &mut Body<'a>,
         ix: &ast::Indexed,
-    ) -> Option<(VarId, i64)> {
+    ) -> Option<(VarId, Result<i64, RegId>)> {
         let Resolved::Var(v) = self.resolve_name(body, &ix.base)? else {
             self.error(ix.base.span(), "only arrays can be indexed");
             return None;
         };
         let base = self.member_offset(v, &ix.base)?;
+        let elem = self.element_size(v);
         let idx = match eval(&ix.index, self.src) {
             Ok(crate::consteval::Value::Int { bits, .. }) => bits as i64,
             Ok(_) => {
                 self.error(ix.index.span(), "an array index must be an integer");
                 return None;
             }
-            Err(_) => {
-                self.error(
-                    ix.index.span(),
-                    "array indexing with a register is not supported; compute the address with integer instructions",
-                );
+            Err(_) if crate::operand::expr_has_name(&ix.index) => {
+                let r = self.lower_register_index(body, ix, v, base, elem)?;
+                return Some((v, Err(r)));
+            }
+            Err((span, msg)) => {
+                self.error(span, msg);
                 return None;
             }
         };
-        let elem = match self.vars.get(v.index()).map(|x| &x.ty) {
+        Some((v, Ok(base.wrapping_add(idx.wrapping_mul(elem as i64)))))
+    }
+
+    /// Bytes per element of an array variable (a `.v3` element occupies 4 lanes).
+    fn element_size(&self, v: VarId) -> u64 {
+        match self.vars.get(v.index()).map(|x| &x.ty) {
             Some(VarType::Scalar { ty, vector }) => {
                 let e = type_bytes(*ty);
                 if *vector == 3 {
@@ -77,8 +86,7 @@ impl<'a> Checker<'a> {
             }
             Some(VarType::Aggregate { size, .. }) => *size,
             _ => 1,
-        };
-        Some((v, base.wrapping_add(idx.wrapping_mul(elem as i64))))
+        }
     }
 
     pub(crate) fn lower_address(
@@ -152,11 +160,17 @@ impl<'a> Checker<'a> {
             }
             // ptx-isa-1.1 §6.4.2: `ld.u32 s, a[N-1]`.
             ast::Operand::Indexed(ix) => {
-                let (v, off) = self.lower_indexed(body, ix)?;
+                let (v, at) = self.lower_indexed(body, ix)?;
                 self.check_var_space(slot, v, ix.base.span())?;
-                Address {
-                    base: AddrBase::Var(v),
-                    offset: off,
+                match at {
+                    Ok(offset) => Address {
+                        base: AddrBase::Var(v),
+                        offset,
+                    },
+                    Err(r) => Address {
+                        base: AddrBase::Reg(r),
+                        offset: 0,
+                    },
                 }
             }
             other => {

@@ -37,6 +37,9 @@ pub(crate) struct Body<'a> {
     /// An `.entry` written without a parameter list (ptx-isa-1.1 style): its top-level
     /// `.param` declarations are its parameters.
     pub legacy_entry: bool,
+    /// For each instruction the checker inserted (address computations of `a[r]`), the
+    /// number of written instructions before it: labels count written instructions only.
+    pub setup_insts: Vec<u32>,
 }
 
 /// The reusable parts of a [`Body`].
@@ -52,6 +55,12 @@ impl<'a> Body<'a> {
         let id = RegId(u32::try_from(self.regs.len()).unwrap_or(u32::MAX));
         self.regs.push(Reg { ty, name });
         id
+    }
+    /// Records that the next instruction pushed was made up by the checker.
+    pub fn note_setup_inst(&mut self) {
+        let written = self.insts.len().saturating_sub(self.setup_insts.len());
+        self.setup_insts
+            .push(u32::try_from(written).unwrap_or(u32::MAX));
     }
     pub fn reg_ty(&self, r: RegId) -> Option<Type> {
         self.regs.get(r.index()).map(|r| r.ty)
@@ -399,6 +408,7 @@ impl<'a> Checker<'a> {
             reg_inits: Vec::new(),
             body_params: Vec::new(),
             legacy_entry: func.kind == FuncKind::Entry && f.params.is_none(),
+            setup_insts: Vec::new(),
         };
         // Parameters are visible in the whole body. (Read by index, not cloned: this runs
         // for every function.)
@@ -700,6 +710,22 @@ impl<'a> Checker<'a> {
     }
 
     fn finish_body(&mut self, mut body: Body<'a>) {
+        if !body.setup_insts.is_empty() {
+            // A label before written instruction `w` moves down by the inserted instructions
+            // placed before `w`, so it lands on the first of `w`'s own setup instructions.
+            let setup = std::mem::take(&mut body.setup_insts);
+            let shift = |l: u32| l.saturating_add(setup.partition_point(|&w| w < l) as u32);
+            for inst in &mut body.insts {
+                for op in &mut inst.operands {
+                    if let ir::Operand::Label(l) = op {
+                        l.0 = shift(l.0);
+                    }
+                }
+            }
+            for (_, l) in &mut body.label_list {
+                l.0 = shift(l.0);
+            }
+        }
         if !body.reg_inits.is_empty() {
             // The initializing movs run first; every label moves down by their number.
             let k = u32::try_from(body.reg_inits.len()).unwrap_or(0);

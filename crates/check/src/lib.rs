@@ -30,6 +30,7 @@ mod decl;
 mod directives;
 mod func;
 mod imm;
+mod indexed;
 mod init;
 mod inst;
 mod operand;

@@ -452,8 +452,10 @@ impl<'a> Checker<'a> {
         let expr = match op {
             ast::Operand::Expr(e) => e,
             ast::Operand::Indexed(ix) if kind == OperandKind::SrcSym => {
-                let (var, off) = self.lower_indexed(body, ix)?;
-                return Some(Operand::VarAddr { var, offset: off });
+                return match self.lower_indexed(body, ix)? {
+                    (var, Ok(offset)) => Some(Operand::VarAddr { var, offset }),
+                    (_, Err(r)) => Some(Operand::Reg(r)),
+                };
             }
             other => {
                 self.error(
