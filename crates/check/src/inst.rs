@@ -224,7 +224,23 @@ impl<'a> Checker<'a> {
                     .map(|(_, m)| m);
                 let read_only_space = matches!(opcode, "st" | "atom" | "red")
                     && matches!(bad, Some(".const" | ".tex" | ".sreg"));
-                let message = if bad == Some(".surf") {
+                // ptx-isa-1.1 §6.4.3/§6.5.3 show `add.v4.s32 v3, v2, v1` in prose, but no
+                // instruction table lists a vector modifier for arithmetic.
+                let vector_arith = matches!(bad, Some(".v2" | ".v3" | ".v4"))
+                    && e.kind == isa::MatchErrorKind::UnknownModifier
+                    && isa::lookup(opcode).is_some_and(|forms| {
+                        forms
+                            .iter()
+                            .all(|f| f.operands.iter().all(|o| o.vector == isa::VecRule::Scalar))
+                    });
+                let message = if vector_arith {
+                    format!(
+                        "`{opcode}` has no vector form: element-wise vector arithmetic is not \
+                         supported (ptx-isa-1.1 §10.5.3: \"Vector operands are not generally \
+                         supported\"; only mov, ld, st and tex take vector operands); apply \
+                         `{opcode}` to each element (`v.x`, `v.y`, …)"
+                    )
+                } else if bad == Some(".surf") {
                     format!(
                         "`{opcode}.surf`: \"Declarations and instructions using .surf space are \
                          not supported\" (ptx-isa-1.1 §10.5.2)"
@@ -238,8 +254,8 @@ impl<'a> Checker<'a> {
                     e.message.clone()
                 };
                 let mut d = Diagnostic::error(at, message);
-                // The forms cannot help: no form takes `.surf`.
-                let notes = if bad == Some(".surf") {
+                // The forms cannot help: none takes `.surf` or a vector.
+                let notes = if bad == Some(".surf") || vector_arith {
                     &[][..]
                 } else {
                     &e.notes[..]
