@@ -163,6 +163,8 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            // Module-level registers belong to the anonymous entry (see `anonymous.rs`).
+            S::Variable(v) if v.space == ast::StateSpace::Reg => anonymous.push(stmt),
             S::Variable(v) => self.declare_module_variable(v),
             S::Struct(s) => self.declare_struct(s),
             S::CallPrototype(p) => self.declare_prototype(p),

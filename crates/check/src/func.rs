@@ -362,26 +362,6 @@ impl<'a> Checker<'a> {
         Some(id)
     }
 
-    pub(crate) fn check_anonymous_entry(&mut self, stmts: &[&ast::Statement]) {
-        if let Some(first) = stmts.first() {
-            let span = match first {
-                ast::Statement::Instruction(i) => i.span,
-                ast::Statement::Label(l) => l.span,
-                ast::Statement::Block(b) => b.span,
-                _ => Span::default(),
-            };
-            self.push(
-                Diagnostic::error(
-                    span,
-                    "instructions outside an `.entry` or `.func` are not supported",
-                )
-                .with_note(
-                    "ptx-isa-1.1 §9.1 defines them as an anonymous entry point; ptxvm requires a named `.entry`",
-                ),
-            );
-        }
-    }
-
     /// Checks and lowers the body of a function declared by `declare_function`.
     pub(crate) fn check_function_body(
         &mut self,

@@ -22,6 +22,8 @@
 )]
 
 mod address;
+mod anonymous;
+pub use anonymous::ANONYMOUS_ENTRY;
 mod call_operands;
 mod consteval;
 mod ctx;
