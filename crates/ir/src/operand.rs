@@ -23,8 +23,10 @@ pub enum Operand {
     /// the component 0..=2 for `.x/.y/.z` (or 1.1's `.0/.1/.2`) of vector registers, the
     /// number for indexed families (`%envreg3` → 3), 0 otherwise.
     Special { reg: SpecialReg, index: u8 },
-    /// A brace list `{a, b, c, d}` or a vector register used whole; elements are `Reg`, `Imm`
-    /// or `Sink`.
+    /// A brace list `{a, b, c, d}`, a vector register used whole, or (as the source of a
+    /// ptx-isa-1.1 whole-vector `mov.vN`) a swizzle `v.wzyx` or a scalar/shorter vector already
+    /// converted per §6.5.3 Table 10 (spread scalars, zero lanes as `Imm(0)`): one element per
+    /// lane, each `Reg`, `Imm`, `Special` or `Sink`.
     Vector(Box<[Operand]>),
     /// A memory address `[base + offset]`.
     Address(Address),
