@@ -44,10 +44,14 @@ impl<'a> Checker<'a> {
 
     /// `a[N]`: the variable and the element's byte offset (`Ok`), or for `a[r]`/`a[r±c]` the
     /// variable and a register computed to hold the element's address (`Err`).
+    ///
+    /// `width` is the integer type the computed address register gets (the address size when
+    /// `None`): a `mov.u32` of a `.shared` element's address in a 64-bit module wants 32 bits.
     pub(crate) fn lower_indexed(
         &mut self,
         body: &mut Body<'a>,
         ix: &ast::Indexed,
+        width: Option<Type>,
     ) -> Option<(VarId, Result<i64, RegId>)> {
         let Resolved::Var(v) = self.resolve_name(body, &ix.base)? else {
             self.error(ix.base.span(), "only arrays can be indexed");
@@ -62,7 +66,7 @@ impl<'a> Checker<'a> {
                 return None;
             }
             Err(_) if crate::operand::expr_has_name(&ix.index) => {
-                let r = self.lower_register_index(body, ix, v, base, elem)?;
+                let r = self.lower_register_index(body, ix, v, base, elem, width)?;
                 return Some((v, Err(r)));
             }
             Err((span, msg)) => {
@@ -160,7 +164,7 @@ impl<'a> Checker<'a> {
             }
             // ptx-isa-1.1 §6.4.2: `ld.u32 s, a[N-1]`.
             ast::Operand::Indexed(ix) => {
-                let (v, at) = self.lower_indexed(body, ix)?;
+                let (v, at) = self.lower_indexed(body, ix, None)?;
                 self.check_var_space(slot, v, ix.base.span())?;
                 match at {
                     Ok(offset) => Address {

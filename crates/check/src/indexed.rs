@@ -28,6 +28,7 @@ impl<'a> Checker<'a> {
         var: VarId,
         base: i64,
         elem: u64,
+        width: Option<Type>,
     ) -> Option<RegId> {
         let (sym, c) = match split_symbolic(&ix.index, self.src) {
             Ok((Some(sym), c)) => (sym, c),
@@ -78,10 +79,10 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        let aty = match self.address_size {
+        let aty = width.unwrap_or(match self.address_size {
             ir::AddressSize::Bits32 => Type::U32,
             ir::AddressSize::Bits64 => Type::U64,
-        };
+        });
         let span = ix.span;
         let name = ast::span_text(self.src, span);
         let addr = body.new_reg(aty, RegName::new(name));

@@ -452,9 +452,22 @@ impl<'a> Checker<'a> {
         let expr = match op {
             ast::Operand::Expr(e) => e,
             ast::Operand::Indexed(ix) if kind == OperandKind::SrcSym => {
-                return match self.lower_indexed(body, ix)? {
-                    (var, Ok(offset)) => Some(Operand::VarAddr { var, offset }),
-                    (_, Err(r)) => Some(Operand::Reg(r)),
+                // The element's address has the width of the operand (`mov.u32`/`mov.u64`).
+                let width = slot
+                    .expected
+                    .filter(|t| matches!(t.size_bits(), 32 | 64))
+                    .map(|t| {
+                        if t.size_bits() == 64 {
+                            Type::U64
+                        } else {
+                            Type::U32
+                        }
+                    });
+                let (var, at) = self.lower_indexed(body, ix, width)?;
+                self.check_address_width(slot, var, ix.base.span())?;
+                return match at {
+                    Ok(offset) => Some(Operand::VarAddr { var, offset }),
+                    Err(r) => Some(Operand::Reg(r)),
                 };
             }
             other => {

@@ -28,3 +28,22 @@ fn register_indexed_array_elements() {
         assert_eq!(&got[5 * t..5 * t + 5], &want[..], "thread {t}");
     }
 }
+
+#[test]
+fn register_indexed_shared_array_in_a_64_bit_module() {
+    let out = run_all_threads(
+        "array_index_64.ptx",
+        "idx64",
+        &cfg([1, 1, 1], [32, 1, 1]),
+        &[zbuf::<u32>(64)],
+    );
+    let got: Vec<u32> = decode(&out[0]);
+    for t in 0..32u32 {
+        let i = 2 * t as usize;
+        assert_eq!(
+            [got[i], got[i + 1]],
+            [3 * (t ^ 1), 4 * (t + 1)],
+            "thread {t}"
+        );
+    }
+}
