@@ -235,14 +235,21 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
         LaneOp::Testp(op, false) => ops::float::testp_f32(op, f32::from_bits(a as u32)) as u64,
         LaneOp::Testp(op, true) => ops::float::testp_f64(op, f64::from_bits(a)) as u64,
         LaneOp::Isspacep(space) => {
-            use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_BYTES};
+            use crate::memory::{
+                CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_BYTES,
+            };
             let inw = |w: u64| (w..w + WINDOW_BYTES).contains(&a);
             let r = match space {
                 crate::program::Space::Shared => inw(SHARED_WINDOW),
                 crate::program::Space::Local => inw(LOCAL_WINDOW),
                 crate::program::Space::Const => inw(CONST_WINDOW),
-                crate::program::Space::Param => false,
-                _ => !(inw(SHARED_WINDOW) || inw(LOCAL_WINDOW) || inw(CONST_WINDOW)),
+                crate::program::Space::Param => inw(PARAM_WINDOW),
+                _ => {
+                    !(inw(SHARED_WINDOW)
+                        || inw(LOCAL_WINDOW)
+                        || inw(CONST_WINDOW)
+                        || inw(PARAM_WINDOW))
+                }
             };
             r as u64
         }

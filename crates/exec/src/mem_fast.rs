@@ -195,12 +195,7 @@ impl Warp {
                 d: Reg::R64(d),
                 a: Src::Reg(Reg::R64(s)),
             } if ctx.prog.addr64 => {
-                let window = match space {
-                    Space::Shared => crate::memory::SHARED_WINDOW,
-                    Space::Local => crate::memory::LOCAL_WINDOW,
-                    Space::Const => crate::memory::CONST_WINDOW,
-                    _ => 0,
-                };
+                let window = crate::memory::generic_window(space);
                 let row = self.r64[s.0 as usize];
                 let out: [u64; LANES] = std::array::from_fn(|i| {
                     if to {

@@ -2,7 +2,8 @@
 
 use crate::error::FaultKind;
 use crate::memory::{
-    load_bytes, store_bytes, Allocation, CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_BYTES,
+    load_bytes, store_bytes, Allocation, CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW,
+    WINDOW_BYTES,
 };
 use crate::program::{Addr, AddrBase, AtomOp, Op, Reg, Scalar, Space, R64};
 use crate::step::for_lanes;
@@ -67,6 +68,8 @@ impl Warp {
                     (Space::Local, addr - LOCAL_WINDOW)
                 } else if (CONST_WINDOW..CONST_WINDOW + WINDOW_BYTES).contains(&addr) {
                     (Space::Const, addr - CONST_WINDOW)
+                } else if (PARAM_WINDOW..PARAM_WINDOW + WINDOW_BYTES).contains(&addr) {
+                    (Space::Param, addr - PARAM_WINDOW)
                 } else {
                     (Space::Global, addr)
                 }
@@ -375,12 +378,7 @@ impl Warp {
                 });
             }
             Op::Cvta { to, space, d, a } => {
-                let window = match space {
-                    Space::Shared => SHARED_WINDOW,
-                    Space::Local => LOCAL_WINDOW,
-                    Space::Const => CONST_WINDOW,
-                    _ => 0,
-                };
+                let window = crate::memory::generic_window(space);
                 for_lanes(mask, |lane| {
                     let v = self.src(a, lane);
                     let r = if to {

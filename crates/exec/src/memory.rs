@@ -18,6 +18,21 @@ pub const GLOBAL_LIMIT: u64 = 0xFC00_0000;
 pub const CONST_WINDOW: u64 = 0xFC00_0000;
 pub const LOCAL_WINDOW: u64 = 0xFD00_0000;
 pub const SHARED_WINDOW: u64 = 0xFE00_0000;
+/// Kernel parameters (`cvta.param`), read-only.
+pub const PARAM_WINDOW: u64 = 0xFF00_0000;
+
+/// Where `space`'s generic window starts (`cvta`); global addresses are their own generic
+/// addresses (0).
+pub fn generic_window(space: crate::program::Space) -> u64 {
+    use crate::program::Space;
+    match space {
+        Space::Shared => SHARED_WINDOW,
+        Space::Local => LOCAL_WINDOW,
+        Space::Const => CONST_WINDOW,
+        Space::Param => PARAM_WINDOW,
+        Space::Global | Space::Generic => 0,
+    }
+}
 pub const WINDOW_BYTES: u64 = 0x0100_0000;
 /// Global memory the simulated device has, summed over all allocations. Allocations are backed
 /// eagerly, so without a budget a kernel declaring a 4 GB `.global` array (or a launch asking

@@ -15,8 +15,6 @@ use std::fmt::Write;
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
     ("brx: brx.idx{.uni} index, tlist;", "", "pending"),
-    ("cvta: cvta.space.size p, a;", ".param", "generic addressing of kernel parameters: no generic window for .param"),
-    ("cvta: cvta.to.space.size p, a;", ".param", "generic addressing of kernel parameters: no generic window for .param"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
     ("mov: mov.b64 d, {a, b, c, e};", "", "four-part pack: helper fe-features owns vector/pack mov lowering"),
     ("mov: mov.b64 {a, b, c, e}, d;", "", "four-part unpack: helper fe-features owns vector/pack mov lowering"),

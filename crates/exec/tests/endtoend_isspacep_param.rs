@@ -1,10 +1,11 @@
-//! `isspacep.param` / `isspacep.param::entry`: no generic address points into the parameter
-//! space (generic addressing of `.param` — `cvta.param` — is refused at load), so the answer is
-//! false for addresses of every other space, while `isspacep.global` still holds for them.
+//! Generic addressing of kernel parameters: `cvta.param` gives a generic address in the
+//! parameter window, a generic `ld` through it reads the parameter, `isspacep.param` is true for
+//! it and false for global and shared addresses, and a generic store to it faults (read-only).
 
 mod endtoend_common;
 use endtoend_common::*;
-use exec::Arg;
+use exec::program::Space;
+use exec::{Arg, ExecError, FaultKind};
 
 const KERNEL: &str = r#"
 .version 8.3
@@ -12,12 +13,13 @@ const KERNEL: &str = r#"
 .address_size 64
 
 .visible .entry q(
-	.param .u64 pout
+	.param .u64 pout,
+	.param .u32 pval
 )
 {
 	.reg .pred 	%p<4>;
-	.reg .b32 	%r<8>;
-	.reg .b64 	%rd<4>;
+	.reg .b32 	%r<12>;
+	.reg .b64 	%rd<6>;
 	.shared .u32 s;
 
 	ld.param.u64 	%rd1, [pout];
@@ -32,37 +34,53 @@ const KERNEL: &str = r#"
 	isspacep.param 	%p1, %rd2;
 	selp.u32 	%r4, 1, 0, %p1;
 	st.global.v4.u32 	[%rd1], {%r1, %r2, %r3, %r4};
+	cvta.param.u64 	%rd3, pval;
+	isspacep.param 	%p1, %rd3;
+	isspacep.global 	%p2, %rd3;
+	selp.u32 	%r5, 1, 0, %p1;
+	selp.u32 	%r6, 1, 0, %p2;
+	ld.u32 	%r7, [%rd3];
+	cvta.to.param.u64 	%rd4, %rd3;
+	ld.param.u32 	%r8, [%rd4];
+	st.global.v4.u32 	[%rd1+16], {%r5, %r6, %r7, %r8};
+	st.u32 	[%rd3], %r8;  // STORE
 	ret;
 }
 "#;
 
 #[test]
-fn isspacep_param_is_false_for_global_and_shared_addresses() {
+fn generic_addresses_of_kernel_parameters() {
     let (mut dev, m) = load_text("isspacep_param.ptx", KERNEL);
-    let out = dev.alloc(16).unwrap();
-    dev.launch(
-        &m,
-        "q",
-        &cfg([1, 1, 1], [1, 1, 1]),
-        &[Arg::ptr(out)],
-        &opts(1),
-    )
-    .unwrap();
-    assert_eq!(download::<u32>(&dev, out, 4), vec![0, 0, 1, 0]);
-}
-
-#[test]
-fn cvta_param_is_refused_at_load() {
-    let text = KERNEL.replace("mov.u64 \t%rd2, s;", "cvta.param.u64 \t%rd2, pout;");
-    let src = diag::SourceFile::new("cvta_param.ptx", text);
-    let (m, diags) = check::check_source(&src);
-    assert!(
-        !diags.iter().any(|d| d.is_error()),
-        "{}",
-        diag::render(&src, &diags)
+    let out = dev.alloc(32).unwrap();
+    let err = dev
+        .launch(
+            &m,
+            "q",
+            &cfg([1, 1, 1], [1, 1, 1]),
+            &[Arg::ptr(out), Arg::u32(0xC0FFEE)],
+            &opts(1),
+        )
+        .expect_err("the final generic store to a parameter must fault");
+    // isspacep.{param, param::entry, global} of a global address; .param of a shared one;
+    // .param and .global of the cvta.param address; the parameter read generically and back
+    // through cvta.to.param.
+    assert_eq!(
+        download::<u32>(&dev, out, 8),
+        vec![0, 0, 1, 0, 1, 0, 0xC0FFEE, 0xC0FFEE]
     );
-    let err = exec::Device::new()
-        .load(&m.unwrap(), &src)
-        .expect_err("cvta.param has no generic window");
-    assert!(err.message.contains("not supported"), "{}", err.message);
+    let ExecError::Fault(f) = err else {
+        panic!("expected a fault: {err}")
+    };
+    assert!(
+        matches!(
+            f.kind,
+            FaultKind::ReadOnly {
+                space: Space::Param,
+                ..
+            }
+        ),
+        "{:?}",
+        f.kind
+    );
+    assert_eq!(f.line, line_of(KERNEL, "// STORE"));
 }

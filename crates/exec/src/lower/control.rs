@@ -372,7 +372,6 @@ impl Lowerer<'_> {
                 Some(ir::Space::Local) => Space::Local,
                 Some(ir::Space::Const) => Space::Const,
                 Some(ir::Space::Global) => Space::Global,
-                // No generic address points into `.param` (cvta.param is refused at load).
                 Some(ir::Space::Param | ir::Space::ParamEntry) => Space::Param,
                 s => return Err(format!("isspacep for {s:?} is not supported")),
             }),

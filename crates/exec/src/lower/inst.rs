@@ -621,12 +621,24 @@ impl Lowerer<'_> {
                     Some(ir::Space::Local) => Space::Local,
                     Some(ir::Space::Const) => Space::Const,
                     Some(ir::Space::Global) => Space::Global,
-                    s => {
-                        return Err(format!(
-                            "generic addresses of {s:?} are not supported (no generic window \
-                             for kernel parameters)"
-                        ))
+                    // Kernel parameters have a generic window; `.func` parameters live in the
+                    // thread's frame, which `cvta.param` cannot name.
+                    Some(ir::Space::Param | ir::Space::ParamEntry) => {
+                        if let O::VarAddr { var, .. } = o(1) {
+                            if !matches!(
+                                self.vars.get(var.index()),
+                                Some(super::VarLoc::KernelParam(_))
+                            ) {
+                                return Err(
+                                    "cvta.param of a variable that is not a kernel parameter \
+                                     is not supported"
+                                        .into(),
+                                );
+                            }
+                        }
+                        Space::Param
                     }
+                    s => return Err(format!("cvta for {s:?} is not supported")),
                 };
                 let d = self.dst(e, o(0))?.ok_or("missing destination")?;
                 let a = self.src(e, o(1), matches!(d, Reg::R64(_)))?;
