@@ -16,9 +16,6 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
     ("brx: brx.idx{.uni} index, tlist;", "", "pending"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
-    ("mov: mov.b64 d, {a, b, c, e};", "", "four-part pack: helper fe-features owns vector/pack mov lowering"),
-    ("mov: mov.b64 {a, b, c, e}, d;", "", "four-part unpack: helper fe-features owns vector/pack mov lowering"),
-    ("mov: mov.vec.type d, a;", "", "whole-vector mov: helper fe-features owns it"),
 ];
 
 /// Known `.target`s and the first PTX version accepting each (as the checker enforces).
