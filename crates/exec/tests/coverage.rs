@@ -14,7 +14,7 @@ use std::fmt::Write;
 /// instruction line contains — `""` for every instance of the row —, reason).
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
-    ("brx: brx.idx{.uni} index, tlist;", "", "pending"),
+    ("brx: brx.idx{.uni} index, tlist;", "", "the front end has no .branchtargets lists: `tlist` resolves to a plain label, so the target list is unknown"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
 ];
 
