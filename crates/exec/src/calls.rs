@@ -87,6 +87,7 @@ impl Warp {
                 .iter()
                 .map(|a| match *a {
                     CallArg::Reg { caller, .. } => self.get(caller, lane),
+                    CallArg::RegParam { reg, .. } => self.get(reg, lane),
                     CallArg::Param { .. } => 0,
                 })
                 .collect();
@@ -115,6 +116,9 @@ impl Warp {
                         new_base + callee_off as u64,
                         size,
                     ),
+                    CallArg::RegParam { off, size, .. } => {
+                        self.local_store(lb, lane, new_base + off as u64, size as u64, v);
+                    }
                 }
             }
             self.calls[lane].push(CallFrame {
@@ -211,6 +215,9 @@ impl Warp {
                 .iter()
                 .map(|a| match *a {
                     CallArg::Reg { callee, .. } => self.get(callee, lane),
+                    CallArg::RegParam { off, size, .. } => {
+                        self.local_load(lb, lane, callee_base + off as u64, size as u64)
+                    }
                     CallArg::Param { .. } => 0,
                 })
                 .collect();
@@ -236,8 +243,10 @@ impl Warp {
                 }
             }
             for (a, v) in rets.iter().zip(vals) {
-                if let CallArg::Reg { caller, .. } = *a {
-                    self.set(caller, lane, v);
+                match *a {
+                    CallArg::Reg { caller, .. } => self.set(caller, lane, v),
+                    CallArg::RegParam { reg, .. } => self.set(reg, lane, v),
+                    CallArg::Param { .. } => {}
                 }
             }
             self.frame[lane] = frame.frame_base;

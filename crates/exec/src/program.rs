@@ -408,6 +408,10 @@ pub enum CallArg {
         callee_off: u32,
         size: u32,
     },
+    /// A caller register (or materialised constant) bound to the callee's `.param` slot at
+    /// `off`: stored there on entry (little-endian, `size` bytes) or, for a result, loaded from
+    /// there on return.
+    RegParam { reg: Reg, off: u32, size: u32 },
 }
 
 /// One decoded instruction.

@@ -170,45 +170,57 @@ impl Lowerer<'_> {
             }
             (_, IrParam::Reg(cr)) => {
                 let callee = self.slot(callee_fi, *cr)?.reg;
-                let caller = match o {
-                    O::Reg(r) => self.reg(e, *r)?,
-                    other => match self.src(e, other, matches!(callee, Reg::R64(_)))? {
-                        Src::Reg(r) => r,
-                        Src::Imm(v) => {
-                            // Materialise an immediate argument into a scratch register.
-                            match callee {
-                                Reg::R64(_) => {
-                                    let s = self.scratch64(e);
-                                    e.setup(Op::Un64 {
-                                        op: UnOp::Mov,
-                                        d: s,
-                                        a: S64::Imm(v),
-                                    });
-                                    Reg::R64(s)
-                                }
-                                _ => {
-                                    let s = self.scratch32(e);
-                                    e.setup(Op::Un32 {
-                                        op: UnOp::Mov,
-                                        w: Width::W32,
-                                        d: s,
-                                        a: S32::Imm(v as u32),
-                                    });
-                                    Reg::R32(s)
-                                }
-                            }
-                        }
-                    },
-                };
+                let caller = self.arg_reg(e, o, matches!(callee, Reg::R64(_)))?;
                 Ok(CallArg::Reg { caller, callee })
             }
             (O::Reg(_) | O::Imm(_), IrParam::Var(cv)) => {
-                // A register passed to a .param parameter: store it into the callee frame.
-                let _ = cv;
-                Err("passing a register to a .param parameter is not supported".into())
+                // A register or constant bound to a .param parameter: its bytes are stored
+                // into (or, for a result, loaded from) the callee's parameter slot.
+                let off = match self.vars.get(cv.index()).copied() {
+                    Some(VarLoc::Frame(x)) => x,
+                    _ => return Err("callee parameter has no frame slot".into()),
+                };
+                let size = self.m.var(*cv).map_or(0, |v| v.size as u32);
+                if !matches!(size, 1 | 2 | 4 | 8) {
+                    return Err(format!(
+                        "a register cannot be bound to a {size}-byte .param parameter"
+                    ));
+                }
+                let reg = self.arg_reg(e, o, size == 8)?;
+                Ok(CallArg::RegParam { reg, off, size })
             }
             _ => Err(format!("unsupported call argument {o:?}")),
         }
+    }
+
+    /// The register holding a call operand; an immediate is first materialised into a scratch
+    /// register (64-bit when `wide`).
+    fn arg_reg(&self, e: &mut Emit<'_>, o: &O, wide: bool) -> LResult<Reg> {
+        if let O::Reg(r) = o {
+            return self.reg(e, *r);
+        }
+        Ok(match self.src(e, o, wide)? {
+            Src::Reg(r) => r,
+            Src::Imm(v) if wide => {
+                let s = self.scratch64(e);
+                e.setup(Op::Un64 {
+                    op: UnOp::Mov,
+                    d: s,
+                    a: S64::Imm(v),
+                });
+                Reg::R64(s)
+            }
+            Src::Imm(v) => {
+                let s = self.scratch32(e);
+                e.setup(Op::Un32 {
+                    op: UnOp::Mov,
+                    w: Width::W32,
+                    d: s,
+                    a: S32::Imm(v as u32),
+                });
+                Reg::R32(s)
+            }
+        })
     }
 
     fn bind(
