@@ -118,6 +118,9 @@ impl<'a> Checker<'a> {
         {
             return;
         }
+        if form.opcode == Opcode::Vmad && !self.check_vmad_negation(&operands, inst.span) {
+            return;
+        }
         self.convert_call_immediates(m, &mut operands, &inst.operands);
         self.check_call(body, m, &operands, inst.span);
         if !self.check_barrier_number(m, &operands, &inst.operands) {
@@ -390,6 +393,29 @@ impl<'a> Checker<'a> {
 
     /// ptx-isa-1.1 §7.7.7 Table 51: barriers are "typically in the range 0..15"; sm_20 and
     /// later have exactly 16 (ptxas: "Barrier number out of range").
+    /// ptx-video.md vmad: "PTX allows negation of either (a*b) or c" — a product negated by
+    /// exactly one of `-a`/`-b` together with `-c` is refused (as ptxas does); `-a, -b` cancel
+    /// and leave `-c` free.
+    fn check_vmad_negation(&mut self, ops: &[Operand], span: Span) -> bool {
+        let neg = |k: usize| {
+            matches!(
+                ops.get(k),
+                Some(Operand::Neg(_) | Operand::NegSelected { .. })
+            )
+        };
+        if neg(1) != neg(2) && neg(3) {
+            self.push(
+                Diagnostic::error(
+                    span,
+                    "`vmad` negates either the product (`-a` or `-b`) or `c`, not both",
+                )
+                .with_note("ptx-video.md vmad: \"PTX allows negation of either (a*b) or c\""),
+            );
+            return false;
+        }
+        true
+    }
+
     fn check_barrier_number(
         &mut self,
         m: &isa::Match,

@@ -533,13 +533,14 @@ impl<'a> Checker<'a> {
                     );
                     return None;
                 }
+                // Only vmad's `{-}a{.asel}` takes `-`, and its syntax puts the selector on the
+                // negated operand (ptx-video.md vmad; ptxas accepts `-%r1.h1`).
                 let (r, sel) = self.lower_reg_name(body, slot, name)?;
-                if sel.is_some() {
-                    self.error(*span, "a negated operand cannot also have a selector");
-                    return None;
-                }
                 self.check_reg_type(body, r, slot, name.span())
-                    .then_some(Operand::Neg(r))
+                    .then_some(match sel {
+                        Some(sel) => Operand::NegSelected { reg: r, sel },
+                        None => Operand::Neg(r),
+                    })
             }
             e => {
                 let has_name = expr_has_name(e);

@@ -107,3 +107,114 @@ fn vmad_every_accepted_negation_and_po() {
         );
     }
 }
+
+/// `-a.h1` and `-b.b2`: a negated operand keeps its selector (the selected part is extended
+/// by the operand's type, then the product is negated).
+#[test]
+fn vmad_negated_operands_with_selectors() {
+    let text = r#"
+.version 7.0
+.target sm_61
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 	%rd1, [in];
+	ld.param.u64 	%rd2, [out];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 12;
+	add.s64 	%rd4, %rd1, %rd3;
+	ld.global.u32 	%r2, [%rd4];
+	ld.global.u32 	%r3, [%rd4+4];
+	ld.global.u32 	%r4, [%rd4+8];
+	vmad.s32.s32.s32 	%r5, -%r2.h1, %r3.b2, %r4;
+	vmad.s32.u32.s32 	%r6, %r2.b3, -%r3.h0, %r4;
+	vmad.s32.s32.s32 	%r7, -%r2.b1, -%r3.h1, -%r4;
+	mul.wide.u32 	%rd3, %r1, 12;
+	add.s64 	%rd5, %rd2, %rd3;
+	st.global.u32 	[%rd5], %r5;
+	st.global.u32 	[%rd5+4], %r6;
+	st.global.u32 	[%rd5+8], %r7;
+	ret;
+}
+"#;
+    let (mut dev, m) = load_text("vmad_neg_sel.ptx", text);
+    let n = 64usize;
+    let mut rng = Rng(0x5e1);
+    let mut input: Vec<u32> = (0..3 * n).map(|_| rng.next_u32()).collect();
+    input[..3].copy_from_slice(&[0x8000_0000, 0x0080_8000, 0x7fff_ffff]);
+    let pin = upload(&mut dev, &input);
+    let pout = zeros::<u32>(&mut dev, 3 * n);
+    dev.launch(
+        &m,
+        "k",
+        &cfg([1, 1, 1], [n as u32, 1, 1]),
+        &[exec::Arg::ptr(pin), exec::Arg::ptr(pout)],
+        &opts(1),
+    )
+    .unwrap();
+    let got = download::<u32>(&dev, pout, 3 * n);
+    let half = |x: u32, k: u32, signed: bool| {
+        let h = (x >> (16 * k)) & 0xffff;
+        if signed {
+            h as u16 as i16 as i32 as u32
+        } else {
+            h
+        }
+    };
+    let byte = |x: u32, k: u32, signed: bool| {
+        let b = (x >> (8 * k)) & 0xff;
+        if signed {
+            b as u8 as i8 as i32 as u32
+        } else {
+            b
+        }
+    };
+    let signed = Form {
+        a_signed: true,
+        b_signed: true,
+        sat: false,
+        shift: 0,
+    };
+    let mixed = Form {
+        a_signed: false,
+        b_signed: true,
+        sat: false,
+        shift: 0,
+    };
+    for t in 0..n {
+        let (a, b, c) = (input[3 * t], input[3 * t + 1], input[3 * t + 2]);
+        let want = [
+            vmad_ref(
+                &signed,
+                half(a, 1, true),
+                byte(b, 2, true),
+                c,
+                [true, false, false],
+                false,
+            ),
+            vmad_ref(
+                &mixed,
+                byte(a, 3, false),
+                half(b, 0, true),
+                c,
+                [false, true, false],
+                false,
+            ),
+            vmad_ref(
+                &signed,
+                byte(a, 1, true),
+                half(b, 1, true),
+                c,
+                [true, true, true],
+                false,
+            ),
+        ];
+        assert_eq!(
+            &got[3 * t..3 * t + 3],
+            &want[..],
+            "thread {t} a={a:#x} b={b:#x} c={c:#x}"
+        );
+    }
+}

@@ -51,6 +51,8 @@ pub enum Operand {
     NotPred(RegId),
     /// `-a` as a source (operand negation of `vmad`).
     Neg(RegId),
+    /// `-a.h1`: a negated register with a video selector (`vmad`'s `{-}a{.asel}`).
+    NegSelected { reg: RegId, sel: Selector },
     /// A register with a video byte/half-word selector (`a.b0`, `a.h1`, `a.b7654`, `a.h10`).
     Selected { reg: RegId, sel: Selector },
     /// `d|p`: a destination with an optional second one: `setp`'s `p|q` (the complement

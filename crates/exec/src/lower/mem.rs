@@ -703,6 +703,13 @@ impl Lowerer<'_> {
             let o = ops_.get(k + 1).ok_or("missing operand")?;
             let (o2, neg) = match o {
                 O::Neg(r) => (O::Reg(*r), true),
+                O::NegSelected { reg, sel } => (
+                    O::Selected {
+                        reg: *reg,
+                        sel: *sel,
+                    },
+                    true,
+                ),
                 other => (other.clone(), false),
             };
             negs[k] = neg;
