@@ -4,7 +4,8 @@ use crate::consteval::eval;
 use crate::ctx::Checker;
 use crate::func::Body;
 use crate::operand::{expr_has_name, resolved_what, Resolved, Slot};
-use ir::Operand;
+use diag::Diagnostic;
+use ir::{InstIdx, Operand};
 use isa::Type;
 use syntax::ast;
 
@@ -20,6 +21,47 @@ impl<'a> Checker<'a> {
             None => {
                 self.error(name.span(), format!("undeclared label `{text}`"));
                 None
+            }
+        }
+    }
+
+    /// `brx.idx`'s list operand: the name of a `.branchtargets` list of this body, resolved
+    /// to its labels' instructions (labels unknown here are reported at the list).
+    pub(crate) fn lower_target_list(
+        &mut self,
+        body: &Body<'a>,
+        op: &ast::Operand,
+    ) -> Option<Operand> {
+        let Some(name) = op.as_name().filter(|n| n.suffix.is_none()) else {
+            self.error(op.span(), "expected the name of a `.branchtargets` list");
+            return None;
+        };
+        let text = name.ident.text(self.src);
+        let Some((_, _, labels)) = body.target_lists.iter().find(|l| l.0 == text) else {
+            let msg = if body.labels.contains_key(text) {
+                format!("`{text}` is a label; `brx.idx` takes a `.branchtargets` list")
+            } else {
+                format!("undeclared `.branchtargets` list `{text}`")
+            };
+            self.push(
+                Diagnostic::error(name.span(), msg)
+                    .with_note("declare it in the function: `ts: .branchtargets L1, L2, …;`"),
+            );
+            return None;
+        };
+        let targets: Option<Box<[InstIdx]>> = labels
+            .iter()
+            .map(|(l, _)| body.labels.get(l).map(|t| t.0))
+            .collect();
+        targets.map(Operand::TargetList)
+    }
+
+    /// Every label of a `.branchtargets` list must be a label of the function.
+    pub(crate) fn check_branch_targets(&mut self, body: &Body<'a>, t: &ast::BranchTargets) {
+        for l in &t.labels {
+            let text = l.text(self.src);
+            if !body.labels.contains_key(text) {
+                self.error(l.span, format!("undeclared label `{text}`"));
             }
         }
     }

@@ -168,6 +168,10 @@ impl<'a> Checker<'a> {
             S::Variable(v) => self.declare_module_variable(v),
             S::Struct(s) => self.declare_struct(s),
             S::CallPrototype(p) => self.declare_prototype(p),
+            S::BranchTargets(t) => self.error(
+                t.span,
+                "`.branchtargets` lists belong inside the function whose labels they name",
+            ),
             // Debug and metadata directives carry nothing the IR needs.
             S::Pragma(_) | S::File(_) | S::Loc(_) | S::Section(_) | S::Data(_) => {}
             S::LinkageName(l) => self.check_linkage_name(l),

@@ -20,6 +20,9 @@ const MAX_REGS_PER_FUNCTION: usize = 1 << 20;
 /// exhaust memory either.
 pub(crate) const MAX_REGS_PER_MODULE: u64 = 1 << 21;
 
+/// A `.branchtargets` list: its name, the name's span, and its labels with their spans.
+pub(crate) type TargetList<'a> = (&'a str, Span, Vec<(&'a str, Span)>);
+
 /// The state of the function body being checked.
 pub(crate) struct Body<'a> {
     pub id: FuncId,
@@ -30,6 +33,8 @@ pub(crate) struct Body<'a> {
     pub labels: FastMap<&'a str, (InstIdx, Span)>,
     pub label_list: Vec<(String, InstIdx)>,
     pub protos: FastMap<&'a str, ProtoId>,
+    /// `name: .branchtargets L1, L2, …;` lists of this body: name, its span, the labels.
+    pub target_lists: Vec<TargetList<'a>>,
     /// `mov`s that give `.reg` declarations their initial values, placed before the body.
     pub reg_inits: Vec<ir::Inst>,
     /// ptx-isa-1.1 entries declare their parameters as `.param` variables in the body.
@@ -384,6 +389,7 @@ impl<'a> Checker<'a> {
             insts: Vec::new(),
             labels: scratch.labels,
             label_list: Vec::new(),
+            target_lists: Vec::new(),
             protos: scratch.protos,
             reg_inits: Vec::new(),
             body_params: Vec::new(),
@@ -471,6 +477,26 @@ impl<'a> Checker<'a> {
                     body.label_list.push((name.to_string(), InstIdx(*count)));
                 }
                 ast::Statement::Block(b) => self.collect_labels(&b.statements, body, count, regs),
+                ast::Statement::BranchTargets(t) => {
+                    let name = t.name.text(self.src);
+                    if let Some(prev) = body.target_lists.iter().find(|l| l.0 == name) {
+                        let prev = prev.1;
+                        self.push(
+                            Diagnostic::error(
+                                t.name.span,
+                                format!("duplicate `.branchtargets` list `{name}`"),
+                            )
+                            .with_label(prev, "previous definition here"),
+                        );
+                        continue;
+                    }
+                    let labels = t
+                        .labels
+                        .iter()
+                        .map(|l| (l.text(self.src), l.span))
+                        .collect();
+                    body.target_lists.push((name, t.name.span, labels));
+                }
                 _ => {}
             }
         }
@@ -497,6 +523,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 S::Pragma(_) | S::Loc(_) | S::File(_) | S::Data(_) | S::Section(_) => {}
+                S::BranchTargets(t) => self.check_branch_targets(body, t),
                 S::Struct(st) => self.error(
                     st.span,
                     "`.struct`/`.union` declarations must be at module scope",
@@ -697,8 +724,10 @@ impl<'a> Checker<'a> {
             let shift = |l: u32| l.saturating_add(setup.partition_point(|&w| w < l) as u32);
             for inst in &mut body.insts {
                 for op in &mut inst.operands {
-                    if let ir::Operand::Label(l) = op {
-                        l.0 = shift(l.0);
+                    match op {
+                        ir::Operand::Label(l) => l.0 = shift(l.0),
+                        ir::Operand::TargetList(ls) => ls.iter_mut().for_each(|l| l.0 = shift(l.0)),
+                        _ => {}
                     }
                 }
             }
@@ -711,8 +740,12 @@ impl<'a> Checker<'a> {
             let k = u32::try_from(body.reg_inits.len()).unwrap_or(0);
             for inst in &mut body.insts {
                 for op in &mut inst.operands {
-                    if let ir::Operand::Label(l) = op {
-                        l.0 = l.0.saturating_add(k);
+                    match op {
+                        ir::Operand::Label(l) => l.0 = l.0.saturating_add(k),
+                        ir::Operand::TargetList(ls) => {
+                            ls.iter_mut().for_each(|l| l.0 = l.0.saturating_add(k))
+                        }
+                        _ => {}
                     }
                 }
             }

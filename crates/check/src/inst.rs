@@ -603,7 +603,10 @@ fn shape_fits(m: &isa::Match, ops: &[ast::Operand]) -> bool {
         let is_vector = !matches!(role.vector, VecRule::Scalar);
         let fits = match role.kind {
             OperandKind::ParamList => matches!(op, ast::Operand::List(_)),
-            OperandKind::Func | OperandKind::Proto | OperandKind::Label => op.as_name().is_some(),
+            OperandKind::Func
+            | OperandKind::Proto
+            | OperandKind::Label
+            | OperandKind::TargetList => op.as_name().is_some(),
             OperandKind::Addr => matches!(op, ast::Operand::Address(_) | ast::Operand::Indexed(_)),
             OperandKind::TexAddr => matches!(op, ast::Operand::Address(_)),
             OperandKind::DstPair => matches!(op, ast::Operand::Pair(_) | ast::Operand::Expr(_)),

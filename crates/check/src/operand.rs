@@ -150,6 +150,7 @@ impl<'a> Checker<'a> {
             OperandKind::Addr => self.lower_address(body, slot, op),
             OperandKind::TexAddr => self.lower_tex_address(body, slot, op),
             OperandKind::Label => self.lower_label(body, op),
+            OperandKind::TargetList => self.lower_target_list(body, op),
             OperandKind::Func => self.lower_callee(body, slot, op),
             OperandKind::ParamList => self.lower_list(body, op),
             OperandKind::Proto => self.lower_proto(body, op),

@@ -190,6 +190,10 @@ fn instance(form: &'static Form, mods: &[&'static str]) -> Option<String> {
                 format!("[tex0, {{{}}}]", coords.join(", "))
             }
             OperandKind::Label => "L_end".to_string(),
+            OperandKind::TargetList => {
+                let _ = writeln!(g.decls, "tl0: .branchtargets L_end;");
+                "tl0".to_string()
+            }
             OperandKind::Func if indirect => g.reg(addr_ty),
             OperandKind::Func => {
                 let ret = if has("ret") { "(.param .b32 r) " } else { "" };

@@ -22,6 +22,8 @@ pub enum FaultKind {
     StackOverflow,
     /// An indirect call through a value that is not the address of a matching function.
     BadCallTarget { addr: u64 },
+    /// `brx.idx` with an index past the end of its `.branchtargets` list.
+    BranchIndex { index: u32, len: u32 },
     /// A texture instruction referenced a texture that was not bound at launch.
     UnboundTexture { tex: u32 },
     /// A warp-synchronous instruction (`vote.sync`, `shfl.sync`, `redux.sync`, `match.sync`,
@@ -77,6 +79,10 @@ impl fmt::Display for FaultKind {
             FaultKind::BadCallTarget { addr } => {
                 write!(f, "indirect call to {addr:#x}, which is not a function of this module with the call's signature")
             }
+            FaultKind::BranchIndex { index, len } => write!(
+                f,
+                "brx.idx index {index} is past the end of its {len}-label .branchtargets list"
+            ),
             FaultKind::UnboundTexture { tex } => write!(f, "texture {tex} is not bound"),
             FaultKind::Membermask {
                 inst,

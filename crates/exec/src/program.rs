@@ -687,6 +687,11 @@ pub enum Op {
     Bra {
         target: u32,
     },
+    /// `brx.idx`: each lane branches to `targets[index]`.
+    BrxIdx {
+        index: R32,
+        targets: Box<[u32]>,
+    },
     Call {
         func: u32,
         /// Frame bytes of the calling function: the callee's frame starts after them.

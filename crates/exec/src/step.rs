@@ -423,6 +423,11 @@ impl Warp {
                         self.diverge(mask, target);
                     }
                 }
+                Op::BrxIdx { index, targets } => {
+                    if mask != 0 {
+                        self.exec_brx(*index, targets, mask)?;
+                    }
+                }
                 Op::Call { .. } | Op::CallIndirect { .. } => {
                     if mask != 0 {
                         self.exec_call(ctx, &inst.op, mask)?;

@@ -275,6 +275,39 @@ impl Warp {
         self.min_wait = self.min_wait.min(target);
     }
 
+    /// `brx.idx`: each lane of `mask` branches to the target its index register selects. An
+    /// index past the list is a fault (the spec leaves it undefined), checked for every lane
+    /// before any lane moves.
+    pub(crate) fn exec_brx(
+        &mut self,
+        index: crate::program::R32,
+        targets: &[u32],
+        mask: u32,
+    ) -> Result<(), LaneFault> {
+        let idx = self.r32.get(index.0 as usize).copied().unwrap_or_default();
+        let len = targets.len() as u32;
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let i = idx.get(l).copied().unwrap_or(0);
+            if i >= len {
+                return Err(LaneFault {
+                    lane: l as u32,
+                    kind: FaultKind::BranchIndex { index: i, len },
+                });
+            }
+        }
+        let mut m = mask;
+        while m != 0 {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let i = idx.get(l).copied().unwrap_or(0) as usize;
+            self.diverge(1 << l, targets.get(i).copied().unwrap_or(0));
+        }
+        Ok(())
+    }
+
     /// Lanes of `mask` stop for good.
     pub fn exit_lanes(&mut self, mask: u32) {
         self.exited |= mask;

@@ -14,7 +14,6 @@ use std::fmt::Write;
 /// instruction line contains — `""` for every instance of the row —, reason).
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
-    ("brx: brx.idx{.uni} index, tlist;", "", "the front end has no .branchtargets lists: `tlist` resolves to a plain label, so the target list is unknown"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
 ];
 
@@ -200,6 +199,10 @@ fn instance(form: &'static Form, mods: &[&'static str], variant: usize) -> Optio
                 format!("[tex0, {{{}}}]", coords.join(", "))
             }
             OperandKind::Label => "L_end".to_string(),
+            OperandKind::TargetList => {
+                let _ = writeln!(g.decls, "tl0: .branchtargets L_end;");
+                "tl0".to_string()
+            }
             OperandKind::Func if indirect => g.reg(addr_ty),
             OperandKind::Func => {
                 let ret = if has("ret") { "(.param .b32 r) " } else { "" };

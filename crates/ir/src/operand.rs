@@ -35,6 +35,8 @@ pub enum Operand {
     VarAddr { var: VarId, offset: i64 },
     /// A branch target.
     Label(InstIdx),
+    /// A `.branchtargets` list resolved to its targets, in order (`brx.idx`).
+    TargetList(Box<[InstIdx]>),
     /// A function used as a call target or as a value (`mov.u64 %rd, f;`).
     Func(FuncId),
     /// The call prototype of an indirect call.

@@ -284,6 +284,7 @@ fn parse_type_line(line: &'static str) -> Result<TypeLine, String> {
             "imm" => Some(OperandKind::Imm),
             "sym" => Some(OperandKind::SrcSym),
             "label" => Some(OperandKind::Label),
+            "targets" => Some(OperandKind::TargetList),
             "func" => Some(OperandKind::Func),
             "proto" => Some(OperandKind::Proto),
             _ => None,

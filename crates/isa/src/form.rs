@@ -215,6 +215,8 @@ pub enum OperandKind {
     TexAddr,
     /// A label (`bra`).
     Label,
+    /// The name of a `.branchtargets` label list (`brx.idx`).
+    TargetList,
     /// A function name or register holding its address (`call`).
     Func,
     /// A parenthesised list of `.param` names (`call`'s return and argument lists).

@@ -103,6 +103,8 @@ pub enum Statement {
     Block(Block),
     /// `name: .callprototype (ret) _ (params);`
     CallPrototype(Box<CallPrototype>),
+    /// `name: .branchtargets L1, L2, …;`
+    BranchTargets(Box<BranchTargets>),
     /// `.pragma "string", …;`
     Pragma(Pragma),
     /// `.file N "name" {, timestamp, size}` (1.1: `.file "name"`).
@@ -131,6 +133,7 @@ impl Statement {
             Statement::Instruction(x) => x.span,
             Statement::Block(x) => x.span,
             Statement::CallPrototype(x) => x.span,
+            Statement::BranchTargets(x) => x.span,
             Statement::Pragma(x) => x.span,
             Statement::File(x) => x.span,
             Statement::Loc(x) => x.span,
@@ -281,6 +284,14 @@ pub enum PerformanceKind {
 pub struct PerformanceDirective {
     pub kind: PerformanceKind,
     pub args: Vec<Expr>,
+    pub span: Span,
+}
+
+/// `name: .branchtargets L1, L2, …;` — the label names the list `brx.idx` indexes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchTargets {
+    pub name: Ident,
+    pub labels: Vec<Ident>,
     pub span: Span,
 }
 

@@ -152,6 +152,18 @@ impl<'s> Printer<'s> {
                 self.block(b);
                 self.out.push('\n');
             }
+            Statement::BranchTargets(b) => {
+                self.line_start();
+                self.put_span(b.name.span);
+                self.put(": .branchtargets ");
+                for (k, l) in b.labels.iter().enumerate() {
+                    if k > 0 {
+                        self.put(", ");
+                    }
+                    self.put_span(l.span);
+                }
+                self.put(";\n");
+            }
             Statement::CallPrototype(c) => {
                 self.line_start();
                 self.put_span(c.name.span);

@@ -166,6 +166,7 @@ same_fields!(CallPrototype {
     params,
     attributes
 });
+same_fields!(BranchTargets { name, labels });
 same_fields!(Block { statements });
 same_fields!(Label { name });
 same_fields!(TypeSpec { vector, base });
@@ -261,6 +262,7 @@ impl Same for Statement {
             (S::Instruction(x), S::Instruction(y)) => x.same(y, cx),
             (S::Block(x), S::Block(y)) => x.same(y, cx),
             (S::CallPrototype(x), S::CallPrototype(y)) => x.same(y, cx),
+            (S::BranchTargets(x), S::BranchTargets(y)) => x.same(y, cx),
             (S::Pragma(x), S::Pragma(y)) => x.same(y, cx),
             (S::File(x), S::File(y)) => x.same(y, cx),
             (S::Loc(x), S::Loc(y)) => x.same(y, cx),

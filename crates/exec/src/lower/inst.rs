@@ -653,6 +653,20 @@ impl Lowerer<'_> {
                 };
                 e.push(Op::Bra { target: t.0 });
             }
+            Oc::Brx => {
+                let O::TargetList(ts) = o(1) else {
+                    return Err("brx.idx needs a .branchtargets list".into());
+                };
+                let index =
+                    match self.reg(e, o(0).as_reg().ok_or("brx.idx index must be a register")?)? {
+                        Reg::R32(r) => r,
+                        _ => return Err("brx.idx index must be a 32-bit register".into()),
+                    };
+                e.push(Op::BrxIdx {
+                    index,
+                    targets: ts.iter().map(|t| t.0).collect(),
+                });
+            }
             Oc::Call => self.call(e, i)?,
             Oc::Ret => e.push(Op::Ret),
             Oc::Exit => e.push(Op::Exit),

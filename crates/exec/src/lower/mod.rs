@@ -470,6 +470,7 @@ impl<'a> Lowerer<'a> {
             for i in &mut insts {
                 match &mut i.op {
                     Op::Bra { target } => *target += base,
+                    Op::BrxIdx { targets, .. } => targets.iter_mut().for_each(|t| *t += base),
                     Op::Call { func, .. } => {
                         // Direct calls name the function index; resolved below.
                         let _ = func;
@@ -516,8 +517,14 @@ impl<'a> Lowerer<'a> {
 /// Rewrite body-local branch targets (IR instruction indices) to decoded indices.
 fn relocate(mut insts: Vec<Inst>, map: &[u32]) -> Vec<Inst> {
     for i in &mut insts {
-        if let Op::Bra { target } = &mut i.op {
-            *target = map.get(*target as usize).copied().unwrap_or(0);
+        match &mut i.op {
+            Op::Bra { target } => *target = map.get(*target as usize).copied().unwrap_or(0),
+            Op::BrxIdx { targets, .. } => {
+                for t in targets.iter_mut() {
+                    *t = map.get(*t as usize).copied().unwrap_or(0);
+                }
+            }
+            _ => {}
         }
     }
     insts

@@ -2,9 +2,9 @@
 
 use super::{shorten, Context, PResult, Parser};
 use crate::ast::{
-    AggregateKind, BaseType, CallPrototype, Declarator, Expr, FieldDecl, Function, FunctionKind,
-    Ident, Initializer, Linkage, ParamList, PtrAttribute, ScalarType, StateSpace, StructDecl,
-    StructField, TypeSpec, VariableDecl, VectorWidth,
+    AggregateKind, BaseType, BranchTargets, CallPrototype, Declarator, Expr, FieldDecl, Function,
+    FunctionKind, Ident, Initializer, Linkage, ParamList, PtrAttribute, ScalarType, StateSpace,
+    StructDecl, StructField, TypeSpec, VariableDecl, VectorWidth,
 };
 use crate::lexer::TokenKind;
 use diag::Span;
@@ -282,6 +282,20 @@ impl<'s> Parser<'s> {
             attributes,
             body,
             span: self.span_from(start),
+        })
+    }
+
+    pub(crate) fn parse_branch_targets(&mut self, name: Ident) -> PResult<BranchTargets> {
+        self.bump();
+        let mut labels = vec![self.expect_plain_ident("a label")?];
+        while self.eat(TokenKind::Comma) {
+            labels.push(self.expect_plain_ident("a label")?);
+        }
+        self.expect(TokenKind::Semi, "`;` after `.branchtargets`")?;
+        Ok(BranchTargets {
+            name,
+            labels,
+            span: self.span_from(name.span),
         })
     }
 

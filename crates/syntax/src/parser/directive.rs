@@ -94,6 +94,13 @@ impl<'s> Parser<'s> {
             ".loc" => self.parse_loc().map(Statement::Loc),
             ".section" => self.parse_section().map(Statement::Section),
             ".byte" => self.parse_data().map(Statement::Data),
+            ".branchtargets" => {
+                let span = self.tok.span;
+                Err(self.error(
+                    Diagnostic::error(span, "`.branchtargets` needs a label naming it")
+                        .with_note("write `name: .branchtargets L1, L2, …;`"),
+                ))
+            }
             ".callprototype" => {
                 let span = self.tok.span;
                 Err(self.error(

@@ -393,6 +393,11 @@ impl<'s> Parser<'s> {
     fn parse_label(&mut self) -> PResult<Option<Statement>> {
         let name = self.expect_plain_ident("a label name")?;
         self.expect(TokenKind::Colon, "`:`")?;
+        if self.at_directive(".branchtargets") {
+            return Ok(Some(Statement::BranchTargets(Box::new(
+                self.parse_branch_targets(name)?,
+            ))));
+        }
         if self.at_directive(".callprototype") {
             return Ok(Some(Statement::CallPrototype(Box::new(
                 self.parse_call_prototype(name)?,
