@@ -1,0 +1,205 @@
+//! Instances of isa table rows as small PTX kernels, shared by the checker's and the
+//! executor's coverage tests (included with `#[path]`): every required modifier and type slot
+//! spelled, operands of the kinds and types the row names, and — by `variant` — negations and
+//! selectors where the row allows them.
+
+use isa::{Form, Negate, OperandKind, Selector, Type, VecRule};
+use std::fmt::Write;
+
+/// Known `.target`s and the first PTX version accepting each (as the checker enforces).
+pub const TARGETS: &[(u32, (u8, u8))] = &[
+    (10, (1, 0)),
+    (11, (1, 0)),
+    (12, (1, 2)),
+    (13, (1, 2)),
+    (20, (2, 0)),
+    (30, (3, 0)),
+    (35, (3, 1)),
+    (50, (4, 0)),
+    (52, (4, 1)),
+    (53, (4, 2)),
+    (60, (5, 0)),
+    (61, (5, 0)),
+    (70, (6, 0)),
+    (72, (6, 1)),
+    (75, (6, 3)),
+    (80, (7, 0)),
+    (86, (7, 1)),
+    (89, (7, 8)),
+    (90, (7, 8)),
+    (100, (8, 6)),
+];
+
+/// Register type used to declare an operand of type `t`.
+pub fn reg_decl_type(t: Type) -> String {
+    match t {
+        Type::F16 | Type::Bf16 => ".b16".into(),
+        Type::F16x2 | Type::Bf16x2 | Type::U16x2 | Type::S16x2 | Type::Tf32 => ".b32".into(),
+        Type::U8 | Type::S8 | Type::B8 => ".b16".into(),
+        t => t.suffix().into(),
+    }
+}
+
+struct Gen {
+    decls: String,
+    module: String,
+    n: usize,
+}
+
+impl Gen {
+    fn reg(&mut self, t: Type) -> String {
+        self.n += 1;
+        let name = format!("%v{}", self.n);
+        let _ = writeln!(self.decls, "\t.reg {} {name};", reg_decl_type(t));
+        name
+    }
+}
+
+/// A kernel using one instance of `form`; `variant` picks negations and selectors.
+pub fn instance(form: &'static Form, mods: &[&'static str], variant: usize) -> Option<String> {
+    let m = form.try_match(mods)?;
+    let gate = m.gate();
+    let (sm, tver) = TARGETS
+        .iter()
+        .copied()
+        .find(|(sm, _)| *sm >= gate.min_sm && gate.max_sm.is_none_or(|max| *sm < max))?;
+    let want = (gate.min_ptx.major, gate.min_ptx.minor).max(tver);
+    let version = if gate.max_ptx.is_none() {
+        want.max((2, 3))
+    } else {
+        want
+    };
+    if let Some(max) = gate.max_ptx {
+        if version >= (max.major, max.minor) {
+            return None;
+        }
+    }
+    let wide_addr = version >= (2, 3);
+    let addr_ty = if wide_addr { Type::B64 } else { Type::B32 };
+    let mut g = Gen {
+        decls: String::new(),
+        module: String::new(),
+        n: 0,
+    };
+    let has = |name: &str| form.operands.iter().any(|o| o.name == name);
+    let indirect = form.operands.iter().any(|o| o.kind == OperandKind::Proto);
+    let mut ops = Vec::new();
+    for (i, role) in form.operands.iter().enumerate() {
+        let ty = m.operand_type(i).unwrap_or(Type::B32);
+        let lanes = match role.vector {
+            VecRule::Scalar => None,
+            VecRule::FromVecMod => m.mods.vec.map(|v| v.lanes()),
+            VecRule::Fixed(n) => Some(u32::from(n)),
+            VecRule::FromGeom => Some(match m.mods.geom {
+                Some(isa::Geom::D1) => 1,
+                Some(isa::Geom::D2 | isa::Geom::A1d | isa::Geom::D2ms) => 2,
+                _ => 4,
+            }),
+        };
+        let text = match role.kind {
+            OperandKind::Imm => "1".to_string(),
+            OperandKind::Addr => format!("[{}]", g.reg(addr_ty)),
+            OperandKind::TexAddr => {
+                let ct = m
+                    .types
+                    .iter()
+                    .rev()
+                    .flatten()
+                    .next()
+                    .copied()
+                    .unwrap_or(Type::F32);
+                let n = match m.mods.geom {
+                    Some(isa::Geom::D1) => 1,
+                    Some(isa::Geom::D2 | isa::Geom::A1d | isa::Geom::D2ms) => 2,
+                    _ => 4,
+                };
+                let coords: Vec<String> = (0..n).map(|_| g.reg(ct)).collect();
+                if !g.module.contains(".texref") {
+                    g.module.push_str(".global .texref tex0;\n");
+                }
+                format!("[tex0, {{{}}}]", coords.join(", "))
+            }
+            OperandKind::Label => "L_end".to_string(),
+            OperandKind::TargetList => {
+                let _ = writeln!(g.decls, "tl0: .branchtargets L_end;");
+                "tl0".to_string()
+            }
+            OperandKind::Func if indirect => g.reg(addr_ty),
+            OperandKind::Func => {
+                let ret = if has("ret") { "(.param .b32 r) " } else { "" };
+                let par = if has("params") {
+                    "(.param .b32 a)"
+                } else {
+                    "()"
+                };
+                let _ = writeln!(g.module, ".func {ret}callee {par}\n{{\n\tret;\n}}");
+                "callee".to_string()
+            }
+            OperandKind::ParamList => {
+                g.n += 1;
+                let name = format!("pv{}", g.n);
+                let _ = writeln!(g.decls, "\t.param .b32 {name};");
+                format!("({name})")
+            }
+            OperandKind::Proto => {
+                let ret = if has("ret") { "(.param .b32 _) " } else { "" };
+                let par = if has("params") {
+                    "(.param .b32 _)"
+                } else {
+                    "()"
+                };
+                let _ = writeln!(g.decls, "proto0: .callprototype {ret}_ {par};");
+                "proto0".to_string()
+            }
+            OperandKind::DstPair => {
+                let d = g.reg(ty);
+                let q = g.reg(Type::Pred);
+                format!("{d}|{q}")
+            }
+            _ => match lanes {
+                Some(n) => {
+                    let regs: Vec<String> = (0..n).map(|_| g.reg(ty)).collect();
+                    format!("{{{}}}", regs.join(", "))
+                }
+                None => {
+                    let r = g.reg(ty);
+                    // Bit i of `variant` negates the i-th operand that may be negated.
+                    let neg = match role.negate {
+                        Negate::Minus if variant >> i & 1 == 1 => "-",
+                        Negate::Not if variant >> i & 1 == 1 => "!",
+                        _ => "",
+                    };
+                    let sel = match role.selector {
+                        Selector::RequiredByteHalf => ".b0",
+                        Selector::OptionalByteHalf if variant & 1 == 1 => ".h1",
+                        Selector::OptionalHalves if variant & 1 == 1 => ".h10",
+                        Selector::OptionalBytes if variant & 1 == 1 => ".b3210",
+                        Selector::OptionalMask2 if variant & 1 == 1 => ".h1",
+                        Selector::OptionalMask4 if variant & 1 == 1 => ".b20",
+                        _ => "",
+                    };
+                    format!("{neg}{r}{sel}")
+                }
+            },
+        };
+        ops.push(text);
+    }
+    let mut head = form.opcode.name().to_string();
+    for s in mods {
+        head.push_str(s);
+    }
+    let addr = if wide_addr { ".address_size 64\n" } else { "" };
+    let entry = if version >= (2, 0) {
+        ".visible .entry"
+    } else {
+        ".entry"
+    };
+    Some(format!(
+        ".version {}.{}\n.target sm_{sm}\n{addr}{}{entry} k()\n{{\n{}\t{head} {};\nL_end:\n\tret;\n}}\n",
+        version.0,
+        version.1,
+        g.module,
+        g.decls,
+        ops.join(", ")
+    ))
+}
