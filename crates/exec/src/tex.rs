@@ -1,7 +1,7 @@
 //! `tex`: point sampling with unnormalised coordinates and clamp addressing.
 
 use crate::error::FaultKind;
-use crate::program::{Op, TexQuery};
+use crate::program::{Op, TexQuery, R32};
 use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Texture, Warp};
 
@@ -61,6 +61,29 @@ fn cube_texel(s: f32, n: u32) -> u64 {
     }
 }
 
+/// The texture bound to `tex`; an unbound one faults at the first lane of `mask`.
+fn bound<'c>(ctx: &'c Ctx<'_>, tex: u32, mask: u32) -> Result<&'c Texture, LaneFault> {
+    match ctx.textures.get(tex as usize) {
+        Some(Some(t)) => Ok(t),
+        _ => Err(LaneFault {
+            lane: Warp::first_lane(mask),
+            kind: FaultKind::UnboundTexture { tex },
+        }),
+    }
+}
+
+/// The channels of texel number `idx` (0 beyond the data, which the clamped indices never reach).
+fn fetch_texel(t: &Texture, idx: u64, out: &mut [u32; 4]) {
+    let base = idx * u64::from(t.channels);
+    for (ch, o) in out.iter_mut().enumerate().take(t.channels as usize) {
+        *o = t
+            .data
+            .get((base + ch as u64) as usize)
+            .copied()
+            .unwrap_or(0);
+    }
+}
+
 impl Warp {
     pub(crate) fn exec_tex(&mut self, ctx: &Ctx<'_>, op: &Op, mask: u32) -> Result<(), LaneFault> {
         if let Op::TexCube {
@@ -74,12 +97,7 @@ impl Warp {
             if mask == 0 {
                 return Ok(());
             }
-            let Some(Some(t)) = ctx.textures.get(tex as usize) else {
-                return Err(LaneFault {
-                    lane: Warp::first_lane(mask),
-                    kind: FaultKind::UnboundTexture { tex },
-                });
-            };
+            let t = bound(ctx, tex, mask)?;
             let rows = coords.map(|c| self.row32(c));
             let w = t.dims[0].max(1);
             let cubes = (t.dims[2] / 6).max(1);
@@ -102,35 +120,16 @@ impl Warp {
                 let layer = cube * 6 + u64::from(face);
                 let idx =
                     cube_texel(s, w) + u64::from(w) * (cube_texel(tt, w) + u64::from(w) * layer);
-                let base = idx * u64::from(t.channels);
-                for (ch, out) in texels[lane]
-                    .iter_mut()
-                    .enumerate()
-                    .take(t.channels as usize)
-                {
-                    *out = t
-                        .data
-                        .get((base + ch as u64) as usize)
-                        .copied()
-                        .unwrap_or(0);
-                }
+                fetch_texel(t, idx, &mut texels[lane]);
             });
-            for (ch, dr) in d.iter().enumerate() {
-                let row = &mut self.r32[dr.0 as usize];
-                for_lanes(mask, |lane| row[lane] = texels[lane][ch]);
-            }
+            self.write_texels(&d, &texels, mask);
             return Ok(());
         }
         if let Op::Txq { tex, query, d } = *op {
             if mask == 0 {
                 return Ok(());
             }
-            let Some(Some(t)) = ctx.textures.get(tex as usize) else {
-                return Err(LaneFault {
-                    lane: Warp::first_lane(mask),
-                    kind: FaultKind::UnboundTexture { tex },
-                });
-            };
+            let t = bound(ctx, tex, mask)?;
             let v = txq_value(t, query);
             let row = &mut self.r32[d.0 as usize];
             for_lanes(mask, |lane| row[lane] = v);
@@ -149,12 +148,7 @@ impl Warp {
         if mask == 0 {
             return Ok(());
         }
-        let Some(Some(t)) = ctx.textures.get(tex as usize) else {
-            return Err(LaneFault {
-                lane: Warp::first_lane(mask),
-                kind: FaultKind::UnboundTexture { tex },
-            });
-        };
+        let t = bound(ctx, tex, mask)?;
         let rows = [
             self.row32(coords[0]),
             self.row32(coords[1]),
@@ -182,23 +176,17 @@ impl Warp {
                 idx += c as u64 * stride;
                 stride *= n as u64;
             }
-            let base = idx * t.channels as u64;
-            for (ch, out) in texels[lane]
-                .iter_mut()
-                .enumerate()
-                .take(t.channels as usize)
-            {
-                *out = t
-                    .data
-                    .get((base + ch as u64) as usize)
-                    .copied()
-                    .unwrap_or(0);
-            }
+            fetch_texel(t, idx, &mut texels[lane]);
         });
+        self.write_texels(&d, &texels, mask);
+        Ok(())
+    }
+
+    /// Channel `ch` of every lane's texel into destination register `d[ch]`.
+    fn write_texels(&mut self, d: &[R32; 4], texels: &[[u32; 4]; 32], mask: u32) {
         for (ch, dr) in d.iter().enumerate() {
             let row = &mut self.r32[dr.0 as usize];
             for_lanes(mask, |lane| row[lane] = texels[lane][ch]);
         }
-        Ok(())
     }
 }

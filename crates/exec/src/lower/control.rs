@@ -201,25 +201,9 @@ impl Lowerer<'_> {
         }
         Ok(match self.src(e, o, wide)? {
             Src::Reg(r) => r,
-            Src::Imm(v) if wide => {
-                let s = self.scratch64(e);
-                e.setup(Op::Un64 {
-                    op: UnOp::Mov,
-                    d: s,
-                    a: S64::Imm(v),
-                });
-                Reg::R64(s)
-            }
-            Src::Imm(v) => {
-                let s = self.scratch32(e);
-                e.setup(Op::Un32 {
-                    op: UnOp::Mov,
-                    w: Width::W32,
-                    d: s,
-                    a: S32::Imm(v as u32),
-                });
-                Reg::R32(s)
-            }
+            imm => self
+                .copy_to_scratch(e, imm, wide)
+                .ok_or("a call argument cannot be a predicate constant")?,
         })
     }
 

@@ -362,14 +362,8 @@ impl Lowerer<'_> {
                         (S32::Reg(a), S32::Imm(b)) => e.push(Op::IntRI { op, w, d, a, b }),
                         (S32::Imm(a), S32::Reg(b)) => e.push(Op::IntIR { op, w, d, a, b }),
                         (S32::Imm(a), S32::Imm(b)) => {
-                            let s = self.scratch32(e);
-                            e.setup(Op::Un32 {
-                                op: UnOp::Mov,
-                                w: Width::W32,
-                                d: s,
-                                a: S32::Imm(a),
-                            });
-                            e.push(Op::IntRI { op, w, d, a: s, b });
+                            let a = self.mov_to_scratch32(e, S32::Imm(a));
+                            e.push(Op::IntRI { op, w, d, a, b });
                         }
                     }
                 }
@@ -758,16 +752,7 @@ impl Lowerer<'_> {
                 let d = self.dst32(e, o(0))?;
                 let a = match self.s32(e, o(1))? {
                     S32::Reg(r) => r,
-                    S32::Imm(v) => {
-                        let s = self.scratch32(e);
-                        e.setup(Op::Un32 {
-                            op: UnOp::Mov,
-                            w: Width::W32,
-                            d: s,
-                            a: S32::Imm(v),
-                        });
-                        s
-                    }
+                    imm => self.mov_to_scratch32(e, imm),
                 };
                 let member = self.membermask(e, i, 2)?.ok_or("missing membermask")?;
                 e.push(Op::Redux { op, d, a, member });

@@ -280,24 +280,8 @@ impl Lowerer<'_> {
         for (k, s) in a.iter().enumerate() {
             let src = self.src(e, s, wide)?;
             let staged = match (s.as_reg().filter(|r| written.contains(r)), src) {
-                (Some(_), Src::Reg(Reg::R32(x))) => {
-                    let t = self.scratch32(e);
-                    e.setup(Op::Un32 {
-                        op: UnOp::Mov,
-                        w: Width::W32,
-                        d: t,
-                        a: S32::Reg(x),
-                    });
-                    Src::Reg(Reg::R32(t))
-                }
-                (Some(_), Src::Reg(Reg::R64(x))) => {
-                    let t = self.scratch64(e);
-                    e.setup(Op::Un64 {
-                        op: UnOp::Mov,
-                        d: t,
-                        a: S64::Reg(x),
-                    });
-                    Src::Reg(Reg::R64(t))
+                (Some(_), Src::Reg(Reg::R32(_) | Reg::R64(_))) => {
+                    self.copy_to_scratch(e, src, wide).map_or(src, Src::Reg)
                 }
                 (Some(_), Src::Reg(Reg::Pred(x))) => {
                     let t = self.scratch_pred(k);

@@ -98,6 +98,40 @@ impl Lowerer<'_> {
         e.next64 += 1;
         r
     }
+    /// Copies a 32- or 64-bit source (register or immediate; an immediate goes to the 64-bit
+    /// bank when `wide`) into a fresh scratch register by a setup `mov`, so later writes to the
+    /// source cannot change it. `None` for a predicate register (its scratch is per-lane-slot).
+    pub(crate) fn copy_to_scratch(&self, e: &mut Emit<'_>, src: Src, wide: bool) -> Option<Reg> {
+        Some(match src {
+            Src::Reg(Reg::Pred(_)) => return None,
+            Src::Reg(Reg::R32(x)) => Reg::R32(self.mov_to_scratch32(e, S32::Reg(x))),
+            Src::Reg(Reg::R64(x)) => Reg::R64(self.mov_to_scratch64(e, S64::Reg(x))),
+            Src::Imm(v) if wide => Reg::R64(self.mov_to_scratch64(e, S64::Imm(v))),
+            Src::Imm(v) => Reg::R32(self.mov_to_scratch32(e, S32::Imm(v as u32))),
+        })
+    }
+
+    pub(crate) fn mov_to_scratch32(&self, e: &mut Emit<'_>, a: S32) -> R32 {
+        let d = self.scratch32(e);
+        e.setup(Op::Un32 {
+            op: UnOp::Mov,
+            w: Width::W32,
+            d,
+            a,
+        });
+        d
+    }
+
+    fn mov_to_scratch64(&self, e: &mut Emit<'_>, a: S64) -> R64 {
+        let d = self.scratch64(e);
+        e.setup(Op::Un64 {
+            op: UnOp::Mov,
+            d,
+            a,
+        });
+        d
+    }
+
     pub(crate) fn scratch_pred(&self, k: usize) -> Pred {
         self.scratch_pred.get(k).copied().unwrap_or(Pred(0))
     }
