@@ -1,11 +1,15 @@
 //! Parse-only and parse + check speed on a PTX file given on the command line, repeated until
-//! ≥ 20 MB (profiling aid: `perf record cargo run --release --example check_speed`).
+//! ≥ 20 MB, or on the criterion bench's generated input when the argument is `bench`
+//! (profiling aid: `perf record cargo run --release --example check_speed -- bench`).
 //!
 //! Figures are in CPU time of the measuring thread (Linux `/proc/thread-self/schedstat`), so a
 //! busy shared machine does not deflate them; wall-clock time is the fallback elsewhere. As in
 //! `cargo bench`, freeing the results is part of the measured time.
 
 use std::time::Instant;
+
+#[path = "../benches/generate.rs"]
+mod generate;
 
 /// Nanoseconds this thread has spent on a CPU, if the kernel reports it.
 fn thread_cpu_ns() -> Option<u64> {
@@ -33,28 +37,21 @@ fn main() {
         .nth(2)
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
-    let one = std::fs::read_to_string(&path).unwrap_or_default();
-    let (header, body) = match one.find(".visible") {
-        Some(i) => one.split_at(i),
-        None => ("", one.as_str()),
+    let text = if path == "bench" {
+        generate::generate()
+    } else {
+        replicate(&path)
     };
-    let mut text = String::from(header);
-    let mut i = 0;
-    while text.len() < 20 << 20 {
-        // Rename the kernel and its labels so every copy is a distinct, valid function.
-        text.push_str(
-            &body
-                .replace("sgemm_tiled", &format!("sgemm_tiled_{i}"))
-                .replace("$L__BB0_", &format!("$L__BB{i}_")),
-        );
-        i += 1;
-    }
     let file = diag::SourceFile::new("gen.ptx", text);
     let mb = file.text.len() as f64 / 1e6;
     let (mut best_parse, mut best_check) = (0f64, 0f64);
     for _ in 0..runs {
         // The results are dropped inside the measurement, as `cargo bench` does.
-        let (pd, ps) = measure(|| syntax::parse_module(&file).1);
+        let (pd, ps) = if std::env::var_os("SKIP_PARSE").is_some() {
+            (Vec::new(), 1.0)
+        } else {
+            measure(|| syntax::parse_module(&file).1)
+        };
         let ((m, d), cs) = measure(|| {
             let (m, d) = check::check_source(&file);
             (m.is_some(), d)
@@ -71,4 +68,25 @@ fn main() {
         );
     }
     println!("best of {runs}: parse {best_parse:.1} MB/s, parse+check {best_check:.1} MB/s");
+}
+
+/// The file at `path`, its kernel copied under distinct names until the text is ≥ 20 MB.
+fn replicate(path: &str) -> String {
+    let one = std::fs::read_to_string(path).unwrap_or_default();
+    let (header, body) = match one.find(".visible") {
+        Some(i) => one.split_at(i),
+        None => ("", one.as_str()),
+    };
+    let mut text = String::from(header);
+    let mut i = 0;
+    while text.len() < 20 << 20 {
+        // Rename the kernel and its labels so every copy is a distinct, valid function.
+        text.push_str(
+            &body
+                .replace("sgemm_tiled", &format!("sgemm_tiled_{i}"))
+                .replace("$L__BB0_", &format!("$L__BB{i}_")),
+        );
+        i += 1;
+    }
+    text
 }

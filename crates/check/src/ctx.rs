@@ -120,6 +120,21 @@ impl<'a> Checker<'a> {
         module: &'a ast::Module,
         mut detached: Vec<Option<Vec<ast::Statement>>>,
     ) {
+        let complete = self.check_with_bodies(module, |i, _| {
+            Some(detached.get_mut(i).and_then(Option::take))
+        });
+        debug_assert!(complete);
+    }
+
+    /// The module pass, with each function body's statements supplied by `body_of` (given
+    /// the function's top-level statement index): `Some(Some(stmts))` to check `stmts` (then
+    /// dropped), `Some(None)` to check the statements in the tree, `None` to abandon the check
+    /// (returns false; the checker's state is then meaningless).
+    pub fn check_with_bodies(
+        &mut self,
+        module: &'a ast::Module,
+        mut body_of: impl FnMut(usize, &'a ast::Function) -> Option<Option<Vec<ast::Statement>>>,
+    ) -> bool {
         self.check_header(&module.statements, module.span);
         let mut bodies: Vec<(FuncId, &'a ast::Function, usize)> = Vec::new();
         let mut anonymous: Vec<&'a ast::Statement> = Vec::new();
@@ -131,9 +146,10 @@ impl<'a> Checker<'a> {
             self.lower_module_init(var, init);
         }
         for (id, f, i) in bodies {
-            match detached.get_mut(i).and_then(Option::take) {
-                Some(stmts) => self.check_function_body(id, f, &stmts),
-                None => {
+            match body_of(i, f) {
+                None => return false,
+                Some(Some(stmts)) => self.check_function_body(id, f, &stmts),
+                Some(None) => {
                     if let Some(b) = &f.body {
                         self.check_function_body(id, f, &b.statements);
                     }
@@ -143,6 +159,7 @@ impl<'a> Checker<'a> {
         if !anonymous.is_empty() {
             self.check_anonymous_entry(&anonymous);
         }
+        true
     }
 
     fn check_module_statement(

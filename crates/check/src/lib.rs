@@ -56,6 +56,49 @@ pub fn check_module(file: &SourceFile, ast: &ast::Module) -> (Option<ir::Module>
 /// Parses and checks a source file (what `ptxvm check` and the executor use). Parse errors
 /// and check errors come back together, parse errors first.
 pub fn check_source(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) {
+    check_streamed(file).unwrap_or_else(|| check_whole(file))
+}
+
+/// The fast path for a file that parses cleanly: the module level is parsed with function
+/// bodies skipped, then each body is parsed, checked and dropped in turn, so the syntax tree
+/// of one body at a time is in memory (and in cache) instead of the whole file's. `None` at
+/// the first parse diagnostic: [`check_whole`] then reports them all, in order.
+fn check_streamed(file: &SourceFile) -> Option<(Option<ir::Module>, Vec<Diagnostic>)> {
+    let (ast, diags) = syntax::parse_module_deferred(file);
+    if !diags.is_empty() {
+        return None;
+    }
+    let mut cx = ctx::Checker::new(file);
+    let mut parsed = vec![false; ast.statements.len()];
+    let complete = cx.check_with_bodies(&ast, |i, f| {
+        if let Some(p) = parsed.get_mut(i) {
+            *p = true;
+        }
+        deferred_body(file, f)
+    });
+    // Bodies the checker skipped (a redefined function's) may still hold parse errors.
+    let rest_parse = ast
+        .statements
+        .iter()
+        .zip(&parsed)
+        .all(|(s, &done)| match s {
+            ast::Statement::Function(f) if !done => deferred_body(file, f).is_some(),
+            _ => true,
+        });
+    (complete && rest_parse).then(|| cx.finish())
+}
+
+/// The statements of `f`'s body if it was deferred (`Some(Some)`), `Some(None)` if it has
+/// none or they are in the tree, `None` if it does not parse cleanly.
+fn deferred_body(file: &SourceFile, f: &ast::Function) -> Option<Option<Vec<ast::Statement>>> {
+    match &f.body {
+        Some(b) if b.statements.is_empty() => syntax::parse_deferred_body(file, b).map(Some),
+        _ => Some(None),
+    }
+}
+
+/// Parses the whole file, then checks it.
+fn check_whole(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) {
     let (mut ast, mut diags) = syntax::parse_module(file);
     let parse_failed = diag::has_errors(&diags);
     // The syntax tree is ours: each function body is freed once it is checked, which keeps the
@@ -70,4 +113,56 @@ pub fn check_source(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) 
         return (None, diags);
     }
     (module, diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ptx_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                ptx_files(&p, out);
+            } else if p.extension().is_some_and(|x| x == "ptx")
+                || p.to_string_lossy().contains("fuzz/corpus")
+            {
+                out.push(p);
+            }
+        }
+    }
+
+    /// The streamed path (bodies parsed and checked one at a time) must give exactly what
+    /// parsing the whole file and then checking it gives, on every PTX file in the repository
+    /// and every fuzz corpus input (broken ones included: they take the fallback).
+    #[test]
+    fn streamed_and_whole_file_checks_agree() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut files = Vec::new();
+        for dir in ["tests", "examples", "crates", "fuzz/corpus"] {
+            ptx_files(&root.join(dir), &mut files);
+        }
+        assert!(files.len() > 400, "found only {} files", files.len());
+        let mut streamed = 0;
+        for path in &files {
+            let Ok(bytes) = std::fs::read(path) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let file = SourceFile::new(path.display().to_string(), text);
+            let whole = check_whole(&file);
+            if let Some(fast) = check_streamed(&file) {
+                streamed += 1;
+                assert_eq!(fast, whole, "{}", path.display());
+            }
+            assert_eq!(check_source(&file), whole, "{}", path.display());
+        }
+        assert!(
+            streamed > 200,
+            "only {streamed} files took the streamed path"
+        );
+    }
 }

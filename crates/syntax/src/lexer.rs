@@ -103,6 +103,61 @@ pub fn skip_trivia(bytes: &[u8], mut pos: usize) -> usize {
     }
 }
 
+/// The offset just past the `}` that closes the `{` at `open`, found by a byte scan that
+/// steps over comments and string literals the way the lexer does. `None` when the block is
+/// not closed, or holds something the scan does not follow token for token (an unterminated
+/// string or comment, a preprocessor line): the caller then parses the block instead.
+///
+/// This is how [`crate::parse_module_deferred`] skips function bodies at a fraction of the
+/// cost of lexing them; the body is lexed once, later, when it is parsed.
+pub fn skip_block(bytes: &[u8], open: usize) -> Option<usize> {
+    if bytes.get(open) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut pos = open;
+    while let Some(&b) = bytes.get(pos) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(pos + 1);
+                }
+            }
+            b'/' => match bytes.get(pos + 1) {
+                Some(b'/') => {
+                    pos += 2;
+                    while bytes.get(pos).is_some_and(|&c| c != b'\n') {
+                        pos += 1;
+                    }
+                    continue;
+                }
+                Some(b'*') => {
+                    pos = find_comment_end(bytes, pos + 2)?;
+                    continue;
+                }
+                _ => {}
+            },
+            b'"' => {
+                pos += 1;
+                loop {
+                    match bytes.get(pos)? {
+                        b'"' => break,
+                        b'\\' => pos += 2,
+                        b'\n' => return None,
+                        _ => pos += 1,
+                    }
+                }
+            }
+            b'#' => return None,
+            _ => {}
+        }
+        pos += 1;
+    }
+    None
+}
+
 fn find_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
     rest.windows(2)
@@ -279,6 +334,18 @@ impl<'s> Lexer<'s> {
         }
     }
 
+    /// A lexer whose first token starts at byte `pos` of `src` (spans stay offsets into
+    /// the whole of `src`). `pos` past the end, or inside a character, lexes nothing.
+    pub fn at(src: &'s str, pos: usize) -> Self {
+        let mut inner = <Raw as logos::Logos>::lexer(src);
+        if src.is_char_boundary(pos) {
+            inner.bump(pos);
+        } else {
+            inner.bump(src.len());
+        }
+        Lexer { inner }
+    }
+
     pub fn next_token(&mut self) -> Token {
         let kind = match self.inner.next() {
             None => {
@@ -386,6 +453,57 @@ mod tests {
                 (T::Bang, "!"),
             ]
         );
+    }
+
+    /// The block end found by the byte scan, checked against the lexer's tokens.
+    fn block_end_by_tokens(src: &str, open: usize) -> Option<usize> {
+        let mut lx = Lexer::at(src, open);
+        let mut depth = 0usize;
+        loop {
+            let t = lx.next_token();
+            match t.kind {
+                TokenKind::LBrace => depth += 1,
+                TokenKind::RBrace => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(t.span.end as usize);
+                    }
+                }
+                TokenKind::Eof => return None,
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn skip_block_steps_over_comments_and_strings_as_the_lexer_does() {
+        for src in [
+            "{ a; { b; } c; } tail",
+            "{ // }\n }",
+            "{ /* } { */ }",
+            "{ .pragma \"}\"; }",
+            "{ .pragma \"a\\\"}\"; }",
+            "{ x / y; }",
+            "{ {{}} {} }",
+            "{}",
+        ] {
+            let got = skip_block(src.as_bytes(), 0);
+            assert!(got.is_some(), "{src:?}");
+            assert_eq!(got, block_end_by_tokens(src, 0), "{src:?}");
+        }
+        // Not followed token for token, or not closed: the caller parses instead.
+        for src in ["{ a; ", "{ /* }", "{ \"}\n }", "{ # } \n }", "x { }", ""] {
+            assert_eq!(skip_block(src.as_bytes(), 0), None, "{src:?}");
+        }
+    }
+
+    #[test]
+    fn a_lexer_can_start_mid_text_with_absolute_spans() {
+        let src = "ab cd";
+        let t = Lexer::at(src, 3).next_token();
+        assert_eq!((t.kind, t.span), (TokenKind::Ident, Span::new(3, 5)));
+        assert_eq!(Lexer::at(src, 99).next_token().kind, TokenKind::Eof);
+        assert_eq!(Lexer::at("é", 1).next_token().kind, TokenKind::Eof);
     }
 
     #[test]

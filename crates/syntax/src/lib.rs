@@ -53,7 +53,25 @@ use diag::{Diagnostic, SourceFile};
 /// the next `;` or `}` and keeps going, so all errors of the file are reported in one run.
 /// The returned module holds every statement that parsed.
 pub fn parse_module(file: &SourceFile) -> (ast::Module, Vec<Diagnostic>) {
-    parser::parse_module(&file.text)
+    parser::parse_module(&file.text, false)
+}
+
+/// Parses the module level of a file and skips every function body: each function with a
+/// body gets a [`ast::Block`] with no statements whose span covers the braces, for
+/// [`parse_deferred_body`] to parse later. (A body whose end a byte scan cannot find, e.g.
+/// one with an unterminated comment, is parsed in place instead.)
+///
+/// This lets a consumer parse, use and drop one body at a time, so a large file is never
+/// held as a whole tree: the checker does this (`check::check_source`).
+pub fn parse_module_deferred(file: &SourceFile) -> (ast::Module, Vec<Diagnostic>) {
+    parser::parse_module(&file.text, true)
+}
+
+/// The statements of a body skipped by [`parse_module_deferred`], or `None` when they do not
+/// parse cleanly on their own (any diagnostic, or a block end other than the skip's): the
+/// caller should then parse the file with [`parse_module`] to get the real diagnostics.
+pub fn parse_deferred_body(file: &SourceFile, body: &ast::Block) -> Option<Vec<ast::Statement>> {
+    parser::parse_block_at(&file.text, body.span)
 }
 
 /// Canonical pretty-printing of a module parsed from `file` (the `ptxvm fmt` output). Meant

@@ -2,9 +2,9 @@
 
 use super::{shorten, Context, PResult, Parser};
 use crate::ast::{
-    AggregateKind, BaseType, BranchTargets, CallPrototype, Declarator, Expr, FieldDecl, Function,
-    FunctionKind, Ident, Initializer, Linkage, ParamList, PtrAttribute, ScalarType, StateSpace,
-    StructDecl, StructField, TypeSpec, VariableDecl, VectorWidth,
+    AggregateKind, BaseType, Block, BranchTargets, CallPrototype, Declarator, Expr, FieldDecl,
+    Function, FunctionKind, Ident, Initializer, Linkage, ParamList, PtrAttribute, ScalarType,
+    StateSpace, StructDecl, StructField, TypeSpec, VariableDecl, VectorWidth,
 };
 use crate::lexer::TokenKind;
 use diag::Span;
@@ -264,6 +264,19 @@ impl<'s> Parser<'s> {
         };
         let attributes = self.parse_function_attributes()?;
         let body = match self.tok.kind {
+            TokenKind::LBrace if self.defer_bodies => {
+                let open = self.tok.span.start as usize;
+                match crate::lexer::skip_block(self.src.as_bytes(), open) {
+                    Some(end) => {
+                        self.skip_to(end);
+                        Some(Block {
+                            statements: Vec::new(),
+                            span: Span::from_range(open..end),
+                        })
+                    }
+                    None => Some(self.parse_block(Context::Module)?),
+                }
+            }
             TokenKind::LBrace => Some(self.parse_block(Context::Module)?),
             TokenKind::Semi => {
                 self.bump();

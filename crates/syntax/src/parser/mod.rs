@@ -27,14 +27,23 @@ pub(crate) struct Fail;
 
 pub(crate) type PResult<T> = Result<T, Fail>;
 
-pub(crate) fn parse_module(src: &str) -> (Module, Vec<Diagnostic>) {
+pub(crate) fn parse_module(src: &str, defer_bodies: bool) -> (Module, Vec<Diagnostic>) {
     let mut p = Parser::new(src);
+    p.defer_bodies = defer_bodies;
     let statements = p.parse_statements(None, Context::Module);
     let module = Module {
         statements,
         span: Span::from_range(0..src.len()),
     };
     (module, p.diags)
+}
+
+/// The statements of the block at `body`, parsed on their own; `None` unless they parse
+/// without a diagnostic and the block ends exactly where `body` does.
+pub(crate) fn parse_block_at(src: &str, body: Span) -> Option<Vec<Statement>> {
+    let mut p = Parser::starting_at(src, body.start as usize);
+    let block = p.parse_block(Context::Module).ok()?;
+    (p.diags.is_empty() && block.span == body).then_some(block.statements)
 }
 
 /// Where a statement list is: it decides which directives are allowed.
@@ -64,11 +73,18 @@ pub(crate) struct Parser<'s> {
     statement_stack: Vec<Statement>,
     /// The same for the declarations of parameter lists.
     param_stack: Vec<crate::ast::VariableDecl>,
+    /// Function bodies are skipped (see [`crate::parse_module_deferred`]).
+    pub(crate) defer_bodies: bool,
 }
 
 impl<'s> Parser<'s> {
     fn new(src: &'s str) -> Self {
-        let mut lexer = Lexer::new(src);
+        Self::starting_at(src, 0)
+    }
+
+    /// A parser whose first token starts at byte `pos`.
+    fn starting_at(src: &'s str, pos: usize) -> Self {
+        let mut lexer = Lexer::at(src, pos);
         let tok = lexer.next_token();
         Parser {
             src,
@@ -82,7 +98,15 @@ impl<'s> Parser<'s> {
             operand_stack: Vec::new(),
             statement_stack: Vec::new(),
             param_stack: Vec::new(),
+            defer_bodies: false,
         }
+    }
+
+    /// Continues after a block skipped by [`crate::lexer::skip_block`], which ended at `end`.
+    pub(crate) fn skip_to(&mut self, end: usize) {
+        self.lexer = Lexer::at(self.src, end);
+        self.prev_end = u32::try_from(end).unwrap_or(u32::MAX);
+        self.tok = self.lexer.next_token();
     }
 
     // ---- token plumbing -------------------------------------------------------------------
