@@ -116,7 +116,11 @@ pub fn skip_block(bytes: &[u8], open: usize) -> Option<usize> {
     }
     let mut depth = 0usize;
     let mut pos = open;
-    while let Some(&b) = bytes.get(pos) {
+    loop {
+        pos = next_block_byte(bytes, pos);
+        let Some(&b) = bytes.get(pos) else {
+            return None;
+        };
         match b {
             b'{' => depth += 1,
             b'}' => {
@@ -155,7 +159,41 @@ pub fn skip_block(bytes: &[u8], open: usize) -> Option<usize> {
         }
         pos += 1;
     }
-    None
+}
+
+/// The first offset at or after `pos` holding one of the bytes [`skip_block`] acts on
+/// (`{ } / " #`), or `bytes.len()`. Eight bytes at a time: bodies are most of a file, and a
+/// byte loop made the skip a visible share of checking.
+fn next_block_byte(bytes: &[u8], mut pos: usize) -> usize {
+    const fn splat(b: u8) -> u64 {
+        u64::from_ne_bytes([b; 8])
+    }
+    /// High bit set in each byte of `x` that is zero (exact for the lowest such byte,
+    /// which is the one used).
+    fn zero_bytes(x: u64) -> u64 {
+        x.wrapping_sub(splat(1)) & !x & splat(0x80)
+    }
+    while let Some(chunk) = bytes.get(pos..pos + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w);
+        let hits = zero_bytes(x ^ splat(b'{'))
+            | zero_bytes(x ^ splat(b'}'))
+            | zero_bytes(x ^ splat(b'/'))
+            | zero_bytes(x ^ splat(b'"'))
+            | zero_bytes(x ^ splat(b'#'));
+        if hits != 0 {
+            return pos + (hits.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while bytes
+        .get(pos)
+        .is_some_and(|b| !matches!(b, b'{' | b'}' | b'/' | b'"' | b'#'))
+    {
+        pos += 1;
+    }
+    pos
 }
 
 fn find_comment_end(bytes: &[u8], from: usize) -> Option<usize> {
@@ -495,6 +533,21 @@ mod tests {
         for src in ["{ a; ", "{ /* }", "{ \"}\n }", "{ # } \n }", "x { }", ""] {
             assert_eq!(skip_block(src.as_bytes(), 0), None, "{src:?}");
         }
+    }
+
+    #[test]
+    fn the_word_scan_finds_the_first_block_byte_at_every_offset() {
+        for special in [b'{', b'}', b'/', b'"', b'#'] {
+            for at in 0..20 {
+                let mut text = vec![b'a'; 24];
+                text[at] = special;
+                // A later special byte must not hide the first one.
+                text[23] = b'{';
+                assert_eq!(next_block_byte(&text, 0), at);
+                assert_eq!(next_block_byte(&text[..at], 0), at, "none: the end");
+            }
+        }
+        assert_eq!(next_block_byte(b"\x80\xff\x7b", 0), 2);
     }
 
     #[test]
