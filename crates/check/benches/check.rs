@@ -2,6 +2,10 @@
 //! shared memory, vector loads, predicated branches, calls), reported in bytes per second.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+/// The `ptxvm` binary's allocator, so the figures are what `ptxvm check` achieves.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "generate.rs"]
 mod generate;
 use generate::generate;

@@ -8,6 +8,10 @@
 
 use std::time::Instant;
 
+/// The `ptxvm` binary's allocator, so the figures are what `ptxvm check` achieves.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[path = "../benches/generate.rs"]
 mod generate;
 

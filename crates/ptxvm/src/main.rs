@@ -12,6 +12,12 @@ use clap::{Parser, Subcommand};
 
 use std::path::PathBuf;
 
+/// mimalloc rather than the system allocator: checking a large file builds and frees
+/// millions of small syntax-tree and IR blocks, and glibc's coalescing of freed blocks and
+/// returning of memory to the kernel took about a sixth of `ptxvm check`'s time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "ptxvm",
