@@ -3,6 +3,9 @@
 use crate::{Operand, RegId};
 use diag::Span;
 use isa::{Form, Mods, Opcode, Type, MAX_TYPE_SLOTS};
+use smallvec::SmallVec;
+use std::mem::ManuallyDrop;
+use std::ops::{Deref, DerefMut};
 
 /// One instruction, decoded: the `isa` form it matched, its modifiers as typed values, the
 /// types chosen for the form's type slots, and resolved operands.
@@ -39,9 +42,61 @@ impl Inst {
 }
 
 /// The operands of one instruction, stored inline up to four (nearly every instruction): one
-/// heap allocation per instruction was a large share of checking time. Dereferences to
-/// `[Operand]`.
-pub type Operands = smallvec::SmallVec<[Operand; 4]>;
+/// heap allocation per instruction was a large share of checking time. Dereferences to a
+/// `SmallVec` and so to `[Operand]`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Operands(ManuallyDrop<SmallVec<[Operand; 4]>>);
+
+impl Operands {
+    pub fn new() -> Self {
+        Operands::default()
+    }
+}
+
+impl Drop for Operands {
+    fn drop(&mut self) {
+        // Nearly every instruction owns nothing on the heap; skipping the element-by-element
+        // drop for those made freeing a module's IR markedly cheaper.
+        if self.0.spilled() || self.0.iter().any(Operand::owns_heap) {
+            drop(std::mem::take(&mut *self.0));
+        }
+    }
+}
+
+impl Deref for Operands {
+    type Target = SmallVec<[Operand; 4]>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl DerefMut for Operands {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl FromIterator<Operand> for Operands {
+    fn from_iter<I: IntoIterator<Item = Operand>>(iter: I) -> Self {
+        Operands(ManuallyDrop::new(iter.into_iter().collect()))
+    }
+}
+
+impl<'o> IntoIterator for &'o Operands {
+    type Item = &'o Operand;
+    type IntoIter = std::slice::Iter<'o, Operand>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'o> IntoIterator for &'o mut Operands {
+    type Item = &'o mut Operand;
+    type IntoIter = std::slice::IterMut<'o, Operand>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter_mut()
+    }
+}
 
 /// A guard predicate `@p` (`negated: false`) or `@!p` (`negated: true`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -73,6 +73,32 @@ pub enum Operand {
 }
 
 impl Operand {
+    /// Whether dropping the operand frees memory (the list-carrying variants). Exhaustive on
+    /// purpose: a new variant must say, or [`crate::Operands`] would leak it.
+    #[inline]
+    pub fn owns_heap(&self) -> bool {
+        match self {
+            Operand::Vector(_)
+            | Operand::List(_)
+            | Operand::TargetList(_)
+            | Operand::Texture { .. } => true,
+            Operand::Reg(_)
+            | Operand::Imm(_)
+            | Operand::Special { .. }
+            | Operand::Address(_)
+            | Operand::VarAddr { .. }
+            | Operand::Label(_)
+            | Operand::Func(_)
+            | Operand::Proto(_)
+            | Operand::Sink
+            | Operand::NotPred(_)
+            | Operand::Neg(_)
+            | Operand::NegSelected { .. }
+            | Operand::Selected { .. }
+            | Operand::PredPair(..)
+            | Operand::Omitted => false,
+        }
+    }
     /// The register when the operand is a plain register.
     pub fn as_reg(&self) -> Option<RegId> {
         match self {
