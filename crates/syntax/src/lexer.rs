@@ -302,6 +302,7 @@ enum Raw {
 }
 
 impl Raw {
+    #[inline]
     fn kind(self) -> TokenKind {
         use TokenKind as T;
         match self {
@@ -384,6 +385,7 @@ impl<'s> Lexer<'s> {
         Lexer { inner }
     }
 
+    #[inline]
     pub fn next_token(&mut self) -> Token {
         let kind = match self.inner.next() {
             None => {
