@@ -70,11 +70,12 @@ fn check_streamed(file: &SourceFile) -> Option<(Option<ir::Module>, Vec<Diagnost
     }
     let mut cx = ctx::Checker::new(file);
     let mut parsed = vec![false; ast.statements.len()];
+    let mut parser = syntax::BodyParser::default();
     let complete = cx.check_with_bodies(&ast, |i, f| {
         if let Some(p) = parsed.get_mut(i) {
             *p = true;
         }
-        deferred_body(file, f)
+        deferred_body(&mut parser, file, f)
     });
     // Bodies the checker skipped (a redefined function's) may still hold parse errors.
     let rest_parse = ast
@@ -82,7 +83,7 @@ fn check_streamed(file: &SourceFile) -> Option<(Option<ir::Module>, Vec<Diagnost
         .iter()
         .zip(&parsed)
         .all(|(s, &done)| match s {
-            ast::Statement::Function(f) if !done => deferred_body(file, f).is_some(),
+            ast::Statement::Function(f) if !done => deferred_body(&mut parser, file, f).is_some(),
             _ => true,
         });
     (complete && rest_parse).then(|| cx.finish())
@@ -90,9 +91,13 @@ fn check_streamed(file: &SourceFile) -> Option<(Option<ir::Module>, Vec<Diagnost
 
 /// The statements of `f`'s body if it was deferred (`Some(Some)`), `Some(None)` if it has
 /// none or they are in the tree, `None` if it does not parse cleanly.
-fn deferred_body(file: &SourceFile, f: &ast::Function) -> Option<Option<Vec<ast::Statement>>> {
+fn deferred_body(
+    parser: &mut syntax::BodyParser,
+    file: &SourceFile,
+    f: &ast::Function,
+) -> Option<Option<Vec<ast::Statement>>> {
     match &f.body {
-        Some(b) if b.statements.is_empty() => syntax::parse_deferred_body(file, b).map(Some),
+        Some(b) if b.statements.is_empty() => parser.parse(file, b).map(Some),
         _ => Some(None),
     }
 }

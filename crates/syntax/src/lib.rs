@@ -71,7 +71,22 @@ pub fn parse_module_deferred(file: &SourceFile) -> (ast::Module, Vec<Diagnostic>
 /// parse cleanly on their own (any diagnostic, or a block end other than the skip's): the
 /// caller should then parse the file with [`parse_module`] to get the real diagnostics.
 pub fn parse_deferred_body(file: &SourceFile, body: &ast::Block) -> Option<Vec<ast::Statement>> {
-    parser::parse_block_at(&file.text, body.span)
+    BodyParser::default().parse(file, body)
+}
+
+/// Parses skipped bodies one after another, as [`parse_deferred_body`] does, keeping the
+/// parser's working memory from one body to the next: growing it afresh for every body
+/// copied each body's statements several times over.
+#[derive(Default)]
+pub struct BodyParser {
+    stacks: parser::Stacks,
+}
+
+impl BodyParser {
+    /// As [`parse_deferred_body`].
+    pub fn parse(&mut self, file: &SourceFile, body: &ast::Block) -> Option<Vec<ast::Statement>> {
+        parser::parse_block_at(&file.text, body.span, &mut self.stacks)
+    }
 }
 
 /// Canonical pretty-printing of a module parsed from `file` (the `ptxvm fmt` output). Meant

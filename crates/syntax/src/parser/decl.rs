@@ -218,9 +218,9 @@ impl<'s> Parser<'s> {
         let open = self.expect(TokenKind::LParen, "`(`")?.span;
         // Collected on a reusable stack and then moved into an exactly sized `Vec`: kernels
         // have many parameters, and growing a `Vec` of these large declarations copied them.
-        let start = self.param_stack.len();
+        let start = self.stacks.params.len();
         let r = self.push_params();
-        let params: Vec<_> = self.param_stack.drain(start..).collect();
+        let params: Vec<_> = self.stacks.params.drain(start..).collect();
         r?;
         self.expect(TokenKind::RParen, "`,` or `)` in a parameter list")?;
         Ok(ParamList {
@@ -234,10 +234,10 @@ impl<'s> Parser<'s> {
             return Ok(());
         }
         let p = self.parse_variable_decl(None, true)?;
-        self.param_stack.push(p);
+        self.stacks.params.push(p);
         while self.eat(TokenKind::Comma) {
             let p = self.parse_variable_decl(None, true)?;
-            self.param_stack.push(p);
+            self.stacks.params.push(p);
         }
         Ok(())
     }

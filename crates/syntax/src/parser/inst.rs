@@ -56,20 +56,20 @@ impl<'s> Parser<'s> {
 
     /// `operand {, operand}` collected into an exactly sized collection.
     fn parse_operand_seq<C: FromIterator<Operand>>(&mut self, allow_list: Lists) -> PResult<C> {
-        let start = self.operand_stack.len();
+        let start = self.stacks.operands.len();
         let r = self.push_operands(allow_list);
         // Not `split_off`: at index 0 it hands over the whole buffer (capacity included) and
         // allocates a fresh one for the stack.
-        let out = self.operand_stack.drain(start..).collect();
+        let out = self.stacks.operands.drain(start..).collect();
         r.map(|()| out)
     }
 
     fn push_operands(&mut self, allow_list: Lists) -> PResult<()> {
         let op = self.parse_operand(allow_list)?;
-        self.operand_stack.push(op);
+        self.stacks.operands.push(op);
         while self.eat(TokenKind::Comma) {
             let op = self.parse_operand(allow_list)?;
-            self.operand_stack.push(op);
+            self.stacks.operands.push(op);
         }
         Ok(())
     }

@@ -39,11 +39,27 @@ pub(crate) fn parse_module(src: &str, defer_bodies: bool) -> (Module, Vec<Diagno
 }
 
 /// The statements of the block at `body`, parsed on their own; `None` unless they parse
-/// without a diagnostic and the block ends exactly where `body` does.
-pub(crate) fn parse_block_at(src: &str, body: Span) -> Option<Vec<Statement>> {
+/// without a diagnostic and the block ends exactly where `body` does. The parser's working
+/// stacks are taken from `stacks` and given back, so parsing many bodies does not grow them
+/// afresh for each.
+pub(crate) fn parse_block_at(src: &str, body: Span, stacks: &mut Stacks) -> Option<Vec<Statement>> {
     let mut p = Parser::starting_at(src, body.start as usize);
-    let block = p.parse_block(Context::Module).ok()?;
+    p.stacks = std::mem::take(stacks);
+    let block = p.parse_block(Context::Module);
+    *stacks = std::mem::take(&mut p.stacks);
+    let block = block.ok()?;
     (p.diags.is_empty() && block.span == body).then_some(block.statements)
+}
+
+/// Lists being collected, as stacks shared by nested lists, so each finished list is
+/// allocated at its exact length: most instructions have 2–3 operands and `Vec`'s growth
+/// would reserve 4.
+#[derive(Default)]
+pub(crate) struct Stacks {
+    pub(crate) operands: Vec<crate::ast::Operand>,
+    pub(crate) statements: Vec<Statement>,
+    /// The declarations of parameter lists.
+    pub(crate) params: Vec<crate::ast::VariableDecl>,
 }
 
 /// Where a statement list is: it decides which directives are allowed.
@@ -65,14 +81,7 @@ pub(crate) struct Parser<'s> {
     stopped: bool,
     /// Start of the last lexical error token reported, so recovery does not repeat it.
     last_lex_error: Option<u32>,
-    /// Operands being collected (a stack shared by nested lists), so each finished list is
-    /// allocated at its exact length: most instructions have 2–3 operands and `Vec`'s
-    /// growth would reserve 4.
-    operand_stack: Vec<crate::ast::Operand>,
-    /// The same for statements of nested blocks.
-    statement_stack: Vec<Statement>,
-    /// The same for the declarations of parameter lists.
-    param_stack: Vec<crate::ast::VariableDecl>,
+    pub(crate) stacks: Stacks,
     /// Function bodies are skipped (see [`crate::parse_module_deferred`]).
     pub(crate) defer_bodies: bool,
 }
@@ -95,9 +104,7 @@ impl<'s> Parser<'s> {
             depth: 0,
             stopped: false,
             last_lex_error: None,
-            operand_stack: Vec::new(),
-            statement_stack: Vec::new(),
-            param_stack: Vec::new(),
+            stacks: Stacks::default(),
             defer_bodies: false,
         }
     }
@@ -323,10 +330,10 @@ impl<'s> Parser<'s> {
 
     /// Statements until `}` (when `open` is the span of the opening brace) or end of file.
     pub(crate) fn parse_statements(&mut self, open: Option<Span>, cx: Context) -> Vec<Statement> {
-        let start = self.statement_stack.len();
+        let start = self.stacks.statements.len();
         self.push_statements(open, cx);
         // Exactly sized (`split_off(0)` would hand over the stack's whole buffer).
-        self.statement_stack.drain(start..).collect()
+        self.stacks.statements.drain(start..).collect()
     }
 
     fn push_statements(&mut self, open: Option<Span>, cx: Context) {
@@ -355,7 +362,7 @@ impl<'s> Parser<'s> {
                     let before = self.tok.span.start;
                     let depth = self.depth;
                     match self.parse_statement(cx) {
-                        Ok(Some(s)) => self.statement_stack.push(s),
+                        Ok(Some(s)) => self.stacks.statements.push(s),
                         Ok(None) => {}
                         Err(Fail) => {
                             // Error paths return early past their `leave()`.
