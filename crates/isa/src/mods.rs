@@ -320,62 +320,113 @@ spelled_enum!(
     }
 );
 
-/// The class of a modifier slot: which enum its spellings decode into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ModClass {
-    Flag,
-    Rounding,
-    CmpOp,
-    BoolOp,
-    MulMode,
-    Space,
-    CacheOp,
-    VecWidth,
-    AtomOp,
-    ShflMode,
-    VoteMode,
-    Scope,
-    Sem,
-    ClampMode,
-    ShfDir,
-    PrmtMode,
-    VideoOp2,
-    VideoScale,
-    Geom,
-    TestpOp,
-    CacheLevel,
-    TexQuery,
-    Eviction,
-    PrefetchSize,
+/// Generates, from one list of the modifier classes other than [`Flag`] (each with its
+/// [`Mods`] field and its name in messages): [`ModClass`], [`ModValue`], [`Mods`], and the
+/// functions that go between them. `Flag` is written out in each: its values are a set
+/// ([`Flags`]), not one optional value.
+macro_rules! mod_classes {
+    ($($class:ident => $field:ident, $name:literal;)*) => {
+        /// The class of a modifier slot: which enum its spellings decode into.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ModClass {
+            Flag,
+            $($class,)*
+        }
+
+        /// A decoded modifier.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ModValue {
+            Flag(Flag),
+            $($class($class),)*
+        }
+
+        /// The decoded modifiers of one instruction: at most one value per class, plus the
+        /// flags. Filled by [`crate::match_form`]; a field is `None` when the instruction does
+        /// not spell it.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+        pub struct Mods {
+            pub flags: Flags,
+            $(pub $field: Option<$class>,)*
+        }
+
+        impl ModClass {
+            /// Every class, in declaration order.
+            pub const ALL: &'static [ModClass] = &[ModClass::Flag, $(ModClass::$class,)*];
+
+            pub fn name(self) -> &'static str {
+                match self {
+                    ModClass::Flag => "flag",
+                    $(ModClass::$class => $name,)*
+                }
+            }
+
+            /// Decodes a spelling as a value of this class.
+            pub fn decode(self, s: &str) -> Option<ModValue> {
+                Some(match self {
+                    ModClass::Flag => ModValue::Flag(Flag::from_spelling(s)?),
+                    $(ModClass::$class => ModValue::$class($class::from_spelling(s)?),)*
+                })
+            }
+        }
+
+        impl ModValue {
+            pub fn class(self) -> ModClass {
+                match self {
+                    ModValue::Flag(_) => ModClass::Flag,
+                    $(ModValue::$class(_) => ModClass::$class,)*
+                }
+            }
+        }
+
+        impl Mods {
+            /// Whether the class of `v` is spelled (for flags: whether `v` itself is).
+            pub fn is_set(&self, v: ModValue) -> bool {
+                match v {
+                    ModValue::Flag(f) => self.flags.contains(f),
+                    $(ModValue::$class(_) => self.$field.is_some(),)*
+                }
+            }
+
+            pub fn set(&mut self, v: ModValue) {
+                match v {
+                    ModValue::Flag(f) => self.flags.insert(f),
+                    $(ModValue::$class(x) => self.$field = Some(x),)*
+                }
+            }
+        }
+
+        /// Every spelling of every class, types excepted (for the spelling ids of `spell.rs`).
+        pub(crate) fn for_each_spelling(mut f: impl FnMut(&'static str)) {
+            Flag::ALL.iter().for_each(|x| f(x.spelling()));
+            $($class::ALL.iter().for_each(|x| f(x.spelling()));)*
+        }
+    };
 }
 
-/// A decoded modifier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ModValue {
-    Flag(Flag),
-    Rounding(Rounding),
-    CmpOp(CmpOp),
-    BoolOp(BoolOp),
-    MulMode(MulMode),
-    Space(Space),
-    CacheOp(CacheOp),
-    VecWidth(VecWidth),
-    AtomOp(AtomOp),
-    ShflMode(ShflMode),
-    VoteMode(VoteMode),
-    Scope(Scope),
-    Sem(Sem),
-    ClampMode(ClampMode),
-    ShfDir(ShfDir),
-    PrmtMode(PrmtMode),
-    VideoOp2(VideoOp2),
-    VideoScale(VideoScale),
-    Geom(Geom),
-    TestpOp(TestpOp),
-    CacheLevel(CacheLevel),
-    TexQuery(TexQuery),
-    Eviction(Eviction),
-    PrefetchSize(PrefetchSize),
+mod_classes! {
+    Rounding => rounding, "rounding modifier";
+    CmpOp => cmp, "comparison operator";
+    BoolOp => bool_op, "boolean operator";
+    MulMode => mul_mode, "result mode";
+    Space => space, "state space";
+    CacheOp => cache, "cache operator";
+    VecWidth => vec, "vector width";
+    AtomOp => atom_op, "operation";
+    ShflMode => shfl_mode, "shuffle mode";
+    VoteMode => vote_mode, "vote mode";
+    Scope => scope, "scope";
+    Sem => sem, "memory semantics";
+    ClampMode => clamp, "clamp mode";
+    ShfDir => shf_dir, "shift direction";
+    PrmtMode => prmt_mode, "permute mode";
+    VideoOp2 => video_op2, "secondary operation";
+    VideoScale => video_scale, "scale";
+    Geom => geom, "geometry";
+    TestpOp => testp, "test";
+    CacheLevel => level, "cache level";
+    TexQuery => query, "query";
+    Eviction => eviction, "eviction priority";
+    PrefetchSize => prefetch_size, "prefetch size";
 }
 
 impl ModClass {
@@ -410,101 +461,11 @@ impl ModClass {
         ModClass::PrefetchSize,
     ];
 
-    pub fn name(self) -> &'static str {
-        match self {
-            ModClass::Flag => "flag",
-            ModClass::Rounding => "rounding modifier",
-            ModClass::CmpOp => "comparison operator",
-            ModClass::BoolOp => "boolean operator",
-            ModClass::MulMode => "result mode",
-            ModClass::Space => "state space",
-            ModClass::CacheOp => "cache operator",
-            ModClass::VecWidth => "vector width",
-            ModClass::AtomOp => "operation",
-            ModClass::ShflMode => "shuffle mode",
-            ModClass::VoteMode => "vote mode",
-            ModClass::Scope => "scope",
-            ModClass::Sem => "memory semantics",
-            ModClass::ClampMode => "clamp mode",
-            ModClass::ShfDir => "shift direction",
-            ModClass::PrmtMode => "permute mode",
-            ModClass::VideoOp2 => "secondary operation",
-            ModClass::VideoScale => "scale",
-            ModClass::Geom => "geometry",
-            ModClass::TestpOp => "test",
-            ModClass::CacheLevel => "cache level",
-            ModClass::TexQuery => "query",
-            ModClass::Eviction => "eviction priority",
-            ModClass::PrefetchSize => "prefetch size",
-        }
-    }
-
-    /// Decodes a spelling as a value of this class.
-    pub fn decode(self, s: &str) -> Option<ModValue> {
-        Some(match self {
-            ModClass::Flag => ModValue::Flag(Flag::from_spelling(s)?),
-            ModClass::Rounding => ModValue::Rounding(Rounding::from_spelling(s)?),
-            ModClass::CmpOp => ModValue::CmpOp(CmpOp::from_spelling(s)?),
-            ModClass::BoolOp => ModValue::BoolOp(BoolOp::from_spelling(s)?),
-            ModClass::MulMode => ModValue::MulMode(MulMode::from_spelling(s)?),
-            ModClass::Space => ModValue::Space(Space::from_spelling(s)?),
-            ModClass::CacheOp => ModValue::CacheOp(CacheOp::from_spelling(s)?),
-            ModClass::VecWidth => ModValue::VecWidth(VecWidth::from_spelling(s)?),
-            ModClass::AtomOp => ModValue::AtomOp(AtomOp::from_spelling(s)?),
-            ModClass::ShflMode => ModValue::ShflMode(ShflMode::from_spelling(s)?),
-            ModClass::VoteMode => ModValue::VoteMode(VoteMode::from_spelling(s)?),
-            ModClass::Scope => ModValue::Scope(Scope::from_spelling(s)?),
-            ModClass::Sem => ModValue::Sem(Sem::from_spelling(s)?),
-            ModClass::ClampMode => ModValue::ClampMode(ClampMode::from_spelling(s)?),
-            ModClass::ShfDir => ModValue::ShfDir(ShfDir::from_spelling(s)?),
-            ModClass::PrmtMode => ModValue::PrmtMode(PrmtMode::from_spelling(s)?),
-            ModClass::VideoOp2 => ModValue::VideoOp2(VideoOp2::from_spelling(s)?),
-            ModClass::VideoScale => ModValue::VideoScale(VideoScale::from_spelling(s)?),
-            ModClass::Geom => ModValue::Geom(Geom::from_spelling(s)?),
-            ModClass::TestpOp => ModValue::TestpOp(TestpOp::from_spelling(s)?),
-            ModClass::CacheLevel => ModValue::CacheLevel(CacheLevel::from_spelling(s)?),
-            ModClass::TexQuery => ModValue::TexQuery(TexQuery::from_spelling(s)?),
-            ModClass::Eviction => ModValue::Eviction(Eviction::from_spelling(s)?),
-            ModClass::PrefetchSize => ModValue::PrefetchSize(PrefetchSize::from_spelling(s)?),
-        })
-    }
-
     pub fn from_name(s: &str) -> Option<ModClass> {
         ModClass::INFERENCE_ORDER
             .iter()
             .copied()
             .find(|c| format!("{c:?}") == s)
-    }
-}
-
-impl ModValue {
-    pub fn class(self) -> ModClass {
-        match self {
-            ModValue::Flag(_) => ModClass::Flag,
-            ModValue::Rounding(_) => ModClass::Rounding,
-            ModValue::CmpOp(_) => ModClass::CmpOp,
-            ModValue::BoolOp(_) => ModClass::BoolOp,
-            ModValue::MulMode(_) => ModClass::MulMode,
-            ModValue::Space(_) => ModClass::Space,
-            ModValue::CacheOp(_) => ModClass::CacheOp,
-            ModValue::VecWidth(_) => ModClass::VecWidth,
-            ModValue::AtomOp(_) => ModClass::AtomOp,
-            ModValue::ShflMode(_) => ModClass::ShflMode,
-            ModValue::VoteMode(_) => ModClass::VoteMode,
-            ModValue::Scope(_) => ModClass::Scope,
-            ModValue::Sem(_) => ModClass::Sem,
-            ModValue::ClampMode(_) => ModClass::ClampMode,
-            ModValue::ShfDir(_) => ModClass::ShfDir,
-            ModValue::PrmtMode(_) => ModClass::PrmtMode,
-            ModValue::VideoOp2(_) => ModClass::VideoOp2,
-            ModValue::VideoScale(_) => ModClass::VideoScale,
-            ModValue::Geom(_) => ModClass::Geom,
-            ModValue::TestpOp(_) => ModClass::TestpOp,
-            ModValue::CacheLevel(_) => ModClass::CacheLevel,
-            ModValue::TexQuery(_) => ModClass::TexQuery,
-            ModValue::Eviction(_) => ModClass::Eviction,
-            ModValue::PrefetchSize(_) => ModClass::PrefetchSize,
-        }
     }
 }
 
@@ -527,98 +488,9 @@ impl Flags {
     }
 }
 
-/// The decoded modifiers of one instruction: at most one value per class, plus the flags.
-/// Filled by [`crate::match_form`]; a field is `None` when the instruction does not spell it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Mods {
-    pub flags: Flags,
-    pub rounding: Option<Rounding>,
-    pub cmp: Option<CmpOp>,
-    pub bool_op: Option<BoolOp>,
-    pub mul_mode: Option<MulMode>,
-    pub space: Option<Space>,
-    pub cache: Option<CacheOp>,
-    pub vec: Option<VecWidth>,
-    pub atom_op: Option<AtomOp>,
-    pub shfl_mode: Option<ShflMode>,
-    pub vote_mode: Option<VoteMode>,
-    pub scope: Option<Scope>,
-    pub sem: Option<Sem>,
-    pub clamp: Option<ClampMode>,
-    pub shf_dir: Option<ShfDir>,
-    pub prmt_mode: Option<PrmtMode>,
-    pub video_op2: Option<VideoOp2>,
-    pub video_scale: Option<VideoScale>,
-    pub geom: Option<Geom>,
-    pub testp: Option<TestpOp>,
-    pub level: Option<CacheLevel>,
-    pub query: Option<TexQuery>,
-    pub eviction: Option<Eviction>,
-    pub prefetch_size: Option<PrefetchSize>,
-}
-
 impl Mods {
     pub fn has(&self, f: Flag) -> bool {
         self.flags.contains(f)
-    }
-
-    /// Whether a value of this class (or, for flags, this very flag) is already set.
-    pub fn is_set(&self, v: ModValue) -> bool {
-        match v {
-            ModValue::Flag(f) => self.flags.contains(f),
-            ModValue::Rounding(_) => self.rounding.is_some(),
-            ModValue::CmpOp(_) => self.cmp.is_some(),
-            ModValue::BoolOp(_) => self.bool_op.is_some(),
-            ModValue::MulMode(_) => self.mul_mode.is_some(),
-            ModValue::Space(_) => self.space.is_some(),
-            ModValue::CacheOp(_) => self.cache.is_some(),
-            ModValue::VecWidth(_) => self.vec.is_some(),
-            ModValue::AtomOp(_) => self.atom_op.is_some(),
-            ModValue::ShflMode(_) => self.shfl_mode.is_some(),
-            ModValue::VoteMode(_) => self.vote_mode.is_some(),
-            ModValue::Scope(_) => self.scope.is_some(),
-            ModValue::Sem(_) => self.sem.is_some(),
-            ModValue::ClampMode(_) => self.clamp.is_some(),
-            ModValue::ShfDir(_) => self.shf_dir.is_some(),
-            ModValue::PrmtMode(_) => self.prmt_mode.is_some(),
-            ModValue::VideoOp2(_) => self.video_op2.is_some(),
-            ModValue::VideoScale(_) => self.video_scale.is_some(),
-            ModValue::Geom(_) => self.geom.is_some(),
-            ModValue::TestpOp(_) => self.testp.is_some(),
-            ModValue::CacheLevel(_) => self.level.is_some(),
-            ModValue::TexQuery(_) => self.query.is_some(),
-            ModValue::Eviction(_) => self.eviction.is_some(),
-            ModValue::PrefetchSize(_) => self.prefetch_size.is_some(),
-        }
-    }
-
-    pub fn set(&mut self, v: ModValue) {
-        match v {
-            ModValue::Flag(f) => self.flags.insert(f),
-            ModValue::Rounding(x) => self.rounding = Some(x),
-            ModValue::CmpOp(x) => self.cmp = Some(x),
-            ModValue::BoolOp(x) => self.bool_op = Some(x),
-            ModValue::MulMode(x) => self.mul_mode = Some(x),
-            ModValue::Space(x) => self.space = Some(x),
-            ModValue::CacheOp(x) => self.cache = Some(x),
-            ModValue::VecWidth(x) => self.vec = Some(x),
-            ModValue::AtomOp(x) => self.atom_op = Some(x),
-            ModValue::ShflMode(x) => self.shfl_mode = Some(x),
-            ModValue::VoteMode(x) => self.vote_mode = Some(x),
-            ModValue::Scope(x) => self.scope = Some(x),
-            ModValue::Sem(x) => self.sem = Some(x),
-            ModValue::ClampMode(x) => self.clamp = Some(x),
-            ModValue::ShfDir(x) => self.shf_dir = Some(x),
-            ModValue::PrmtMode(x) => self.prmt_mode = Some(x),
-            ModValue::VideoOp2(x) => self.video_op2 = Some(x),
-            ModValue::VideoScale(x) => self.video_scale = Some(x),
-            ModValue::Geom(x) => self.geom = Some(x),
-            ModValue::TestpOp(x) => self.testp = Some(x),
-            ModValue::CacheLevel(x) => self.level = Some(x),
-            ModValue::TexQuery(x) => self.query = Some(x),
-            ModValue::Eviction(x) => self.eviction = Some(x),
-            ModValue::PrefetchSize(x) => self.prefetch_size = Some(x),
-        }
     }
 }
 
@@ -644,6 +516,16 @@ mod tests {
             let v = ModClass::Flag.decode(f.spelling()).unwrap();
             assert_eq!(v.class(), ModClass::Flag);
         }
+    }
+
+    #[test]
+    fn the_inference_order_has_every_class_once() {
+        let mut order = ModClass::INFERENCE_ORDER.to_vec();
+        let mut all = ModClass::ALL.to_vec();
+        let key = |c: &ModClass| format!("{c:?}");
+        order.sort_by_key(key);
+        all.sort_by_key(key);
+        assert_eq!(order, all);
     }
 
     #[test]

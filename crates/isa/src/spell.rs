@@ -5,11 +5,6 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
-use crate::mods::{
-    AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Geom, MulMode,
-    PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir, ShflMode, Space, TestpOp, TexQuery,
-    VecWidth, VideoOp2, VideoScale, VoteMode,
-};
 use crate::types::Type;
 
 /// Room for this many distinct spellings; a test checks the table fits.
@@ -38,35 +33,7 @@ impl SpellSet {
 fn all_spellings() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = Vec::new();
     v.extend(Type::ALL.iter().map(|t| t.suffix()));
-    macro_rules! add {
-        ($($e:ident),*) => { $( v.extend($e::ALL.iter().map(|x| x.spelling())); )* };
-    }
-    add!(
-        Flag,
-        Rounding,
-        CmpOp,
-        BoolOp,
-        MulMode,
-        Space,
-        CacheOp,
-        VecWidth,
-        AtomOp,
-        ShflMode,
-        VoteMode,
-        Scope,
-        Sem,
-        ClampMode,
-        ShfDir,
-        PrmtMode,
-        VideoOp2,
-        VideoScale,
-        Geom,
-        TestpOp,
-        CacheLevel,
-        TexQuery,
-        Eviction,
-        PrefetchSize
-    );
+    crate::mods::for_each_spelling(|s| v.push(s));
     v.sort_unstable();
     v.dedup();
     v
