@@ -118,9 +118,7 @@ pub fn skip_block(bytes: &[u8], open: usize) -> Option<usize> {
     let mut pos = open;
     loop {
         pos = next_block_byte(bytes, pos);
-        let Some(&b) = bytes.get(pos) else {
-            return None;
-        };
+        let &b = bytes.get(pos)?;
         match b {
             b'{' => depth += 1,
             b'}' => {
