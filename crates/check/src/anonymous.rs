@@ -13,7 +13,7 @@
 
 use crate::ctx::Checker;
 use diag::Span;
-use ir::{FuncId, FuncKind, Linkage, PerfDirectives, PtxVersion};
+use ir::{FuncId, FuncKind, Linkage, PtxVersion};
 use syntax::ast;
 
 /// The name of the anonymous entry point in the IR (and for `ptxvm run --kernel`).
@@ -53,18 +53,13 @@ impl Checker<'_> {
         };
         let id = FuncId(u32::try_from(self.functions.len()).unwrap_or(u32::MAX));
         self.functions.push(ir::Function {
-            name: ANONYMOUS_ENTRY.to_string(),
-            kind: FuncKind::Entry,
-            linkage: Linkage::Internal,
-            params: Vec::new(),
-            rets: Vec::new(),
-            regs: Vec::new(),
-            locals: Vec::new(),
-            body: None,
-            labels: Vec::new(),
-            perf: PerfDirectives::default(),
             cta_dims: Some([0, 0, 0]),
-            span,
+            ..ir::Function::declared(
+                ANONYMOUS_ENTRY.to_string(),
+                FuncKind::Entry,
+                Linkage::Internal,
+                span,
+            )
         });
         let header = ast::Function {
             linkage: None,

@@ -121,19 +121,22 @@ impl<'a> Checker<'a> {
         mut detached: Vec<Option<Vec<ast::Statement>>>,
     ) {
         let complete = self.check_with_bodies(module, |i, _| {
-            Some(detached.get_mut(i).and_then(Option::take))
+            match detached.get_mut(i).and_then(Option::take) {
+                Some(stmts) => BodySource::Owned(stmts),
+                None => BodySource::Tree,
+            }
         });
         debug_assert!(complete);
     }
 
     /// The module pass, with each function body's statements supplied by `body_of` (given
-    /// the function's top-level statement index): `Some(Some(stmts))` to check `stmts` (then
-    /// dropped), `Some(None)` to check the statements in the tree, `None` to abandon the check
-    /// (returns false; the checker's state is then meaningless).
+    /// the function's top-level statement index). Returns false when a body was
+    /// [`BodySource::Unparsable`]: the check stopped there, and the checker's state is
+    /// meaningless.
     pub fn check_with_bodies(
         &mut self,
         module: &'a ast::Module,
-        mut body_of: impl FnMut(usize, &'a ast::Function) -> Option<Option<Vec<ast::Statement>>>,
+        mut body_of: impl FnMut(usize, &'a ast::Function) -> BodySource,
     ) -> bool {
         self.check_header(&module.statements, module.span);
         let mut bodies: Vec<(FuncId, &'a ast::Function, usize)> = Vec::new();
@@ -147,9 +150,9 @@ impl<'a> Checker<'a> {
         }
         for (id, f, i) in bodies {
             match body_of(i, f) {
-                None => return false,
-                Some(Some(stmts)) => self.check_function_body(id, f, &stmts),
-                Some(None) => {
+                BodySource::Unparsable => return false,
+                BodySource::Owned(stmts) => self.check_function_body(id, f, &stmts),
+                BodySource::Tree => {
                     if let Some(b) = &f.body {
                         self.check_function_body(id, f, &b.statements);
                     }
@@ -234,6 +237,16 @@ impl<'a> Checker<'a> {
         self.vars.push(var);
         id
     }
+}
+
+/// Where the module pass gets the statements of a function body.
+pub(crate) enum BodySource {
+    /// In the syntax tree.
+    Tree,
+    /// Moved out of the tree or parsed apart; dropped once checked.
+    Owned(Vec<ast::Statement>),
+    /// The body does not parse cleanly: stop, the module must be checked another way.
+    Unparsable,
 }
 
 /// Moves the statements of every function body out of `module`, leaving empty blocks (so the

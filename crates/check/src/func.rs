@@ -107,20 +107,12 @@ impl<'a> Checker<'a> {
             }
             None => {
                 let id = FuncId(u32::try_from(self.functions.len()).unwrap_or(u32::MAX));
-                self.functions.push(ir::Function {
-                    name: name.to_string(),
+                self.functions.push(ir::Function::declared(
+                    name.to_string(),
                     kind,
-                    linkage: ir_linkage(f.linkage),
-                    params: Vec::new(),
-                    rets: Vec::new(),
-                    regs: Vec::new(),
-                    locals: Vec::new(),
-                    body: None,
-                    labels: Vec::new(),
-                    perf: PerfDirectives::default(),
-                    cta_dims: None,
-                    span: f.name.span,
-                });
+                    ir_linkage(f.linkage),
+                    f.name.span,
+                ));
                 self.syms.set(name, ModSym::Func(id), f.name.span);
                 id
             }

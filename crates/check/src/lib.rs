@@ -83,22 +83,27 @@ fn check_streamed(file: &SourceFile) -> Option<(Option<ir::Module>, Vec<Diagnost
         .iter()
         .zip(&parsed)
         .all(|(s, &done)| match s {
-            ast::Statement::Function(f) if !done => deferred_body(&mut parser, file, f).is_some(),
+            ast::Statement::Function(f) if !done => !matches!(
+                deferred_body(&mut parser, file, f),
+                ctx::BodySource::Unparsable
+            ),
             _ => true,
         });
     (complete && rest_parse).then(|| cx.finish())
 }
 
-/// The statements of `f`'s body if it was deferred (`Some(Some)`), `Some(None)` if it has
-/// none or they are in the tree, `None` if it does not parse cleanly.
+/// `f`'s body, parsed now if `parse_module_deferred` skipped it.
 fn deferred_body(
     parser: &mut syntax::BodyParser,
     file: &SourceFile,
     f: &ast::Function,
-) -> Option<Option<Vec<ast::Statement>>> {
+) -> ctx::BodySource {
     match &f.body {
-        Some(b) if b.statements.is_empty() => parser.parse(file, b).map(Some),
-        _ => Some(None),
+        Some(b) if b.statements.is_empty() => match parser.parse(file, b) {
+            Some(stmts) => ctx::BodySource::Owned(stmts),
+            None => ctx::BodySource::Unparsable,
+        },
+        _ => ctx::BodySource::Tree,
     }
 }
 

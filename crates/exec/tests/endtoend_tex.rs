@@ -7,17 +7,6 @@ mod endtoend_common;
 use endtoend_common::*;
 use exec::{Arg, Texture};
 
-fn texture(dims: [u32; 3], seed: u32) -> Texture {
-    let texels = dims[0] * dims[1] * dims[2];
-    Texture {
-        dims,
-        channels: 4,
-        data: (0..4 * texels)
-            .map(|i| i.wrapping_mul(0x9E37_79B9) ^ seed)
-            .collect(),
-    }
-}
-
 /// Texel (x, y, z) of `t`, coordinates clamped to the edges, computed independently.
 fn fetch(t: &Texture, c: [i32; 3], dim: usize) -> [u32; 4] {
     let mut idx = 0usize;
@@ -69,9 +58,9 @@ fn run_tex(file: &str, kernel: &str, words: usize, textures: &[Texture]) -> Vec<
 
 fn textures() -> [Texture; 3] {
     [
-        texture([37, 1, 1], 0x1111),
-        texture([9, 7, 1], 0x2222),
-        texture([5, 4, 3], 0x3333),
+        hashed_texture([37, 1, 1], 0x1111),
+        hashed_texture([9, 7, 1], 0x2222),
+        hashed_texture([5, 4, 3], 0x3333),
     ]
 }
 

@@ -6,17 +6,6 @@ mod endtoend_common;
 use endtoend_common::*;
 use exec::{Arg, LaunchConfig, Texture};
 
-fn texture(dims: [u32; 3], seed: u32) -> Texture {
-    let texels = dims[0] * dims[1] * dims[2];
-    Texture {
-        dims,
-        channels: 4,
-        data: (0..4 * texels)
-            .map(|i| i.wrapping_mul(0x9E37_79B9) ^ seed)
-            .collect(),
-    }
-}
-
 /// Texel at (x, y, z), each clamped to its extent, computed independently.
 fn fetch(t: &Texture, c: [i32; 3]) -> [u32; 4] {
     let [w, h, d] = t.dims.map(|v| v as i32);
@@ -31,8 +20,8 @@ fn fetch(t: &Texture, c: [i32; 3]) -> [u32; 4] {
 
 #[test]
 fn array_textures_fetch_the_layer() {
-    let a1 = texture([9, 5, 1], 0x1111); // width 9, 5 layers
-    let a2 = texture([6, 4, 3], 0x2222); // 6 x 4, 3 layers
+    let a1 = hashed_texture([9, 5, 1], 0x1111); // width 9, 5 layers
+    let a2 = hashed_texture([6, 4, 3], 0x2222); // 6 x 4, 3 layers
     let mut coords: Vec<[i32; 3]> = Vec::new();
     for layer in [-1, 0, 1, 2, 4, 9] {
         for x in [-3, 0, 2, 5, 8, 20] {

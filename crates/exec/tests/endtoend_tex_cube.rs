@@ -9,17 +9,6 @@ use exec::{Arg, LaunchConfig, Texture};
 
 const W: u32 = 8;
 
-fn texture(layers: u32, seed: u32) -> Texture {
-    let texels = W * W * layers;
-    Texture {
-        dims: [W, W, layers],
-        channels: 4,
-        data: (0..4 * texels)
-            .map(|i| i.wrapping_mul(0x9E37_79B9) ^ seed)
-            .collect(),
-    }
-}
-
 /// (face, s, t) per the table: major axis +x: sc = -z, tc = -y; -x: sc = z, tc = -y;
 /// +y: sc = x, tc = z; -y: sc = x, tc = -z; +z: sc = x, tc = -y; -z: sc = -x, tc = -y.
 fn face_st(d: [f64; 3]) -> (usize, f64, f64) {
@@ -54,8 +43,8 @@ fn texel(t: &Texture, layer: usize, s: f64, tt: f64) -> [u32; 4] {
 
 #[test]
 fn cube_and_cube_array_fetch_by_face() {
-    let cube = texture(6, 0xc0be);
-    let acube = texture(24, 0xacbe);
+    let cube = hashed_texture([W, W, 6], 0xc0be);
+    let acube = hashed_texture([W, W, 24], 0xacbe);
     let mut rng = Rng(0xc0b3);
     let mut dirs: Vec<[f32; 3]> = Vec::new();
     while dirs.len() < 300 {

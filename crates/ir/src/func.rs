@@ -40,6 +40,25 @@ pub struct Function {
 }
 
 impl Function {
+    /// A function as its header declares it: no parameters, registers or body yet, no
+    /// performance directives or CTA dimensions.
+    pub fn declared(name: String, kind: FuncKind, linkage: Linkage, span: Span) -> Function {
+        Function {
+            name,
+            kind,
+            linkage,
+            params: Vec::new(),
+            rets: Vec::new(),
+            regs: Vec::new(),
+            locals: Vec::new(),
+            body: None,
+            labels: Vec::new(),
+            perf: PerfDirectives::default(),
+            cta_dims: None,
+            span,
+        }
+    }
+
     pub fn reg(&self, id: RegId) -> Option<&Reg> {
         self.regs.get(id.index())
     }

@@ -1,26 +1,10 @@
 //! The small query helpers on IR values.
 
 use diag::Span;
-use ir::{
-    FuncId, FuncKind, Function, Linkage, Module, PerfDirectives, Target, VarScope, VarType,
-    Variable,
-};
+use ir::{FuncId, FuncKind, Function, Linkage, Module, Target, VarScope, VarType, Variable};
 
 fn func(name: &str, kind: FuncKind) -> Function {
-    Function {
-        name: name.to_string(),
-        kind,
-        linkage: Linkage::Visible,
-        params: Vec::new(),
-        rets: Vec::new(),
-        regs: Vec::new(),
-        locals: Vec::new(),
-        body: None,
-        labels: Vec::new(),
-        perf: PerfDirectives::default(),
-        cta_dims: None,
-        span: Span::default(),
-    }
+    Function::declared(name.to_string(), kind, Linkage::Visible, Span::default())
 }
 
 fn var(ty: VarType, dims: Vec<u64>) -> Variable {

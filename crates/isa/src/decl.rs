@@ -11,7 +11,7 @@
 //! at `.version 4.0`, the oldest it reads, and does not parse `.bf16`/`.bf16x2`/`.tf32` in a
 //! declaration at any version).
 
-use crate::{Gate, GateError, PtxVersion, Type};
+use crate::{Gate, PtxVersion, Type};
 
 /// PTX ISA 2.0 replaced 1.x's free vectors with the 2/4-element, 128-bit, non-predicate
 /// vectors of every later version.
@@ -59,26 +59,7 @@ pub fn check_declaration_type(t: Type, lanes: u32, sm: u32, ptx: PtxVersion) -> 
                 holder.suffix()
             ));
         }
-        DeclTypeRule::Gated(g) => {
-            if sm < g.min_sm {
-                return Err(GateError::Sm {
-                    what: name.to_string(),
-                    need: g.min_sm,
-                    have: sm,
-                    reason: None,
-                }
-                .to_string());
-            }
-            if ptx < g.min_ptx {
-                return Err(GateError::Ptx {
-                    what: name.to_string(),
-                    need: g.min_ptx,
-                    have: ptx,
-                    reason: None,
-                }
-                .to_string());
-            }
-        }
+        DeclTypeRule::Gated(g) => g.check_min(name, sm, ptx).map_err(|e| e.to_string())?,
     }
     if lanes > 4 {
         return Err(format!(

@@ -44,6 +44,28 @@ impl Gate {
         max_ptx: None,
     };
 
+    /// The minimum target and version of the gate against a file's, for a subject named
+    /// `what` (the maxima are for instruction forms, whose check adds them and the reasons).
+    pub fn check_min(&self, what: &str, sm: u32, ptx: PtxVersion) -> Result<(), crate::GateError> {
+        if sm < self.min_sm {
+            return Err(crate::GateError::Sm {
+                what: what.to_string(),
+                need: self.min_sm,
+                have: sm,
+                reason: None,
+            });
+        }
+        if ptx < self.min_ptx {
+            return Err(crate::GateError::Ptx {
+                what: what.to_string(),
+                need: self.min_ptx,
+                have: ptx,
+                reason: None,
+            });
+        }
+        Ok(())
+    }
+
     /// The stricter of two gates.
     pub fn join(self, other: Gate) -> Gate {
         Gate {

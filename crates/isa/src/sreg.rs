@@ -58,23 +58,7 @@ impl SpecialRegInfo {
     /// Checks the register's gate against a file's target and version
     /// (`%clock64 requires .target sm_20 or higher (file targets sm_13)`).
     pub fn check_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), crate::GateError> {
-        if sm < self.gate.min_sm {
-            return Err(crate::GateError::Sm {
-                what: self.name.to_string(),
-                need: self.gate.min_sm,
-                have: sm,
-                reason: None,
-            });
-        }
-        if ptx < self.gate.min_ptx {
-            return Err(crate::GateError::Ptx {
-                what: self.name.to_string(),
-                need: self.gate.min_ptx,
-                have: ptx,
-                reason: None,
-            });
-        }
-        Ok(())
+        self.gate.check_min(self.name, sm, ptx)
     }
 
     /// The register's type in a file of the given PTX version.

@@ -58,7 +58,7 @@ pub fn parse_module(file: &SourceFile) -> (ast::Module, Vec<Diagnostic>) {
 
 /// Parses the module level of a file and skips every function body: each function with a
 /// body gets a [`ast::Block`] with no statements whose span covers the braces, for
-/// [`parse_deferred_body`] to parse later. (A body whose end a byte scan cannot find, e.g.
+/// [`BodyParser::parse`] to parse later. (A body whose end a byte scan cannot find, e.g.
 /// one with an unterminated comment, is parsed in place instead.)
 ///
 /// This lets a consumer parse, use and drop one body at a time, so a large file is never
@@ -67,14 +67,7 @@ pub fn parse_module_deferred(file: &SourceFile) -> (ast::Module, Vec<Diagnostic>
     parser::parse_module(&file.text, true)
 }
 
-/// The statements of a body skipped by [`parse_module_deferred`], or `None` when they do not
-/// parse cleanly on their own (any diagnostic, or a block end other than the skip's): the
-/// caller should then parse the file with [`parse_module`] to get the real diagnostics.
-pub fn parse_deferred_body(file: &SourceFile, body: &ast::Block) -> Option<Vec<ast::Statement>> {
-    BodyParser::default().parse(file, body)
-}
-
-/// Parses skipped bodies one after another, as [`parse_deferred_body`] does, keeping the
+/// Parses the bodies skipped by [`parse_module_deferred`], one after another, keeping the
 /// parser's working memory from one body to the next: growing it afresh for every body
 /// copied each body's statements several times over.
 #[derive(Default)]
@@ -83,7 +76,9 @@ pub struct BodyParser {
 }
 
 impl BodyParser {
-    /// As [`parse_deferred_body`].
+    /// The statements of a skipped body, or `None` when they do not parse cleanly on their
+    /// own (any diagnostic, or a block end other than the skip's): the caller should then
+    /// parse the file with [`parse_module`] to get the real diagnostics.
     pub fn parse(&mut self, file: &SourceFile, body: &ast::Block) -> Option<Vec<ast::Statement>> {
         parser::parse_block_at(&file.text, body.span, &mut self.stacks)
     }

@@ -2,7 +2,7 @@
 //! typed buffers to and from the device, and run one launch with several worker-thread counts.
 #![allow(dead_code)]
 
-use exec::{Arg, Device, DevicePtr, ExecError, LaunchConfig, LoadedModule, RunOptions};
+use exec::{Arg, Device, DevicePtr, ExecError, LaunchConfig, LoadedModule, RunOptions, Texture};
 
 /// Worker-thread counts every race-free kernel is run with; results must not depend on them.
 pub const THREAD_COUNTS: [usize; 3] = [1, 2, 4];
@@ -194,5 +194,18 @@ impl Rng {
     }
     pub fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
+    }
+}
+
+/// A four-channel texture of `dims` texels whose words are a hash of their index and `seed`,
+/// so every texel (and channel) of every texture differs.
+pub fn hashed_texture(dims: [u32; 3], seed: u32) -> Texture {
+    let texels = dims[0] * dims[1] * dims[2];
+    Texture {
+        dims,
+        channels: 4,
+        data: (0..4 * texels)
+            .map(|i| i.wrapping_mul(0x9E37_79B9) ^ seed)
+            .collect(),
     }
 }
