@@ -1,11 +1,12 @@
-//! Parse-only and parse + check speed on a PTX file given on the command line, repeated until
-//! ≥ 20 MB, or on the criterion bench's generated input when the argument is `bench`
+//! Parse-only, parse + check (`ptxvm check`: diagnostics only) and parse + check + lowering
+//! (`ptxvm run`: the module's IR kept) speed on a PTX file given on the command line, repeated
+//! until ≥ 20 MB, or on the criterion bench's generated input when the argument is `bench`
 //! (profiling aid: `perf record cargo run --release --example check_speed -- bench`).
 //!
 //! Figures are in CPU time of the measuring thread (Linux `/proc/thread-self/schedstat`), so a
 //! busy shared machine does not deflate them; wall-clock time is the fallback elsewhere. As in
-//! `cargo bench`, freeing the results is part of the measured time. With `SKIP_PARSE=1` set,
-//! the parse-only runs are left out (so a profile shows parse+check alone).
+//! `cargo bench`, freeing the results is part of the measured time. `ONLY=parse` (or `check`,
+//! `lower`) runs one of the three alone, so a profile shows it alone.
 
 use std::time::Instant;
 
@@ -49,33 +50,47 @@ fn main() {
     };
     let file = diag::SourceFile::new("gen.ptx", text);
     let mb = file.text.len() as f64 / 1e6;
-    let parse_too = std::env::var_os("SKIP_PARSE").is_none();
-    let (mut best_parse, mut best_check) = (0f64, 0f64);
+    let only = std::env::var("ONLY").ok();
+    let wanted = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    let mut best = [0f64; 3];
     for _ in 0..runs {
-        if parse_too {
-            // The results are dropped inside the measurement, as `cargo bench` does.
-            let (pd, ps) = measure(|| syntax::parse_module(&file).1);
-            best_parse = best_parse.max(mb / ps);
-            print!("parse {:.1} MB/s ({} diagnostics), ", mb / ps, pd.len());
+        let mut line = Vec::new();
+        // The results are dropped inside each measurement, as `cargo bench` does.
+        if wanted("parse") {
+            let (n, s) = measure(|| syntax::parse_module(&file).1.len());
+            best[0] = best[0].max(mb / s);
+            line.push(format!("parse {:.1} MB/s ({n} diagnostics)", mb / s));
         }
-        let ((m, d), cs) = measure(|| {
-            let (m, d) = check::check_source(&file);
-            (m.is_some(), d)
-        });
-        best_check = best_check.max(mb / cs);
-        println!(
-            "parse+check {:.1} MB/s ({} diagnostics, module: {})",
-            mb / cs,
-            d.len(),
-            m
-        );
+        if wanted("check") {
+            let (n, s) = measure(|| check::diagnose_source(&file).len());
+            best[1] = best[1].max(mb / s);
+            line.push(format!("parse+check {:.1} MB/s ({n} diagnostics)", mb / s));
+        }
+        if wanted("lower") {
+            let ((m, n), s) = measure(|| {
+                let (m, d) = check::check_source(&file);
+                (m.is_some(), d.len())
+            });
+            best[2] = best[2].max(mb / s);
+            line.push(format!(
+                "parse+check+lower {:.1} MB/s ({n} diagnostics, module: {m})",
+                mb / s
+            ));
+        }
+        println!("{}", line.join(", "));
     }
-    if parse_too {
-        print!("best of {runs}: parse {best_parse:.1} MB/s, ");
-    } else {
-        print!("best of {runs}: ");
-    }
-    println!("parse+check {best_check:.1} MB/s");
+    let names = [
+        ("parse", "parse"),
+        ("check", "parse+check"),
+        ("lower", "parse+check+lower"),
+    ];
+    let summary: Vec<String> = names
+        .iter()
+        .zip(best)
+        .filter(|((key, _), _)| wanted(key))
+        .map(|((_, name), b)| format!("{name} {b:.1} MB/s"))
+        .collect();
+    println!("best of {runs}: {}", summary.join(", "));
 }
 
 /// The file at `path`, its kernel copied under distinct names until the text is ≥ 20 MB.

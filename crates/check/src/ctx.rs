@@ -48,6 +48,9 @@ pub(crate) struct Checker<'a> {
     pub init_bytes: u64,
     /// Functions whose body has been seen (a second body is a redefinition).
     pub defined: Vec<FuncId>,
+    /// Whether function bodies are lowered into the module (`false` when only the
+    /// diagnostics are wanted: each body's IR is then dropped once it is checked).
+    pub keep_ir: bool,
 }
 
 impl<'a> Checker<'a> {
@@ -75,6 +78,7 @@ impl<'a> Checker<'a> {
             init_bytes: 0,
             scratch: None,
             reported_lookup: false,
+            keep_ir: true,
         }
     }
 

@@ -53,6 +53,11 @@ pub(crate) struct Scratch<'a> {
     scope: FuncScope<'a>,
     labels: FastMap<&'a str, (InstIdx, Span)>,
     protos: FastMap<&'a str, ProtoId>,
+    /// Without [`Checker::keep_ir`], a body's instruction and register tables are emptied and
+    /// reused for the next body instead of being handed to the module.
+    insts: Vec<ir::Inst>,
+    regs: Vec<Reg>,
+    label_list: Vec<(String, InstIdx)>,
 }
 
 impl<'a> Body<'a> {
@@ -373,14 +378,18 @@ impl<'a> Checker<'a> {
         scratch.scope.clear();
         scratch.labels.clear();
         scratch.protos.clear();
+        scratch.insts.clear();
+        scratch.regs.clear();
+        scratch.regs.extend_from_slice(&func.regs);
+        scratch.label_list.clear();
         let mut body = Body {
             id,
             scope: scratch.scope,
-            regs: func.regs.clone(),
+            regs: scratch.regs,
             locals: Vec::new(),
-            insts: Vec::new(),
+            insts: scratch.insts,
             labels: scratch.labels,
-            label_list: Vec::new(),
+            label_list: scratch.label_list,
             target_lists: Vec::new(),
             protos: scratch.protos,
             reg_inits: Vec::new(),
@@ -748,18 +757,29 @@ impl<'a> Checker<'a> {
             insts.append(&mut body.insts);
             body.insts = insts;
         }
+        let Some(func) = self.functions.get_mut(body.id.index()) else {
+            return;
+        };
+        func.locals = body.locals;
+        func.params.extend(body.body_params);
+        let (insts, regs, label_list) = if self.keep_ir {
+            func.regs = body.regs;
+            func.labels = body.label_list;
+            func.body = Some(body.insts);
+            Default::default()
+        } else {
+            // Only diagnostics are wanted: the function keeps its header (calls to it are
+            // still checked against its parameters) and an empty body.
+            func.body = Some(Vec::new());
+            (body.insts, body.regs, body.label_list)
+        };
         self.scratch = Some(Scratch {
             scope: body.scope,
             labels: body.labels,
             protos: body.protos,
+            insts,
+            regs,
+            label_list,
         });
-        let Some(func) = self.functions.get_mut(body.id.index()) else {
-            return;
-        };
-        func.regs = body.regs;
-        func.locals = body.locals;
-        func.labels = body.label_list;
-        func.params.extend(body.body_params);
-        func.body = Some(body.insts);
     }
 }

@@ -56,19 +56,41 @@ pub fn check_module(file: &SourceFile, ast: &ast::Module) -> (Option<ir::Module>
 /// Parses and checks a source file (what `ptxvm check` and the executor use). Parse errors
 /// and check errors come back together, parse errors first.
 pub fn check_source(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) {
-    check_streamed(file).unwrap_or_else(|| check_whole(file))
+    check_streamed(file, Keep::Ir).unwrap_or_else(|| check_whole(file, Keep::Ir))
+}
+
+/// Parses and checks a source file for its diagnostics alone (what `ptxvm check` uses): the
+/// same checks as [`check_source`], but each function body's IR is dropped once it is checked,
+/// so memory stays near the size of the source instead of growing with the whole module's IR.
+pub fn diagnose_source(file: &SourceFile) -> Vec<Diagnostic> {
+    check_streamed(file, Keep::Diagnostics)
+        .unwrap_or_else(|| check_whole(file, Keep::Diagnostics))
+        .1
+}
+
+/// What a check keeps: the module's IR and the diagnostics, or the diagnostics alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    Ir,
+    Diagnostics,
+}
+
+fn checker(file: &SourceFile, keep: Keep) -> ctx::Checker<'_> {
+    let mut cx = ctx::Checker::new(file);
+    cx.keep_ir = keep == Keep::Ir;
+    cx
 }
 
 /// The fast path for a file that parses cleanly: the module level is parsed with function
 /// bodies skipped, then each body is parsed, checked and dropped in turn, so the syntax tree
 /// of one body at a time is in memory (and in cache) instead of the whole file's. `None` at
 /// the first parse diagnostic: [`check_whole`] then reports them all, in order.
-fn check_streamed(file: &SourceFile) -> Option<(Option<ir::Module>, Vec<Diagnostic>)> {
+fn check_streamed(file: &SourceFile, keep: Keep) -> Option<(Option<ir::Module>, Vec<Diagnostic>)> {
     let (ast, diags) = syntax::parse_module_deferred(file);
     if !diags.is_empty() {
         return None;
     }
-    let mut cx = ctx::Checker::new(file);
+    let mut cx = checker(file, keep);
     let mut parsed = vec![false; ast.statements.len()];
     let mut parser = syntax::BodyParser::default();
     let complete = cx.check_with_bodies(&ast, |i, f| {
@@ -108,14 +130,14 @@ fn deferred_body(
 }
 
 /// Parses the whole file, then checks it.
-fn check_whole(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) {
+fn check_whole(file: &SourceFile, keep: Keep) -> (Option<ir::Module>, Vec<Diagnostic>) {
     let (mut ast, mut diags) = syntax::parse_module(file);
     let parse_failed = diag::has_errors(&diags);
     // The syntax tree is ours: each function body is freed once it is checked, which keeps the
     // peak memory (and the page faults of fresh memory) near the larger of tree and IR
     // rather than their sum.
     let bodies = ctx::detach_bodies(&mut ast);
-    let mut cx = ctx::Checker::new(file);
+    let mut cx = checker(file, keep);
     cx.check_detached(&ast, bodies);
     let (module, more) = cx.finish();
     diags.extend(more);
@@ -147,7 +169,8 @@ mod tests {
 
     /// The streamed path (bodies parsed and checked one at a time) must give exactly what
     /// parsing the whole file and then checking it gives, on every PTX file in the repository
-    /// and every local fuzz corpus input (broken ones included: they take the fallback).
+    /// and every local fuzz corpus input (broken ones included: they take the fallback); so
+    /// must the diagnostics-only check.
     #[test]
     fn streamed_and_whole_file_checks_agree() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
@@ -168,12 +191,14 @@ mod tests {
             let file = SourceFile::new(path.display().to_string(), text);
             let is_ptx = path.extension().is_some_and(|x| x == "ptx");
             ptx += usize::from(is_ptx);
-            let whole = check_whole(&file);
-            if let Some(fast) = check_streamed(&file) {
+            let whole = check_whole(&file, Keep::Ir);
+            if let Some(fast) = check_streamed(&file, Keep::Ir) {
                 streamed += usize::from(is_ptx);
                 assert_eq!(fast, whole, "{}", path.display());
             }
             assert_eq!(check_source(&file), whole, "{}", path.display());
+            // Dropping the IR must not change what is reported.
+            assert_eq!(diagnose_source(&file), whole.1, "{}", path.display());
         }
         assert!(
             streamed * 2 > ptx,

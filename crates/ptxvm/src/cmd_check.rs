@@ -15,7 +15,7 @@ pub fn run(files: &[PathBuf], json: bool) -> Exit {
                 continue;
             }
         };
-        let (_module, diags) = check::check_source(&file);
+        let diags = check::diagnose_source(&file);
         if diag::has_errors(&diags) {
             worst = worst.max(Exit::Invalid);
         }

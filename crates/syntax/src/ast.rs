@@ -455,7 +455,35 @@ impl ScalarType {
 
     /// Parses a type directive including its dot (`".u32"`).
     pub fn from_directive(s: &str) -> Option<ScalarType> {
-        ScalarType::ALL.iter().copied().find(|t| t.as_str() == s)
+        // A `match` (not a search of `ALL` by `as_str`): the compiler dispatches on length and
+        // bytes, and this runs for every declaration and parameter.
+        Some(match s {
+            ".s8" => ScalarType::S8,
+            ".s16" => ScalarType::S16,
+            ".s32" => ScalarType::S32,
+            ".s64" => ScalarType::S64,
+            ".u8" => ScalarType::U8,
+            ".u16" => ScalarType::U16,
+            ".u32" => ScalarType::U32,
+            ".u64" => ScalarType::U64,
+            ".f16" => ScalarType::F16,
+            ".f16x2" => ScalarType::F16x2,
+            ".bf16" => ScalarType::Bf16,
+            ".bf16x2" => ScalarType::Bf16x2,
+            ".tf32" => ScalarType::Tf32,
+            ".f32" => ScalarType::F32,
+            ".f64" => ScalarType::F64,
+            ".b8" => ScalarType::B8,
+            ".b16" => ScalarType::B16,
+            ".b32" => ScalarType::B32,
+            ".b64" => ScalarType::B64,
+            ".b128" => ScalarType::B128,
+            ".pred" => ScalarType::Pred,
+            ".texref" => ScalarType::Texref,
+            ".samplerref" => ScalarType::Samplerref,
+            ".surfref" => ScalarType::Surfref,
+            _ => return None,
+        })
     }
 }
 
@@ -1071,5 +1099,21 @@ impl<'s> Iterator for Modifiers<'s> {
         }
         let span = Span::from_range(start..self.pos);
         Some((span, self.src.get(start..self.pos).unwrap_or("")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `from_directive` is written apart from `as_str`; each must undo the other.
+    #[test]
+    fn scalar_type_spellings_round_trip() {
+        for t in ScalarType::ALL {
+            assert_eq!(ScalarType::from_directive(t.as_str()), Some(t));
+        }
+        for s in [".u", ".u33", "u32", ".U32", ".b128x", ""] {
+            assert_eq!(ScalarType::from_directive(s), None, "{s}");
+        }
     }
 }
