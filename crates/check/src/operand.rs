@@ -119,7 +119,10 @@ impl<'a> Checker<'a> {
             TypeRule::Relaxed => isa::compatible_ld_st(expected, actual),
         };
         if !ok {
-            let name = body.regs.get(reg.index()).map_or("", |r| r.name.as_str());
+            let name = body
+                .regs
+                .get(reg.index())
+                .map_or(String::new(), |r| r.name.to_string());
             self.error(
                 span,
                 format!(

@@ -16,17 +16,45 @@ impl Hasher for FxHasher {
     fn finish(&self) -> u64 {
         self.0
     }
+    #[inline]
     fn write(&mut self, bytes: &[u8]) {
+        let mut rest = bytes;
+        while let Some((word, r)) = rest.split_first_chunk::<8>() {
+            self.mix(u64::from_le_bytes(*word));
+            rest = r;
+        }
+        if rest.is_empty() {
+            return;
+        }
+        // The last partial word in one step (names are mostly shorter than 8 bytes or just
+        // over): the input's last 8 bytes, overlapping the words already mixed, or for a
+        // shorter input a few loads that together cover every byte.
+        let n = bytes.len();
+        let tail = match bytes.last_chunk::<8>() {
+            Some(w) => u64::from_le_bytes(*w),
+            None if n >= 4 => {
+                let lo = bytes
+                    .first_chunk::<4>()
+                    .map_or(0, |w| u32::from_le_bytes(*w));
+                let hi = bytes
+                    .last_chunk::<4>()
+                    .map_or(0, |w| u32::from_le_bytes(*w));
+                u64::from(lo) | u64::from(hi) << 32
+            }
+            None => {
+                let at = |i: usize| u64::from(bytes.get(i).copied().unwrap_or(0));
+                at(0) | at(n / 2) << 8 | at(n - 1) << 16
+            }
+        };
+        self.mix(tail ^ (n as u64) << 56);
+    }
+}
+
+impl FxHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
         const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
     }
 }
 
@@ -85,6 +113,9 @@ struct Entry {
 #[derive(Clone, Copy, Debug)]
 struct RangeDecl<'a> {
     prefix: &'a str,
+    /// `prefix` packed into one word when it is short (as compilers' `%r`, `%rd`, `%p` are),
+    /// so matching a register against the ranges is a compare of words, not a `memcmp` call.
+    key: Option<u64>,
     count: u32,
     base: RegId,
     depth: u32,
@@ -102,6 +133,10 @@ pub(crate) struct FuncScope<'a> {
     /// Per open scope: log length and range count at entry.
     marks: Vec<(usize, usize)>,
     depth: u32,
+    /// Whether a name declared one by one has ever had the shape of a member of a range
+    /// declared in this function (`%r3` beside `%r<4>`). Until then a name a range covers
+    /// resolves to the range without a hash lookup (most operands are such registers).
+    mixed: bool,
 }
 
 impl<'a> FuncScope<'a> {
@@ -112,6 +147,7 @@ impl<'a> FuncScope<'a> {
         self.log.clear();
         self.marks.clear();
         self.depth = 0;
+        self.mixed = false;
     }
 
     pub fn enter(&mut self) {
@@ -147,6 +183,7 @@ impl<'a> FuncScope<'a> {
                 return Err(prev.span);
             }
         }
+        self.mixed |= self.lookup_range(name).is_some();
         let prev = self.names.insert(
             name,
             Entry {
@@ -175,13 +212,18 @@ impl<'a> FuncScope<'a> {
         {
             return Err(prev.span);
         }
-        self.ranges.push(RangeDecl {
+        let range = RangeDecl {
             prefix,
+            key: short_key(prefix),
             count,
             base,
             depth: self.depth,
             span,
-        });
+        };
+        // Past a few dozen names, scanning them costs more than the slow lookups it saves.
+        self.mixed |=
+            self.names.len() > 64 || self.names.keys().any(|name| range.index_of(name).is_some());
+        self.ranges.push(range);
         Ok(())
     }
 
@@ -190,6 +232,12 @@ impl<'a> FuncScope<'a> {
     }
 
     fn lookup_entry(&self, name: &str) -> Option<Entry> {
+        if !self.mixed {
+            // No declared name is also a range member: at most one of the two can hit.
+            return self
+                .lookup_range(name)
+                .or_else(|| self.names.get(name).copied());
+        }
         let direct = self.names.get(name).copied();
         // Ranges are pushed in scope order, so the last one is the innermost: a direct hit at
         // least that deep cannot be shadowed by a range.
@@ -210,26 +258,69 @@ impl<'a> FuncScope<'a> {
         if self.ranges.is_empty() {
             return None;
         }
-        let digits_at = name
-            .bytes()
-            .rposition(|b| !b.is_ascii_digit())
-            .map_or(0, |i| i + 1);
-        let (prefix, digits) = name.split_at(digits_at);
-        if digits.is_empty() || (digits.len() > 1 && digits.starts_with('0')) {
-            return None;
-        }
-        let n: u32 = digits.parse().ok()?;
+        let (prefix, n) = split_index(name)?;
+        let key = short_key(prefix);
         let r = self
             .ranges
             .iter()
             .rev()
-            .find(|r| r.prefix == prefix && n < r.count)?;
+            .find(|r| r.has_prefix(prefix, key) && n < r.count)?;
         Some(Entry {
             sym: LocalSym::Reg(RegId(r.base.0.checked_add(n)?)),
             depth: r.depth,
             span: r.span,
         })
     }
+}
+
+impl RangeDecl<'_> {
+    fn has_prefix(&self, prefix: &str, key: Option<u64>) -> bool {
+        match (self.key, key) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self.prefix == prefix,
+            _ => false,
+        }
+    }
+
+    /// The member index `name` has in this range, if it is a member.
+    fn index_of(&self, name: &str) -> Option<u32> {
+        let (prefix, n) = split_index(name)?;
+        (self.has_prefix(prefix, short_key(prefix)) && n < self.count).then_some(n)
+    }
+}
+
+/// `%r12` → (`%r`, 12): a name split before its decimal index (no leading zeros, as the
+/// parameterized declaration `%r<N>` names its registers).
+fn split_index(name: &str) -> Option<(&str, u32)> {
+    let b = name.as_bytes();
+    let digits_at = b
+        .iter()
+        .rposition(|c| !c.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    let (prefix, digits) = b.split_at(digits_at);
+    if digits.is_empty() || (digits.len() > 1 && digits.first() == Some(&b'0')) {
+        return None;
+    }
+    let mut n = 0u32;
+    for &d in digits {
+        n = n.checked_mul(10)?.checked_add(u32::from(d - b'0'))?;
+    }
+    Some((name.get(..prefix.len())?, n))
+}
+
+/// A name of at most seven bytes as one word: its bytes, and its length in the top byte (so
+/// `%r` and `%r\0` differ).
+fn short_key(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.len() > 7 {
+        return None;
+    }
+    // Byte by byte: a slice copy of unknown length would be a `memcpy` call.
+    let mut w = (b.len() as u64) << 56;
+    for (i, &c) in b.iter().enumerate() {
+        w |= u64::from(c) << (8 * i);
+    }
+    Some(w)
 }
 
 #[cfg(test)]
@@ -264,5 +355,45 @@ mod tests {
         assert_eq!(s.lookup("%r3"), Some(LocalSym::Reg(RegId(99))));
         s.leave();
         assert_eq!(s.lookup("%r3"), Some(LocalSym::Reg(RegId(13))));
+    }
+
+    /// A name declared one by one before a range that covers it: the innermost of the two
+    /// wins, whichever order they came in.
+    #[test]
+    fn names_declared_before_a_covering_range() {
+        let mut s = FuncScope::default();
+        let sp = Span::new(0, 1);
+        s.declare("%r3", LocalSym::Reg(RegId(7)), sp).unwrap();
+        s.declare("%rd1", LocalSym::Reg(RegId(8)), sp).unwrap();
+        assert!(s.declare_range("%r", 4, RegId(20), sp).is_ok());
+        // Same scope: the one-by-one name came first and is not shadowed by the range.
+        assert_eq!(s.lookup("%r3"), Some(LocalSym::Reg(RegId(7))));
+        assert_eq!(s.lookup("%r2"), Some(LocalSym::Reg(RegId(22))));
+        s.enter();
+        s.declare_range("%r", 8, RegId(40), sp).unwrap();
+        assert_eq!(s.lookup("%r3"), Some(LocalSym::Reg(RegId(43))));
+        assert_eq!(s.lookup("%rd1"), Some(LocalSym::Reg(RegId(8))));
+        s.leave();
+        assert_eq!(s.lookup("%r3"), Some(LocalSym::Reg(RegId(7))));
+        assert_eq!(s.lookup("%r7"), None);
+    }
+
+    /// Long prefixes (not packed into a word) and prefixes that differ only in length.
+    #[test]
+    fn range_prefixes_compare_exactly() {
+        let mut s = FuncScope::default();
+        let sp = Span::new(0, 1);
+        s.declare_range("%very_long_prefix", 2, RegId(0), sp)
+            .unwrap();
+        s.declare_range("%r", 2, RegId(10), sp).unwrap();
+        s.declare_range("%rd", 2, RegId(20), sp).unwrap();
+        assert_eq!(
+            s.lookup("%very_long_prefix1"),
+            Some(LocalSym::Reg(RegId(1)))
+        );
+        assert_eq!(s.lookup("%very_long_prefi1"), None);
+        assert_eq!(s.lookup("%r1"), Some(LocalSym::Reg(RegId(11))));
+        assert_eq!(s.lookup("%rd1"), Some(LocalSym::Reg(RegId(21))));
+        assert_eq!(s.lookup("%rd"), None);
     }
 }

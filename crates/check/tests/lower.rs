@@ -34,7 +34,8 @@ fn reg(f: &ir::Function, name: &str) -> RegId {
 fn parameterized_registers_expand_in_order() {
     let m = kernel(".reg .b32 %r<3>;\n.reg .f64 %fd<2>;\nret;");
     let f = &m.functions[0];
-    let names: Vec<(&str, Type)> = f.regs.iter().map(|r| (r.name.as_str(), r.ty)).collect();
+    let names: Vec<(String, Type)> = f.regs.iter().map(|r| (r.name.to_string(), r.ty)).collect();
+    let names: Vec<(&str, Type)> = names.iter().map(|(n, t)| (n.as_str(), *t)).collect();
     assert_eq!(
         names,
         [

@@ -2,6 +2,7 @@
 
 use crate::{Inst, InstIdx, Linkage, RegId, Type, VarId};
 use diag::Span;
+use std::borrow::Cow;
 use std::fmt;
 
 /// A `.entry` kernel or a `.func`.
@@ -85,22 +86,33 @@ pub struct Reg {
 
 /// A register's source name. Short names (all that compilers emit: `%r12`, `%rd3`, `%f151`) are
 /// stored inline: a function declares hundreds of registers, and an allocation each was a
-/// large part of checking time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// large part of checking time. A register of a parameterized declaration (`%r<29>`) keeps its
+/// prefix and number, and is spelled out only when asked: its name is wanted for messages
+/// alone, and formatting every one of them was a tenth of checking a function.
+#[derive(Clone)]
 pub struct RegName(Repr);
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone)]
 enum Repr {
     /// `bytes[..len]` is the name (valid UTF-8); the rest is zero.
     Inline {
         len: u8,
         bytes: [u8; INLINE],
     },
+    /// `prefix[..len]` (valid UTF-8) followed by the decimal `index`.
+    Indexed {
+        len: u8,
+        prefix: [u8; INDEXED_PREFIX],
+        index: u32,
+    },
     Heap(Box<str>),
 }
 
 /// Longest name stored inline (keeps `Reg` at 32 bytes).
 const INLINE: usize = 22;
+
+/// Longest prefix of an indexed name stored inline (with the index, as large as `INLINE`).
+const INDEXED_PREFIX: usize = 14;
 
 impl RegName {
     /// A name as written (`%p`, `v.x`).
@@ -122,54 +134,65 @@ impl RegName {
     /// Register `index` of the parameterized declaration `prefix<N>` (`%r` and 12 → `%r12`).
     #[inline]
     pub fn indexed(prefix: &str, index: u32) -> Self {
-        let mut digits = [0u8; 10];
-        let mut n = digits.len();
-        let mut i = index;
-        loop {
-            n -= 1;
-            if let Some(d) = digits.get_mut(n) {
-                *d = b'0' + (i % 10) as u8;
-            }
-            i /= 10;
-            if i == 0 || n == 0 {
-                break;
-            }
+        if prefix.len() > INDEXED_PREFIX {
+            return RegName::new(&format!("{prefix}{index}"));
         }
-        let digits = digits.get(n..).unwrap_or(&[]);
-        let len = prefix.len() + digits.len();
-        let mut bytes = [0u8; INLINE];
-        if len <= INLINE {
-            // A byte loop: these names are a few bytes, and `copy_from_slice` calls `memcpy`.
-            for (dst, src) in bytes
-                .iter_mut()
-                .zip(prefix.bytes().chain(digits.iter().copied()))
-            {
-                *dst = src;
-            }
-            return RegName(Repr::Inline {
-                len: len as u8,
-                bytes,
-            });
+        let mut bytes = [0u8; INDEXED_PREFIX];
+        // A byte loop: these prefixes are a few bytes, and `copy_from_slice` calls `memcpy`.
+        for (dst, src) in bytes.iter_mut().zip(prefix.bytes()) {
+            *dst = src;
         }
-        RegName(Repr::Heap(format!("{prefix}{index}").into()))
+        RegName(Repr::Indexed {
+            len: prefix.len() as u8,
+            prefix: bytes,
+            index,
+        })
     }
 
-    pub fn as_str(&self) -> &str {
+    /// The name; borrowed unless it is a parameterized register's, which is spelled out.
+    pub fn as_str(&self) -> Cow<'_, str> {
         match &self.0 {
-            Repr::Inline { len, bytes } => bytes
-                .get(..usize::from(*len))
-                .and_then(|b| std::str::from_utf8(b).ok())
-                .unwrap_or(""),
-            Repr::Heap(s) => s,
+            Repr::Inline { len, bytes } => Cow::Borrowed(utf8_prefix(bytes, *len)),
+            Repr::Indexed { .. } => Cow::Owned(self.to_string()),
+            Repr::Heap(s) => Cow::Borrowed(s),
         }
     }
+}
+
+/// `bytes[..len]` as text ("" if that is not UTF-8, which the constructors rule out).
+fn utf8_prefix(bytes: &[u8], len: u8) -> &str {
+    bytes
+        .get(..usize::from(len))
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .unwrap_or("")
 }
 
 impl fmt::Display for RegName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        match &self.0 {
+            Repr::Inline { len, bytes } => f.write_str(utf8_prefix(bytes, *len)),
+            Repr::Indexed { len, prefix, index } => {
+                write!(f, "{}{index}", utf8_prefix(prefix, *len))
+            }
+            Repr::Heap(s) => f.write_str(s),
+        }
     }
 }
+
+impl fmt::Debug for RegName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RegName({:?})", self.as_str())
+    }
+}
+
+/// Names are equal when they spell the same, however they are stored.
+impl PartialEq for RegName {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for RegName {}
 
 impl PartialEq<str> for RegName {
     fn eq(&self, other: &str) -> bool {
