@@ -143,6 +143,7 @@ impl<'a> Checker<'a> {
         mut body_of: impl FnMut(usize, &'a ast::Function) -> BodySource,
     ) -> bool {
         self.check_header(&module.statements, module.span);
+        self.reserve_module_tables(&module.statements);
         let mut bodies: Vec<(FuncId, &'a ast::Function, usize)> = Vec::new();
         let mut anonymous: Vec<&'a ast::Statement> = Vec::new();
         for (i, stmt) in module.statements.iter().enumerate() {
@@ -167,6 +168,28 @@ impl<'a> Checker<'a> {
             self.check_anonymous_entry(&anonymous);
         }
         true
+    }
+
+    /// Sizes the variable and function tables for the module level (a `Variable` is large,
+    /// and growing a table of a hundred thousand of them copied it again and again).
+    fn reserve_module_tables(&mut self, stmts: &[ast::Statement]) {
+        let (mut funcs, mut vars) = (0usize, 0usize);
+        for s in stmts {
+            match s {
+                ast::Statement::Function(f) => {
+                    funcs += 1;
+                    let lists = f.returns.iter().chain(f.params.iter());
+                    vars += lists
+                        .flat_map(|l| &l.params)
+                        .map(|d| d.declarators.len())
+                        .sum::<usize>();
+                }
+                ast::Statement::Variable(v) => vars += v.declarators.len(),
+                _ => {}
+            }
+        }
+        self.functions.reserve(funcs);
+        self.vars.reserve(vars);
     }
 
     fn check_module_statement(

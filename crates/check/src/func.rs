@@ -39,6 +39,9 @@ pub(crate) struct Body<'a> {
     pub reg_inits: Vec<ir::Inst>,
     /// ptx-isa-1.1 entries declare their parameters as `.param` variables in the body.
     pub body_params: Vec<Param>,
+    /// How many variables the module had when the body's check began: the body's own come
+    /// after.
+    pub vars_at_start: usize,
     /// An `.entry` written without a parameter list (ptx-isa-1.1 style): its top-level
     /// `.param` declarations are its parameters.
     pub legacy_entry: bool,
@@ -394,6 +397,7 @@ impl<'a> Checker<'a> {
             protos: scratch.protos,
             reg_inits: Vec::new(),
             body_params: Vec::new(),
+            vars_at_start: self.vars.len(),
             legacy_entry: func.kind == FuncKind::Entry && f.params.is_none(),
             setup_insts: Vec::new(),
         };
@@ -760,16 +764,24 @@ impl<'a> Checker<'a> {
         let Some(func) = self.functions.get_mut(body.id.index()) else {
             return;
         };
-        func.locals = body.locals;
+        let has_body_params = !body.body_params.is_empty();
         func.params.extend(body.body_params);
         let (insts, regs, label_list) = if self.keep_ir {
+            func.locals = body.locals;
             func.regs = body.regs;
             func.labels = body.label_list;
             func.body = Some(body.insts);
             Default::default()
         } else {
             // Only diagnostics are wanted: the function keeps its header (calls to it are
-            // still checked against its parameters) and an empty body.
+            // still checked against its parameters) and an empty body, and the body's own
+            // variables, visible nowhere else, are dropped. (Not those of a 1.1 entry: its
+            // top-level `.param` declarations are its parameters.)
+            if has_body_params {
+                func.locals = body.locals;
+            } else {
+                self.vars.truncate(body.vars_at_start);
+            }
             func.body = Some(Vec::new());
             (body.insts, body.regs, body.label_list)
         };

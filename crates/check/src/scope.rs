@@ -113,8 +113,8 @@ struct Entry {
 #[derive(Clone, Copy, Debug)]
 struct RangeDecl<'a> {
     prefix: &'a str,
-    /// `prefix` packed into one word when it is short (as compilers' `%r`, `%rd`, `%p` are),
-    /// so matching a register against the ranges is a compare of words, not a `memcmp` call.
+    /// `prefix` as a [`head_word`] when it is at most seven bytes (as compilers' `%r`, `%rd`,
+    /// `%p` are), so matching a register against the ranges is a compare of words.
     key: Option<u64>,
     count: u32,
     base: RegId,
@@ -214,15 +214,18 @@ impl<'a> FuncScope<'a> {
         }
         let range = RangeDecl {
             prefix,
-            key: short_key(prefix),
+            key: (prefix.len() <= 7).then(|| head_word(prefix.as_bytes())),
             count,
             base,
             depth: self.depth,
             span,
         };
         // Past a few dozen names, scanning them costs more than the slow lookups it saves.
-        self.mixed |=
-            self.names.len() > 64 || self.names.keys().any(|name| range.index_of(name).is_some());
+        self.mixed |= self.names.len() > 64
+            || self.names.keys().any(|name| {
+                let bytes = name.as_bytes();
+                range.index_of(bytes, head_word(bytes)).is_some()
+            });
         self.ranges.push(range);
         Ok(())
     }
@@ -258,69 +261,68 @@ impl<'a> FuncScope<'a> {
         if self.ranges.is_empty() {
             return None;
         }
-        let (prefix, n) = split_index(name)?;
-        let key = short_key(prefix);
-        let r = self
-            .ranges
-            .iter()
-            .rev()
-            .find(|r| r.has_prefix(prefix, key) && n < r.count)?;
-        Some(Entry {
-            sym: LocalSym::Reg(RegId(r.base.0.checked_add(n)?)),
-            depth: r.depth,
-            span: r.span,
+        let bytes = name.as_bytes();
+        let word = head_word(bytes);
+        self.ranges.iter().rev().find_map(|r| {
+            let n = r.index_of(bytes, word)?;
+            Some(Entry {
+                sym: LocalSym::Reg(RegId(r.base.0.checked_add(n)?)),
+                depth: r.depth,
+                span: r.span,
+            })
         })
     }
 }
 
 impl RangeDecl<'_> {
-    fn has_prefix(&self, prefix: &str, key: Option<u64>) -> bool {
-        match (self.key, key) {
-            (Some(a), Some(b)) => a == b,
-            (None, None) => self.prefix == prefix,
-            _ => false,
+    /// The member index of the name `bytes` (whose [`head_word`] is `word`) in this range.
+    #[inline]
+    fn index_of(&self, bytes: &[u8], word: u64) -> Option<u32> {
+        let len = self.prefix.len();
+        let prefix_matches = match self.key {
+            Some(key) => len < bytes.len() && word & low_bytes(len) == key,
+            None => bytes.starts_with(self.prefix.as_bytes()),
+        };
+        if !prefix_matches {
+            return None;
         }
-    }
-
-    /// The member index `name` has in this range, if it is a member.
-    fn index_of(&self, name: &str) -> Option<u32> {
-        let (prefix, n) = split_index(name)?;
-        (self.has_prefix(prefix, short_key(prefix)) && n < self.count).then_some(n)
+        parse_index(bytes.get(len..)?).filter(|&n| n < self.count)
     }
 }
 
-/// `%r12` → (`%r`, 12): a name split before its decimal index (no leading zeros, as the
-/// parameterized declaration `%r<N>` names its registers).
-fn split_index(name: &str) -> Option<(&str, u32)> {
-    let b = name.as_bytes();
-    let digits_at = b
-        .iter()
-        .rposition(|c| !c.is_ascii_digit())
-        .map_or(0, |i| i + 1);
-    let (prefix, digits) = b.split_at(digits_at);
-    if digits.is_empty() || (digits.len() > 1 && digits.first() == Some(&b'0')) {
+/// The decimal index after a range's prefix: digits only, no leading zero (the declaration
+/// `%r<N>` names `%r0 … %r{N-1}`).
+fn parse_index(digits: &[u8]) -> Option<u32> {
+    let (&first, rest) = digits.split_first()?;
+    if !first.is_ascii_digit() || (first == b'0' && !rest.is_empty()) {
         return None;
     }
-    let mut n = 0u32;
-    for &d in digits {
+    let mut n = u32::from(first - b'0');
+    for &d in rest {
+        if !d.is_ascii_digit() {
+            return None;
+        }
         n = n.checked_mul(10)?.checked_add(u32::from(d - b'0'))?;
     }
-    Some((name.get(..prefix.len())?, n))
+    Some(n)
 }
 
-/// A name of at most seven bytes as one word: its bytes, and its length in the top byte (so
-/// `%r` and `%r\0` differ).
-fn short_key(s: &str) -> Option<u64> {
-    let b = s.as_bytes();
-    if b.len() > 7 {
-        return None;
+/// The first eight bytes of `bytes` as a little-endian word, zero-padded; compared under
+/// [`low_bytes`], it matches a short range prefix in one step instead of a `memcmp` call.
+#[inline]
+fn head_word(bytes: &[u8]) -> u64 {
+    match bytes.first_chunk::<8>() {
+        Some(w) => u64::from_le_bytes(*w),
+        None => bytes
+            .iter()
+            .enumerate()
+            .fold(0, |w, (i, &c)| w | u64::from(c) << (8 * i)),
     }
-    // Byte by byte: a slice copy of unknown length would be a `memcpy` call.
-    let mut w = (b.len() as u64) << 56;
-    for (i, &c) in b.iter().enumerate() {
-        w |= u64::from(c) << (8 * i);
-    }
-    Some(w)
+}
+
+/// The low `n` bytes of a word set (`n` ≤ 7).
+fn low_bytes(n: usize) -> u64 {
+    (1u64 << (8 * n)) - 1
 }
 
 #[cfg(test)]
