@@ -193,6 +193,11 @@ impl<'a> Checker<'a> {
         match op {
             ast::Operand::BitBucket(_) => Some(Operand::Sink),
             ast::Operand::Expr(ast::Expr::Name(name)) => {
+                if let Some(r) = self.plain_register(body, slot, name) {
+                    return self
+                        .check_reg_type(body, r, slot, name.span())
+                        .then_some(Operand::Reg(r));
+                }
                 let (reg, sel) = self.lower_reg_name(body, slot, name)?;
                 if !self.check_reg_type(body, reg, slot, name.span()) {
                     return None;
@@ -255,6 +260,21 @@ impl<'a> Checker<'a> {
             None => None,
         };
         Some(Operand::PredPair(d, q))
+    }
+
+    /// The register most operands are, found without the general resolution: a name without
+    /// a suffix that the function's scope resolves to a scalar register, in a role that needs
+    /// no selector. `None` leaves the operand to the general path (which reports problems);
+    /// for the names it accepts, the general path gives the same register.
+    #[inline]
+    fn plain_register(&self, body: &Body<'a>, slot: &Slot<'_>, name: &ast::Name) -> Option<RegId> {
+        if name.suffix.is_some() || slot.role.selector == isa::Selector::RequiredByteHalf {
+            return None;
+        }
+        match body.scope.lookup(name.ident.text(self.src))? {
+            LocalSym::Reg(r) => Some(r),
+            LocalSym::VecReg { .. } | LocalSym::Var(_) => None,
+        }
     }
 
     /// A name that must be a (scalar) register, possibly with a vector-element suffix or, where
@@ -619,6 +639,11 @@ impl<'a> Checker<'a> {
         slot: &Slot<'_>,
         name: &ast::Name,
     ) -> Option<Operand> {
+        if let Some(r) = self.plain_register(body, slot, name) {
+            return self
+                .check_reg_type(body, r, slot, name.span())
+                .then_some(Operand::Reg(r));
+        }
         let kind = slot.role.kind;
         let resolved = self.resolve_name(body, name)?;
         match resolved {

@@ -54,24 +54,16 @@ impl<'s> Parser<'s> {
         })
     }
 
-    /// `operand {, operand}` collected into an exactly sized collection.
-    fn parse_operand_seq<C: FromIterator<Operand>>(&mut self, allow_list: Lists) -> PResult<C> {
-        let start = self.stacks.operands.len();
-        let r = self.push_operands(allow_list);
-        // Not `split_off`: at index 0 it hands over the whole buffer (capacity included) and
-        // allocates a fresh one for the stack.
-        let out = self.stacks.operands.drain(start..).collect();
-        r.map(|()| out)
-    }
-
-    fn push_operands(&mut self, allow_list: Lists) -> PResult<()> {
-        let op = self.parse_operand(allow_list)?;
-        self.stacks.operands.push(op);
+    /// `operand {, operand}`. Collected straight into the list: gathering operands on a shared
+    /// stack and moving them into an exactly sized list cost more than the list's spare room
+    /// (three slots fit nearly every instruction; bodies are parsed and dropped one at a time).
+    fn parse_operand_seq(&mut self, allow_list: Lists) -> PResult<Vec<Operand>> {
+        let mut out = Vec::with_capacity(3);
+        out.push(self.parse_operand(allow_list)?);
         while self.eat(TokenKind::Comma) {
-            let op = self.parse_operand(allow_list)?;
-            self.stacks.operands.push(op);
+            out.push(self.parse_operand(allow_list)?);
         }
-        Ok(())
+        Ok(out)
     }
 
     /// One operand; `(…)` lists are allowed only at the top level of an instruction.

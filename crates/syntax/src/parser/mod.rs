@@ -52,11 +52,9 @@ pub(crate) fn parse_block_at(src: &str, body: Span, stacks: &mut Stacks) -> Opti
 }
 
 /// Lists being collected, as stacks shared by nested lists, so each finished list is
-/// allocated at its exact length: most instructions have 2–3 operands and `Vec`'s growth
-/// would reserve 4.
+/// allocated at its exact length.
 #[derive(Default)]
 pub(crate) struct Stacks {
-    pub(crate) operands: Vec<crate::ast::Operand>,
     pub(crate) statements: Vec<Statement>,
     /// The declarations of parameter lists.
     pub(crate) params: Vec<crate::ast::VariableDecl>,
