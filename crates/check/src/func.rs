@@ -69,7 +69,9 @@ impl<'a> Body<'a> {
         self.regs.push(Reg { ty, name });
         id
     }
-    /// Records that the next instruction pushed was made up by the checker.
+    /// Records that the next instruction pushed was made up by the checker. (In a
+    /// diagnostics-only check written instructions are not kept, and these records are wrong
+    /// and unused.)
     pub fn note_setup_inst(&mut self) {
         let written = self.insts.len().saturating_sub(self.setup_insts.len());
         self.setup_insts

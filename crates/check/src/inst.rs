@@ -127,6 +127,10 @@ impl<'a> Checker<'a> {
             return;
         }
         self.warn_unspecified(m, &operands, &inst.operands);
+        if !self.keep_ir {
+            // Nobody reads a diagnostics-only check's instructions (see `finish_body`).
+            return;
+        }
         body.insts.push(ir::Inst {
             guard,
             op: form.opcode,
@@ -333,9 +337,10 @@ impl<'a> Checker<'a> {
             );
             return;
         }
-        let (np, nr, name) = (f.params.len(), f.rets.len(), f.name.clone());
+        let (np, nr) = (f.params.len(), f.rets.len());
         let (ga, gr) = (args.unwrap_or(0), rets.unwrap_or(0));
         if ga != np || gr != nr {
+            let name = f.name.clone();
             self.error(
                 span,
                 format!(
@@ -346,48 +351,47 @@ impl<'a> Checker<'a> {
         }
         // Each argument must be as large as the parameter it binds (ptx-isa-1.1 §9.1 Table 69:
         // "The parameter lists bind register names in the caller's namespace to register names
-        // in the callee namespace").
-        let (params, rets_decl, regs) = (f.params.clone(), f.rets.clone(), f.regs.clone());
+        // in the callee namespace"). Names are looked up only for a message.
+        let mut problems = Vec::new();
         for (role, op) in m.form.operands.iter().zip(ops) {
-            let (Operand::List(list), decl) = (
-                op,
-                if role.name == "ret" {
-                    &rets_decl
-                } else {
-                    &params
-                },
-            ) else {
+            let Operand::List(list) = op else {
                 continue;
             };
+            let is_ret = role.name == "ret";
+            let decl = if is_ret { &f.rets } else { &f.params };
             for (k, (arg, param)) in list.iter().zip(decl).enumerate() {
                 let want = match param {
-                    ir::Param::Var(v) => self.vars.get(v.index()).map(|v| (v.size, v.name.clone())),
-                    ir::Param::Reg(r) => regs
-                        .get(r.index())
-                        .map(|r| (crate::decl::type_bytes(r.ty), r.name.to_string())),
+                    ir::Param::Var(v) => self.vars.get(v.index()).map(|v| v.size),
+                    ir::Param::Reg(r) => {
+                        f.regs.get(r.index()).map(|r| crate::decl::type_bytes(r.ty))
+                    }
                 };
                 let got = match arg {
                     Operand::VarAddr { var, .. } => self.vars.get(var.index()).map(|v| v.size),
                     Operand::Reg(r) => body.reg_ty(*r).map(crate::decl::type_bytes),
                     _ => None,
                 };
-                if let (Some((want, pname)), Some(got)) = (want, got) {
-                    if want != got {
-                        self.error(
-                            span,
-                            format!(
-                                "{} {} of `{name}` is {got} bytes, but `{pname}` is {want} bytes",
-                                if role.name == "ret" {
-                                    "return value"
-                                } else {
-                                    "argument"
-                                },
-                                k + 1
-                            ),
-                        );
-                    }
+                let (Some(want), Some(got)) = (want, got) else {
+                    continue;
+                };
+                if want == got {
+                    continue;
                 }
+                let pname = match param {
+                    ir::Param::Var(v) => self.vars.get(v.index()).map(|v| v.name.clone()),
+                    ir::Param::Reg(r) => f.regs.get(r.index()).map(|r| r.name.to_string()),
+                };
+                problems.push(format!(
+                    "{} {} of `{}` is {got} bytes, but `{}` is {want} bytes",
+                    if is_ret { "return value" } else { "argument" },
+                    k + 1,
+                    f.name,
+                    pname.unwrap_or_default(),
+                ));
             }
+        }
+        for p in problems {
+            self.error(span, p);
         }
     }
 
