@@ -398,4 +398,20 @@ mod tests {
         assert_eq!(s.lookup("%rd1"), Some(LocalSym::Reg(RegId(21))));
         assert_eq!(s.lookup("%rd"), None);
     }
+    /// A prefix that ends in a digit: `%a1<3>` names `%a10`, `%a11`, `%a12`; where two ranges
+    /// both cover a name, the later one wins.
+    #[test]
+    fn prefixes_ending_in_digits() {
+        let mut s = FuncScope::default();
+        let sp = Span::new(0, 1);
+        s.declare_range("%a", 20, RegId(0), sp).unwrap();
+        assert_eq!(s.lookup("%a10"), Some(LocalSym::Reg(RegId(10))));
+        s.declare_range("%a1", 3, RegId(100), sp).unwrap();
+        assert_eq!(s.lookup("%a10"), Some(LocalSym::Reg(RegId(100))));
+        assert_eq!(s.lookup("%a12"), Some(LocalSym::Reg(RegId(102))));
+        assert_eq!(s.lookup("%a13"), Some(LocalSym::Reg(RegId(13))));
+        assert_eq!(s.lookup("%a1"), Some(LocalSym::Reg(RegId(1))));
+        assert_eq!(s.lookup("%a100"), None);
+        assert_eq!(s.lookup("%a010"), None);
+    }
 }
