@@ -104,7 +104,7 @@ impl<'s> Parser<'s> {
         // Most expressions are a lone name or number: read it directly and only enter the
         // precedence machinery when an operator follows.
         let first = match self.tok.kind {
-            TokenKind::Ident if self.tok_text() != "generic" => {
+            TokenKind::Ident if !self.tok_is("generic") => {
                 let tok = self.bump();
                 Some(Expr::Name(self.name_of(tok)))
             }
@@ -253,7 +253,7 @@ impl<'s> Parser<'s> {
                 }
             }
             TokenKind::Ident => {
-                if self.tok_text() == "generic" && self.peek().kind == TokenKind::LParen {
+                if self.tok_is("generic") && self.peek().kind == TokenKind::LParen {
                     self.bump();
                     self.bump();
                     let t = self.expect(TokenKind::Ident, "a variable name")?;

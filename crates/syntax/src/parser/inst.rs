@@ -34,7 +34,7 @@ impl<'s> Parser<'s> {
         }
         // `call`'s parenthesised operands are always return/argument lists, also when one
         // holds a single constant (`call f, (1.5);`), which elsewhere would be an expression.
-        let lists = if op.ident.text(self.src) == "call" {
+        let lists = if self.src.as_bytes().get(op.ident.span.range()) == Some(&b"call"[..]) {
             Lists::Always
         } else {
             Lists::Guess
@@ -110,11 +110,11 @@ impl<'s> Parser<'s> {
                     span: self.span_from(start),
                 }))
             }
-            TokenKind::Ident if self.tok_text() == "_" => {
+            TokenKind::Ident if self.tok_is("_") => {
                 self.bump();
                 Ok(Operand::BitBucket(start))
             }
-            TokenKind::Ident if self.tok_text() != "generic" => {
+            TokenKind::Ident if !self.tok_is("generic") => {
                 // The common case, a lone register or symbol, needs no expression parsing.
                 let tok = self.bump();
                 let name = self.name_of(tok);

@@ -161,7 +161,13 @@ impl<'s> Parser<'s> {
 
     /// Is the current token the directive `name` (with its dot)?
     pub(crate) fn at_directive(&self, name: &str) -> bool {
-        self.tok.kind == TokenKind::Directive && self.tok_text() == name
+        self.tok.kind == TokenKind::Directive && self.tok_is(name)
+    }
+
+    /// Whether the current token is spelled `s`. Compares bytes (lengths first), so asking
+    /// whether `%r12` is `_` or `generic`, as every operand does, costs next to nothing.
+    pub(crate) fn tok_is(&self, s: &str) -> bool {
+        self.src.as_bytes().get(self.tok.span.range()) == Some(s.as_bytes())
     }
 
     pub(crate) fn span_from(&self, start: Span) -> Span {
