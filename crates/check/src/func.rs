@@ -679,10 +679,15 @@ impl<'a> Checker<'a> {
                     );
                     continue;
                 }
-                body.regs.reserve(n as usize);
-                for i in 0..n {
-                    body.new_reg(ty, RegName::indexed(name, i));
-                }
+                let first = RegName::indexed(name, 0);
+                body.regs.extend((0..n).map(|i| {
+                    Reg {
+                        ty,
+                        name: first
+                            .renumbered(i)
+                            .unwrap_or_else(|| RegName::indexed(name, i)),
+                    }
+                }));
                 if d.init.is_some() {
                     self.error(d.span, "parameterized registers cannot have initializers");
                 }

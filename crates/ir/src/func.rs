@@ -149,6 +149,21 @@ impl RegName {
         })
     }
 
+    /// Register `index` of the same parameterized declaration as this name, made without
+    /// copying the prefix from text again; `None` unless the name is stored as prefix and index
+    /// (a long prefix is not: see [`RegName::indexed`]).
+    #[inline]
+    pub fn renumbered(&self, index: u32) -> Option<Self> {
+        match &self.0 {
+            Repr::Indexed { len, prefix, .. } => Some(RegName(Repr::Indexed {
+                len: *len,
+                prefix: *prefix,
+                index,
+            })),
+            Repr::Inline { .. } | Repr::Heap(_) => None,
+        }
+    }
+
     /// The name; borrowed unless it is a parameterized register's, which is spelled out.
     pub fn as_str(&self) -> Cow<'_, str> {
         match &self.0 {
@@ -255,6 +270,9 @@ mod tests {
                 assert_eq!(n.as_str(), format!("{prefix}{i}"));
                 assert_eq!(n.to_string(), format!("{prefix}{i}"));
                 assert_eq!(n, RegName::new(&format!("{prefix}{i}")));
+                let renumbered = RegName::indexed(prefix, 3).renumbered(i);
+                assert_eq!(renumbered.is_some(), prefix.len() <= 14, "{prefix}");
+                assert!(renumbered.is_none_or(|r| r == n));
             }
         }
     }
