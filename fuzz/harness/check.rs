@@ -32,6 +32,8 @@ pub fn fuzz_check(data: &[u8]) {
 fn check_and_run(text: &str) {
     let file = diag::SourceFile::new("fuzz.ptx", text);
     let (module, diags) = check::check_source(&file);
+    // `ptxvm check` drops each body's IR as it goes; it must find exactly the same problems.
+    assert_eq!(check::diagnose_source(&file), diags);
     let _ = diag::render(&file, &diags);
     let Some(module) = module else { return };
     let mut device = exec::Device::new();
