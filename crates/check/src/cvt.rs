@@ -43,11 +43,13 @@ impl<'a> Checker<'a> {
         }
         let rnd = m.mods.rounding;
         let is_int = rnd.map(Rounding::is_integer_rounding);
-        let what = format!("cvt{}{}", d.suffix(), a.suffix());
+        // Spelled out only for a message (this runs for every `cvt`).
+        let what = || format!("cvt{}{}", d.suffix(), a.suffix());
         let illegal = |r: Rounding| {
             format!(
-                "rounding modifier `{}` is illegal for `{what}` (ptx-isa-1.1 §7.7.4 Table 43)",
-                r.spelling()
+                "rounding modifier `{}` is illegal for `{}` (ptx-isa-1.1 §7.7.4 Table 43)",
+                r.spelling(),
+                what()
             )
         };
         match (need(d, a), rnd, is_int) {
@@ -71,13 +73,13 @@ impl<'a> Checker<'a> {
                     // ptx-isa-1.1's own examples write `cvt.f32.s32 f,i;` and
                     // `cvt.sat.s32.f64 j,r;`: accepted for 1.x files with C's rounding.
                     self.push(
-                        Diagnostic::warning(span, format!("`{what}` needs {kind}"))
+                        Diagnostic::warning(span, format!("`{}` needs {kind}", what()))
                             .with_note(format!("assuming `{}`", default.spelling())),
                     );
                     m.mods.rounding = Some(default);
                     true
                 } else {
-                    self.error(span, format!("`{what}` needs {kind}"));
+                    self.error(span, format!("`{}` needs {kind}", what()));
                     false
                 }
             }
