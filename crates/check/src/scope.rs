@@ -114,8 +114,11 @@ struct Entry {
 struct RangeDecl<'a> {
     prefix: &'a str,
     /// `prefix` as a [`head_word`] when it is at most seven bytes (as compilers' `%r`, `%rd`,
-    /// `%p` are), so matching a register against the ranges is a compare of words.
-    key: Option<u64>,
+    /// `%p` are), so matching a register against the ranges is a compare of words: a name
+    /// starts with the prefix when its head word under `mask` is `key`. (`mask` is 0 for a
+    /// longer prefix, which is compared as bytes.)
+    key: u64,
+    mask: u64,
     count: u32,
     base: RegId,
     depth: u32,
@@ -214,7 +217,16 @@ impl<'a> FuncScope<'a> {
         }
         let range = RangeDecl {
             prefix,
-            key: (prefix.len() <= 7).then(|| head_word(prefix.as_bytes())),
+            key: if prefix.len() <= 7 {
+                head_word(prefix.as_bytes())
+            } else {
+                0
+            },
+            mask: if prefix.len() <= 7 {
+                low_bytes(prefix.len())
+            } else {
+                0
+            },
             count,
             base,
             depth: self.depth,
@@ -263,14 +275,19 @@ impl<'a> FuncScope<'a> {
         }
         let bytes = name.as_bytes();
         let word = head_word(bytes);
-        self.ranges.iter().rev().find_map(|r| {
-            let n = r.index_of(bytes, word)?;
-            Some(Entry {
+        // A plain loop (this runs for nearly every operand): later ranges first, since an
+        // inner scope's range shadows an outer one's.
+        for r in self.ranges.iter().rev() {
+            let Some(n) = r.index_of(bytes, word) else {
+                continue;
+            };
+            return Some(Entry {
                 sym: LocalSym::Reg(RegId(r.base.0.checked_add(n)?)),
                 depth: r.depth,
                 span: r.span,
-            })
-        })
+            });
+        }
+        None
     }
 }
 
@@ -279,9 +296,13 @@ impl RangeDecl<'_> {
     #[inline]
     fn index_of(&self, bytes: &[u8], word: u64) -> Option<u32> {
         let len = self.prefix.len();
-        let prefix_matches = match self.key {
-            Some(key) => len < bytes.len() && word & low_bytes(len) == key,
-            None => bytes.starts_with(self.prefix.as_bytes()),
+        if len >= bytes.len() {
+            return None;
+        }
+        let prefix_matches = if self.mask != 0 {
+            word & self.mask == self.key
+        } else {
+            bytes.starts_with(self.prefix.as_bytes())
         };
         if !prefix_matches {
             return None;
