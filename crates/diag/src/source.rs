@@ -8,24 +8,29 @@ pub struct Span {
 }
 
 impl Span {
+    #[inline]
     pub const fn new(start: u32, end: u32) -> Self {
         Span { start, end }
     }
     /// Converts a `Range<usize>` (as logos reports it), saturating at `u32::MAX`.
+    #[inline]
     pub fn from_range(r: std::ops::Range<usize>) -> Self {
         let c = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
         Span::new(c(r.start), c(r.end))
     }
     /// The smallest span covering both.
+    #[inline]
     pub fn to(self, other: Span) -> Span {
         Span::new(self.start.min(other.start), self.end.max(other.end))
     }
+    #[inline]
     pub fn len(self) -> u32 {
         self.end.saturating_sub(self.start)
     }
     pub fn is_empty(self) -> bool {
         self.len() == 0
     }
+    #[inline]
     pub fn range(self) -> std::ops::Range<usize> {
         self.start as usize..self.end as usize
     }

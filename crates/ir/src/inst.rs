@@ -48,6 +48,7 @@ impl Inst {
 pub struct Operands(ManuallyDrop<SmallVec<[Operand; 4]>>);
 
 impl Operands {
+    #[inline]
     pub fn new() -> Self {
         Operands::default()
     }

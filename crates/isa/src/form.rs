@@ -46,6 +46,7 @@ impl Gate {
 
     /// The minimum target and version of the gate against a file's, for a subject named
     /// `what` (the maxima are for instruction forms, whose check adds them and the reasons).
+    #[inline]
     pub fn check_min(&self, what: &str, sm: u32, ptx: PtxVersion) -> Result<(), crate::GateError> {
         if sm < self.min_sm {
             return Err(crate::GateError::Sm {

@@ -255,6 +255,7 @@ pub fn compatible(instr: Type, operand: Type) -> bool {
 /// for integer and bit-size instruction types the register may be wider than the instruction
 /// type (the value is zero/sign-extended on load, truncated on store); float types must match
 /// exactly in size. Everything §6.1 accepts is accepted too.
+#[inline]
 pub fn compatible_ld_st(instr: Type, register: Type) -> bool {
     if compatible(instr, register) {
         return true;
