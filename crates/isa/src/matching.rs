@@ -211,6 +211,7 @@ impl Match {
     }
 
     /// Resolves a [`TypeRef`] against the matched types and modifiers.
+    #[inline]
     pub fn resolve(&self, r: TypeRef) -> Option<Type> {
         let slot = |i: u8| self.types.get(i as usize).copied().flatten();
         match r {
