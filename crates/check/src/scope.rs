@@ -79,11 +79,15 @@ impl<'a> ModuleSyms<'a> {
     }
     /// Declares a name; on a clash returns the earlier declaration's span.
     pub fn declare(&mut self, name: &'a str, sym: ModSym, span: Span) -> Result<(), Span> {
-        if let Some((_, prev)) = self.map.get(name) {
-            return Err(*prev);
+        // One probe of a table that holds every function of the module (and is rarely in
+        // cache), not a lookup and then an insert.
+        match self.map.entry(name) {
+            std::collections::hash_map::Entry::Occupied(e) => Err(e.get().1),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert((sym, span));
+                Ok(())
+            }
         }
-        self.map.insert(name, (sym, span));
-        Ok(())
     }
     pub fn set(&mut self, name: &'a str, sym: ModSym, span: Span) {
         self.map.insert(name, (sym, span));
