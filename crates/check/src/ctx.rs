@@ -47,7 +47,8 @@ pub(crate) struct Checker<'a> {
     /// Initializer bytes built so far (module-wide budget).
     pub init_bytes: u64,
     /// Functions whose body has been seen (a second body is a redefinition).
-    pub defined: Vec<FuncId>,
+    pub defined:
+        std::collections::HashSet<FuncId, std::hash::BuildHasherDefault<crate::scope::FxHasher>>,
     /// Whether function bodies are lowered into the module (`false` when only the
     /// diagnostics are wanted: each body's IR is then dropped once it is checked).
     pub keep_ir: bool,
@@ -73,7 +74,7 @@ impl<'a> Checker<'a> {
             next_tex_id: 0,
             match_cache: FastMap::default(),
             pending_inits: Vec::new(),
-            defined: Vec::new(),
+            defined: Default::default(),
             regs_declared: 0,
             init_bytes: 0,
             scratch: None,

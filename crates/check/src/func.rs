@@ -128,7 +128,7 @@ impl<'a> Checker<'a> {
             }
         };
         if f.body.is_some() {
-            self.defined.push(id);
+            self.defined.insert(id);
         }
         let mut regs = Vec::new();
         let rets = self.lower_params(id, f.returns.as_ref(), &mut regs, kind, true);
