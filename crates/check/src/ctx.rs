@@ -1,6 +1,6 @@
 //! The checker's state for one module and the module-level pass.
 
-use crate::scope::{FastMap, ModuleSyms};
+use crate::scope::{FastMap, FastSet, ModuleSyms};
 use crate::structs::StructLayout;
 use diag::{Diagnostic, SourceFile, Span};
 use ir::{AddressSize, FuncId, PtxVersion, Target, VarId};
@@ -47,8 +47,7 @@ pub(crate) struct Checker<'a> {
     /// Initializer bytes built so far (module-wide budget).
     pub init_bytes: u64,
     /// Functions whose body has been seen (a second body is a redefinition).
-    pub defined:
-        std::collections::HashSet<FuncId, std::hash::BuildHasherDefault<crate::scope::FxHasher>>,
+    pub defined: FastSet<FuncId>,
     /// Whether function bodies are lowered into the module (`false` when only the
     /// diagnostics are wanted: each body's IR is then dropped once it is checked).
     pub keep_ir: bool,

@@ -437,7 +437,9 @@ impl<'a> Checker<'a> {
         let mut count = 0u32;
         let mut regs = 0u64;
         self.collect_labels(stmts, &mut body, &mut count, &mut regs);
-        body.insts.reserve_exact(count as usize);
+        if self.keep_ir {
+            body.insts.reserve_exact(count as usize);
+        }
         // `%r<N>` declarations come one after another; reserving once spares the copies of
         // growing the register table through each of them.
         body.regs
@@ -481,7 +483,10 @@ impl<'a> Checker<'a> {
                         continue;
                     }
                     body.labels.insert(name, (InstIdx(*count), l.name.span));
-                    body.label_list.push((name.to_string(), InstIdx(*count)));
+                    if self.keep_ir {
+                        // The IR's label names, for messages and disassembly.
+                        body.label_list.push((name.to_string(), InstIdx(*count)));
+                    }
                 }
                 ast::Statement::Block(b) => self.collect_labels(&b.statements, body, count, regs),
                 ast::Statement::BranchTargets(t) => {

@@ -53,7 +53,7 @@ pub fn check_module(file: &SourceFile, ast: &ast::Module) -> (Option<ir::Module>
     cx.finish()
 }
 
-/// Parses and checks a source file (what `ptxvm check` and the executor use). Parse errors
+/// Parses and checks a source file and lowers it to IR (what `ptxvm run` uses). Parse errors
 /// and check errors come back together, parse errors first.
 pub fn check_source(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) {
     check_streamed(file, Keep::Ir).unwrap_or_else(|| check_whole(file, Keep::Ir))
@@ -61,7 +61,7 @@ pub fn check_source(file: &SourceFile) -> (Option<ir::Module>, Vec<Diagnostic>) 
 
 /// Parses and checks a source file for its diagnostics alone (what `ptxvm check` uses): the
 /// same checks as [`check_source`], but each function body's IR is dropped once it is checked,
-/// so memory stays near the size of the source instead of growing with the whole module's IR.
+/// so memory holds the module level and one body, not the IR of every body.
 pub fn diagnose_source(file: &SourceFile) -> Vec<Diagnostic> {
     check_streamed(file, Keep::Diagnostics)
         .unwrap_or_else(|| check_whole(file, Keep::Diagnostics))

@@ -59,6 +59,7 @@ impl FxHasher {
 }
 
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FastSet<T> = std::collections::HashSet<T, BuildHasherDefault<FxHasher>>;
 
 /// A module-scope name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -219,18 +220,15 @@ impl<'a> FuncScope<'a> {
         {
             return Err(prev.span);
         }
+        let (key, mask) = if prefix.len() <= 7 {
+            (head_word(prefix.as_bytes()), low_bytes(prefix.len()))
+        } else {
+            (0, 0)
+        };
         let range = RangeDecl {
             prefix,
-            key: if prefix.len() <= 7 {
-                head_word(prefix.as_bytes())
-            } else {
-                0
-            },
-            mask: if prefix.len() <= 7 {
-                low_bytes(prefix.len())
-            } else {
-                0
-            },
+            key,
+            mask,
             count,
             base,
             depth: self.depth,

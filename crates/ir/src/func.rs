@@ -271,7 +271,11 @@ mod tests {
                 assert_eq!(n.to_string(), format!("{prefix}{i}"));
                 assert_eq!(n, RegName::new(&format!("{prefix}{i}")));
                 let renumbered = RegName::indexed(prefix, 3).renumbered(i);
-                assert_eq!(renumbered.is_some(), prefix.len() <= 14, "{prefix}");
+                assert_eq!(
+                    renumbered.is_some(),
+                    prefix.len() <= super::INDEXED_PREFIX,
+                    "{prefix}"
+                );
                 assert!(renumbered.is_none_or(|r| r == n));
             }
         }

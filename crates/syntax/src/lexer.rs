@@ -114,51 +114,27 @@ pub fn skip_block(bytes: &[u8], open: usize) -> Option<usize> {
     if bytes.get(open) != Some(&b'{') {
         return None;
     }
-    skip_plain_block(bytes, open).or_else(|| skip_block_bytewise(bytes, open))
+    skip_plain_block(bytes, open).or_else(|| scan_block(bytes, open, next_block_byte))
 }
 
-/// [`skip_block`] for the usual body, one without string literals or `#`: braces and comments
-/// are found with `memchr`'s vector search, and the block is then checked to hold neither byte
-/// (if it does, `None` leaves it to the full scan, which follows strings).
+/// [`skip_block`] for the usual body, one without string literals or `#`: the scan looks for
+/// braces and comments only, with `memchr`'s vector search, and the block is then checked to
+/// hold neither byte (if it does, `None` leaves it to the scan that follows strings).
 fn skip_plain_block(bytes: &[u8], open: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut pos = open;
-    let end = loop {
-        pos += memchr::memchr3(b'{', b'}', b'/', bytes.get(pos..)?)?;
-        match bytes.get(pos)? {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    break pos + 1;
-                }
-            }
-            _ => match bytes.get(pos + 1) {
-                Some(b'/') => {
-                    let rest = bytes.get(pos..)?;
-                    pos += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                    continue;
-                }
-                Some(b'*') => {
-                    pos = find_comment_end(bytes, pos + 2)?;
-                    continue;
-                }
-                _ => {}
-            },
-        }
-        pos += 1;
-    };
+    let end = scan_block(bytes, open, next_brace_or_slash)?;
     memchr::memchr2(b'"', b'#', bytes.get(open..end)?)
         .is_none()
         .then_some(end)
 }
 
-/// [`skip_block`] byte by byte (eight at a time), following string literals.
-fn skip_block_bytewise(bytes: &[u8], open: usize) -> Option<usize> {
+/// The block scan of [`skip_block`], stepping from one byte it acts on to the next with
+/// `next` (which may pass over bytes it does not look for, as [`next_brace_or_slash`] passes
+/// over strings).
+fn scan_block(bytes: &[u8], open: usize, next: impl Fn(&[u8], usize) -> usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut pos = open;
     loop {
-        pos = next_block_byte(bytes, pos);
+        pos = next(bytes, pos);
         let &b = bytes.get(pos)?;
         match b {
             b'{' => depth += 1,
@@ -170,10 +146,8 @@ fn skip_block_bytewise(bytes: &[u8], open: usize) -> Option<usize> {
             }
             b'/' => match bytes.get(pos + 1) {
                 Some(b'/') => {
-                    pos += 2;
-                    while bytes.get(pos).is_some_and(|&c| c != b'\n') {
-                        pos += 1;
-                    }
+                    let rest = bytes.get(pos..)?;
+                    pos += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
                     continue;
                 }
                 Some(b'*') => {
@@ -198,6 +172,12 @@ fn skip_block_bytewise(bytes: &[u8], open: usize) -> Option<usize> {
         }
         pos += 1;
     }
+}
+
+/// The first `{`, `}` or `/` at or after `pos`, or `bytes.len()`.
+fn next_brace_or_slash(bytes: &[u8], pos: usize) -> usize {
+    let rest = bytes.get(pos..).unwrap_or(&[]);
+    pos + memchr::memchr3(b'{', b'}', b'/', rest).unwrap_or(rest.len())
 }
 
 /// The first offset at or after `pos` holding one of the bytes [`skip_block`] acts on
@@ -634,7 +614,7 @@ mod tests {
             if let Some(end) = skip_plain_block(&text, 0) {
                 plain_found += 1;
                 assert_eq!(
-                    skip_block_bytewise(&text, 0),
+                    scan_block(&text, 0, next_block_byte),
                     Some(end),
                     "{:?}",
                     String::from_utf8_lossy(&text)

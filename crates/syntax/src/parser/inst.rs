@@ -34,7 +34,7 @@ impl<'s> Parser<'s> {
         }
         // `call`'s parenthesised operands are always return/argument lists, also when one
         // holds a single constant (`call f, (1.5);`), which elsewhere would be an expression.
-        let lists = if self.src.as_bytes().get(op.ident.span.range()) == Some(&b"call"[..]) {
+        let lists = if self.spells(op.ident.span, "call") {
             Lists::Always
         } else {
             Lists::Guess

@@ -164,10 +164,15 @@ impl<'s> Parser<'s> {
         self.tok.kind == TokenKind::Directive && self.tok_is(name)
     }
 
-    /// Whether the current token is spelled `s`. Compares bytes (lengths first), so asking
-    /// whether `%r12` is `_` or `generic`, as every operand does, costs next to nothing.
+    /// Whether the current token is spelled `s`.
     pub(crate) fn tok_is(&self, s: &str) -> bool {
-        self.src.as_bytes().get(self.tok.span.range()) == Some(s.as_bytes())
+        self.spells(self.tok.span, s)
+    }
+
+    /// Whether the text at `span` is `s`. Compares bytes (lengths first), so asking whether
+    /// `%r12` is `_` or `generic`, as every operand does, costs next to nothing.
+    pub(crate) fn spells(&self, span: Span, s: &str) -> bool {
+        self.src.as_bytes().get(span.range()) == Some(s.as_bytes())
     }
 
     pub(crate) fn span_from(&self, start: Span) -> Span {
