@@ -3,6 +3,9 @@
 //! spelled, operands of the kinds and types the row names, and — by `variant` — negations and
 //! selectors where the row allows them.
 
+// Each test crate that includes this file uses a different part of it.
+#![allow(dead_code)]
+
 use isa::{Form, Negate, OperandKind, Selector, Type, VecRule};
 use std::fmt::Write;
 
@@ -202,4 +205,85 @@ pub fn instance(form: &'static Form, mods: &[&'static str], variant: usize) -> O
         g.decls,
         ops.join(", ")
     ))
+}
+
+/// Most modifier combinations tried per row, and most the checker is asked about.
+pub const COMBOS_PER_ROW: usize = 2048;
+pub const CHECKED_PER_ROW: usize = 192;
+
+pub struct Lcg(pub u64);
+impl Lcg {
+    pub fn next(&mut self) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize
+    }
+}
+
+/// Modifier spellings per slot: every combination when there are few, else a deterministic
+/// sample (so late slots vary as much as early ones).
+pub fn combinations(form: &'static Form) -> Vec<Vec<&'static str>> {
+    let choices: Vec<Vec<Option<&'static str>>> = form
+        .slots
+        .iter()
+        .map(|s| {
+            let mut v: Vec<Option<&'static str>> = Vec::new();
+            if s.optional {
+                v.push(None);
+            }
+            v.extend(s.spellings().into_iter().map(Some));
+            v
+        })
+        .collect();
+    let total = choices
+        .iter()
+        .try_fold(1usize, |acc, c| acc.checked_mul(c.len()))
+        .unwrap_or(usize::MAX);
+    let pick = |idx: &[usize]| -> Vec<&'static str> {
+        choices
+            .iter()
+            .zip(idx)
+            .filter_map(|(c, &i)| c.get(i).copied().flatten())
+            .collect()
+    };
+    let mut rng = Lcg(form.syntax.len() as u64);
+    let mut out = Vec::new();
+    if total <= COMBOS_PER_ROW {
+        let mut idx = vec![0usize; choices.len()];
+        'outer: loop {
+            out.push(pick(&idx));
+            for k in (0..idx.len()).rev() {
+                idx[k] += 1;
+                if idx[k] < choices[k].len() {
+                    continue 'outer;
+                }
+                idx[k] = 0;
+            }
+            break;
+        }
+    } else {
+        for _ in 0..COMBOS_PER_ROW {
+            let idx: Vec<usize> = choices.iter().map(|c| rng.next() % c.len()).collect();
+            out.push(pick(&idx));
+        }
+    }
+    // Shuffled, so the checking budget is spread over every slot's spellings.
+    for i in (1..out.len()).rev() {
+        out.swap(i, rng.next() % (i + 1));
+    }
+    out
+}
+
+/// Variants (negation/selector patterns) worth trying for a row.
+pub fn variants(form: &Form) -> usize {
+    let negatable = form.operands.iter().any(|o| {
+        o.negate != Negate::None || o.selector.is_optional() && o.selector != Selector::None
+    });
+    if negatable {
+        1 << form.operands.len().min(5)
+    } else {
+        1
+    }
 }

@@ -152,23 +152,14 @@ impl Warp {
                 let cv = self.r32_or_imm(c);
                 let mut out = [0u32; LANES];
                 let mut pv = 0u32;
+                let m = match mode {
+                    ShflMode::Up => ops::warp::ShflMode::Up,
+                    ShflMode::Down => ops::warp::ShflMode::Down,
+                    ShflMode::Bfly => ops::warp::ShflMode::Bfly,
+                    ShflMode::Idx => ops::warp::ShflMode::Idx,
+                };
                 for_lanes(mask, |lane| {
-                    let l = lane as i32;
-                    let bval = (bv[lane] & 31) as i32;
-                    let cval = (cv[lane] & 31) as i32;
-                    let seg = ((cv[lane] >> 8) & 31) as i32;
-                    let max_lane = (l & seg) | (cval & !seg);
-                    let min_lane = l & seg;
-                    let (j, ok) = match mode {
-                        ShflMode::Up => (l - bval, l - bval >= max_lane),
-                        ShflMode::Down => (l + bval, l + bval <= max_lane),
-                        ShflMode::Bfly => (l ^ bval, (l ^ bval) <= max_lane),
-                        ShflMode::Idx => {
-                            let j = min_lane | (bval & !seg);
-                            (j, j <= max_lane)
-                        }
-                    };
-                    let j = if ok { j } else { l };
+                    let (j, ok) = ops::warp::shfl_source(m, lane as u32, bv[lane], cv[lane]);
                     out[lane] = src[(j as usize) % LANES];
                     pv |= (ok as u32) << lane;
                 });
@@ -190,16 +181,20 @@ impl Warp {
                     let x = v[lane];
                     acc = Some(match acc {
                         None => x,
-                        Some(y) => match op {
-                            ReduxOp::Add => y.wrapping_add(x),
-                            ReduxOp::MinU => y.min(x),
-                            ReduxOp::MaxU => y.max(x),
-                            ReduxOp::MinS => (y as i32).min(x as i32) as u32,
-                            ReduxOp::MaxS => (y as i32).max(x as i32) as u32,
-                            ReduxOp::And => y & x,
-                            ReduxOp::Or => y | x,
-                            ReduxOp::Xor => y ^ x,
-                        },
+                        Some(y) => ops::warp::redux_combine(
+                            match op {
+                                ReduxOp::Add => ops::warp::ReduxOp::Add,
+                                ReduxOp::MinU => ops::warp::ReduxOp::MinU,
+                                ReduxOp::MaxU => ops::warp::ReduxOp::MaxU,
+                                ReduxOp::MinS => ops::warp::ReduxOp::MinS,
+                                ReduxOp::MaxS => ops::warp::ReduxOp::MaxS,
+                                ReduxOp::And => ops::warp::ReduxOp::And,
+                                ReduxOp::Or => ops::warp::ReduxOp::Or,
+                                ReduxOp::Xor => ops::warp::ReduxOp::Xor,
+                            },
+                            y,
+                            x,
+                        ),
                     });
                 });
                 let r = acc.unwrap_or(0);

@@ -1,6 +1,6 @@
 //! `cvt` between every pair of scalar types (PTX §6.5, §7.7.4 `cvt`).
 
-use crate::program::{FMode, Rounding, Scalar};
+use crate::program::Scalar;
 
 /// IEEE binary16 bits → f32 (exact).
 pub fn f16_to_f32(h: u16) -> f32 {
@@ -36,29 +36,7 @@ fn cvt_type(t: Scalar) -> ops::cvt::CvtType {
 }
 
 /// Convert the bits `v` of type `aty` to the bits of type `dty` (`ops::cvt`, §6.5 rules).
-pub fn cvt(v: u64, aty: Scalar, dty: Scalar, mode: FMode, irnd: Option<Rounding>) -> u64 {
-    use ops::cvt::{CvtMode, CvtRounding, IntRounding};
-    use ops::float::Rounding as R;
-    let rnd = match irnd {
-        Some(r) => Some(CvtRounding::Int(match r {
-            Rounding::Rn => IntRounding::Rni,
-            Rounding::Rz => IntRounding::Rzi,
-            Rounding::Rm => IntRounding::Rmi,
-            Rounding::Rp => IntRounding::Rpi,
-        })),
-        None if aty.is_float() || dty.is_float() => Some(CvtRounding::Float(match mode.rnd {
-            Rounding::Rn => R::Rn,
-            Rounding::Rz => R::Rz,
-            Rounding::Rm => R::Rm,
-            Rounding::Rp => R::Rp,
-        })),
-        None => None,
-    };
-    let m = CvtMode {
-        rnd,
-        sat: mode.sat,
-        ftz: mode.ftz,
-        f16: ops::cvt::F16Rules::Ieee,
-    };
-    ops::cvt::cvt(v, cvt_type(aty), cvt_type(dty), m)
+#[inline]
+pub fn cvt(v: u64, aty: Scalar, dty: Scalar, mode: ops::cvt::CvtMode) -> u64 {
+    ops::cvt::cvt(v, cvt_type(aty), cvt_type(dty), mode)
 }

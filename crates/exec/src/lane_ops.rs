@@ -91,6 +91,39 @@ pub enum LaneOp {
     CvtRnaTf32,
     /// `mad24.hi.sat.s32`.
     Mad24HiSatS32,
+    /// The packed `.u16x2`/`.s16x2` forms of `add`, `min`, `max` (and `.relu`).
+    Pair(PairOp),
+    /// `min.relu.s32`, `max.relu.s32`.
+    MinReluS32,
+    MaxReluS32,
+    /// `min`/`max` `.f32` with `.NaN` or `.xorsign.abs`.
+    MinMaxF32 {
+        max: bool,
+        ftz: bool,
+        nan: bool,
+        xorsign_abs: bool,
+    },
+    /// `cvt.rn{.relu}.{f16x2,bf16x2}.f32 d, a, b`.
+    CvtX2(ops::half::HalfFormat, bool),
+    /// ptx-isa-1.1 `mad.f32`/`mad.f64` without a rounding modifier (not fused).
+    MadF32 {
+        ftz: bool,
+        sat: bool,
+    },
+    MadF64,
+}
+
+/// Which packed half-word integer operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PairOp {
+    AddU,
+    AddS,
+    MinU,
+    MaxU,
+    MinS,
+    MaxS,
+    MinReluS,
+    MaxReluS,
 }
 
 /// Which half-precision operation (with its modifiers).
@@ -267,6 +300,56 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
             oi::mad24_hi_sat_s32(a as u32 as i32, b as u32 as i32, c as u32 as i32) as u32 as u64
         }
         LaneOp::SlctS32 => ops::cmp::slct_s32(a, b, c as u32 as i32),
+        LaneOp::Pair(p) => {
+            let (a, b) = (a as u32, b as u32);
+            u64::from(match p {
+                PairOp::AddU => oi::add_u16x2(a, b),
+                PairOp::AddS => oi::add_s16x2(a, b),
+                PairOp::MinU => oi::min_u16x2(a, b),
+                PairOp::MaxU => oi::max_u16x2(a, b),
+                PairOp::MinS => oi::min_s16x2(a, b),
+                PairOp::MaxS => oi::max_s16x2(a, b),
+                PairOp::MinReluS => oi::min_relu_s16x2(a, b),
+                PairOp::MaxReluS => oi::max_relu_s16x2(a, b),
+            })
+        }
+        LaneOp::MadF32 { ftz, sat } => u64::from(
+            ops::float::mad_f32(
+                f32::from_bits(a as u32),
+                f32::from_bits(b as u32),
+                f32::from_bits(c as u32),
+                ftz,
+                sat,
+            )
+            .to_bits(),
+        ),
+        LaneOp::MadF64 => {
+            ops::float::mad_f64(f64::from_bits(a), f64::from_bits(b), f64::from_bits(c)).to_bits()
+        }
+        LaneOp::MinMaxF32 {
+            max,
+            ftz,
+            nan,
+            xorsign_abs,
+        } => u64::from(
+            ops::float::min_max_f32(
+                f32::from_bits(a as u32),
+                f32::from_bits(b as u32),
+                max,
+                ftz,
+                nan,
+                xorsign_abs,
+            )
+            .to_bits(),
+        ),
+        LaneOp::CvtX2(f, relu) => u64::from(ops::half::cvt_rn_x2_f32(
+            f32::from_bits(a as u32),
+            f32::from_bits(b as u32),
+            f,
+            relu,
+        )),
+        LaneOp::MinReluS32 => oi::min_relu_s32(a as u32 as i32, b as u32 as i32) as u32 as u64,
+        LaneOp::MaxReluS32 => oi::max_relu_s32(a as u32 as i32, b as u32 as i32) as u32 as u64,
         LaneOp::SlctF32(ftz) => ops::cmp::slct_f32(a, b, f32::from_bits(c as u32), ftz),
     }
 }

@@ -157,7 +157,9 @@ impl Warp {
                 ref addr,
             } => {
                 let size = ty.bytes() as u64;
-                let total = size * n as u64;
+                // A vector is aligned to its size rounded up to a power of two (a `.v3` like a
+                // `.v4`, docs/spec-notes.md).
+                let total = size * (n as u64).next_power_of_two();
                 let wmask = w.mask();
                 for_lanes(mask, |lane| {
                     if result.is_err() {
@@ -204,7 +206,9 @@ impl Warp {
                 ref addr,
             } => {
                 let size = ty.bytes() as u64;
-                let total = size * n as u64;
+                // A vector is aligned to its size rounded up to a power of two (a `.v3` like a
+                // `.v4`, docs/spec-notes.md).
+                let total = size * (n as u64).next_power_of_two();
                 for_lanes(mask, |lane| {
                     if result.is_err() {
                         return;
@@ -412,63 +416,35 @@ fn extend(raw: u64, ty: Scalar, r: Reg, wmask: u32) -> u64 {
     }
 }
 
-/// The new value of an atomic, given the old (§7.7.7 `atom` pseudo-code).
+/// The new value of an atomic, given the old: `ops::atom` at the instruction's type.
 pub fn atom_apply(op: AtomOp, ty: Scalar, old: u64, b: u64, c: u64) -> u64 {
-    let wide = ty.bytes() == 8;
-    let m = match ty.bytes() {
-        8 => u64::MAX,
-        2 => 0xffff,
-        _ => 0xffff_ffff,
-    };
-    let (old, b, c) = (old & m, b & m, c & m);
-    let sx = |v: u64| {
-        if wide {
-            v as i64
-        } else {
-            v as u32 as i32 as i64
-        }
-    };
-    let r = match op {
-        AtomOp::And => old & b,
-        AtomOp::Or => old | b,
-        AtomOp::Xor => old ^ b,
-        AtomOp::Cas => {
-            if old == b {
-                c
-            } else {
-                old
+    use ops::atom::{atom_int, AtomOp as A};
+    macro_rules! int {
+        ($a:expr) => {
+            match (ty.bytes(), ty.is_signed()) {
+                (8, false) => atom_int($a, old, b, c),
+                (8, true) => atom_int($a, old as i64, b as i64, c as i64) as u64,
+                (2, _) => u64::from(atom_int($a, old as u16, b as u16, c as u16)),
+                (_, false) => u64::from(atom_int($a, old as u32, b as u32, c as u32)),
+                (_, true) => u64::from(atom_int($a, old as i32, b as i32, c as i32) as u32),
             }
-        }
-        AtomOp::Exch => b,
-        AtomOp::Add => old.wrapping_add(b),
-        AtomOp::Inc => {
-            if old >= b {
-                0
-            } else {
-                old + 1
-            }
-        }
-        AtomOp::Dec => {
-            if old > b {
-                b
-            } else {
-                old.wrapping_sub(1)
-            }
-        }
-        AtomOp::MinU => old.min(b),
-        AtomOp::MaxU => old.max(b),
-        AtomOp::MinS => sx(old).min(sx(b)) as u64,
-        AtomOp::MaxS => sx(old).max(sx(b)) as u64,
-        AtomOp::AddF32 => (f32::from_bits(old as u32) + f32::from_bits(b as u32)).to_bits() as u64,
-        AtomOp::AddF64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
-        AtomOp::AddHalf { f, x2 } => {
-            let add = |x: u16, y: u16| ops::half::add_h(x, y, f, ops::half::HalfMode::default());
-            if x2 {
-                u64::from(ops::half::x2(old as u32, b as u32, 0, |x, y, _| add(x, y)))
-            } else {
-                u64::from(add(old as u16, b as u16))
-            }
-        }
-    };
-    r & m
+        };
+    }
+    match op {
+        AtomOp::And => int!(A::And),
+        AtomOp::Or => int!(A::Or),
+        AtomOp::Xor => int!(A::Xor),
+        AtomOp::Cas => int!(A::Cas),
+        AtomOp::Exch => int!(A::Exch),
+        AtomOp::Add => int!(A::Add),
+        AtomOp::Inc => int!(A::Inc),
+        AtomOp::Dec => int!(A::Dec),
+        AtomOp::MinU | AtomOp::MinS => int!(A::Min),
+        AtomOp::MaxU | AtomOp::MaxS => int!(A::Max),
+        AtomOp::AddF32 => u64::from(
+            ops::atom::atom_add_f32(f32::from_bits(old as u32), f32::from_bits(b as u32)).to_bits(),
+        ),
+        AtomOp::AddF64 => ops::atom::atom_add_f64(f64::from_bits(old), f64::from_bits(b)).to_bits(),
+        AtomOp::AddHalf { f, x2 } => u64::from(ops::atom::atom_add_h(old as u32, b as u32, f, x2)),
+    }
 }

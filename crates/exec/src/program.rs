@@ -225,6 +225,11 @@ pub enum CmpTy {
     F,
     /// Float with `.ftz`: subnormal inputs compare as zero of the same sign.
     Fftz,
+    /// `.f16`/`.bf16` (`ftz`: subnormals compare as zero).
+    Half(ops::half::HalfFormat, bool),
+    /// `.f16x2`/`.bf16x2`: each half compared on its own (`setp` writes p from the low
+    /// halves, q from the high halves).
+    Half2(ops::half::HalfFormat, bool),
 }
 
 /// Boolean combination of `setp` with a third predicate.
@@ -595,9 +600,8 @@ pub enum Op {
         dty: Scalar,
         a: Src,
         aty: Scalar,
-        mode: FMode,
-        /// Integer rounding modifier for float → int (`.rni/.rzi/.rmi/.rpi`), float → float round to integer.
-        irnd: Option<Rounding>,
+        /// The modifiers as spelled, decoded for `ops::cvt::cvt` (which owns the defaults).
+        mode: ops::cvt::CvtMode,
     },
     /// `mov.b64 d, {a, b}` and friends: pack 32-bit-bank lanes into a 64-bit register.
     Pack64 {

@@ -236,7 +236,16 @@ impl Warp {
                 } => {
                     let (av, bv) = (self.row32(a), self.row32(b));
                     let r = crate::compare::setp32(cmp, ty, w, &av, &bv);
-                    self.finish_setp(r, p, q, comb, mask);
+                    if let crate::program::CmpTy::Half2(f, ftz) = ty {
+                        // p from the low halves, q from the high halves, each combined with c.
+                        let hi = crate::compare::setp32_high(cmp, f, ftz, &av, &bv);
+                        self.finish_setp(r, p, None, comb, mask);
+                        if let Some(q) = q {
+                            self.finish_setp(hi, q, None, comb, mask);
+                        }
+                    } else {
+                        self.finish_setp(r, p, q, comb, mask);
+                    }
                 }
                 &Op::Setp64 {
                     cmp,
@@ -285,10 +294,9 @@ impl Warp {
                     a,
                     aty,
                     mode,
-                    irnd,
                 } => {
                     for_lanes(mask, |i| {
-                        let v = crate::convert::cvt(self.src(a, i), aty, dty, mode, irnd);
+                        let v = crate::convert::cvt(self.src(a, i), aty, dty, mode);
                         self.set(d, i, v);
                     });
                 }
@@ -538,65 +546,38 @@ fn int32_rows(op: IntOp, w: Width, av: &Row32, bv: &Row32) -> Row32 {
     if w == Width::W32 {
         return with_int32!(op, f => map2(av, bv, f));
     }
-    let bits = w.bits();
     let m = w.mask();
-    let signed = op.is_signed();
-    let shift = matches!(op, IntOp::Shl | IntOp::ShrU | IntOp::ShrS);
-    let ea = |x: u32| if signed { arith::sext(x, bits) } else { x & m };
-    let eb = |y: u32| {
-        if shift {
-            y
-        } else if signed {
-            arith::sext(y, bits)
-        } else {
-            y & m
-        }
-    };
-    with_int32!(op, f => map2(av, bv, |x, y| f(ea(x), eb(y)) & m))
+    map2(av, bv, |x, y| arith::int16(op, x, y) & m)
 }
 
+/// `add.cc addc sub.cc subc mad.cc madc` on one 32-bit lane, through `ops::carry`.
 #[inline(always)]
 fn carry32(op: CarryOp, a: u32, b: u32, c: u32, ci: bool) -> (u32, bool) {
+    use ops::carry as k;
     match op {
-        CarryOp::Add => {
-            let s = a as u64 + b as u64 + ci as u64;
-            (s as u32, s >> 32 != 0)
-        }
-        CarryOp::Sub => {
-            let s = (a as u64).wrapping_sub(b as u64 + ci as u64);
-            (s as u32, s >> 32 != 0)
-        }
-        CarryOp::MadLo | CarryOp::MadHiU | CarryOp::MadHiS => {
-            let p = match op {
-                CarryOp::MadLo => a.wrapping_mul(b),
-                CarryOp::MadHiU => ((a as u64 * b as u64) >> 32) as u32,
-                _ => ((a as i32 as i64 * b as i32 as i64) >> 32) as u32,
-            };
-            let s = p as u64 + c as u64 + ci as u64;
-            (s as u32, s >> 32 != 0)
+        CarryOp::Add => k::addc_u32(a, b, ci),
+        CarryOp::Sub => k::subc_u32(a, b, ci),
+        CarryOp::MadLo => k::madc_lo(a, b, c, ci),
+        CarryOp::MadHiU => k::madc_hi(a, b, c, ci),
+        CarryOp::MadHiS => {
+            let (d, co) = k::madc_hi(a as i32, b as i32, c as i32, ci);
+            (d as u32, co)
         }
     }
 }
 
+/// The 64-bit counterpart of [`carry32`].
 #[inline(always)]
 fn carry64(op: CarryOp, a: u64, b: u64, c: u64, ci: bool) -> (u64, bool) {
+    use ops::carry as k;
     match op {
-        CarryOp::Add => {
-            let s = a as u128 + b as u128 + ci as u128;
-            (s as u64, s >> 64 != 0)
-        }
-        CarryOp::Sub => {
-            let s = (a as u128).wrapping_sub(b as u128 + ci as u128);
-            (s as u64, s >> 64 != 0)
-        }
-        CarryOp::MadLo | CarryOp::MadHiU | CarryOp::MadHiS => {
-            let p = match op {
-                CarryOp::MadLo => a.wrapping_mul(b),
-                CarryOp::MadHiU => ((a as u128 * b as u128) >> 64) as u64,
-                _ => ((a as i64 as i128 * b as i64 as i128) >> 64) as u64,
-            };
-            let s = p as u128 + c as u128 + ci as u128;
-            (s as u64, s >> 64 != 0)
+        CarryOp::Add => k::addc_u64(a, b, ci),
+        CarryOp::Sub => k::subc_u64(a, b, ci),
+        CarryOp::MadLo => k::madc_lo(a, b, c, ci),
+        CarryOp::MadHiU => k::madc_hi(a, b, c, ci),
+        CarryOp::MadHiS => {
+            let (d, co) = k::madc_hi(a as i64, b as i64, c as i64, ci);
+            (d as u64, co)
         }
     }
 }

@@ -9,8 +9,8 @@
 #[path = "../../../tests/support/instances.rs"]
 mod instances;
 
-use instances::instance;
-use isa::{Form, Negate, Selector};
+use instances::{combinations, instance, variants, CHECKED_PER_ROW};
+use isa::Form;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -20,87 +20,6 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
 ];
-
-/// Most modifier combinations tried per row, and most the checker is asked about.
-const COMBOS_PER_ROW: usize = 2048;
-const CHECKED_PER_ROW: usize = 192;
-
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as usize
-    }
-}
-
-/// Modifier spellings per slot: every combination when there are few, else a deterministic
-/// sample (so late slots vary as much as early ones).
-fn combinations(form: &'static Form) -> Vec<Vec<&'static str>> {
-    let choices: Vec<Vec<Option<&'static str>>> = form
-        .slots
-        .iter()
-        .map(|s| {
-            let mut v: Vec<Option<&'static str>> = Vec::new();
-            if s.optional {
-                v.push(None);
-            }
-            v.extend(s.spellings().into_iter().map(Some));
-            v
-        })
-        .collect();
-    let total = choices
-        .iter()
-        .try_fold(1usize, |acc, c| acc.checked_mul(c.len()))
-        .unwrap_or(usize::MAX);
-    let pick = |idx: &[usize]| -> Vec<&'static str> {
-        choices
-            .iter()
-            .zip(idx)
-            .filter_map(|(c, &i)| c.get(i).copied().flatten())
-            .collect()
-    };
-    let mut rng = Lcg(form.syntax.len() as u64);
-    let mut out = Vec::new();
-    if total <= COMBOS_PER_ROW {
-        let mut idx = vec![0usize; choices.len()];
-        'outer: loop {
-            out.push(pick(&idx));
-            for k in (0..idx.len()).rev() {
-                idx[k] += 1;
-                if idx[k] < choices[k].len() {
-                    continue 'outer;
-                }
-                idx[k] = 0;
-            }
-            break;
-        }
-    } else {
-        for _ in 0..COMBOS_PER_ROW {
-            let idx: Vec<usize> = choices.iter().map(|c| rng.next() % c.len()).collect();
-            out.push(pick(&idx));
-        }
-    }
-    // Shuffled, so the checking budget is spread over every slot's spellings.
-    for i in (1..out.len()).rev() {
-        out.swap(i, rng.next() % (i + 1));
-    }
-    out
-}
-
-/// Variants (negation/selector patterns) worth trying for a row.
-fn variants(form: &Form) -> usize {
-    let negatable = form.operands.iter().any(|o| {
-        o.negate != Negate::None || o.selector.is_optional() && o.selector != Selector::None
-    });
-    if negatable {
-        1 << form.operands.len().min(5)
-    } else {
-        1
-    }
-}
 
 fn not_runnable(form: &Form, line: &str) -> bool {
     let key = form.key();

@@ -59,8 +59,8 @@ pub use form::{
     Slot, SlotKind, Term, TypeRef, VecRule,
 };
 pub use matching::{
-    lookup, match_all, match_form, match_head, GateError, Match, MatchCache, MatchError,
-    MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS, NOT_SUPPORTED,
+    lookup, match_all, match_form, match_head, resolve_type_ref, GateError, Match, MatchCache,
+    MatchError, MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS, NOT_SUPPORTED,
 };
 pub use mods::{
     AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags, Geom, ModClass,

@@ -213,29 +213,7 @@ impl Match {
     /// Resolves a [`TypeRef`] against the matched types and modifiers.
     #[inline]
     pub fn resolve(&self, r: TypeRef) -> Option<Type> {
-        let slot = |i: u8| self.types.get(i as usize).copied().flatten();
-        match r {
-            TypeRef::Slot(i) => slot(i),
-            TypeRef::WideIfWide(i) => {
-                if self.mods.mul_mode == Some(MulMode::Wide) {
-                    slot(i)?.widened()
-                } else {
-                    slot(i)
-                }
-            }
-            TypeRef::Wide(i) => slot(i)?.widened(),
-            TypeRef::Half(i) => Type::bits_of_size(slot(i)?.size_bits() / 2),
-            TypeRef::Quarter(i) => Type::bits_of_size(slot(i)?.size_bits() / 4),
-            TypeRef::Fixed(t) => Some(t),
-            TypeRef::S32UnlessBothU32 => {
-                if slot(0) == Some(Type::U32) && slot(1) == Some(Type::U32) {
-                    Some(Type::U32)
-                } else {
-                    Some(Type::S32)
-                }
-            }
-            TypeRef::Any => None,
-        }
+        resolve_type_ref(r, &self.types, &self.mods)
     }
 
     /// The type operand `i` must be compatible with; `None` for untyped operands. Packed
@@ -719,4 +697,37 @@ fn split_dotted(rest: &str) -> Vec<String> {
         return Vec::new();
     }
     rest.split('.').map(|p| format!(".{p}")).collect()
+}
+
+/// The type a [`TypeRef`] denotes for an instruction with these type slots and modifiers
+/// (what [`Match::resolve`] answers; consumers of the checked IR, which keep the slots and
+/// modifiers but not the `Match`, ask here).
+pub fn resolve_type_ref(
+    r: TypeRef,
+    types: &[Option<Type>; MAX_TYPE_SLOTS],
+    mods: &Mods,
+) -> Option<Type> {
+    let slot = |i: u8| types.get(i as usize).copied().flatten();
+    match r {
+        TypeRef::Slot(i) => slot(i),
+        TypeRef::WideIfWide(i) => {
+            if mods.mul_mode == Some(MulMode::Wide) {
+                slot(i)?.widened()
+            } else {
+                slot(i)
+            }
+        }
+        TypeRef::Wide(i) => slot(i)?.widened(),
+        TypeRef::Half(i) => Type::bits_of_size(slot(i)?.size_bits() / 2),
+        TypeRef::Quarter(i) => Type::bits_of_size(slot(i)?.size_bits() / 4),
+        TypeRef::Fixed(t) => Some(t),
+        TypeRef::S32UnlessBothU32 => {
+            if slot(0) == Some(Type::U32) && slot(1) == Some(Type::U32) {
+                Some(Type::U32)
+            } else {
+                Some(Type::S32)
+            }
+        }
+        TypeRef::Any => None,
+    }
 }

@@ -306,3 +306,39 @@ pub fn x2(a: u32, b: u32, c: u32, op: impl Fn(u16, u16, u16) -> u16) -> u32 {
     let hi = op((a >> 16) as u16, (b >> 16) as u16, (c >> 16) as u16);
     u32::from(lo) | u32::from(hi) << 16
 }
+
+/// `cvt.rn{.relu}.{f16x2,bf16x2}.f32 d, a, b` (PTX ISA §9.7.9.21 `cvt`): `a` converted into the
+/// upper half of `d`, `b` into the lower, each rounded to nearest even once; `.relu` clamps a
+/// negative result to `+0.0`; a NaN becomes the canonical NaN.
+#[inline]
+pub fn cvt_rn_x2_f32(a: f32, b: f32, f: HalfFormat, relu: bool) -> u32 {
+    let m = HalfMode {
+        relu,
+        ..HalfMode::default()
+    };
+    let one = |x: f32| finish(f64_to_h(f64::from(x), f, Rounding::Rn), f, m);
+    u32::from(one(a)) << 16 | u32::from(one(b))
+}
+
+#[cfg(test)]
+mod cvt_x2_tests {
+    use super::*;
+
+    #[test]
+    fn halves_land_where_the_spec_says() {
+        // 1.0 is 0x3c00 in f16 and 0x3f80 in bf16; -2.0 is 0xc000 / 0xc000.
+        assert_eq!(
+            cvt_rn_x2_f32(1.0, -2.0, HalfFormat::F16, false),
+            0x3c00_c000
+        );
+        assert_eq!(
+            cvt_rn_x2_f32(1.0, -2.0, HalfFormat::Bf16, false),
+            0x3f80_c000
+        );
+        assert_eq!(cvt_rn_x2_f32(1.0, -2.0, HalfFormat::F16, true), 0x3c00_0000);
+        assert_eq!(
+            cvt_rn_x2_f32(f32::NAN, 65520.0, HalfFormat::F16, false),
+            0x7fff_7c00
+        );
+    }
+}

@@ -4,6 +4,7 @@
 //! constant folding and its SASS cross-checker all call these functions.
 
 // Integer, carry-chain and video instructions.
+pub mod atom;
 pub mod carry;
 pub mod int;
 pub mod video;
@@ -16,3 +17,4 @@ pub mod half;
 pub mod logic;
 pub mod prmt;
 pub mod transcend;
+pub mod warp;

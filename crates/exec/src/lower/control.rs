@@ -310,7 +310,34 @@ impl Lowerer<'_> {
             ty
         };
         let it = || IntTy::of(ty).ok_or_else(|| format!("type {} is not supported", ty.suffix()));
+        let relu = i.mods.has(ir::Flag::Relu);
         let f = match i.op {
+            Oc::Add | Oc::Min | Oc::Max if matches!(ty, ir::Type::U16x2 | ir::Type::S16x2) => {
+                use crate::lane_ops::PairOp as P;
+                LaneOp::Pair(match (i.op, ty == ir::Type::S16x2, relu) {
+                    (Oc::Add, false, _) => P::AddU,
+                    (Oc::Add, true, _) => P::AddS,
+                    (Oc::Min, false, _) => P::MinU,
+                    (Oc::Max, false, _) => P::MaxU,
+                    (Oc::Min, true, false) => P::MinS,
+                    (Oc::Max, true, false) => P::MaxS,
+                    (Oc::Min, true, true) => P::MinReluS,
+                    _ => P::MaxReluS,
+                })
+            }
+            Oc::Mad if ty == ir::Type::F32 => LaneOp::MadF32 {
+                ftz: i.mods.has(ir::Flag::Ftz),
+                sat: i.mods.has(ir::Flag::Sat),
+            },
+            Oc::Mad if ty == ir::Type::F64 => LaneOp::MadF64,
+            Oc::Min | Oc::Max if ty == ir::Type::F32 => LaneOp::MinMaxF32 {
+                max: i.op == Oc::Max,
+                ftz: i.mods.has(ir::Flag::Ftz),
+                nan: i.mods.has(ir::Flag::NaN),
+                xorsign_abs: i.mods.has(ir::Flag::Xorsign),
+            },
+            Oc::Min if relu => LaneOp::MinReluS32,
+            Oc::Max if relu => LaneOp::MaxReluS32,
             Oc::Div | Oc::Rem if i.mods.mul_mode == Some(isa::MulMode::Wide) => {
                 LaneOp::DivWide(it()?, i.op == Oc::Rem)
             }
@@ -359,6 +386,8 @@ impl Lowerer<'_> {
             Oc::Mad if ty == ir::Type::S32 => LaneOp::MadHiSatS32,
             Oc::Mad24 => LaneOp::Mad24HiSatS32,
             Oc::Tanh => LaneOp::TanhF32,
+            Oc::Cvt if ty == ir::Type::F16x2 => LaneOp::CvtX2(ops::half::HalfFormat::F16, relu),
+            Oc::Cvt if ty == ir::Type::Bf16x2 => LaneOp::CvtX2(ops::half::HalfFormat::Bf16, relu),
             Oc::Cvt => LaneOp::CvtRnaTf32,
             _ if half_format(ty).is_some() => half_lane_op(i, ty)?,
             Oc::Isspacep => LaneOp::Isspacep(match i.mods.space {

@@ -73,6 +73,50 @@ fn cmp_ty(t: T) -> CmpTy {
     }
 }
 
+/// The float comparison kinds: `.ftz`, and the half-precision formats (packed or not).
+fn float_cmp_ty(cty: CmpTy, t: T, i: &ir::Inst) -> CmpTy {
+    use ops::half::HalfFormat as H;
+    let ftz = i.mods.has(Flag::Ftz);
+    match (cty, t) {
+        (CmpTy::F, T::F16) => CmpTy::Half(H::F16, ftz),
+        (CmpTy::F, T::Bf16) => CmpTy::Half(H::Bf16, ftz),
+        (CmpTy::F, T::F16x2) => CmpTy::Half2(H::F16, ftz),
+        (CmpTy::F, T::Bf16x2) => CmpTy::Half2(H::Bf16, ftz),
+        (CmpTy::F, _) if ftz => CmpTy::Fftz,
+        (c, _) => c,
+    }
+}
+
+/// The modifiers of a `cvt` as `ops::cvt` takes them: the rounding as spelled (absent when
+/// absent: `ops` applies the defaults), and PTX 1.x's `.f16` format (ptx-isa-1.1 §6.5.1).
+fn cvt_mode(i: &ir::Inst, version: ir::PtxVersion) -> ops::cvt::CvtMode {
+    use ops::cvt::{CvtRounding as C, IntRounding as I};
+    use ops::float::Rounding as F;
+    ops::cvt::CvtMode {
+        rnd: i.mods.rounding.and_then(|r| {
+            Some(match r {
+                IR::Rni => C::Int(I::Rni),
+                IR::Rzi => C::Int(I::Rzi),
+                IR::Rmi => C::Int(I::Rmi),
+                IR::Rpi => C::Int(I::Rpi),
+                IR::Rn => C::Float(F::Rn),
+                IR::Rz => C::Float(F::Rz),
+                IR::Rm => C::Float(F::Rm),
+                IR::Rp => C::Float(F::Rp),
+                // `.rna` (tf32) and `.rs` take other paths.
+                IR::Rna | IR::Rs => return None,
+            })
+        }),
+        sat: i.mods.has(Flag::Sat),
+        ftz: i.mods.has(Flag::Ftz),
+        f16: if version < ir::PtxVersion::new(2, 0) {
+            ops::cvt::F16Rules::Ptx11
+        } else {
+            ops::cvt::F16Rules::Ieee
+        },
+    }
+}
+
 fn int_bin(op: Oc, t: T, mods: &ir::Mods) -> Option<IntOp> {
     let s = t.is_signed();
     Some(match op {
@@ -172,8 +216,20 @@ impl Lowerer<'_> {
                 self.lane_op(e, i)?
             }
             Oc::Tanh => self.lane_op(e, i)?,
+            // Packed half-word integers and `.relu`: lane by lane through `ops`.
+            Oc::Add | Oc::Min | Oc::Max
+                if matches!(ty, T::U16x2 | T::S16x2)
+                    || i.mods.has(Flag::Relu) && !ty.is_float() =>
+            {
+                self.lane_op(e, i)?
+            }
             Oc::Mov if ty.size_bits() == 128 => self.mov128(e, i)?,
             Oc::Mad24 if i.mods.has(Flag::Sat) => self.lane_op(e, i)?,
+            Oc::Min | Oc::Max
+                if ty == T::F32 && (i.mods.has(Flag::NaN) || i.mods.has(Flag::Xorsign)) =>
+            {
+                self.lane_op(e, i)?
+            }
             Oc::Add | Oc::Sub | Oc::Mul | Oc::Div | Oc::Min | Oc::Max if ty.is_float() => {
                 let fop = match i.op {
                     Oc::Add => FOp::Add,
@@ -282,6 +338,11 @@ impl Lowerer<'_> {
                         c,
                     });
                 }
+            }
+            // ptx-isa-1.1 `mad.f32`/`mad.f64` without a rounding modifier: the product is
+            // rounded, then the sum (ops::float::mad_f32), unlike the fused `mad.rnd`/`fma`.
+            Oc::Mad if i.mods.rounding.is_none() && matches!(ty, T::F32 | T::F64) => {
+                self.lane_op(e, i)?
             }
             Oc::Mad | Oc::Fma => {
                 let mode = fmode(i);
@@ -440,10 +501,7 @@ impl Lowerer<'_> {
             Oc::Mov => self.mov_vector(e, i)?,
             Oc::Setp => {
                 let (cmp, forced) = cmp_of(i.mods.cmp.ok_or("missing comparison")?);
-                let mut cty = forced.unwrap_or_else(|| cmp_ty(ty));
-                if cty == CmpTy::F && i.mods.has(Flag::Ftz) {
-                    cty = CmpTy::Fftz;
-                }
+                let cty = float_cmp_ty(forced.unwrap_or_else(|| cmp_ty(ty)), ty, i);
                 let O::PredPair(pr, q) = o(0) else {
                     return Err("setp needs a predicate destination".into());
                 };
@@ -498,7 +556,7 @@ impl Lowerer<'_> {
                 // set = setp into a scratch predicate, then select 1.0f/0xffffffff or 0.
                 let sty = i.type_slot(1).ok_or("missing source type")?;
                 let (cmp, forced) = cmp_of(i.mods.cmp.ok_or("missing comparison")?);
-                let cty = forced.unwrap_or_else(|| cmp_ty(sty));
+                let cty = float_cmp_ty(forced.unwrap_or_else(|| cmp_ty(sty)), sty, i);
                 let comb = match i.mods.bool_op {
                     Some(b) => {
                         let (c, neg) = self.pred(e, o(3))?;
@@ -573,7 +631,7 @@ impl Lowerer<'_> {
                     e.push(Op::Selp32 { d, a, b, p });
                 }
             }
-            Oc::Cvt if ty == T::Tf32 => self.lane_op(e, i)?,
+            Oc::Cvt if matches!(ty, T::Tf32 | T::F16x2 | T::Bf16x2) => self.lane_op(e, i)?,
             Oc::Cvt => {
                 // `.bf16` is a cvt type only (no loads or stores of it exist).
                 let cvt_scalar = |t: T| {
@@ -588,22 +646,12 @@ impl Lowerer<'_> {
                     cvt_scalar(i.type_slot(1).unwrap_or(ty)).ok_or("unsupported source type")?;
                 let a = self.src(e, o(1), aty.bytes() == 8)?;
                 let d = self.dst(e, o(0))?.ok_or("missing destination")?;
-                let irnd = i
-                    .mods
-                    .rounding
-                    .filter(|r| r.is_integer_rounding())
-                    .map(|r| rnd_of(Some(r)));
-                let mut mode = fmode(i);
-                if irnd.is_some() {
-                    mode.rnd = Rounding::Rn;
-                }
                 e.push(Op::Cvt {
                     d,
                     dty,
                     a,
                     aty,
-                    mode,
-                    irnd,
+                    mode: cvt_mode(i, self.m.version),
                 });
             }
             Oc::Cvta => {

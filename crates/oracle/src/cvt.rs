@@ -1,0 +1,79 @@
+//! `cvt`: every scalar pair through `ops::cvt::cvt`, with the modifiers as spelled.
+
+use crate::alu::Cx;
+use crate::Fault;
+use ir::{Flag, Type};
+use ops::cvt::{CvtMode, CvtRounding, CvtType, F16Rules, IntRounding};
+
+fn cvt_type(t: Type) -> Option<CvtType> {
+    Some(match t {
+        Type::U8 | Type::B8 => CvtType::U8,
+        Type::U16 | Type::B16 => CvtType::U16,
+        Type::U32 | Type::B32 => CvtType::U32,
+        Type::U64 | Type::B64 => CvtType::U64,
+        Type::S8 => CvtType::S8,
+        Type::S16 => CvtType::S16,
+        Type::S32 => CvtType::S32,
+        Type::S64 => CvtType::S64,
+        Type::F16 => CvtType::F16,
+        Type::Bf16 => CvtType::Bf16,
+        Type::F32 => CvtType::F32,
+        Type::F64 => CvtType::F64,
+        _ => return None,
+    })
+}
+
+pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>) -> Result<(), Fault> {
+    let i = cx.i;
+    let unsupported = || crate::fault::unsupported(i);
+    let dty = i.type_slot(0).ok_or_else(unsupported)?;
+    let aty = i.type_slot(1).ok_or_else(unsupported)?;
+    if dty == Type::Tf32 && aty == Type::F32 && i.mods.rounding == Some(isa::Rounding::Rna) {
+        let v = ops::cvt::cvt_rna_tf32_f32(cx.a(1)? as u32);
+        return cx.put(0, u64::from(v));
+    }
+    if matches!(dty, Type::F16x2 | Type::Bf16x2) && aty == Type::F32 {
+        let f = if dty == Type::F16x2 {
+            ops::half::HalfFormat::F16
+        } else {
+            ops::half::HalfFormat::Bf16
+        };
+        let (a, b) = (cx.a(1)? as u32, cx.a(2)? as u32);
+        let v =
+            ops::half::cvt_rn_x2_f32(f32::from_bits(a), f32::from_bits(b), f, cx.has(Flag::Relu));
+        return cx.put_as(0, Type::B32, u64::from(v));
+    }
+    let (Some(to), Some(from)) = (cvt_type(dty), cvt_type(aty)) else {
+        return Err(unsupported());
+    };
+    use isa::Rounding as R;
+    let rnd = match i.mods.rounding {
+        None => None,
+        Some(r) => Some(match r {
+            R::Rni => CvtRounding::Int(IntRounding::Rni),
+            R::Rzi => CvtRounding::Int(IntRounding::Rzi),
+            R::Rmi => CvtRounding::Int(IntRounding::Rmi),
+            R::Rpi => CvtRounding::Int(IntRounding::Rpi),
+            R::Rz => CvtRounding::Float(ops::float::Rounding::Rz),
+            R::Rm => CvtRounding::Float(ops::float::Rounding::Rm),
+            R::Rp => CvtRounding::Float(ops::float::Rounding::Rp),
+            R::Rn => CvtRounding::Float(ops::float::Rounding::Rn),
+            R::Rna | R::Rs => return Err(unsupported()),
+        }),
+    };
+    // ptx-isa-1.1 §6.5.1: a PTX 1.x `.f16` has no infinities or NaNs.
+    let f16 = if cx.env.layout.module.version.major < 2 {
+        F16Rules::Ptx11
+    } else {
+        F16Rules::Ieee
+    };
+    let mode = CvtMode {
+        rnd,
+        sat: cx.has(Flag::Sat),
+        ftz: cx.has(Flag::Ftz),
+        f16,
+    };
+    let a = cx.t.src(cx.env, cx.op(1), aty)?;
+    let v = ops::cvt::cvt(a, from, to, mode);
+    cx.put_as(0, dty, v)
+}

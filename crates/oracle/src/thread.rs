@@ -1,0 +1,157 @@
+//! One thread's state and its operand reads and writes.
+
+use crate::layout::Layout;
+use crate::value::{bits_of, extend, mask};
+use crate::{Fault, Launch};
+use ir::{FuncId, Operand, RegId, SpecialReg, Type, VarId};
+use std::collections::HashMap;
+
+/// One activation of a function.
+pub(crate) struct Frame {
+    pub func: FuncId,
+    pub regs: Vec<u64>,
+    pub pc: usize,
+    /// `.param` variables of this activation (the callee's parameters, the caller's argument
+    /// and return buffers declared in the body).
+    pub params: HashMap<VarId, Vec<u8>>,
+    /// Where the caller wants the return values: (callee return param, caller destination).
+    pub ret_to: Vec<(ir::Param, RetDst)>,
+}
+
+/// A caller-side destination of one return value.
+#[derive(Clone, Copy)]
+pub(crate) enum RetDst {
+    Reg(RegId),
+    Var(VarId),
+    None,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum State {
+    Running,
+    /// Waiting at a barrier or collective of the instruction at the current pc.
+    Waiting,
+    Exited,
+}
+
+pub(crate) struct Thread {
+    pub tid: [u32; 3],
+    /// Linear thread index within the CTA.
+    pub linear: u32,
+    pub frames: Vec<Frame>,
+    pub carry: bool,
+    pub local: Vec<u8>,
+    pub state: State,
+    pub steps: u64,
+}
+
+pub(crate) struct Env<'a, 'm> {
+    pub layout: &'a Layout<'m>,
+    pub cfg: &'a Launch,
+    pub ctaid: [u32; 3],
+}
+
+impl Thread {
+    pub fn frame(&self) -> &Frame {
+        self.frames.last().expect("a running thread has a frame")
+    }
+    pub fn frame_mut(&mut self) -> &mut Frame {
+        self.frames
+            .last_mut()
+            .expect("a running thread has a frame")
+    }
+    pub fn lane(&self) -> u32 {
+        self.linear % 32
+    }
+    pub fn warp(&self) -> u32 {
+        self.linear / 32
+    }
+
+    fn reg_type(&self, env: &Env<'_, '_>, r: RegId) -> Type {
+        env.layout
+            .module
+            .function(self.frame().func)
+            .and_then(|f| f.reg(r))
+            .map(|r| r.ty)
+            .unwrap_or(Type::B64)
+    }
+
+    pub fn reg(&self, r: RegId) -> u64 {
+        self.frame().regs.get(r.index()).copied().unwrap_or(0)
+    }
+
+    /// Write register `r` with `v` given as a value of type `ty`: extended to the register's
+    /// width by the signedness of `ty` (a `.u8` load into a `.u32` register zero-extends).
+    pub fn set_reg(&mut self, env: &Env<'_, '_>, r: RegId, ty: Type, v: u64) {
+        let rt = self.reg_type(env, r);
+        let v = if rt == Type::Pred {
+            v & 1
+        } else {
+            extend(v, bits_of(ty), ty.is_signed()) & mask(bits_of(rt))
+        };
+        if let Some(slot) = self.frame_mut().regs.get_mut(r.index()) {
+            *slot = v;
+        }
+    }
+
+    /// The value of a source operand as a `ty` (its low bits; immediates are already `ty`).
+    pub fn src(&self, env: &Env<'_, '_>, op: &Operand, ty: Type) -> Result<u64, Fault> {
+        let m = mask(bits_of(ty));
+        Ok(match op {
+            Operand::Reg(r) => self.reg(*r) & m,
+            Operand::Imm(v) => *v & m,
+            Operand::NotPred(r) => (self.reg(*r) & 1) ^ 1,
+            Operand::Special { reg, index } => self.special(env, *reg, *index) & m,
+            Operand::VarAddr { var, offset } => {
+                let a = env.layout.var_addr(*var)?;
+                a.wrapping_add(*offset as u64) & m
+            }
+            Operand::Func(f) => crate::layout::func_address(*f) & m,
+            Operand::Omitted | Operand::Sink => 0,
+            other => {
+                return Err(Fault::Unsupported(format!("source operand {other:?}")));
+            }
+        })
+    }
+
+    /// Write a destination operand (a register or `_`).
+    pub fn dst(&mut self, env: &Env<'_, '_>, op: &Operand, ty: Type, v: u64) -> Result<(), Fault> {
+        match op {
+            Operand::Reg(r) => {
+                self.set_reg(env, *r, ty, v);
+                Ok(())
+            }
+            Operand::Sink | Operand::Omitted => Ok(()),
+            Operand::PredPair(p, _) => {
+                self.set_reg(env, *p, Type::Pred, v);
+                Ok(())
+            }
+            other => Err(Fault::Unsupported(format!("destination operand {other:?}"))),
+        }
+    }
+
+    pub fn special(&self, env: &Env<'_, '_>, reg: SpecialReg, index: u8) -> u64 {
+        let cfg = env.cfg;
+        let i = usize::from(index).min(2);
+        let threads: u32 = cfg.block.iter().product();
+        let lane = self.lane();
+        match reg {
+            SpecialReg::Tid => u64::from(self.tid[i]),
+            SpecialReg::Ntid => u64::from(cfg.block[i]),
+            SpecialReg::Ctaid => u64::from(env.ctaid[i]),
+            SpecialReg::Nctaid => u64::from(cfg.grid[i]),
+            SpecialReg::Laneid => u64::from(lane),
+            SpecialReg::Warpid => u64::from(self.warp()),
+            SpecialReg::Nwarpid => u64::from(threads.div_ceil(32)),
+            SpecialReg::WarpSz => 32,
+            SpecialReg::LanemaskEq => 1u64 << lane,
+            SpecialReg::LanemaskLt => (1u64 << lane) - 1,
+            SpecialReg::LanemaskLe => (1u64 << (lane + 1)) - 1,
+            SpecialReg::LanemaskGt => u64::from(u32::MAX) & !((1u64 << (lane + 1)) - 1),
+            SpecialReg::LanemaskGe => u64::from(u32::MAX) & !((1u64 << lane) - 1),
+            SpecialReg::DynamicSmemSize => u64::from(cfg.dynamic_shared),
+            // Machine-specific counters and ids: not compared by the differential test.
+            _ => 0,
+        }
+    }
+}
