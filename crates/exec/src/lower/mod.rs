@@ -322,6 +322,10 @@ impl<'a> Lowerer<'a> {
                 self.scratch_pred.push(r);
             }
         }
+        // Scratch predicate 4 holds a predicate immediate (`selp.u16 d, a, b, 1;`).
+        if let Reg::Pred(r) = self.new_slot(ir::Type::Pred) {
+            self.scratch_pred.push(r);
+        }
     }
 
     /// Which functions can be re-entered on one thread (in a call-graph cycle), and the

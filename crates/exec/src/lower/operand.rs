@@ -236,10 +236,21 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(crate) fn pred(&self, e: &Emit<'_>, o: &O) -> LResult<(Pred, bool)> {
+    pub(crate) fn pred(&self, e: &mut Emit<'_>, o: &O) -> LResult<(Pred, bool)> {
         let (r, neg) = match o {
             O::Reg(r) => (*r, false),
             O::NotPred(r) => (*r, true),
+            O::Imm(v) => {
+                // A predicate immediate (0 or 1, the checker's conversion of any constant).
+                let s = self.scratch_pred(4);
+                e.setup(Op::PredOp {
+                    op: PredLogic::Mov,
+                    d: s,
+                    a: PredSrc::Imm(*v != 0),
+                    b: PredSrc::Imm(false),
+                });
+                return Ok((s, false));
+            }
             _ => return Err(format!("expected a predicate, found {o:?}")),
         };
         match self.reg(e, r)? {
@@ -248,7 +259,7 @@ impl Lowerer<'_> {
         }
     }
 
-    pub(crate) fn psrc(&self, e: &Emit<'_>, o: &O) -> LResult<PredSrc> {
+    pub(crate) fn psrc(&self, e: &mut Emit<'_>, o: &O) -> LResult<PredSrc> {
         match o {
             O::Imm(v) => Ok(PredSrc::Imm(*v != 0)),
             _ => {
