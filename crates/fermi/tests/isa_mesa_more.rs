@@ -164,11 +164,7 @@ fn emit_pre_op(ex2: bool, abs: bool, neg: bool, dst: u32, src: u32) -> u64 {
 
 /// `emitISAD`.
 fn emit_isad(signed: bool, dst: u32, a: u32, b: u32, c: u32) -> u64 {
-    let (mut c0, c1) = emit_form_a(
-        0x38000000_00000003,
-        dst,
-        &[S::Reg(a), S::Reg(b), S::Reg(c)],
-    );
+    let (mut c0, c1) = emit_form_a(0x38000000_00000003, dst, &[S::Reg(a), S::Reg(b), S::Reg(c)]);
     if signed {
         c0 |= 1 << 5;
     }
@@ -210,7 +206,13 @@ fn nvidia_lines_assemble_to_nvidias_words() {
     );
     check(
         "IMAD.U32.U32 R2.CC, R3, R4, c [0x0] [0x38]",
-        emit_imad(true, false, false, 2, &[S::Reg(3), S::Reg(4), S::Const(0, 0x38)]),
+        emit_imad(
+            true,
+            false,
+            false,
+            2,
+            &[S::Reg(3), S::Reg(4), S::Const(0, 0x38)],
+        ),
     );
     check(
         "FFMA R13, R3, -R5, R13",
@@ -224,11 +226,17 @@ fn nvidia_lines_assemble_to_nvidias_words() {
     // Mesa's `emitFlow` (`code[0] |= 0x4000`, index register at 20, `setAddress16`, bank at
     // `code[1]` bit 10 with no selector: bank 0x10 sets bit 14 of `code[1]`) and `CC.T`
     // (`code[0] |= 0x1e0`) as for every guarded flow instruction.
-    let brx = word(0x7 | 0x4000 | 0x1e0 | emit_predicate(None) | 4 << 20, 0x44000000 | 0x10 << 10);
+    let brx = word(
+        0x7 | 0x4000 | 0x1e0 | emit_predicate(None) | 4 << 20,
+        0x44000000 | 0x10 << 10,
+    );
     check("BRX c [0x10] [R4+0x0]", brx);
     // BPT: Mesa's OP_BRKPT `code[1] = 0xd0000000`, `code[0] = 7`; `.DRAIN` is operation 0 and
     // the unguarded text means guard `pt` (0x1c00), as for every guarded row.
-    check("BPT.DRAIN 0x0", word(0x7 | emit_predicate(None), 0xd0000000));
+    check(
+        "BPT.DRAIN 0x0",
+        word(0x7 | emit_predicate(None), 0xd0000000),
+    );
 }
 
 /// The spellings earlier ptxvm (and asfermi) used for these forms are still accepted.
@@ -278,12 +286,27 @@ fn constant_third_sources() {
 
 #[test]
 fn minmax_set_rro_isad() {
-    check("FMNMX R0, R1, R2, pt", emit_minmax(false, false, 0, 1, 2, [false; 2]));
-    check("FMNMX R0, -R1, R2, !pt", emit_minmax(true, false, 0, 1, 2, [true, false]));
-    check("DMNMX R4, R6, -R8, !pt", emit_minmax(true, true, 4, 6, 8, [false, true]));
+    check(
+        "FMNMX R0, R1, R2, pt",
+        emit_minmax(false, false, 0, 1, 2, [false; 2]),
+    );
+    check(
+        "FMNMX R0, -R1, R2, !pt",
+        emit_minmax(true, false, 0, 1, 2, [true, false]),
+    );
+    check(
+        "DMNMX R4, R6, -R8, !pt",
+        emit_minmax(true, true, 4, 6, 8, [false, true]),
+    );
     // LT 1, GE 6.
-    check("FSET.BF.LT.AND R0, R1, R2, pt", emit_set_reg(false, 1, 0, 1, 2, 7));
-    check("DSET.BF.GE.AND R0, R2, R4, P3", emit_set_reg(true, 6, 0, 2, 4, 3));
+    check(
+        "FSET.BF.LT.AND R0, R1, R2, pt",
+        emit_set_reg(false, 1, 0, 1, 2, 7),
+    );
+    check(
+        "DSET.BF.GE.AND R0, R2, R4, P3",
+        emit_set_reg(true, 6, 0, 2, 4, 3),
+    );
     check("RRO.SINCOS R1, R2", emit_pre_op(false, false, false, 1, 2));
     check("RRO.EX2 R1, -|R2|", emit_pre_op(true, true, true, 1, 2));
     check("ISAD R1, R2, R3, R4", emit_isad(true, 1, 2, 3, 4));
@@ -292,8 +315,14 @@ fn minmax_set_rro_isad() {
 
 #[test]
 fn texture_rows() {
-    check("TEX.P R0, R1, R2, 0x3, 2D, 0xf", emit_tex(false, 0, 1, 2, 3, 2, 0xf));
-    check("TEX.LZ.P R4, R6, 0x0, 1D, 0x1", emit_tex(true, 4, 6, 63, 0, 1, 1));
+    check(
+        "TEX.P R0, R1, R2, 0x3, 2D, 0xf",
+        emit_tex(false, 0, 1, 2, 3, 2, 0xf),
+    );
+    check(
+        "TEX.LZ.P R4, R6, 0x0, 1D, 0x1",
+        emit_tex(true, 4, 6, 63, 0, 1, 1),
+    );
     check(
         "TXQ.T R0, R1, R2, 0x5, TEX_HEADER_DIMENSION, 0x3",
         emit_txq(0, 0, 1, 2, 5, 3),
@@ -335,15 +364,28 @@ fn asfermi_pages_settle_jmp_jcal_ldlk_stul_b2r_lepc() {
     let jcal = template("1110 000000 0000 001000 000000 000000000000000000000000 00000000 001000");
     check("JCAL 0x40", jcal | at(26, 0x40));
     check("JCAL.NOINC 0x40", (jcal & !b(16)) | at(26, 0x40));
-    assert_eq!(jcal as u32 & 0xfc00_0000, 0x10000000, "Mesa's absolute OP_CALL");
+    assert_eq!(
+        jcal as u32 & 0xfc00_0000,
+        0x10000000,
+        "Mesa's absolute OP_CALL"
+    );
     // LDLK: mod 0001 (bits 4-7, a 32-bit access), p_0 at 8-9, p_1 at 58.
     let ldlk = template("1010 0001 00 1110 000000 000000 00000000000000000000000000000000 0 00101");
     let p5 = b(8) | b(58); // 5 = 0b101
-    check("LDLK P5, R2, [R3+0x10]", ldlk | p5 | at(14, 2) | at(20, 3) | at(26, 0x10));
-    check("LDLK.S16 P2, R2, [R3+-0x4]", (ldlk & !b(7)) | b(5) | b(6) | b(9) | at(14, 2) | at(20, 3) | at(26, 0xffff_fffc));
+    check(
+        "LDLK P5, R2, [R3+0x10]",
+        ldlk | p5 | at(14, 2) | at(20, 3) | at(26, 0x10),
+    );
+    check(
+        "LDLK.S16 P2, R2, [R3+-0x4]",
+        (ldlk & !b(7)) | b(5) | b(6) | b(9) | at(14, 2) | at(20, 3) | at(26, 0xffff_fffc),
+    );
     // STUL.
     let stul = template("1010 000100 1110 000000 000000 00000000000000000000000000000000 010111");
-    check("STUL [R3+0x10], R2", stul | at(14, 2) | at(20, 3) | at(26, 0x10));
+    check(
+        "STUL [R3+0x10], R2",
+        stul | at(14, 2) | at(20, 3) | at(26, 0x10),
+    );
     // B2R: `.XLU` is mod 0:1 = 10, the field's top bit (bit 9); `.ALU` bit 8.
     let b2r = template("0010 000000 1110 000000 000000 00000000000000000000000000000000 011100");
     check("B2R.XLU R3, 0x5", b2r | b(9) | at(14, 3) | at(20, 5));
@@ -353,7 +395,10 @@ fn asfermi_pages_settle_jmp_jcal_ldlk_stul_b2r_lepc() {
     check("LEPC R0", 0x00001c0444000000);
     let lepc = template("0010 000000 1110 000000 000000 00000000000000000000000000000000 100010");
     assert_eq!(lepc, 0x00001c0444000000);
-    check("@!P1 LEPC R9", (lepc & !at(10, 0xf)) | at(10, 1 | 8) | at(14, 9));
+    check(
+        "@!P1 LEPC R9",
+        (lepc & !at(10, 0xf)) | at(10, 1 | 8) | at(14, 9),
+    );
 }
 
 /// Every row of these mnemonics decodes only from its own words (a spot check of the

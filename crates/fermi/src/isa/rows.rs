@@ -223,7 +223,8 @@ const CONST4: &str = "emitForm_A (constant third source: selector 2, register so
 
 /// JMP and JCAL as asfermi's page gives them (`OpcodeExecution.md`); the opcodes agree with
 /// Mesa's `emitFlow`, whose absolute OP_BRA is `code[1] = 0` and absolute OP_CALL `0x10000000`.
-const JMP_PAGE: &str = "OpcodeExecution.md, JMP template (.U at mod2 4); = Mesa emitFlow absolute OP_BRA";
+const JMP_PAGE: &str =
+    "OpcodeExecution.md, JMP template (.U at mod2 4); = Mesa emitFlow absolute OP_BRA";
 const CAL_PAGE: &str = "OpcodeExecution.md, CAL template (.NOINC clears mod2 bit 3); opcode = Mesa emitFlow relative OP_CALL";
 const JCAL_PAGE: &str = "OpcodeExecution.md, JCAL template (.NOINC clears mod2 bit 3); = Mesa emitFlow absolute OP_CALL";
 /// BRX through a constant bank, the form NVIDIA's listings print as `BRX c [0x10] [R4+0x0]`.
