@@ -36,6 +36,8 @@ fn sample_module(address_size: AddressSize) -> Module {
                 bar_count: 1,
                 frame_size: 0,
                 min_stack_size: 0,
+                max_threads: None,
+                sync_stack: None,
             },
             Kernel {
                 name: "tiny".into(),
@@ -48,6 +50,8 @@ fn sample_module(address_size: AddressSize) -> Module {
                 bar_count: 0,
                 frame_size: 48,
                 min_stack_size: 16,
+                max_threads: Some([256, 1, 1]),
+                sync_stack: Some([0x0002_0018, 1]),
             },
         ],
         constant2: (0u8..40).collect(),

@@ -91,7 +91,12 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         );
         encode_sval_words(&mut global_info, EIATTR_FRAME_SIZE, &[sym, k.frame_size]);
 
+        // The records in the order CUDA 4.1's nvcc wrote them for sm_20 (docs/cubin.md).
         let mut info = Vec::new();
+        if !k.params.is_empty() {
+            let offsets: Vec<u32> = k.params.iter().map(|p| p.offset).collect();
+            encode_sval_words(&mut info, EIATTR_CBANK_PARAM_OFFSETS, &offsets);
+        }
         encode_sval_words(
             &mut info,
             EIATTR_PARAM_CBANK,
@@ -107,10 +112,19 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             encode_sval_words(
                 &mut info,
                 EIATTR_KPARAM_INFO,
-                &[0, (ordinal as u32 & 0xffff) | (p.offset << 16), flags],
+                &[
+                    KPARAM_INDEX_SM20,
+                    (ordinal as u32 & 0xffff) | (p.offset << 16),
+                    flags,
+                ],
             );
         }
-        encode_hval(&mut info, EIATTR_MAXREG_COUNT, 0xff);
+        if let Some(xyz) = k.max_threads {
+            encode_sval_words(&mut info, EIATTR_MAX_THREADS, &xyz);
+        }
+        if let Some(words) = k.sync_stack {
+            encode_sval_words(&mut info, EIATTR_SYNC_STACK, &words);
+        }
         out.push(Planned {
             name: format!(".nv.info.{}", k.name),
             sh_type: SHT_CUDA_INFO,
