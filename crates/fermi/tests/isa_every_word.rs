@@ -4,7 +4,7 @@
 //! and each must decode to that row and satisfy decode → print → assemble → encode == word.
 //! The words are built here from the schema's field positions, not by the crate's encoder.
 
-use fermi::isa::{assemble_text, decode, disassemble_word, encode, Kind, Opd, Row, ROWS};
+use fermi::isa::{assemble_text, decode, disassemble_word, encode, explain, Kind, Opd, Row, ROWS};
 use proptest::prelude::*;
 
 /// `width` ones at `lo` (instruction bit numbering: bit 0 is the first word's lowest bit).
@@ -153,6 +153,18 @@ fn round_trips(index: usize, bits: u64, addr: u64) -> Result<(), String> {
             row.name,
             encode(&inst)
         ));
+    }
+    // `sass explain`'s fields cover every bit exactly once.
+    let fields = explain(word, addr).map_err(|e| format!("{word:#018x}: explain: {e}"))?;
+    let mut seen = 0u64;
+    for f in &fields {
+        if seen & f.mask != 0 {
+            return Err(format!("{}: explain's {} overlaps another field", row.name, f.what));
+        }
+        seen |= f.mask;
+    }
+    if seen != u64::MAX {
+        return Err(format!("{}: explain leaves bits {:#x} out", row.name, !seen));
     }
     let text = disassemble_word(word, addr);
     match assemble_text(&text, addr, &|_| None) {
