@@ -159,12 +159,18 @@ fn round_trips(index: usize, bits: u64, addr: u64) -> Result<(), String> {
     let mut seen = 0u64;
     for f in &fields {
         if seen & f.mask != 0 {
-            return Err(format!("{}: explain's {} overlaps another field", row.name, f.what));
+            return Err(format!(
+                "{}: explain's {} overlaps another field",
+                row.name, f.what
+            ));
         }
         seen |= f.mask;
     }
     if seen != u64::MAX {
-        return Err(format!("{}: explain leaves bits {:#x} out", row.name, !seen));
+        return Err(format!(
+            "{}: explain leaves bits {:#x} out",
+            row.name, !seen
+        ));
     }
     let text = disassemble_word(word, addr);
     match assemble_text(&text, addr, &|_| None) {
