@@ -187,8 +187,8 @@ proptest! {
     #[test]
     fn every_row_round_trips_random_valid_words(seed in any::<u64>(), addr in (0u64..0x10_0000).prop_map(|a| a * 8)) {
         let mut r = Rng(seed);
-        for index in 0..ROWS.len() {
-            let bits = word_of(&ROWS[index], &mut r, &[]);
+        for (index, row) in ROWS.iter().enumerate() {
+            let bits = word_of(row, &mut r, &[]);
             if let Err(e) = round_trips(index, bits, addr) {
                 prop_assert!(false, "{}", e);
             }
