@@ -4,7 +4,10 @@
 //! and each must decode to that row and satisfy decode → print → assemble → encode == word.
 //! The words are built here from the schema's field positions, not by the crate's encoder.
 
-use fermi::isa::{assemble_text, decode, disassemble_word, encode, explain, Kind, Opd, Row, ROWS};
+use fermi::isa::{
+    assemble_text, assemble_text_with, decode, disassemble_word, disassemble_word_with, encode,
+    explain, Dialect, Kind, Opd, Row, ROWS,
+};
 use proptest::prelude::*;
 
 /// `width` ones at `lo` (instruction bit numbering: bit 0 is the first word's lowest bit).
@@ -171,6 +174,18 @@ fn round_trips(index: usize, bits: u64, addr: u64) -> Result<(), String> {
             "{}: explain leaves bits {:#x} out",
             row.name, !seen
         ));
+    }
+    // The older cuobjdump's spelling (no `.W` on shifts) is accepted too; it may name several
+    // words, so what it assembles to must print back to the same text.
+    let legacy = disassemble_word_with(word, addr, Dialect::Legacy);
+    match assemble_text_with(&legacy, addr, &|_| None, Dialect::Legacy) {
+        Ok(w) if disassemble_word_with(w, addr, Dialect::Legacy) == legacy => {}
+        Ok(w) => {
+            return Err(format!(
+                "legacy `{legacy}` assembles to {w:#018x}, which prints otherwise"
+            ))
+        }
+        Err(e) => return Err(format!("legacy `{legacy}` does not assemble: {e}")),
     }
     let text = disassemble_word(word, addr);
     match assemble_text(&text, addr, &|_| None) {

@@ -310,6 +310,11 @@ fn minmax_set_rro_isad() {
     check("RRO.SINCOS R1, R2", emit_pre_op(false, false, false, 1, 2));
     check("RRO.EX2 R1, -|R2|", emit_pre_op(true, true, true, 1, 2));
     check("ISAD R1, R2, R3, R4", emit_isad(true, 1, 2, 3, 4));
+    // ISET with `.X` (emitSET, integer source, register result: lo = 3 | 0x20, bit 6).
+    let (mut c0, mut c1) = emit_form_a(0x10000000_00000023, 0, &[S::Reg(1), S::Reg(2)]);
+    c1 |= 7 << 17 | 1 << 23;
+    c0 |= 1 << 6;
+    check("ISET.LT.X.AND R0, R1, R2, pt", word(c0, c1));
     check("ISAD.U32 R1, R2, R3, R4", emit_isad(false, 1, 2, 3, 4));
 }
 
