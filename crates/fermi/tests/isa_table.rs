@@ -284,7 +284,7 @@ fn docs_page() -> String {
             Source::Listings => "listings".to_string(),
             Source::SpecPage => "spec page".to_string(),
             Source::Derived(why) => format!("derived: {why}"),
-            Source::AsfermiOnly(_) => "asfermi only (unverified)".to_string(),
+            Source::AsfermiOnly(why) => format!("asfermi only: {why}"),
             Source::Mesa(f) => format!("Mesa 22.3.6 `{f}`"),
         };
         let guard = if row.guarded { "" } else { " (unguarded)" };
