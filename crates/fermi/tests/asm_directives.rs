@@ -176,3 +176,44 @@ fn assembly_writes_a_cubin_that_reads_back() {
     let back = read_cubin(&a.write_cubin().unwrap()).unwrap();
     assert_eq!(back, a.module);
 }
+
+#[test]
+fn sync_stack_and_max_threads_reach_the_kernel_records() {
+    // The values of maxindex.cubin's FindMaxIndexLoop (NVIDIA's: SYNC_STACK 0x220198 0x20,
+    // MAX_THREADS 256 1 1).
+    let a = asm(
+        "!Kernel k\n!Param 4\n!SyncStack 0x220198 0x20\n!MaxThreads 256 1 1\n\
+                 !RawInstruction 0x00001de780000000\n!EndKernel\n",
+    );
+    let k = &a.module.kernels[0];
+    assert_eq!(k.sync_stack, Some([0x0022_0198, 0x20]));
+    assert_eq!(k.max_threads, Some([256, 1, 1]));
+    let bytes = a.write_cubin().unwrap();
+    assert_eq!(read_cubin(&bytes).unwrap(), a.module);
+    // The two records end `.nv.info.k`, as in NVIDIA's cubins: [4][attr][len] + words.
+    let tail: Vec<u8> = [
+        &[4u8, 0x05, 12, 0][..],
+        &256u32.to_le_bytes(),
+        &1u32.to_le_bytes(),
+        &1u32.to_le_bytes(),
+        &[4, 0x0d, 8, 0],
+        &0x0022_0198u32.to_le_bytes(),
+        &0x20u32.to_le_bytes(),
+    ]
+    .concat();
+    assert!(bytes.windows(tail.len()).any(|w| w == tail.as_slice()));
+
+    let file = SourceFile::new(
+        "t.sass",
+        "!Kernel k\n!SyncStack 1\n!MaxThreads 1 2 0x1ffffffff\n!EndKernel\n",
+    );
+    let errs = assemble_file(&file, &AsmOptions::default()).unwrap_err();
+    let text = diag::render(&file, &errs);
+    assert!(text.contains("t.sass:2:"), "{text}");
+    assert!(
+        text.contains("`!SyncStack` takes 2 argument(s), found 1"),
+        "{text}"
+    );
+    assert!(text.contains("t.sass:3:"), "{text}");
+    assert!(text.contains("out of range"), "{text}");
+}

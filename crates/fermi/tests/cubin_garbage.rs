@@ -34,6 +34,7 @@ fn kernel() -> impl Strategy<Value = Kernel> {
                     bar_count: bars,
                     frame_size: frame,
                     min_stack_size: stack,
+                    ..Kernel::default()
                 }
             },
         )

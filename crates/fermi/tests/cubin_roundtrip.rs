@@ -36,6 +36,8 @@ fn sample_module(address_size: AddressSize) -> Module {
                 bar_count: 1,
                 frame_size: 0,
                 min_stack_size: 0,
+                max_threads: None,
+                sync_stack: None,
             },
             Kernel {
                 name: "tiny".into(),
@@ -48,6 +50,8 @@ fn sample_module(address_size: AddressSize) -> Module {
                 bar_count: 0,
                 frame_size: 48,
                 min_stack_size: 16,
+                max_threads: Some([256, 1, 1]),
+                sync_stack: Some([0x0002_0018, 1]),
             },
         ],
         constant2: (0u8..40).collect(),
@@ -211,15 +215,25 @@ fn sections_carry_code_params_and_resources() {
         .collect();
     assert_eq!(code, CODE);
 
-    // The kernel symbol (index in the low bits of sh_info) is a global STT_FUNC with
-    // STO_CUDA_ENTRY, named after the kernel.
+    // The low bits of sh_info name the text section's own STT_SECTION symbol (CUDA 4.1's
+    // sm_20 cubins do so); the kernel is a global STT_FUNC with STO_CUDA_ENTRY, named after
+    // the kernel, whose st_shndx is the text section.
     let symtab = section(&secs, ".symtab");
     let strtab = &secs[symtab.link as usize];
-    let sym = symtab.offset as usize + 24 * (text.info & 0xff_ffff) as usize;
-    let name_off = strtab.offset as usize + le(&b, sym, 4) as usize;
-    assert_eq!(&b[name_off..name_off + 6], b"scale\0");
+    let text_index = secs.iter().position(|s| s.name == ".text.scale").unwrap() as u64;
+    let own = symtab.offset as usize + 24 * (text.info & 0xff_ffff) as usize;
+    assert_eq!(b[own + 4] & 0xf, 3, "STT_SECTION");
+    assert_eq!(le(&b, own + 6, 2), text_index, "st_shndx");
+    let sym = (0..symtab.size as usize / 24)
+        .map(|i| symtab.offset as usize + 24 * i)
+        .find(|&sym| {
+            let name_off = strtab.offset as usize + le(&b, sym, 4) as usize;
+            &b[name_off..name_off + 6] == b"scale\0"
+        })
+        .expect("a symbol named scale");
     assert_eq!(b[sym + 4], (1 << 4) | 2, "STB_GLOBAL, STT_FUNC");
     assert_eq!(b[sym + 5], 0x10, "STO_CUDA_ENTRY");
+    assert_eq!(le(&b, sym + 6, 2), text_index, "st_shndx");
     assert_eq!(le(&b, sym + 16, 8), 8 * CODE.len() as u64, "st_size");
 
     // Constant bank 0: 0x20 bytes the driver fills, then the 24-byte parameter block.
@@ -232,7 +246,8 @@ fn sections_carry_code_params_and_resources() {
 
     // .nv.info.scale, decoded by hand: [fmt][attr][u16] records.
     let info = section(&secs, ".nv.info.scale");
-    assert_eq!(info.sh_type, 0x7000_0000);
+    // SHT_PROGBITS, SHF_ALLOC, as CUDA 4.1 wrote it (ptxas 12.9: SHT_CUDA_INFO 0x70000000).
+    assert_eq!((info.sh_type, info.flags), (1, 2));
     let mut at = info.offset as usize;
     let end = at + info.size as usize;
     let mut kparams = Vec::new();

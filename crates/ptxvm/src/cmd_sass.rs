@@ -156,6 +156,120 @@ pub fn verify(listings: &[PathBuf]) -> Exit {
     worst
 }
 
+#[derive(Args)]
+pub struct ExplainArgs {
+    /// Instruction words as cuobjdump prints them (`0x00001c0444000000`, `/*0x…*/` also taken).
+    #[arg(required = true)]
+    words: Vec<String>,
+    /// Byte address of the (first) word, for branch targets; later words follow it.
+    #[arg(long, default_value = "0", value_parser = parse_address)]
+    addr: u64,
+}
+
+fn parse_address(s: &str) -> Result<u64, String> {
+    let hex = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X"));
+    let v = match hex {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    v.map_err(|_| format!("not an address: `{s}`"))
+}
+
+/// A word as cuobjdump prints it: 16 hex digits, `0x` and `/*…*/` optional.
+fn parse_word(s: &str) -> Option<u64> {
+    let t = s.trim();
+    let t = t.strip_prefix("/*").unwrap_or(t);
+    let t = t.strip_suffix("*/").unwrap_or(t).trim();
+    let t = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .unwrap_or(t);
+    if t.is_empty() || t.len() > 16 || !t.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    u64::from_str_radix(t, 16).ok()
+}
+
+/// The runs of set bits of `mask`, least significant first: `0-3,58-63`.
+fn bit_ranges(mask: u64) -> String {
+    let mut runs = Vec::new();
+    let mut bit = 0u32;
+    while bit < 64 {
+        if (mask >> bit) & 1 == 0 {
+            bit += 1;
+            continue;
+        }
+        let start = bit;
+        while bit < 64 && (mask >> bit) & 1 == 1 {
+            bit += 1;
+        }
+        runs.push(if bit - 1 == start {
+            format!("{start}")
+        } else {
+            format!("{start}-{}", bit - 1)
+        });
+    }
+    if runs.is_empty() {
+        "-".into()
+    } else {
+        runs.join(",")
+    }
+}
+
+/// The bits of `bits` under `mask`, packed from the lowest.
+fn gather(bits: u64, mask: u64) -> u64 {
+    let (mut v, mut k) = (0u64, 0u32);
+    for b in 0..64 {
+        if (mask >> b) & 1 == 1 {
+            v |= ((bits >> b) & 1) << k;
+            k += 1;
+        }
+    }
+    v
+}
+
+/// One line per field: bit range (NVIDIA's instruction order, bit 0 the lowest bit of the
+/// first 32-bit word in memory), the raw value of those bits, and what they mean.
+pub fn explain(args: &ExplainArgs) -> Exit {
+    let mut out = String::new();
+    let mut worst = Exit::Ok;
+    for (i, w) in args.words.iter().enumerate() {
+        let Some(word) = parse_word(w) else {
+            crate::error(format!(
+                "`{w}` is not an instruction word (up to 16 hex digits, e.g. 0x00001c0444000000)"
+            ));
+            return Exit::Usage;
+        };
+        let addr = args.addr.wrapping_add(8 * i as u64);
+        let fields = match fermi::isa::explain(word, addr) {
+            Ok(f) => f,
+            Err(e) => {
+                crate::error(format!("0x{word:016x} does not decode: {e}"));
+                worst = worst.max(Exit::Invalid);
+                continue;
+            }
+        };
+        let bits = fermi::isa::listing_to_bits(word);
+        out.push_str(&format!(
+            "0x{word:016x}  {}\n",
+            fermi::isa::disassemble_word(word, addr)
+        ));
+        for f in fields {
+            out.push_str(&format!(
+                "  bits {:<22} raw {:<#12x} {}: {}\n",
+                bit_ranges(f.mask),
+                gather(bits, f.mask),
+                f.what,
+                f.text
+            ));
+        }
+    }
+    match print_stdout(&out) {
+        Exit::Ok => worst,
+        e => e,
+    }
+}
+
 fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())

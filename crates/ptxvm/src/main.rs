@@ -61,6 +61,8 @@ enum SassCommand {
         #[arg(required = true)]
         listings: Vec<PathBuf>,
     },
+    /// Show which bits of a 64-bit instruction word (as cuobjdump prints it) mean what.
+    Explain(cmd_sass::ExplainArgs),
 }
 
 fn main() {
@@ -74,6 +76,9 @@ fn main() {
         Command::Sass {
             command: SassCommand::Verify { listings },
         } => cmd_sass::verify(&listings),
+        Command::Sass {
+            command: SassCommand::Explain(args),
+        } => cmd_sass::explain(&args),
     };
     std::process::exit(code as i32);
 }

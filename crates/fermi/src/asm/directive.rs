@@ -9,7 +9,7 @@ use crate::cubin::{AddressSize, Param, CONSTANT_BANK_BYTES, MAX_PARAM_BYTES};
 use diag::Diagnostic;
 
 /// Every directive, as asfermi spells it.
-pub(crate) const DIRECTIVES: [&str; 20] = [
+pub(crate) const DIRECTIVES: [&str; 22] = [
     "!Kernel",
     "!EndKernel",
     "!Label",
@@ -27,6 +27,9 @@ pub(crate) const DIRECTIVES: [&str; 20] = [
     "!Arch",
     "!Machine",
     "!Align",
+    // ptxvm's: the two `.nv.info.<kernel>` records nvcc wrote that nothing here computes.
+    "!SyncStack",
+    "!MaxThreads",
     // Accepted for asfermi compatibility; they carry nothing ptxvm needs.
     "!Cubin",
     "!EndCubin",
@@ -41,6 +44,8 @@ fn arity(name: &str) -> (usize, usize) {
         "!Param" => (1, 2),
         "!Constant" => (2, 2),
         "!Align" => (0, 1),
+        "!SyncStack" => (2, 2),
+        "!MaxThreads" => (3, 3),
         _ => (1, 1),
     }
 }
@@ -104,6 +109,28 @@ impl Layout<'_> {
                 }
             }
             "!Param" => self.param(head, arg(0), arg(1)),
+            "!SyncStack" | "!MaxThreads" => {
+                let what = if name == "!SyncStack" {
+                    "EIATTR_SYNC_STACK word"
+                } else {
+                    "thread count"
+                };
+                let mut words = Vec::new();
+                for t in args {
+                    match self.int_arg(*t, what, 0, u32::MAX.into()) {
+                        Some(v) => words.push(v as u32),
+                        None => return,
+                    }
+                }
+                let Some(k) = self.kernel_for(head.span(), name) else {
+                    return;
+                };
+                match (name, words.as_slice()) {
+                    ("!SyncStack", &[a, b]) => k.kernel.sync_stack = Some([a, b]),
+                    (_, &[x, y, z]) => k.kernel.max_threads = Some([x, y, z]),
+                    _ => {}
+                }
+            }
             "!Shared" | "!Local" | "!MinStack" | "!MinFrame" => {
                 if let Some(t) = arg(0) {
                     self.kernel_size(name, head, t);

@@ -5,8 +5,9 @@
 pub const EM_CUDA: u16 = 190;
 /// `EI_OSABI` of CUDA ELF files.
 pub const ELFOSABI_CUDA: u8 = 0x33;
-/// `EI_ABIVERSION` written for sm_20 cubins.
-pub const ELFABIVERSION_CUDA: u8 = 6;
+/// `EI_ABIVERSION` written for sm_20 cubins: 4, as in the cubins NVIDIA's CUDA 4.1 built
+/// (`/work/shared/fermi/mgpu-sources/*.cubin`).
+pub const ELFABIVERSION_CUDA: u8 = 4;
 
 /// Low byte of `e_flags`: the real SM (0x14 = sm_20).
 pub const EF_CUDA_SM_MASK: u32 = 0xff;
@@ -42,7 +43,10 @@ pub const EIFMT_HVAL: u8 = 0x03;
 pub const EIFMT_SVAL: u8 = 0x04;
 
 /// `.nv.info` attribute codes (second byte of each record) that ptxvm writes or reads.
+pub const EIATTR_MAX_THREADS: u8 = 0x05;
 pub const EIATTR_PARAM_CBANK: u8 = 0x0a;
+pub const EIATTR_CBANK_PARAM_OFFSETS: u8 = 0x0c;
+pub const EIATTR_SYNC_STACK: u8 = 0x0d;
 pub const EIATTR_FRAME_SIZE: u8 = 0x11;
 pub const EIATTR_MIN_STACK_SIZE: u8 = 0x12;
 pub const EIATTR_KPARAM_INFO: u8 = 0x17;
@@ -54,3 +58,5 @@ pub const EIATTR_MAXREG_COUNT: u8 = 0x1b;
 pub const KPARAM_CBANK_BITS: u32 = 0x1f << 12;
 pub const KPARAM_SIZE_SHIFT: u32 = 18;
 pub const KPARAM_SIZE_MAX: u32 = 0x3fff;
+/// The first word of `EIATTR_KPARAM_INFO` in CUDA 4.1's sm_20 cubins (ptxas 12.9 writes 0).
+pub const KPARAM_INDEX_SM20: u32 = 0xffff_ffff;

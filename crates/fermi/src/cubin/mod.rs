@@ -95,6 +95,11 @@ pub struct Kernel {
     pub frame_size: u32,
     /// `EIATTR_MIN_STACK_SIZE`.
     pub min_stack_size: u32,
+    /// `EIATTR_MAX_THREADS` (x, y, z), written by nvcc for `__launch_bounds__` kernels.
+    pub max_threads: Option<[u32; 3]>,
+    /// `EIATTR_SYNC_STACK`'s two words as NVIDIA's compiler computed them (the reconvergence
+    /// stack the kernel needs; kept as read, since nothing here derives them from the code).
+    pub sync_stack: Option<[u32; 2]>,
 }
 
 impl Kernel {

@@ -179,6 +179,32 @@ fn apply_kernel_info(info: &Section<'_>, kernel: &mut Kernel) -> Result<(), Cubi
                 ..
             } => kernel.param_size = u32::from(value),
             Record::Sized {
+                attr: EIATTR_MAX_THREADS,
+                payload,
+            } => {
+                let word = |i| payload_word(&payload, i);
+                let (Some(x), Some(y), Some(z)) = (word(0), word(1), word(2)) else {
+                    return Err(malformed(
+                        &info.name,
+                        "EIATTR_MAX_THREADS payload is shorter than 12 bytes",
+                    ));
+                };
+                kernel.max_threads = Some([x, y, z]);
+            }
+            Record::Sized {
+                attr: EIATTR_SYNC_STACK,
+                payload,
+            } => {
+                let (Some(a), Some(b)) = (payload_word(&payload, 0), payload_word(&payload, 1))
+                else {
+                    return Err(malformed(
+                        &info.name,
+                        "EIATTR_SYNC_STACK payload is shorter than 8 bytes",
+                    ));
+                };
+                kernel.sync_stack = Some([a, b]);
+            }
+            Record::Sized {
                 attr: EIATTR_KPARAM_INFO,
                 payload,
             } => {

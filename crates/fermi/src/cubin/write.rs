@@ -68,8 +68,9 @@ fn check_kernel(k: &Kernel) -> Result<(), CubinError> {
 /// The module's own sections, in section-index order starting at [`FIRST_OWN_SECTION`],
 /// together with the kernel symbols' indices they refer to.
 fn plan_sections(m: &Module) -> Vec<Planned> {
-    // Indices are predictable: per kernel `.nv.info.k`, `.text.k`, `.nv.constant0.k`, then
-    // optional `.nv.shared.k` / `.nv.local.k`.
+    // Indices are predictable, in CUDA 4.1's order: per kernel `.text.k`, `.nv.constant0.k`,
+    // `.nv.info.k`, then optional `.nv.shared.k` / `.nv.local.k`; `.nv.constant2`; `.nv.info`
+    // last.
     let per_kernel = |k: &Kernel| 3 + u32::from(k.shared_size > 0) + u32::from(k.local_size > 0);
     let own_count: u32 =
         1 + m.kernels.iter().map(per_kernel).sum::<u32>() + u32::from(!m.constant2.is_empty());
@@ -79,9 +80,9 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
 
     let mut global_info = Vec::new();
     let mut out = vec![];
-    let mut next = FIRST_OWN_SECTION + 1; // after .nv.info
+    let mut next = FIRST_OWN_SECTION;
     for (i, k) in m.kernels.iter().enumerate() {
-        let (info_idx, text_idx, const_idx) = (next, next + 1, next + 2);
+        let (text_idx, const_idx) = (next, next + 1);
         next += per_kernel(k);
         let sym = kernel_sym(i);
         encode_sval_words(
@@ -91,7 +92,12 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         );
         encode_sval_words(&mut global_info, EIATTR_FRAME_SIZE, &[sym, k.frame_size]);
 
+        // The records in the order CUDA 4.1's nvcc wrote them for sm_20 (docs/cubin.md).
         let mut info = Vec::new();
+        if !k.params.is_empty() {
+            let offsets: Vec<u32> = k.params.iter().map(|p| p.offset).collect();
+            encode_sval_words(&mut info, EIATTR_CBANK_PARAM_OFFSETS, &offsets);
+        }
         encode_sval_words(
             &mut info,
             EIATTR_PARAM_CBANK,
@@ -107,21 +113,19 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             encode_sval_words(
                 &mut info,
                 EIATTR_KPARAM_INFO,
-                &[0, (ordinal as u32 & 0xffff) | (p.offset << 16), flags],
+                &[
+                    KPARAM_INDEX_SM20,
+                    (ordinal as u32 & 0xffff) | (p.offset << 16),
+                    flags,
+                ],
             );
         }
-        encode_hval(&mut info, EIATTR_MAXREG_COUNT, 0xff);
-        out.push(Planned {
-            name: format!(".nv.info.{}", k.name),
-            sh_type: SHT_CUDA_INFO,
-            sh_flags: elf::SHF_INFO_LINK.0,
-            sh_link: SYMTAB_INDEX,
-            sh_info: text_idx,
-            align: 4,
-            data: Some(info),
-            nobits_size: 0,
-            offset: 0,
-        });
+        if let Some(xyz) = k.max_threads {
+            encode_sval_words(&mut info, EIATTR_MAX_THREADS, &xyz);
+        }
+        if let Some(words) = k.sync_stack {
+            encode_sval_words(&mut info, EIATTR_SYNC_STACK, &words);
+        }
         let code: Vec<u8> = k.code.iter().flat_map(|&w| listing_to_bytes(w)).collect();
         out.push(Planned {
             name: format!(".text.{}", k.name),
@@ -129,7 +133,8 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             sh_flags: (elf::SHF_ALLOC.0 | elf::SHF_EXECINSTR.0)
                 | (u64::from(k.bar_count) & SHF_BARRIERS_MASK) << SHF_BARRIERS_SHIFT,
             sh_link: SYMTAB_INDEX,
-            sh_info: (u32::from(k.reg_count) << SH_INFO_REGCOUNT_SHIFT) | sym,
+            // CUDA 4.1 names the text section's own section symbol here.
+            sh_info: (u32::from(k.reg_count) << SH_INFO_REGCOUNT_SHIFT) | section_sym(text_idx),
             align: 4,
             data: Some(code),
             nobits_size: 0,
@@ -138,7 +143,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         out.push(Planned {
             name: format!(".nv.constant0.{}", k.name),
             sh_type: elf::SHT_PROGBITS.0,
-            sh_flags: elf::SHF_ALLOC.0 | elf::SHF_INFO_LINK.0,
+            sh_flags: elf::SHF_ALLOC.0,
             sh_link: 0,
             sh_info: text_idx,
             align: 4,
@@ -150,12 +155,23 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             nobits_size: 0,
             offset: 0,
         });
+        out.push(Planned {
+            name: format!(".nv.info.{}", k.name),
+            sh_type: elf::SHT_PROGBITS.0,
+            sh_flags: elf::SHF_ALLOC.0,
+            sh_link: 0,
+            sh_info: text_idx,
+            align: 1,
+            data: Some(info),
+            nobits_size: 0,
+            offset: 0,
+        });
         for (prefix, size) in [("shared", k.shared_size), ("local", k.local_size)] {
             if size > 0 {
                 out.push(Planned {
                     name: format!(".nv.{prefix}.{}", k.name),
                     sh_type: elf::SHT_NOBITS.0,
-                    sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0 | elf::SHF_INFO_LINK.0,
+                    sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0,
                     sh_link: 0,
                     sh_info: text_idx,
                     align: 4,
@@ -165,7 +181,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
                 });
             }
         }
-        debug_assert_eq!(info_idx + per_kernel(k), next);
+        debug_assert_eq!(text_idx + per_kernel(k), next);
     }
     if !m.constant2.is_empty() {
         out.push(Planned {
@@ -180,20 +196,17 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             offset: 0,
         });
     }
-    out.insert(
-        0,
-        Planned {
-            name: ".nv.info".into(),
-            sh_type: SHT_CUDA_INFO,
-            sh_flags: 0,
-            sh_link: SYMTAB_INDEX,
-            sh_info: 0,
-            align: 4,
-            data: Some(global_info),
-            nobits_size: 0,
-            offset: 0,
-        },
-    );
+    out.push(Planned {
+        name: ".nv.info".into(),
+        sh_type: elf::SHT_PROGBITS.0,
+        sh_flags: elf::SHF_ALLOC.0,
+        sh_link: 0,
+        sh_info: 0,
+        align: 1,
+        data: Some(global_info),
+        nobits_size: 0,
+        offset: 0,
+    });
     debug_assert_eq!(out.len() as u32, own_count);
     out
 }

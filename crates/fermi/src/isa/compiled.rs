@@ -96,6 +96,8 @@ pub enum Code {
     Imm,
     Mem,
     Cmem,
+    Const,
+    SplitPred,
     Sreg,
     Target,
     AbsTarget,
@@ -157,6 +159,8 @@ impl OpInfo {
             Kind::Imm { width, signed } => (Code::Imm, width, signed),
             Kind::Mem { width } => (Code::Mem, width, true),
             Kind::Cmem => (Code::Cmem, 16, false),
+            Kind::Const => (Code::Const, 20, false),
+            Kind::SplitPred => (Code::SplitPred, 3, false),
             Kind::Sreg => (Code::Sreg, 8, false),
             Kind::Target { width } => (Code::Target, width, true),
             Kind::AbsTarget { width } => (Code::AbsTarget, width, false),
@@ -309,7 +313,9 @@ pub const fn operand_mask(o: &Opd) -> u64 {
         Kind::Comp => mask(26, 22),
         Kind::Imm { width, .. } => mask(o.at, width),
         Kind::Mem { width } => mask(20, 6) | mask(26, width),
-        Kind::Cmem => mask(20, 6) | mask(26, 20),
+        Kind::Cmem => mask(20, 6) | mask(26, 21),
+        Kind::Const => mask(26, 20),
+        Kind::SplitPred => mask(8, 2) | mask(58, 1),
         Kind::Sreg => mask(26, 8),
         Kind::Target { width } | Kind::AbsTarget { width } => mask(26, width),
         Kind::Text(_) => 0,
@@ -523,6 +529,9 @@ const fn dispatch() -> ([[u16; MAX_CANDIDATES]; 1024], usize) {
     (out, most)
 }
 
+/// The opcode bits (0–3, 58–63), which the key already holds.
+const KEY_BITS: u64 = 0xf | (0x3f << 58);
+
 /// How many bits beyond the opcode bits each opcode key may use to tell its rows apart.
 const SUB_BITS: usize = 2;
 
@@ -555,7 +564,10 @@ pub fn route_key(bits: u64) -> usize {
 
 /// The bits on which some pair of the rows `list` (up to `NO_CANDIDATE`) differs where both
 /// are fixed, excluding pairs already told apart by `chosen`: the one that tells apart the most
-/// pairs, or `None`.
+/// pairs, or `None`. Failing those, a bit fixed in one row of a pair and left to a field in
+/// the other: it cannot tell the pair apart for every word, but it sends the words the fixed
+/// row cannot have straight to the other (IMAD's composite form and its selector-2 form: bits
+/// 46–47 route selectors 0, 1 and 3 to the composite row, only selector 2 tries both).
 const fn best_sub_key_bit(list: &[u16; MAX_CANDIDATES], chosen: u64) -> Option<u8> {
     let mut counts = [0u32; 64];
     let mut a: &[u16] = list;
@@ -573,11 +585,20 @@ const fn best_sub_key_bit(list: &[u16; MAX_CANDIDATES], chosen: u64) -> Option<u
             {
                 let mut differ = (fi ^ fj) & mi & mj;
                 if differ & chosen == 0 {
+                    // Fixed in exactly one of the two (and not chosen yet): weight 1, below
+                    // any bit fixed in both (weight 64 per pair; a key has under 64 pairs).
+                    let mut half = (mi ^ mj) & !chosen & !KEY_BITS;
                     while differ != 0 {
                         if let Some(c) = slot(&mut counts, differ.trailing_zeros() as usize) {
-                            *c += 1;
+                            *c += 64;
                         }
                         differ &= differ - 1;
+                    }
+                    while half != 0 {
+                        if let Some(c) = slot(&mut counts, half.trailing_zeros() as usize) {
+                            *c += 1;
+                        }
+                        half &= half - 1;
                     }
                 }
             }

@@ -68,10 +68,21 @@ fn decode_operand(d: &OpInfo, bits: u64) -> Operand {
             offset: sext(get(bits, 26, width), width) as i32,
         },
         Code::Cmem => Operand::CMem {
-            bank: get(bits, 42, 4) as u8,
+            bank: get(bits, 42, 5) as u8,
             base: gpr(bits, 20),
             offset: get(bits, 26, 16) as u16,
         },
+        Code::SplitPred => Operand::Pred(
+            Pred::from_field(get(bits, 8, 2) | get(bits, 58, 1) << 2),
+            Flags::default(),
+        ),
+        Code::Const => Operand::Const(
+            CBank {
+                bank: get(bits, 42, 4) as u8,
+                offset: get(bits, 26, 16) as u16,
+            },
+            flags(d, bits),
+        ),
         Code::Sreg => Operand::Sreg(get(bits, 26, 8) as u8),
         Code::Target => Operand::Target(sext(get(bits, 26, width), width) as i32),
         Code::AbsTarget => Operand::AbsTarget(get(bits, 26, width) as u32),

@@ -21,6 +21,12 @@ mod types;
 use std::ops::Range;
 
 pub use bits::{listing_from_bytes, listing_to_bytes};
+
+/// A listing word's bits in instruction order (bit 0 is the lowest bit of the first 32-bit word
+/// in memory), the numbering of the table's templates and of [`Field::mask`].
+pub const fn listing_to_bits(word: u64) -> u64 {
+    bits::from_listing(word)
+}
 pub use decode::decode;
 pub use encode::encode;
 pub use explain::{explain, Field};

@@ -726,3 +726,31 @@ pub const BPT_OP: Mod = m(
         (4, ".INT"),
     ],
 );
+
+/// `.BF` of FSET/DSET, bit 5: the result is 1.0 rather than all ones (Mesa `emitSET`:
+/// `lo |= 0x20` when both types are float).
+pub const BF5: Mod = m("float result", &[5], &[(0, ""), (1, ".BF")]);
+
+/// RRO's function, bit 5 (Mesa `emitPreOp`: `OP_PREEX2` sets 0x20, `OP_PRESIN` leaves it).
+pub const RRO_OP: Mod = m("range reduction", &[5], &[(0, ".SINCOS"), (1, ".EX2")]);
+
+/// TEX's level of detail, bit 57 (Mesa `emitTEX`: `levelZero` sets `0x02000000` of `code[1]`).
+pub const TEX_LZ: Mod = m("level of detail", &[57], &[(0, ""), (1, ".LZ")]);
+
+/// TXQ's query, bits 54–56 (Mesa `emitTXQ`: `tex.query << 22` of `code[1]`); Mesa's names.
+pub static TXQ_QUERY: &[(u8, &str)] = &[
+    (0, "TEX_HEADER_DIMENSION"),
+    (1, "TEX_HEADER_TEXTURE_TYPE"),
+    (2, "TEX_HEADER_SAMPLER_POS"),
+    (3, "TEX_SAMPLER_FILTER"),
+    (4, "TEX_SAMPLER_LOD"),
+    (5, "TEX_SAMPLER_BORDER_COLOR"),
+];
+
+/// CAL's and JCAL's return-address push, bit 16 (asfermi `OpcodeExecution.md`, CAL and JCAL
+/// "mod2 bit 3": set by default, clear for `.NOINC`; Mesa's `emitFlow` leaves it clear).
+pub const NOINC16: Mod = m("push return address", &[16], &[(1, ""), (0, ".NOINC")]);
+
+/// B2R's unit, bits 8–9 (asfermi `OpcodeExecution.md`, B2R "mod 0:1": 10 `.XLU`, 01 `.ALU`,
+/// counted from the field's top bit like the spec page).
+pub const B2R_OP: Mod = m("unit", &[8, 9], &[(0, ""), (2, ".XLU"), (1, ".ALU")]);

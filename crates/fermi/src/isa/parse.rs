@@ -257,6 +257,11 @@ fn parse_address(p: Piece, width: u8) -> Result<(Gpr, i64), AsmError> {
 
 /// `c [0x0] [0x28]` (spaces optional) → (bank, rest inside the second brackets).
 fn parse_cbank<'a>(p: Piece<'a>) -> Result<(u8, Piece<'a>), AsmError> {
+    parse_cbank_below(p, 16)
+}
+
+/// Like [`parse_cbank`] with banks `0..banks`.
+fn parse_cbank_below<'a>(p: Piece<'a>, banks: i128) -> Result<(u8, Piece<'a>), AsmError> {
     let t = p.trim();
     let rest = t.s.strip_prefix('c').ok_or_else(|| {
         t.err(format!(
@@ -283,10 +288,33 @@ fn parse_cbank<'a>(p: Piece<'a>) -> Result<(u8, Piece<'a>), AsmError> {
         at: bank_p.at + 1,
     };
     let bank = parse_int(bank_inner)?;
-    if !(0..16).contains(&bank) {
-        return Err(bank_inner.err(format!("constant bank {bank:#x} out of range (0..0xf)")));
+    if !(0..banks).contains(&bank) {
+        return Err(bank_inner.err(format!(
+            "constant bank {bank:#x} out of range (0..{:#x})",
+            banks - 1
+        )));
     }
     Ok((bank as u8, rest.skip(close + 1).trim()))
+}
+
+/// An indexed constant's bank field is 5 bits (42–46), so it reaches `c [0x10]`, the bank of
+/// compiler constants such as BRX jump tables (Mesa `emitFlow`/`emitLOAD`: `fileIndex << 10`
+/// of `code[1]`, with no selector bits in these forms).
+const CMEM_BANKS: i128 = 32;
+
+/// `c [bank] [offset]` (no register).
+fn parse_const(r: Piece) -> Result<CBank, AsmError> {
+    let (bank, rest) = parse_cbank(r)?;
+    let (base, offset) = parse_address(rest, 32)?;
+    if base != Gpr::RZ {
+        return Err(rest.err("a composite constant takes no register"));
+    }
+    let offset = u16::try_from(offset).map_err(|_| {
+        rest.err(format!(
+            "constant offset {offset:#x} out of range (0..0xffff)"
+        ))
+    })?;
+    CBank::new(bank, offset).ok_or_else(|| r.err("bad constant"))
 }
 
 fn parse_operand(
@@ -304,6 +332,7 @@ fn parse_operand(
             let (f, r) = parse_flags(o, p)?;
             Ok(Operand::Reg(parse_gpr(r)?, f))
         }
+        Kind::SplitPred => Ok(Operand::Pred(parse_pred(p)?, Flags::default())),
         Kind::Pred => {
             let (not, r) = match p.s.strip_prefix('!') {
                 Some(_) if o.not != NONE => (true, p.skip(1).trim()),
@@ -318,21 +347,20 @@ fn parse_operand(
                 },
             ))
         }
+        Kind::Const => {
+            let (f, r) = parse_flags(o, p)?;
+            if !r.s.starts_with('c') {
+                return Err(r.err(format!(
+                    "expected a constant `c [bank] [offset]`, found `{}`",
+                    r.s
+                )));
+            }
+            Ok(Operand::Const(parse_const(r)?, f))
+        }
         Kind::Comp => {
             let (f, r) = parse_flags(o, p)?;
             if r.s.starts_with('c') {
-                let (bank, rest) = parse_cbank(r)?;
-                let (base, offset) = parse_address(rest, 32)?;
-                if base != Gpr::RZ {
-                    return Err(rest.err("a composite constant takes no register"));
-                }
-                let offset = u16::try_from(offset).map_err(|_| {
-                    rest.err(format!(
-                        "constant offset {offset:#x} out of range (0..0xffff)"
-                    ))
-                })?;
-                let c = CBank::new(bank, offset).ok_or_else(|| r.err("bad constant"))?;
-                Ok(Operand::Const(c, f))
+                Ok(Operand::Const(parse_const(r)?, f))
             } else if r.s.starts_with('R') {
                 Ok(Operand::Reg(parse_gpr(r)?, f))
             } else if let Some(bits) = float_literal(o, r)? {
@@ -376,7 +404,7 @@ fn parse_operand(
             })
         }
         Kind::Cmem => {
-            let (bank, rest) = parse_cbank(p)?;
+            let (bank, rest) = parse_cbank_below(p, CMEM_BANKS)?;
             let (base, offset) = parse_address(rest, 32)?;
             let offset = u16::try_from(offset).map_err(|_| {
                 rest.err(format!(
@@ -629,7 +657,8 @@ fn strip_selects<'a>(row: &Row, operands: &[Piece<'a>]) -> (Vec<Piece<'a>>, Sels
 
 fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmError)> {
     let (guard, mnemonic) = (t.guard, t.mnemonic);
-    let (stripped, sels) = strip_selects(row, &t.operands);
+    let (mut stripped, sels) = strip_selects(row, &t.operands);
+    let product_neg = take_first_factor_neg(row, &mut stripped);
     let operands = &stripped;
     let (mods, po, sched) =
         match_mods(row, &t.parts, mnemonic, cx.dialect, &sels).map_err(|e| (0, e))?;
@@ -680,6 +709,11 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
     if po {
         apply_po(row, &mut values).map_err(|m| (2, mnemonic.err(m)))?;
     }
+    if product_neg {
+        if let Some(v) = values.get_mut(2) {
+            toggle_neg(v);
+        }
+    }
     Ok(Inst {
         row,
         guard,
@@ -687,6 +721,36 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
         mods,
         operands: values,
     })
+}
+
+/// The rows whose negate bit belongs to the product of their first two sources: NVIDIA prints
+/// it on the second factor (`FFMA R13, R3, -R5, R13`, the row's spelling); a `-` on the first
+/// factor (asfermi's and earlier ptxvm's spelling) means the same and is accepted too.
+const PRODUCT_NEG_ROWS: &[&str] = &["FFMA", "DFMA", "FMUL", "DMUL"];
+
+/// Strips a `-` from the first factor of a product row whose first factor has no negate bit
+/// of its own; returns whether it did (the second factor's negation is then flipped).
+fn take_first_factor_neg(row: &Row, ops: &mut [Piece]) -> bool {
+    let first_has_no_bit = row.operands.get(1).is_some_and(|o| o.neg == NONE);
+    let second_has_bit = row.operands.get(2).is_some_and(|o| o.neg != NONE);
+    if !(PRODUCT_NEG_ROWS.contains(&row.name) && first_has_no_bit && second_has_bit) {
+        return false;
+    }
+    match ops.get_mut(1) {
+        Some(p) if p.trim().s.starts_with('-') => {
+            *p = p.trim().skip(1).trim();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Flips the negation of a value (the product sign moved from the other factor).
+fn toggle_neg(v: &mut Operand) {
+    match v {
+        Operand::Reg(_, f) | Operand::Const(_, f) | Operand::Imm20(_, f) => f.neg = !f.neg,
+        _ => {}
+    }
 }
 
 /// Parses one instruction (trailing `;` optional).
@@ -819,7 +883,9 @@ fn operand_fits(o: &Opd, v: &Operand) -> bool {
             }
         }
         (Kind::Mem { width }, Operand::Mem { offset, .. }) => fits_signed(offset.into(), width),
-        (Kind::Cmem, Operand::CMem { bank, .. }) => bank < 16,
+        (Kind::Cmem, Operand::CMem { bank, .. }) => i128::from(bank) < CMEM_BANKS,
+        (Kind::SplitPred, Operand::Pred(_, f)) => f == Flags::default(),
+        (Kind::Const, Operand::Const(c, f)) => c.bank < 16 && flags_fit(o, f),
         (Kind::Sreg, Operand::Sreg(_)) => true,
         (Kind::Target { width }, Operand::Target(rel)) => fits_signed(rel.into(), width),
         (Kind::AbsTarget { width }, Operand::AbsTarget(a)) => {

@@ -99,6 +99,10 @@ pub fn print_operand(o: &Opd, v: &Operand, addr: u64) -> String {
             }
         }
         Operand::Mem { base, offset } => format!("[{}]", print_address(base, offset.into())),
+        // An indexed constant always shows its offset (NVIDIA: `BRX c [0x10] [R4+0x0]`).
+        Operand::CMem { bank, base, offset } if base != Gpr::RZ => {
+            format!("c [0x{bank:x}] [{}+0x{offset:x}]", print_gpr(base))
+        }
         Operand::CMem { bank, base, offset } => {
             format!("c [0x{bank:x}] [{}]", print_address(base, offset.into()))
         }

@@ -70,6 +70,8 @@ const D48: Opd = reg(14).cc(48);
 const D: Opd = reg(14);
 const A: Opd = reg(20);
 const C: Opd = comp();
+/// The constant of the fourth-operand-constant forms (selector fixed at 2).
+const K: Opd = cbank();
 /// The third register source (bits 49–54).
 const R3: Opd = reg(49);
 /// The trailing predicate source with `!` at bit 52.
@@ -96,10 +98,11 @@ pub static ROWS: &[Row] = &[
     row("IMUL", "1100 010100 1110 000000 000000 00000000000000000000 00 0000000000 001010", &[MUL_TYPES, HI], &[D48, A, C]),
     spec_page(row("IMUL32I", "0100 010100 1110 000000 000000 00000000000000000000 00 0000000000 001000", &[MUL_TYPES, HI], &[reg(14).cc(58), A, simm(26, 32)])),
     po(row("IMAD", "1100 010100 1110 000000 000000 00000000000000000000 00 0000000000 000100", &[MUL_TYPES, HI, SAT56], &[D48, A.neg(9), C, R3.neg(8)])),
+    po(mesa(row("IMAD", "1100 010100 1110 000000 000000 00000000000000000000 01 0000000000 000100", &[MUL_TYPES, HI, SAT56], &[D48, A.neg(9), R3, K.neg(8)]), CONST4)),
     po(row("ISCADD", "1100 000000 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[], &[D48, A.neg(56), C.neg(55), uimm(5, 5)])),
-    row("ISETP", "1100 010000 1110 111000 000000 00000000000000000000 00 0111000000 011000", &[ICMP_OP, U32, LOGIC], &[pred(17), pred(14), A, C, P3]),
+    row("ISETP", "1100 010000 1110 111000 000000 00000000000000000000 00 0111000000 011000", &[ICMP_OP, U32, X, LOGIC], &[pred(17), pred(14), A, C, P3]),
     row("ICMP", "1100 010000 1110 000000 000000 00000000000000000000 00 0000000000 001100", &[ICMP_OP, U32], &[D, A, C, R3]),
-    row("ISET", "1100 010000 1110 000000 000000 00000000000000000000 00 0111000000 001000", &[ICMP_OP, U32, LOGIC], &[D, A, C, P3]),
+    row("ISET", "1100 010000 1110 000000 000000 00000000000000000000 00 0111000000 001000", &[ICMP_OP, U32, X, LOGIC], &[D, A, C, P3]),
     row("IMNMX", "1100 010000 1110 000000 000000 00000000000000000000 00 0111000000 010000", &[U32], &[D, A, C, P3]),
     row("LOP", "1100 000000 1110 000000 000000 00000000000000000000 00 0000000000 010110", &[LOP_OP], &[D, A.not(9), C.not(8)]),
     row("LOP32I", "0100 000000 1110 000000 000000 00000000000000000000 00 0000000000 011100", &[LOP_OP], &[D, A.not(9), simm(26, 32)]),
@@ -125,11 +128,13 @@ pub static ROWS: &[Row] = &[
     // ---- float ----
     row("FADD", "0000 000000 1110 000000 000000 00000000000000000000 00 0000000000 001010", &[FTZ, FRND, SAT49], &[D, A.neg(9).abs(7), C.f32().neg(8).abs(6)]),
     row("FMUL", "0000 000000 1110 000000 000000 00000000000000000000 00 0000000000 011010", &[FTZ6, FRND, SAT5], &[D, A, C.f32().neg(57)]),
-    row("FFMA", "0000 000000 1110 000000 000000 00000000000000000000 00 0000000000 001100", &[FTZ6, FRND, SAT5], &[D, A.neg(9), C.f32(), R3.neg(8)]),
+    row("FFMA", "0000 000000 1110 000000 000000 00000000000000000000 00 0000000000 001100", &[FTZ6, FRND, SAT5], &[D, A, C.f32().neg(9), R3.neg(8)]),
+    mesa(row("FFMA", "0000 000000 1110 000000 000000 00000000000000000000 01 0000000000 001100", &[FTZ6, FRND, SAT5], &[D, A, R3.neg(9), K.neg(8)]), CONST4),
     row("FSETP", "0000 000000 1110 000000 000000 00000000000000000000 00 0111000000 000100", &[FCMP_OP, FTZ59, LOGIC], &[pred(17), pred(14), A.neg(9).abs(7), C.f32().neg(8).abs(6), P3]),
     row("DADD", "1000 000000 1110 000000 000000 00000000000000000000 00 0000000000 010010", &[FRND], &[D, A.neg(9).abs(7), C.f64().neg(8).abs(6)]),
     row("DMUL", "1000 000000 1110 000000 000000 00000000000000000000 00 0000000000 001010", &[FRND], &[D, A, C.f64().neg(57)]),
-    row("DFMA", "1000 000000 1110 000000 000000 00000000000000000000 00 0000000000 000100", &[FRND], &[D, A.neg(9), C.f64(), R3.neg(8)]),
+    row("DFMA", "1000 000000 1110 000000 000000 00000000000000000000 00 0000000000 000100", &[FRND], &[D, A, C.f64().neg(9), R3.neg(8)]),
+    mesa(row("DFMA", "1000 000000 1110 000000 000000 00000000000000000000 01 0000000000 000100", &[FRND], &[D, A, R3.neg(9), K.neg(8)]), CONST4),
     row("I2F", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 011000", &[CVT_DST_FLT, CVT_SRC_INT, CVT_RND], &[D, C.neg(8).abs(6)]),
     row("I2I", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 111000", &[CVT_DST_INT, CVT_SRC_INT, SAT5], &[D, C.neg(8).abs(6)]),
     // ---- memory ----
@@ -173,9 +178,9 @@ pub static ROWS: &[Row] = &[
     unguarded(row("PBK", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 010110", &[], &[target(24)])),
     row("NOP", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[], &[named(5, 5, CC_NAMES)]),
     // ---- not in the listings: asfermi's opcodes, same field layout as their listed siblings ----
-    asfermi(row("JMP", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 010010", &[], &[abs_target(32)]), UNSEEN),
-    asfermi(unguarded(row("CAL", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 001010", &[], &[target(24)])), UNSEEN),
-    asfermi(unguarded(row("JCAL", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 101010", &[], &[abs_target(32)])), UNSEEN),
+    asfermi(row("JMP", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 000000", &[UNIFORM], &[CC, abs_target(32)]), JMP_PAGE),
+    asfermi(unguarded(row("CAL", "1110 000000 0000 001000 000000 00000000000000000000 00 0000000000 001010", &[NOINC16], &[target(24)])), CAL_PAGE),
+    asfermi(unguarded(row("JCAL", "1110 000000 0000 001000 000000 00000000000000000000 00 0000000000 001000", &[NOINC16], &[abs_target(32)])), JCAL_PAGE),
     asfermi(unguarded(row("PRET", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 011110", &[], &[target(24)])), UNSEEN),
     asfermi(unguarded(row("PCNT", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 001110", &[], &[target(24)])), UNSEEN),
     asfermi(unguarded(row("PLONGJMP", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 011010", &[], &[target(24)])), UNSEEN),
@@ -183,6 +188,7 @@ pub static ROWS: &[Row] = &[
     asfermi(row("CONT", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 001101", &[], &[CC]), UNSEEN),
     asfermi(row("LONGJMP", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 010001", &[], &[]), UNSEEN),
     asfermi(row("BRX", "1110 011110 1110 000000 000000 00000000000000000000 00 0000000000 100010", &[], &[A, simm(26, 24)]), UNSEEN),
+    derived(row("BRX", "1110 000000 1110 100000 000000 00000000000000000000 00 0000000000 100010", &[], &[CC, cmem()]), BRX_CONST),
     asfermi(row("BPT", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 001011", &[BPT_OP], &[uimm(26, 20)]), UNSEEN),
     asfermi(row("FADD32I", "0100 000000 1110 000000 000000 00000000000000000000 00 0000000000 010100", &[FTZ], &[D, A.neg(9).abs(7), simm(26, 32).f32()]), UNSEEN),
     asfermi(row("FMUL32I", "0100 000000 1110 000000 000000 00000000000000000000 00 0000000000 001100", &[FTZ6, SAT5], &[D, A, simm(26, 32).f32()]), UNSEEN),
@@ -191,6 +197,18 @@ pub static ROWS: &[Row] = &[
     asfermi(row("DSETP", "1000 000000 1110 000000 000000 00000000000000000000 00 0111000000 011000", &[FCMP_OP, LOGIC], &[pred(17), pred(14), A.neg(9).abs(7), C.f64().neg(8).abs(6), P3]), UNSEEN),
     asfermi(row("F2F", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001000", &[FTZ55, CVT_DST_FLT, CVT_SRC_FLT, F2F_RND, SAT5], &[D, C.neg(8).abs(6)]), UNSEEN),
     asfermi(row("F2I", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 101000", &[FTZ55, CVT_DST_INT, CVT_SRC_FLT, CVT_IRND], &[D, C.neg(8).abs(6)]), UNSEEN),
+    mesa(row("FMNMX", "0000 000000 1110 000000 000000 00000000000000000000 00 0111000000 010000", &[FTZ], &[D, A.neg(9).abs(7), C.f32().neg(8).abs(6), P3]), "emitMINMAX (F32; MIN/MAX is the predicate source pt/!pt)"),
+    mesa(row("DMNMX", "1000 000000 1110 000000 000000 00000000000000000000 00 0111000000 010000", &[], &[D, A.neg(9).abs(7), C.f64().neg(8).abs(6), P3]), "emitMINMAX (F64)"),
+    mesa(row("FSET", "0000 000000 1110 000000 000000 00000000000000000000 00 0111000000 001000", &[BF5, FCMP_OP, FTZ59, LOGIC], &[D, A.neg(9).abs(7), C.f32().neg(8).abs(6), P3]), "emitSET (F32 source, register destination)"),
+    mesa(row("DSET", "1000 000000 1110 000000 000000 00000000000000000000 00 0111000000 001000", &[BF5, FCMP_OP, LOGIC], &[D, A.neg(9).abs(7), C.f64().neg(8).abs(6), P3]), "emitSET (F64 source, register destination)"),
+    mesa(row("RRO", "0000 000000 1110 000000 000000 00000000000000000000 00 0000000000 000110", &[RRO_OP], &[D, C.f32().neg(8).abs(6)]), "emitPreOp (OP_PRESIN / OP_PREEX2)"),
+    mesa(row("ISAD", "1100 000000 1110 000000 000000 00000000000000000000 00 0000000000 011100", &[U32], &[D, A, C, R3]), "emitISAD"),
+    mesa(row("TEX", "0110 000000 1110 000000 000000 00000000000000000000 00 0000000000 000001", &[TEX_LZ, TEX_AOFFI, TEX_DC, TEX_NODEP, TEX_MODE], &[D, A, reg(26).omit(63), uimm(32, 8), named(51, 3, TEX_DIMS), uimm(46, 4)]), "emitTEX (OP_TEX)"),
+    mesa(row("TXQ", "0110 000000 1110 000000 000000 00000000000000000000 00 0000000000 000011", &[TEX_NODEP, TEX_MODE], &[D, A, reg(26).omit(63), uimm(32, 8), named(54, 3, TXQ_QUERY), uimm(46, 4)]), "emitTXQ"),
+    asfermi(row("B2R", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 011100", &[B2R_OP], &[D, uimm(20, 6)]), "OpcodeExecution.md, B2R template; not in the listings"),
+    asfermi(row("LEPC", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 100010", &[], &[D]), "OpcodeMiscellaneous.md, LEPC template; LEPC_Test.md reads back 0x00001c0444000000 for `LEPC R0`"),
+    asfermi(row("LDLK", "1010 000100 1110 000000 000000 00000000000000000000 00 0000000000 000101", &[MEM_TYPE], &[split_pred(), D, mem(32)]), "OpcodeDataMovement.md, LDLK template (predicate split p_0 at 8-9, p_1 at 58)"),
+    asfermi(row("STUL", "1010 000100 1110 000000 000000 00000000000000000000 00 0000000000 010111", &[MEM_TYPE], &[mem(32), D]), "OpcodeDataMovement.md, STUL template"),
     asfermi(row("MEMBAR", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000111", &[MEMBAR_LEVEL], &[]), UNSEEN),
 ];
 
@@ -200,6 +218,19 @@ const VIDEO_IMM: &str = "immediate form: VADD template of the spec page, as list
 /// The video instructions' register form, as listed for VADD, VSHL and VMNMX.
 const VIDEO_REG: &str = "register form: as listed for VADD, VSHL and VMNMX";
 
+/// The three-source forms with the constant in the fourth operand position.
+const CONST4: &str = "emitForm_A (constant third source: selector 2, register source at bit 49)";
+
+/// JMP and JCAL as asfermi's page gives them (`OpcodeExecution.md`); the opcodes agree with
+/// Mesa's `emitFlow`, whose absolute OP_BRA is `code[1] = 0` and absolute OP_CALL `0x10000000`.
+const JMP_PAGE: &str =
+    "OpcodeExecution.md, JMP template (.U at mod2 4); = Mesa emitFlow absolute OP_BRA";
+const CAL_PAGE: &str = "OpcodeExecution.md, CAL template (.NOINC clears mod2 bit 3); opcode = Mesa emitFlow relative OP_CALL";
+const JCAL_PAGE: &str = "OpcodeExecution.md, JCAL template (.NOINC clears mod2 bit 3); = Mesa emitFlow absolute OP_CALL";
+/// BRX through a constant bank, the form NVIDIA's listings print as `BRX c [0x10] [R4+0x0]`.
+const BRX_CONST: &str = "BRX's opcode with the constant-address bit 14 and c[bank][Rn+offset] \
+    layout of the indirect BRA (asfermi BRA/SSY `mod2 5`, Mesa emitFlow `code[0] |= 0x4000`)";
+
 /// Why the asfermi-only rows have no listing vector.
 const UNSEEN: &str = "absent from the cuobjdump listings; opcode from asfermi, operand layout \
     that of its listed siblings; unverified against NVIDIA output";
@@ -207,23 +238,15 @@ const UNSEEN: &str = "absent from the cuobjdump listings; opcode from asfermi, o
 /// asfermi opcodes this table does not encode, and why.
 pub static NOT_SUPPORTED: &[(&str, &str)] = &[
     (
-        "LDLK",
-        "global load-and-lock: no source gives its layout (not in the listings or the spec \
-         page; Mesa 22.3.6's Fermi emitter only emits the shared form, LDSLK)",
+        "P2R",
+        "predicates to register: no source gives its layout (not in the listings, not on \
+         asfermi's pages, which only name it in Instructions.md and OpcodeToDo.md, and not \
+         emitted by Mesa 22.3.6's Fermi emitter)",
     ),
     (
-        "STUL",
-        "global store-and-unlock: no source gives its layout (not in the listings or the spec \
-         page; Mesa 22.3.6's Fermi emitter only emits the shared form, STSUL)",
-    ),
-    (
-        "B2R",
-        "barrier-to-register: no source gives its layout (not in the listings, the spec page \
-         or Mesa 22.3.6's Fermi emitter)",
-    ),
-    (
-        "LEPC",
-        "load effective PC: no source gives its layout (not in the listings, the spec page or \
-         Mesa 22.3.6's Fermi emitter)",
+        "R2P",
+        "register to predicates: no source gives its layout (not in the listings, not on \
+         asfermi's pages, which only name it in Instructions.md and OpcodeToDo.md, and not \
+         emitted by Mesa 22.3.6's Fermi emitter)",
     ),
 ];

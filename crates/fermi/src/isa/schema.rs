@@ -34,8 +34,17 @@ pub enum Kind {
     Imm { width: u8, signed: bool },
     /// `[Rn+offset]`: base register at bits 20–25, signed offset of `width` bits at `at`.
     Mem { width: u8 },
-    /// `c [bank] [Rn+offset]` (LDC): base at 20–25, offset 26–41, bank 42–45.
+    /// `c [bank] [Rn+offset]` (LDC, indirect BRA/BRX): base at 20–25, offset 26–41, bank
+    /// 42–46 (five bits: these forms have no composite selector).
     Cmem,
+    /// A predicate split in two: its low two bits at `at` (8–9) and its high bit at 58
+    /// (asfermi `OpcodeDataMovement.md`, LDLK `p_0`/`p_1`; Mesa `setPDSTL`).
+    SplitPred,
+    /// `c [bank] [offset]` without a selector: offset 26–41, bank 42–45. The constant of a
+    /// three-source form whose composite selector (46–47) is fixed at 2, i.e. the constant
+    /// in the *fourth* operand position (Mesa `emitForm_A`: `s == 2` sets `0x8000` in
+    /// `code[1]` and moves the register source to bit 49).
+    Const,
     /// Special register (S2R), 8 bits, printed by name (`SR_Tid_X`).
     Sreg,
     /// Branch target: `width`-bit signed byte offset from the next instruction, printed as the
@@ -166,6 +175,14 @@ pub const fn mem(width: u8) -> Opd {
 /// A constant-bank address with a register (LDC).
 pub const fn cmem() -> Opd {
     Opd::of(Kind::Cmem, 26)
+}
+/// A constant-bank operand without a selector (offset 26–41, bank 42–45).
+pub const fn cbank() -> Opd {
+    Opd::of(Kind::Const, 26)
+}
+/// A predicate with its low two bits at 8–9 and its high bit at 58.
+pub const fn split_pred() -> Opd {
+    Opd::of(Kind::SplitPred, 8)
 }
 /// A special register at bit 26.
 pub const fn sreg() -> Opd {
