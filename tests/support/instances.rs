@@ -60,6 +60,39 @@ impl Gen {
 
 /// A kernel using one instance of `form`; `variant` picks negations and selectors.
 pub fn instance(form: &'static Form, mods: &[&'static str], variant: usize) -> Option<String> {
+    instance_imm(form, mods, variant, 0)
+}
+
+/// The operand positions of `form` that may be written as an immediate (a register or an
+/// immediate is allowed there).
+pub fn immediate_positions(form: &Form) -> Vec<usize> {
+    form.operands
+        .iter()
+        .enumerate()
+        .filter(|(_, o)| o.kind == OperandKind::Src)
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// An immediate of type `t` as PTX spells it (`None` for types without immediates).
+fn immediate_text(t: Type) -> Option<&'static str> {
+    Some(match t {
+        Type::Pred => "1",
+        Type::F32 => "0f3FC00000",
+        Type::F64 => "0d3FF8000000000000",
+        Type::F16 | Type::Bf16 | Type::F16x2 | Type::Bf16x2 | Type::B128 => return None,
+        _ => "3",
+    })
+}
+
+/// [`instance`] with the source operands whose bit is set in `imm` written as immediates
+/// (for a vector operand, its first element).
+pub fn instance_imm(
+    form: &'static Form,
+    mods: &[&'static str],
+    variant: usize,
+    imm: usize,
+) -> Option<String> {
     let m = form.try_match(mods)?;
     let gate = m.gate();
     let (sm, tver) = TARGETS
@@ -158,6 +191,17 @@ pub fn instance(form: &'static Form, mods: &[&'static str], variant: usize) -> O
                 let d = g.reg(ty);
                 let q = g.reg(Type::Pred);
                 format!("{d}|{q}")
+            }
+            OperandKind::Src if imm >> i & 1 == 1 => {
+                let lit = immediate_text(ty)?;
+                match lanes {
+                    Some(n) => {
+                        let mut els: Vec<String> = vec![lit.to_string()];
+                        els.extend((1..n).map(|_| g.reg(ty)));
+                        format!("{{{}}}", els.join(", "))
+                    }
+                    None => lit.to_string(),
+                }
             }
             _ => match lanes {
                 Some(n) => {

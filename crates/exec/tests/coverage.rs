@@ -9,7 +9,9 @@
 #[path = "../../../tests/support/instances.rs"]
 mod instances;
 
-use instances::{combinations, instance, variants, CHECKED_PER_ROW};
+use instances::{
+    combinations, immediate_positions, instance, instance_imm, variants, CHECKED_PER_ROW,
+};
 use isa::Form;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -39,15 +41,23 @@ fn exec_row(form: &'static Form) -> RowResult {
     let mut r = RowResult::default();
     let mut checked = 0;
     let nv = variants(form);
+    // Each source operand that may be an immediate is also tried as one (predicate immediates,
+    // vector elements, float and integer literals), on the plain variant.
+    let imms: Vec<usize> = std::iter::once(0)
+        .chain(immediate_positions(form).into_iter().map(|k| 1 << k))
+        .collect();
     for mods in combinations(form) {
-        for variant in 0..nv {
-            if checked >= CHECKED_PER_ROW * nv.min(4) {
+        for (variant, imm) in (0..nv)
+            .map(|v| (v, 0))
+            .chain(imms.iter().skip(1).map(|&m| (0, m)))
+        {
+            if checked >= CHECKED_PER_ROW * (nv.min(4) + imms.len() - 1) {
                 return r;
             }
             if form.try_match(&mods).is_none() {
                 break;
             }
-            let Some(text) = instance(form, &mods, variant) else {
+            let Some(text) = instance_imm(form, &mods, variant, imm) else {
                 continue;
             };
             let file = diag::SourceFile::new("generated.ptx", text.clone());

@@ -699,11 +699,8 @@ impl Lowerer<'_> {
                 let O::TargetList(ts) = o(1) else {
                     return Err("brx.idx needs a .branchtargets list".into());
                 };
-                let index =
-                    match self.reg(e, o(0).as_reg().ok_or("brx.idx index must be a register")?)? {
-                        Reg::R32(r) => r,
-                        _ => return Err("brx.idx index must be a 32-bit register".into()),
-                    };
+                let index = self.s32(e, o(0))?;
+                let index = self.reg32_of(e, index);
                 e.push(Op::BrxIdx {
                     index,
                     targets: ts.iter().map(|t| t.0).collect(),

@@ -89,6 +89,7 @@ impl Lowerer<'_> {
                     Reg::R64(x) => Ok(x),
                     _ => Err("a .b128 half must be a 64-bit register".into()),
                 },
+                O::Imm(v) => Ok(this.reg64_of(e, S64::Imm(*v))),
                 _ => Err("a .b128 half must be a 64-bit register".into()),
             }
         };
@@ -365,14 +366,12 @@ impl Lowerer<'_> {
                     _ => None,
                 };
                 if ty.size_bits() == 64 {
-                    let S64::Reg(a) = self.s64(e, a)? else {
-                        return Err("unpacking an immediate is not supported".into());
-                    };
+                    let a = self.s64(e, a)?;
+                    let a = self.reg64_of(e, a);
                     e.push(Op::Unpack64 { lo, hi, a });
                 } else {
-                    let S32::Reg(a) = self.s32(e, a)? else {
-                        return Err("unpacking an immediate is not supported".into());
-                    };
+                    let a = self.s32(e, a)?;
+                    let a = self.reg32_of(e, a);
                     e.push(Op::Unpack32 { lo, hi, a });
                 }
             }
@@ -393,9 +392,8 @@ impl Lowerer<'_> {
                 e.push(Op::Pack64 { d, lo, hi });
             }
             (Some(O::Vector(v)), Some(a)) if v.len() == 4 => {
-                let S64::Reg(a) = self.s64(e, a)? else {
-                    return Err("unpacking an immediate is not supported".into());
-                };
+                let a = self.s64(e, a)?;
+                let a = self.reg64_of(e, a);
                 let (t0, t1) = (self.scratch32(e), self.scratch32(e));
                 e.setup(Op::Unpack64 {
                     lo: Some(t0),

@@ -98,6 +98,37 @@ impl Lowerer<'_> {
         e.next64 += 1;
         r
     }
+    /// A 32-bit source as a register: an immediate is moved into a scratch register first.
+    pub(crate) fn reg32_of(&self, e: &mut Emit<'_>, s: S32) -> R32 {
+        match s {
+            S32::Reg(r) => r,
+            S32::Imm(_) => {
+                let t = self.scratch32(e);
+                e.setup(Op::Un32 {
+                    op: UnOp::Mov,
+                    w: Width::W32,
+                    d: t,
+                    a: s,
+                });
+                t
+            }
+        }
+    }
+    /// The 64-bit counterpart of [`Self::reg32_of`].
+    pub(crate) fn reg64_of(&self, e: &mut Emit<'_>, s: S64) -> R64 {
+        match s {
+            S64::Reg(r) => r,
+            S64::Imm(_) => {
+                let t = self.scratch64(e);
+                e.setup(Op::Un64 {
+                    op: UnOp::Mov,
+                    d: t,
+                    a: s,
+                });
+                t
+            }
+        }
+    }
     /// Copies a 32- or 64-bit source (register or immediate; an immediate goes to the 64-bit
     /// bank when `wide`) into a fresh scratch register by a setup `mov`, so later writes to the
     /// source cannot change it. `None` for a predicate register (its scratch is per-lane-slot).
