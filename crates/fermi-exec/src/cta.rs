@@ -1,0 +1,81 @@
+//! One CTA: its warps, run one at a time until each exits or waits at `BAR`; when every live
+//! warp waits, the barrier opens.
+
+use crate::error::{Fault, LaneFault};
+use crate::warp::{lanes, CtaMem, Status, Warp, WARP_SIZE};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Runs the CTA to completion; returns the thread-instructions executed.
+pub fn run_cta(
+    m: &mut CtaMem<'_>,
+    max_steps: u64,
+    progress: Option<&AtomicU64>,
+) -> Result<u64, Box<Fault>> {
+    let threads: u32 = m.ntid.iter().product();
+    let stack_top = m.cbank1_stack_top();
+    let mut warps: Vec<Warp> = (0..threads.div_ceil(WARP_SIZE))
+        .map(|id| {
+            let n = (threads - id * WARP_SIZE).min(WARP_SIZE);
+            let present = if n == WARP_SIZE {
+                u32::MAX
+            } else {
+                (1 << n) - 1
+            };
+            Warp::new(id, present, stack_top)
+        })
+        .collect();
+    let mut executed = 0u64;
+    loop {
+        for w in &mut warps {
+            let mut batch = 0u64;
+            while w.status == Status::Running {
+                match crate::step::step(w, m, max_steps) {
+                    Ok(n) => batch += u64::from(n),
+                    Err(f) => return Err(place(m, w, f)),
+                }
+                if batch >= 1 << 16 {
+                    if let Some(p) = progress {
+                        p.fetch_add(batch, Ordering::Relaxed);
+                    }
+                    executed += batch;
+                    batch = 0;
+                }
+            }
+            if let Some(p) = progress {
+                p.fetch_add(batch, Ordering::Relaxed);
+            }
+            executed += batch;
+        }
+        // Every warp is done or waits at the barrier: open it (exited warps do not count).
+        let mut waiting = false;
+        for w in &mut warps {
+            if w.status == Status::AtBarrier {
+                w.status = Status::Running;
+                waiting = true;
+            }
+        }
+        if !waiting {
+            return Ok(executed);
+        }
+    }
+}
+
+/// The fault with its kernel, address, instruction text and thread.
+fn place(m: &CtaMem<'_>, w: &Warp, f: LaneFault) -> Box<Fault> {
+    let lane = f
+        .lane
+        .or_else(|| lanes(w.active).next())
+        .or_else(|| lanes(!w.exited).next())
+        .unwrap_or(0);
+    // The step already ran: the faulting instruction is the one the warp fetched last, whose
+    // address the fault kinds that move the pc do not change before failing.
+    let pc = w.fault_pc();
+    Box::new(Fault {
+        kernel: m.img.kernel.name.clone(),
+        pc,
+        text: m.img.text(pc),
+        ctaid: m.ctaid,
+        tid: m.tid(w.id * WARP_SIZE + lane),
+        kind: f.kind,
+    })
+}
