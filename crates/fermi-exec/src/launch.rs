@@ -6,6 +6,7 @@ use crate::image::Image;
 use crate::memory::{Global, SHARED_WINDOW};
 use crate::warp::CtaMem;
 use exec::{BufferResult, LaunchSpec, ParamSpec, RunResult};
+use fermi::cubin::Module;
 use rayon::prelude::*;
 use std::sync::atomic::AtomicU64;
 use std::time::Instant;
@@ -47,7 +48,16 @@ pub fn run_cubin(
     opts: &Options<'_>,
 ) -> Result<RunResult, RunError> {
     let module = fermi::cubin::read_cubin(cubin).map_err(|e| RunError::Cubin(e.to_string()))?;
-    let img = Image::load(&module, spec.kernel.as_deref()).map_err(RunError::Launch)?;
+    run_module(&module, spec, opts)
+}
+
+/// Launches the spec's kernel of an already read cubin.
+pub fn run_module(
+    module: &Module,
+    spec: &LaunchSpec,
+    opts: &Options<'_>,
+) -> Result<RunResult, RunError> {
+    let img = Image::load(module, spec.kernel.as_deref()).map_err(RunError::Launch)?;
     let k = &img.kernel;
     if k.params.len() != spec.params.len() {
         return Err(RunError::Launch(format!(
