@@ -1,5 +1,5 @@
-//! One CTA: its warps, run one at a time until each exits or waits at `BAR`; when every live
-//! warp waits, the barrier opens.
+//! One CTA: its warps advance one instruction each per turn until each exits or waits at
+//! `BAR`; when every live warp waits, the barrier opens.
 
 use crate::error::{Fault, LaneFault};
 use crate::warp::{lanes, CtaMem, Status, Warp, WARP_SIZE};
@@ -25,26 +25,30 @@ pub fn run_cta(
         })
         .collect();
     let mut executed = 0u64;
+    let mut batch = 0u64;
     loop {
+        // One instruction per running warp per turn: warps advance together, as the
+        // hardware's schedulers interleave them (see docs/fermi-exec.md, "Scheduling").
+        let mut ran = false;
         for w in &mut warps {
-            let mut batch = 0u64;
-            while w.status == Status::Running {
-                match crate::step::step(w, m, max_steps) {
-                    Ok(n) => batch += u64::from(n),
-                    Err(f) => return Err(place(m, w, f)),
-                }
-                if batch >= 1 << 16 {
-                    if let Some(p) = progress {
-                        p.fetch_add(batch, Ordering::Relaxed);
-                    }
-                    executed += batch;
-                    batch = 0;
-                }
+            if w.status != Status::Running {
+                continue;
             }
+            ran = true;
+            match crate::step::step(w, m, max_steps) {
+                Ok(n) => batch += u64::from(n),
+                Err(f) => return Err(place(m, w, f)),
+            }
+        }
+        if batch >= 1 << 16 || !ran {
             if let Some(p) = progress {
                 p.fetch_add(batch, Ordering::Relaxed);
             }
             executed += batch;
+            batch = 0;
+        }
+        if ran {
+            continue;
         }
         // Every warp is done or waits at the barrier: open it (exited warps do not count).
         let mut waiting = false;

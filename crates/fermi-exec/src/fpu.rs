@@ -136,9 +136,9 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
             let mode = cvt_mode(inst, from, to)?;
             let flg = flags(&opd(inst, 1));
             let float_src = matches!(from, CvtType::F16 | CvtType::F32 | CvtType::F64);
-            if (flg.neg || flg.abs) && !float_src {
+            if (flg.neg || flg.abs) && !float_src && from.bits() < 32 {
                 return Err(LaneFault::warp(FaultKind::Unsupported(format!(
-                    "{name} with a negated or absolute integer source"
+                    "{name} with a negated or absolute 8- or 16-bit source"
                 ))));
             }
             each(w, mask, |w, l| {
@@ -149,6 +149,8 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
                 };
                 if float_src {
                     bits = float_sign_ops(bits, from, flg.neg, flg.abs);
+                } else if flg.neg || flg.abs {
+                    bits = int_sign_ops(bits, from, flg.neg, flg.abs);
                 }
                 let d = cvt(bits, from, to, mode);
                 let r = dst_reg(inst, 0)?;
@@ -197,6 +199,34 @@ fn float_sign_ops(bits: u64, ty: CvtType, neg: bool, abs: bool) -> u64 {
                 h ^= 0x8000;
             }
             h
+        }
+    }
+}
+
+/// `|x|` then `-x` on a 32- or 64-bit integer source (`I2I.S32.S32 R0, -R0`), as `ops::int`
+/// defines them (wrapping: `-INT_MIN` is `INT_MIN`).
+fn int_sign_ops(bits: u64, ty: CvtType, neg: bool, abs: bool) -> u64 {
+    use ops::int;
+    match ty {
+        CvtType::S32 | CvtType::U32 => {
+            let mut x = bits as u32 as i32;
+            if abs && ty == CvtType::S32 {
+                x = int::abs(x);
+            }
+            if neg {
+                x = int::neg(x);
+            }
+            u64::from(x as u32)
+        }
+        _ => {
+            let mut x = bits as i64;
+            if abs && ty == CvtType::S64 {
+                x = int::abs(x);
+            }
+            if neg {
+                x = int::neg(x);
+            }
+            x as u64
         }
     }
 }

@@ -1,6 +1,6 @@
-//! NVIDIA's sm_20 build of mgpu's segmented scan over packed values
-//! (`mgpuscan-segscanpacked.cu`: SegScanUpsweepPacked, then `mgpuscan-segscanreduction.cu`'s
-//! SegScanReduction, then SegScanDownsweepPacked) on the Fermi executor, each pass checked
+//! NVIDIA's sm_20 build of mgpu's segmented scans, packed (`mgpuscan-segscanpacked.cu`), with
+//! flags (`…flags.cu`) and with keys (`…keys.cu`): upsweep, then `mgpuscan-segscanreduction.cu`'s
+//! SegScanReduction, then downsweep, on the Fermi executor, each pass checked
 //! against what its CUDA source computes and the chain against a sequential segmented scan.
 //!
 //! Constants read from the build's code: PACKED_NUM_THREADS 256 (upsweep tiles of 0x400
@@ -45,41 +45,101 @@ fn seg_scan(p: &[u32], inclusive: bool) -> Vec<u32> {
         .collect()
 }
 
-fn chain(seed: u32, one_in: u32, inclusive: bool) {
+/// How a variant marks segment starts: bit 31 of the value (packed), a separate flag array
+/// (flags), or a change of key (keys).
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    Packed,
+    Flags,
+    Keys,
+}
+
+/// The inputs of one variant for `n` elements: values (packed values for `Packed`), the flag
+/// or key array (none for `Packed`), and the head flag of every element.
+fn inputs(
+    v: Variant,
+    n: usize,
+    seed: u32,
+    one_in: u32,
+    quiet: std::ops::Range<usize>,
+) -> (Vec<u32>, Option<Vec<u32>>, Vec<bool>) {
+    let p = packed(n, seed, one_in, quiet);
+    let heads: Vec<bool> = p.iter().map(|&x| x & HEAD != 0).collect();
+    let values: Vec<u32> = p.iter().map(|&x| x & !HEAD).collect();
+    match v {
+        Variant::Packed => (p, None, heads),
+        Variant::Flags => {
+            // Any non-zero word is a head flag.
+            let flags = heads
+                .iter()
+                .zip(xorshift(seed ^ 0x55, n))
+                .map(|(&h, r)| if h { r | 1 } else { 0 })
+                .collect();
+            (values, Some(flags), heads)
+        }
+        Variant::Keys => {
+            // Non-decreasing keys, starting at 0: a new key starts a segment.
+            let mut key = 0u32;
+            let keys = heads
+                .iter()
+                .zip(xorshift(seed ^ 0xaa, n))
+                .map(|(&h, r)| {
+                    if h {
+                        key += 1 + r % 5;
+                    }
+                    key
+                })
+                .collect();
+            (values, Some(keys), heads)
+        }
+    }
+}
+
+fn chain(v: Variant, seed: u32, one_in: u32, inclusive: bool) {
+    let (up, down) = match v {
+        Variant::Packed => ("SegScanUpsweepPacked", "SegScanDownsweepPacked"),
+        Variant::Flags => ("SegScanUpsweepFlags", "SegScanDownsweepFlags"),
+        Variant::Keys => ("SegScanUpsweepKeys", "SegScanDownsweepKeys"),
+    };
     let blocks = 4u32;
     let per_block = 2 * NUM_VALUES;
     let n = (blocks * per_block) as usize;
-    // Block 1 has no head flag at all, so its carry runs through from block 0.
+    // Block 1 has no segment start at all, so its carry runs through from block 0.
     let pb = per_block as usize;
-    let data = packed(n, seed, one_in, pb..2 * pb);
+    let (values, side, heads) = inputs(v, n, seed, one_in, pb..2 * pb);
+    let xs: Vec<u32> = values.iter().map(|&x| x & !HEAD).collect();
     let ranges: Vec<u32> = (0..blocks)
         .flat_map(|b| [b * per_block, (b + 1) * per_block])
         .collect();
+    let mut ins = vec![u32s(&values)];
+    if let Some(side) = &side {
+        ins.push(u32s(side));
+    }
+    let k = ins.len();
 
-    // Upsweep: the sum of each block's last segment, and whether the block has a head flag.
+    // Upsweep: the sum of each block's last segment, and whether that segment starts inside
+    // the block.
+    let mut params = ins.clone();
+    params.extend([u32s(&[0; 4]), u32s(&[9; 4]), u32s(&ranges)]);
     let r = run(
         "mgpuscan-mgpuscan.cubin",
-        &spec(
-            "SegScanUpsweepPacked",
-            blocks,
-            THREADS,
-            vec![u32s(&data), u32s(&[0; 4]), u32s(&[9; 4]), u32s(&ranges)],
-        ),
+        &spec(up, blocks, THREADS, params),
     );
-    let last = words(&r, 1);
-    let has_head = words(&r, 2);
+    let last = words(&r, k);
+    let has_head = words(&r, k + 1);
     for b in 0..blocks as usize {
-        let block = &data[b * pb..(b + 1) * pb];
-        let start = block.iter().rposition(|&v| v & HEAD != 0);
-        let want: u32 = block[start.unwrap_or(0)..]
+        let start = heads[b * pb..(b + 1) * pb].iter().rposition(|&h| h);
+        let want: u32 = xs[b * pb + start.unwrap_or(0)..(b + 1) * pb]
             .iter()
-            .fold(0u32, |s, &v| s.wrapping_add(v & !HEAD));
-        assert_eq!(last[b], want, "upsweep block {b} last-segment sum");
-        assert_eq!(
-            has_head[b],
-            u32::from(start.is_some()),
-            "upsweep block {b} flag"
-        );
+            .fold(0u32, |s, &x| s.wrapping_add(x));
+        assert_eq!(last[b], want, "{up}: block {b} last-segment sum");
+        // The keys kernel compares the block's last key with the key before the block
+        // (block 0: no flag); the others report any head flag in the block.
+        let flag = match (v, side.as_ref()) {
+            (Variant::Keys, Some(keys)) => b > 0 && keys[b * pb - 1] != keys[(b + 1) * pb - 1],
+            _ => start.is_some(),
+        };
+        assert_eq!(has_head[b], u32::from(flag), "{up}: block {b} flag");
     }
 
     // Reduction: each block's carry-in, the sum of the segment running into it.
@@ -105,39 +165,44 @@ fn chain(seed: u32, one_in: u32, inclusive: bool) {
     }
 
     // Downsweep: the segmented scan of every value.
+    let mut params = ins;
+    params.extend([
+        u32s(&vec![0; n]),
+        u32s(&carry),
+        u32s(&ranges),
+        value_u32(n as u32),
+        value_u32(u32::from(inclusive)),
+    ]);
     let r = run(
         "mgpuscan-mgpuscan.cubin",
-        &spec(
-            "SegScanDownsweepPacked",
-            blocks,
-            THREADS,
-            vec![
-                u32s(&data),
-                u32s(&vec![0; n]),
-                u32s(&carry),
-                u32s(&ranges),
-                value_u32(n as u32),
-                value_u32(u32::from(inclusive)),
-            ],
-        ),
+        &spec(down, blocks, THREADS, params),
     );
-    let out = words(&r, 1);
-    let want = seg_scan(&data, inclusive);
+    let out = words(&r, k);
+    let flagged: Vec<u32> = xs
+        .iter()
+        .zip(&heads)
+        .map(|(&x, &h)| if h { x | HEAD } else { x })
+        .collect();
+    let want = seg_scan(&flagged, inclusive);
     for i in 0..n {
-        assert_eq!(
-            out[i], want[i],
-            "downsweep value {i} (input {:#x})",
-            data[i]
-        );
+        assert_eq!(out[i], want[i], "{down}: value {i}");
     }
 }
 
 #[test]
-fn packed_segmented_scan_exclusive() {
-    chain(0x2468, 3000, false);
+fn packed_segmented_scan() {
+    chain(Variant::Packed, 0x2468, 3000, false);
+    chain(Variant::Packed, 0x1357, 40, true);
 }
 
 #[test]
-fn packed_segmented_scan_inclusive_with_many_segments() {
-    chain(0x1357, 40, true);
+fn flags_segmented_scan() {
+    chain(Variant::Flags, 0x2468, 3000, true);
+    chain(Variant::Flags, 0x1357, 40, false);
+}
+
+#[test]
+fn keys_segmented_scan() {
+    chain(Variant::Keys, 0x2468, 3000, false);
+    chain(Variant::Keys, 0x1357, 40, true);
 }
