@@ -136,7 +136,7 @@ pub fn window_range(
 
 /// `Misaligned` unless `addr` is a multiple of `size`.
 pub fn check_aligned(space: Space, addr: u64, size: u32) -> Result<(), FaultKind> {
-    if addr % u64::from(size.max(1)) == 0 {
+    if addr.is_multiple_of(u64::from(size.max(1))) {
         Ok(())
     } else {
         Err(FaultKind::Misaligned { space, addr, size })

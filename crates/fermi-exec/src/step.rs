@@ -253,12 +253,16 @@ fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, La
             let wid = w.id;
             each(w, mask, |w, l| {
                 let t = m.tid(wid * 32 + l);
+                // Component `sr - base` (x, y, z) of a three-element special register.
+                let xyz = |v: &[u32; 3], base: u8| {
+                    v.get(usize::from(sr - base)).copied().unwrap_or(0)
+                };
                 let v = match sr {
                     0x00 => l,
-                    0x21..=0x23 => t[usize::from(sr - 0x21)],
-                    0x25..=0x27 => m.ctaid[usize::from(sr - 0x25)],
-                    0x29..=0x2b => m.ntid[usize::from(sr - 0x29)],
-                    0x2d..=0x2f => m.nctaid[usize::from(sr - 0x2d)],
+                    0x21..=0x23 => xyz(&t, 0x21),
+                    0x25..=0x27 => xyz(&m.ctaid, 0x25),
+                    0x29..=0x2b => xyz(&m.ntid, 0x29),
+                    0x2d..=0x2f => xyz(&m.nctaid, 0x2d),
                     0x38 => 1 << l,
                     0x39 => (1u32 << l) - 1,
                     0x3a => ((1u64 << (l + 1)) - 1) as u32,

@@ -50,7 +50,7 @@ fn find_max_index_loop_and_reduce_agree_with_the_source() {
             NUM_THREADS,
             vec![
                 f32s(&data),
-                f32s(&vec![0.0; 4]),
+                f32s(&[0.0; 4]),
                 u32s(&[0; 4]),
                 u32s(&ranges),
             ],

@@ -153,7 +153,7 @@ fn chain(v: Variant, seed: u32, one_in: u32, inclusive: bool) {
         ),
     );
     let carry = words(&r, 1);
-    for b in 0..blocks as usize {
+    for (b, &got) in carry.iter().enumerate() {
         let mut want = 0u32;
         for j in (0..b).rev() {
             want = want.wrapping_add(last[j]);
@@ -161,7 +161,7 @@ fn chain(v: Variant, seed: u32, one_in: u32, inclusive: bool) {
                 break;
             }
         }
-        assert_eq!(carry[b], want, "reduction carry into block {b}");
+        assert_eq!(got, want, "reduction carry into block {b}");
     }
 
     // Downsweep: the segmented scan of every value.
