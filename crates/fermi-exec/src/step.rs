@@ -254,9 +254,8 @@ fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, La
             each(w, mask, |w, l| {
                 let t = m.tid(wid * 32 + l);
                 // Component `sr - base` (x, y, z) of a three-element special register.
-                let xyz = |v: &[u32; 3], base: u8| {
-                    v.get(usize::from(sr - base)).copied().unwrap_or(0)
-                };
+                let xyz =
+                    |v: &[u32; 3], base: u8| v.get(usize::from(sr - base)).copied().unwrap_or(0);
                 let v = match sr {
                     0x00 => l,
                     0x21..=0x23 => xyz(&t, 0x21),

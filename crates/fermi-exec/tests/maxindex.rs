@@ -48,12 +48,7 @@ fn find_max_index_loop_and_reduce_agree_with_the_source() {
             "FindMaxIndexLoop",
             blocks,
             NUM_THREADS,
-            vec![
-                f32s(&data),
-                f32s(&[0.0; 4]),
-                u32s(&[0; 4]),
-                u32s(&ranges),
-            ],
+            vec![f32s(&data), f32s(&[0.0; 4]), u32s(&[0; 4]), u32s(&ranges)],
         ),
     );
     let maxes = words(&r, 1);
