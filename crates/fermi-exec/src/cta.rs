@@ -2,7 +2,7 @@
 //! `BAR`; when every live warp waits, the barrier opens.
 
 use crate::error::{Fault, LaneFault};
-use crate::warp::{lanes, CtaMem, Status, Warp, WARP_SIZE};
+use crate::warp::{lanes, BarOp, BarResult, CtaMem, Status, Warp, WARP_SIZE};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Runs the CTA to completion; returns the thread-instructions executed.
@@ -50,16 +50,35 @@ pub fn run_cta(
         if ran {
             continue;
         }
-        // Every warp is done or waits at the barrier: open it (exited warps do not count).
+        // Every warp is done or waits at the barrier: open it (exited warps do not count)
+        // and deliver the reduction to the warps that asked for it.
+        let (held, arrived) = (m.bar_true, m.bar_arrived);
+        m.bar_true = 0;
+        m.bar_arrived = 0;
         let mut waiting = false;
         for w in &mut warps {
             if w.status == Status::AtBarrier {
                 w.status = Status::Running;
                 waiting = true;
+                if let Some(b) = w.bar.take() {
+                    deliver(w, b, held, arrived);
+                }
             }
         }
         if !waiting {
             return Ok(executed);
+        }
+    }
+}
+
+/// Writes a barrier reduction: the count of threads whose predicate held (`.POPC`), or
+/// whether all (`.AND`) or any (`.OR`) of them did.
+fn deliver(w: &mut Warp, b: BarResult, held: u32, arrived: u32) {
+    for l in lanes(w.active) {
+        match b.op {
+            BarOp::Popc => w.set_reg(l, b.rd, held),
+            BarOp::And => w.set_pred(l, b.pd, held == arrived),
+            BarOp::Or => w.set_pred(l, b.pd, held > 0),
         }
     }
 }

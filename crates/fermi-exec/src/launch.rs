@@ -160,6 +160,8 @@ pub fn run_module(
             ctaid,
             ntid: spec.block,
             nctaid: spec.grid,
+            bar_arrived: 0,
+            bar_true: 0,
         };
         crate::cta::run_cta(&mut m, opts.max_steps, opts.progress)
     };

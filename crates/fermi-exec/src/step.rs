@@ -6,7 +6,8 @@ use crate::alu::each;
 use crate::error::{FaultKind, LaneFault};
 use crate::stack::{EntryKind, Leave};
 use crate::warp::{
-    dst_pred, dst_reg, has, lanes, mod_named, only_mods, opd, src32, src_pred, CtaMem, Status, Warp,
+    dst_pred, dst_reg, has, lanes, mod_named, only_mods, opd, src32, src_pred, BarOp, BarResult,
+    CtaMem, Status, Warp,
 };
 use fermi::isa::{branch_target, Inst, Operand};
 
@@ -109,7 +110,7 @@ fn cc_always(inst: &Inst) -> Result<(), LaneFault> {
 /// Control-flow instructions; `Ok(false)` if `inst` is not one.
 fn control(
     w: &mut Warp,
-    m: &CtaMem<'_>,
+    m: &mut CtaMem<'_>,
     inst: &Inst,
     mask: u32,
     next: u64,
@@ -185,7 +186,8 @@ fn control(
             leave(w, mask, Leave::Other)?;
         }
         "BAR" => {
-            only_mods(inst, &[".RED.POPC", ".SYNC"]).map_err(LaneFault::warp)?;
+            only_mods(inst, &[".RED.POPC", ".RED.AND", ".RED.OR", ".SYNC"])
+                .map_err(LaneFault::warp)?;
             bar(w, m, inst, mask)?;
             w.pc = next;
             w.status = Status::AtBarrier;
@@ -214,31 +216,39 @@ fn control(
     Ok(true)
 }
 
-/// `BAR.RED.POPC RZ, bar, tcount` (`__syncthreads`): the whole warp must arrive together, and
-/// only the full-CTA form without a reduction result is run.
-fn bar(w: &Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<(), LaneFault> {
+/// `BAR.RED.{POPC,AND,OR} rd, pd, bar, tcount, c` (`__syncthreads` is `BAR.RED.POPC RZ, RZ`):
+/// the whole warp must arrive together, and only the whole-CTA form runs. Each lane adds its
+/// predicate `c` to the CTA's reduction, delivered when the barrier opens (`cta.rs`).
+fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<(), LaneFault> {
     if mask != w.active || w.active != !w.exited {
         return Err(LaneFault::warp(FaultKind::Discipline(format!(
             "BAR executed by a diverged warp (lanes {mask:#010x} of {:#010x})",
             !w.exited
         ))));
     }
-    let rd = dst_reg(inst, 0).map_err(LaneFault::warp)?;
-    let pd = dst_pred(inst, 1).map_err(LaneFault::warp)?;
-    if rd.index() != 63 || pd.index() != 7 {
-        return Err(unsupported(
-            "BAR with a reduction result (register or predicate)".into(),
-        ));
-    }
     let threads: u32 = m.ntid.iter().product();
-    if let Some(l) = lanes(mask).next() {
+    let mut held = 0;
+    for l in lanes(mask) {
         let count = src32(w, m, l, inst, 3).map_err(|k| LaneFault::at(l, k))?;
         if count != 0 && count != threads {
             return Err(unsupported(format!(
                 "BAR with a thread count ({count}) other than the whole CTA"
             )));
         }
+        if src_pred(w, l, inst, 4).map_err(|k| LaneFault::at(l, k))? {
+            held += 1;
+        }
     }
+    m.bar_arrived += mask.count_ones();
+    m.bar_true += held;
+    let rd = dst_reg(inst, 0).map_err(LaneFault::warp)?;
+    let pd = dst_pred(inst, 1).map_err(LaneFault::warp)?;
+    let op = match mod_named(inst, "barrier operation").unwrap_or("") {
+        ".RED.AND" => BarOp::And,
+        ".RED.OR" => BarOp::Or,
+        _ => BarOp::Popc,
+    };
+    w.bar = (rd.index() != 63 || pd.index() != 7).then_some(BarResult { rd, pd, op });
     Ok(())
 }
 

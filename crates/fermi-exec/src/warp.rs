@@ -19,6 +19,22 @@ pub enum Status {
     Done,
 }
 
+/// The reduction `BAR.RED.*` delivers when the barrier opens: the CTA-wide count of threads
+/// whose predicate held (`.POPC`, into `rd`) or its `.AND`/`.OR` (into `pd`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BarResult {
+    pub rd: Gpr,
+    pub pd: Pred,
+    pub op: BarOp,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarOp {
+    Popc,
+    And,
+    Or,
+}
+
 pub struct Warp {
     /// Index of the warp in its CTA; lane `l` is thread `32 * id + l`.
     pub id: u32,
@@ -35,6 +51,8 @@ pub struct Warp {
     pub stack: Stack,
     pub steps: u64,
     pub status: Status,
+    /// The result this warp waits for at `BAR`, if it asked for one.
+    pub bar: Option<BarResult>,
 }
 
 impl Warp {
@@ -57,6 +75,7 @@ impl Warp {
             stack: Stack::default(),
             steps: 0,
             status: Status::Running,
+            bar: None,
         }
     }
 
@@ -168,6 +187,9 @@ pub struct CtaMem<'a> {
     pub ctaid: [u32; 3],
     pub ntid: [u32; 3],
     pub nctaid: [u32; 3],
+    /// Threads that reached the current barrier, and those of them whose predicate held.
+    pub bar_arrived: u32,
+    pub bar_true: u32,
 }
 
 impl CtaMem<'_> {

@@ -202,3 +202,26 @@ fn votes() {
         assert_eq!(o, want, "thread {t}");
     }
 }
+
+#[test]
+fn barrier_reductions() {
+    // 70 threads (warps of 32, 32 and 6). POPC of "tid odd" is 35; AND of "tid < 69" is
+    // false (thread 69); OR of "tid >= 69" is true.
+    let code = with_prologue(&[
+        "LOP.AND R3, R0, 0x1;",                   // 0x18
+        "ISETP.NE.U32.AND P0, pt, R3, RZ, pt;",   // 0x20
+        "BAR.RED.POPC R4, pt, RZ, RZ, P0;",       // 0x28
+        "ISETP.LT.U32.AND P0, pt, R0, 0x45, pt;", // 0x30
+        "BAR.RED.AND RZ, P1, RZ, RZ, P0;",        // 0x38
+        "BAR.RED.OR RZ, P2, RZ, RZ, !P0;",        // 0x40
+        "@P1 IADD R4, R4, 0x100;",                // 0x48
+        "@P2 IADD R4, R4, 0x1000;",               // 0x50
+        "ST [R2], R4;",
+        "EXIT;",
+    ]);
+    let out = run_threads(&code, 70);
+    assert_eq!(out, vec![35 + 0x1000; 70]);
+    // With every thread below 69 the AND holds and the OR does not.
+    let out = run_threads(&code, 69);
+    assert_eq!(out, vec![34 + 0x100; 69]);
+}
