@@ -68,12 +68,12 @@ impl Image {
 
     /// Per-thread local memory: the kernel's own plus its stack. `c[0x1][0x100]` holds this
     /// size, the initial stack pointer (the stack grows down from the window's top).
-    pub fn local_bytes(&self) -> u32 {
-        self.kernel
-            .local_size
-            .saturating_add(self.kernel.min_stack_size)
-            .saturating_add(self.kernel.frame_size)
-            .saturating_add(EXTRA_STACK_BYTES)
-            .next_multiple_of(16)
+    pub fn local_bytes(&self) -> u64 {
+        let k = &self.kernel;
+        (u64::from(k.local_size)
+            + u64::from(k.min_stack_size)
+            + u64::from(k.frame_size)
+            + u64::from(EXTRA_STACK_BYTES))
+        .next_multiple_of(16)
     }
 }

@@ -17,6 +17,10 @@ pub const PARAM_BASE: usize = 0x20;
 pub const STACK_TOP_OFFSET: usize = 0x100;
 /// Most threads of one CTA on sm_20.
 pub const MAX_CTA_THREADS: u64 = 1024;
+/// Most local memory (with stack) per thread on sm_20 (512 KiB).
+pub const MAX_LOCAL_BYTES: u64 = 512 << 10;
+/// Size of a constant bank.
+const CBANK_BYTES: u64 = 0x1_0000;
 /// Most CTAs of one launch (a bound on the per-CTA bookkeeping, not an sm_20 limit).
 pub const MAX_CTAS: u64 = 1 << 24;
 /// Most shared memory one CTA may have on sm_20 (48 KiB).
@@ -89,7 +93,13 @@ pub fn run_module(
     let ptr_bytes: u32 = if img.addr64 { 8 } else { 4 };
     let limit = if img.addr64 { 1 << 48 } else { 1 << 32 };
     let mut global = Global::new();
-    let cbank_len = PARAM_BASE + (k.param_size.max(k.params_end()) as usize);
+    let param_end = u64::from(k.param_size.max(k.params_end()));
+    if param_end > CBANK_BYTES - PARAM_BASE as u64 {
+        return Err(RunError::Launch(format!(
+            "the kernel's parameters end at byte {param_end}, past constant bank 0 (64 KiB)"
+        )));
+    }
+    let cbank_len = PARAM_BASE + param_end as usize;
     let mut cbank0 = vec![0u8; cbank_len];
     put(&mut cbank0, 0, &(SHARED_WINDOW as u32).to_le_bytes());
     for (i, n) in spec.block.iter().enumerate() {
@@ -134,8 +144,18 @@ pub fn run_module(
         }
     }
     let local_bytes = img.local_bytes();
+    if local_bytes > MAX_LOCAL_BYTES {
+        return Err(RunError::Launch(format!(
+            "the kernel asks for {local_bytes} bytes of local memory and stack per thread; \
+             sm_20 allows {MAX_LOCAL_BYTES}"
+        )));
+    }
     let mut cbank1 = vec![0u8; STACK_TOP_OFFSET + 4];
-    put(&mut cbank1, STACK_TOP_OFFSET, &local_bytes.to_le_bytes());
+    put(
+        &mut cbank1,
+        STACK_TOP_OFFSET,
+        &(local_bytes as u32).to_le_bytes(),
+    );
 
     let [gx, gy, gz] = spec.grid;
     let ctas = u64::from(gx) * u64::from(gy) * u64::from(gz);
@@ -156,7 +176,10 @@ pub fn run_module(
             cbank0: &cbank0,
             cbank1: &cbank1,
             shared: vec![0; shared as usize],
-            local: vec![vec![0; local_bytes as usize]; threads as usize],
+            // Allocated on a thread's first local access (most threads of most kernels
+            // never touch local memory).
+            local: vec![Vec::new(); threads as usize],
+            local_bytes: local_bytes as usize,
             ctaid,
             ntid: spec.block,
             nctaid: spec.grid,
@@ -169,13 +192,18 @@ pub fn run_module(
     let all = || -> Result<u64, Box<Fault>> {
         // Every CTA runs; the fault reported is that of the lowest-numbered faulting CTA, so
         // a report does not depend on scheduling.
-        let results: Vec<Result<u64, Box<Fault>>> =
-            (0..ctas).into_par_iter().map(run_one).collect();
-        let mut total = 0u64;
-        for r in results {
-            total += r?;
-        }
-        Ok(total)
+        (0..ctas)
+            .into_par_iter()
+            .map(|c| run_one(c).map_err(|f| (c, f)))
+            .reduce(
+                || Ok(0),
+                |a, b| match (a, b) {
+                    (Ok(x), Ok(y)) => Ok(x + y),
+                    (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+                    (Err(e), Err(f)) => Err(if e.0 <= f.0 { e } else { f }),
+                },
+            )
+            .map_err(|(_, f)| f)
     };
     let outcome = if opts.threads == 0 {
         all()

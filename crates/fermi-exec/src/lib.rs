@@ -35,4 +35,6 @@ mod step;
 mod warp;
 
 pub use error::{Fault, FaultKind, RunError, Space};
-pub use launch::{run_cubin, run_module, Options, MAX_CTA_THREADS, MAX_SHARED_BYTES, PARAM_BASE};
+pub use launch::{
+    run_cubin, run_module, Options, MAX_CTA_THREADS, MAX_LOCAL_BYTES, MAX_SHARED_BYTES, PARAM_BASE,
+};

@@ -148,6 +148,7 @@ fn access_space(
         }
         Generic::Local(off) => {
             check_aligned(Space::Local, off, n)?;
+            let len = m.local_bytes;
             let Some(mem) = m.local.get_mut(thread as usize) else {
                 return Err(FaultKind::OutOfBounds {
                     space: Space::Local,
@@ -155,7 +156,10 @@ fn access_space(
                     size: n,
                 });
             };
-            let r = window_range(Space::Local, off, n, mem.len())?;
+            let r = window_range(Space::Local, off, n, len)?;
+            if mem.is_empty() {
+                mem.resize(len, 0);
+            }
             window_copy(mem, r, data, store);
             Ok(())
         }

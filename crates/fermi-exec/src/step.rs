@@ -22,10 +22,11 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
     }
     w.steps += 1;
     let pc = w.pc;
-    let inst = match usize::try_from(pc / 8)
-        .ok()
-        .and_then(|i| m.img.insts.get(i))
-    {
+    // A branch may land between words: that is outside the code too.
+    let slot = (pc % 8 == 0)
+        .then(|| usize::try_from(pc / 8).ok())
+        .flatten();
+    let inst = match slot.and_then(|i| m.img.insts.get(i)) {
         Some(Ok(inst)) => *inst,
         Some(Err(why)) => {
             return Err(LaneFault::warp(FaultKind::Unsupported(format!(
@@ -36,7 +37,7 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
     };
     let active = w.active.count_ones();
     let mask = w.guarded(&inst);
-    let next = pc + 8;
+    let next = pc.wrapping_add(8);
     if control(w, m, &inst, mask, next)? {
         return Ok(active);
     }

@@ -182,8 +182,10 @@ pub struct CtaMem<'a> {
     pub cbank0: &'a [u8],
     pub cbank1: &'a [u8],
     pub shared: Vec<u8>,
-    /// Per thread of the CTA, by linear thread index.
+    /// Per thread of the CTA, by linear thread index; empty until the thread's first access.
     pub local: Vec<Vec<u8>>,
+    /// Size of each thread's local memory.
+    pub local_bytes: usize,
     pub ctaid: [u32; 3],
     pub ntid: [u32; 3],
     pub nctaid: [u32; 3],

@@ -120,3 +120,15 @@ fn launch_dimensions_come_from_bank_zero_and_special_registers() {
     let want: Vec<u32> = (0..30).map(|g| 10 * 1000 + 3 * 100 + g / 10).collect();
     assert_eq!(words(&r, 0), want);
 }
+
+#[test]
+fn oversized_local_memory_is_a_launch_error() {
+    let mut m = module(&["EXIT;"], AddressSize::Bits32, vec![], 0);
+    m.kernels[0].local_size = u32::MAX;
+    m.kernels[0].min_stack_size = u32::MAX;
+    let s = spec("k", 1, 1, vec![]);
+    match run_module(&m, &s, &Options::default()) {
+        Err(fermi_exec::RunError::Launch(msg)) => assert!(msg.contains("local memory"), "{msg}"),
+        other => panic!("{other:?}"),
+    }
+}
