@@ -23,7 +23,8 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
     w.steps += 1;
     let pc = w.pc;
     // A branch may land between words: that is outside the code too.
-    let slot = (pc % 8 == 0)
+    let slot = pc
+        .is_multiple_of(8)
         .then(|| usize::try_from(pc / 8).ok())
         .flatten();
     let inst = match slot.and_then(|i| m.img.insts.get(i)) {
