@@ -16,6 +16,7 @@
 //! | `bfe`, `bfi` | [`bfe`], [`bfi`] | 9.7.1.19–20 |
 //! | `szext`, `bmsk` (`.clamp/.wrap`) | [`szext_u32`], [`szext_s32`], [`bmsk_b32`] | 9.7.1.21–22 |
 //! | `dp4a`, `dp2a` | [`dp4a`], [`dp2a`] | 9.7.1.23–24 |
+//! | (Fermi `IMUL`/`IMAD` with one `.u32` and one `.s32` source) | [`mul_wide_mixed`] | — |
 //!
 //! Functions are generic over the sealed [`Int`] trait (`u16 i16 u32 i32 u64 i64`, the PTX
 //! `.u16 … .s64` types) or monomorphic where the spec allows only one type. The signedness of
@@ -28,6 +29,7 @@ mod arith;
 mod bits;
 mod divrem;
 mod dot;
+mod mixed;
 mod num;
 mod pair;
 
@@ -35,6 +37,7 @@ pub use arith::*;
 pub use bits::*;
 pub use divrem::*;
 pub use dot::*;
+pub use mixed::*;
 pub use num::{Int, Widen};
 pub use pair::*;
 

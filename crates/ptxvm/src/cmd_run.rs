@@ -12,7 +12,7 @@ const MAX_SPEC_BYTES: u64 = 256 << 20;
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The PTX module.
+    /// The PTX module, or an sm_20 cubin (run on the Fermi executor).
     file: PathBuf,
     /// The launch: kernel, grid, block, shared bytes and parameters (see the README).
     #[arg(long, conflicts_with_all = ["grid", "block", "arg", "shared_bytes"])]
@@ -50,6 +50,20 @@ pub struct RunArgs {
 }
 
 pub fn run(args: &RunArgs) -> Exit {
+    if crate::run_cubin::is_cubin(&args.file) {
+        return match load_spec(args) {
+            Ok(spec) => crate::run_cubin::run(crate::run_cubin::CubinRun {
+                file: &args.file,
+                spec,
+                kernel: args.kernel.as_deref(),
+                json: args.json,
+                out: args.out.as_deref(),
+                threads: args.threads,
+                max_steps: args.max_steps,
+            }),
+            Err(code) => code,
+        };
+    }
     let file = match read_source(&args.file) {
         Ok(f) => f,
         Err(code) => return code,

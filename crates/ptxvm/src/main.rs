@@ -7,6 +7,7 @@ mod cmd_run;
 mod cmd_sass;
 mod exit;
 mod input;
+mod run_cubin;
 
 use clap::{Parser, Subcommand};
 
@@ -41,7 +42,7 @@ enum Command {
     },
     /// Print a PTX file in canonical form.
     Fmt { file: PathBuf },
-    /// Run a kernel on the CPU.
+    /// Run a kernel of a PTX module or an sm_20 cubin on the CPU.
     Run(cmd_run::RunArgs),
     /// Assemble Fermi SASS text (cuobjdump or asfermi syntax) into a cubin.
     Asm(cmd_sass::AsmArgs),

@@ -1,0 +1,79 @@
+//! A kernel ready to run: its words decoded once, its constant banks' static parts, and the
+//! sizes the cubin gives (shared, local, stack, registers).
+
+use fermi::cubin::{AddressSize, Kernel, Module};
+use fermi::isa::{decode, disassemble_word, Inst};
+
+/// Bytes of the per-thread stack ptxvm gives a kernel beyond what its cubin asks for
+/// (`EIATTR_MIN_STACK_SIZE`); the driver's default is of this order, and NVIDIA's code reads
+/// the stack top from `c[0x1][0x100]` rather than assuming a size.
+pub const EXTRA_STACK_BYTES: u32 = 1024;
+
+/// One decoded kernel.
+pub struct Image {
+    pub kernel: Kernel,
+    /// Instruction at byte address `8 * i`, or the decode error's message.
+    pub insts: Vec<Result<Inst, String>>,
+    /// `-m64` code: pointers are 8 bytes and `.E` addresses are register pairs.
+    pub addr64: bool,
+    /// `c[0x2]`, the module's constant data.
+    pub constant2: Vec<u8>,
+}
+
+impl Image {
+    /// The kernel named `name` (or the only one) of `module`.
+    pub fn load(module: &Module, name: Option<&str>) -> Result<Image, String> {
+        let kernel = match name {
+            Some(n) => module
+                .kernels
+                .iter()
+                .find(|k| k.name == n)
+                .ok_or_else(|| format!("kernel: no kernel named `{n}` in the cubin"))?,
+            None => match module.kernels.as_slice() {
+                [one] => one,
+                [] => return Err("the cubin has no kernel".into()),
+                many => {
+                    let names: Vec<&str> = many.iter().map(|k| k.name.as_str()).collect();
+                    return Err(format!(
+                        "the cubin has {} kernels ({}); name one with \"kernel\"",
+                        names.len(),
+                        names.join(", ")
+                    ));
+                }
+            },
+        };
+        let insts = kernel
+            .code
+            .iter()
+            .map(|&w| decode(w).map_err(|e| e.to_string()))
+            .collect();
+        Ok(Image {
+            kernel: kernel.clone(),
+            insts,
+            addr64: module.address_size == AddressSize::Bits64,
+            constant2: module.constant2.clone(),
+        })
+    }
+
+    /// cuobjdump's text of the instruction at byte address `pc` (for fault reports).
+    pub fn text(&self, pc: u64) -> String {
+        let word = usize::try_from(pc / 8)
+            .ok()
+            .and_then(|i| self.kernel.code.get(i));
+        match word {
+            Some(&w) => disassemble_word(w, pc),
+            None => "<outside the code>".to_string(),
+        }
+    }
+
+    /// Per-thread local memory: the kernel's own plus its stack. `c[0x1][0x100]` holds this
+    /// size, the initial stack pointer (the stack grows down from the window's top).
+    pub fn local_bytes(&self) -> u64 {
+        let k = &self.kernel;
+        (u64::from(k.local_size)
+            + u64::from(k.min_stack_size)
+            + u64::from(k.frame_size)
+            + u64::from(EXTRA_STACK_BYTES))
+        .next_multiple_of(16)
+    }
+}

@@ -1,0 +1,144 @@
+//! The address spaces a Fermi kernel sees: global buffers, the per-CTA shared window and the
+//! per-thread local window, laid out in one generic address space (sm_20's unified
+//! addressing: `LD`/`ST` take generic addresses, `LDS`/`LDL` window offsets).
+//!
+//! Layout (ptxvm's choice; the hardware's is the driver's business, see docs/fermi-exec.md):
+//! the shared window at [`SHARED_WINDOW`], the local window at [`LOCAL_WINDOW`], each
+//! [`WINDOW_BYTES`] long, and global buffers from [`GLOBAL_BASE`] up, 256-byte aligned with a
+//! guard gap between buffers so that running off one buffer faults instead of reading the next.
+
+use crate::error::{FaultKind, Space};
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Generic address of shared offset 0 (what `c[0x0][0x0]` holds).
+pub const SHARED_WINDOW: u64 = 0x0100_0000;
+/// Generic address of local offset 0.
+pub const LOCAL_WINDOW: u64 = 0x0200_0000;
+/// Size of each window in the generic space.
+pub const WINDOW_BYTES: u64 = 0x0100_0000;
+/// First global buffer address.
+pub const GLOBAL_BASE: u64 = 0x1000_0000;
+/// Alignment of, and gap between, global buffers.
+const GLOBAL_ALIGN: u64 = 256;
+
+/// Which space a generic address falls in, and the offset within it.
+pub enum Generic {
+    Shared(u64),
+    Local(u64),
+    Global(u64),
+}
+
+/// Splits a generic address into its window.
+pub fn classify(addr: u64) -> Generic {
+    if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_BYTES).contains(&addr) {
+        Generic::Shared(addr - SHARED_WINDOW)
+    } else if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_BYTES).contains(&addr) {
+        Generic::Local(addr - LOCAL_WINDOW)
+    } else {
+        Generic::Global(addr)
+    }
+}
+
+/// Global memory shared by every CTA of a launch. CTAs run in parallel; byte-wise relaxed
+/// atomics make plain loads and stores data-race free in Rust terms (a kernel whose CTAs race
+/// on the same bytes gets some interleaving, as on the GPU).
+#[derive(Default)]
+pub struct Global {
+    /// `(base address, bytes)`, sorted by address.
+    buffers: Vec<(u64, Vec<AtomicU8>)>,
+    next: u64,
+}
+
+impl Global {
+    pub fn new() -> Global {
+        Global {
+            buffers: Vec::new(),
+            next: GLOBAL_BASE,
+        }
+    }
+
+    /// Allocates a buffer holding `data`; returns its address, or `None` if the address space
+    /// (32-bit in `-m32` code, `limit`) is exhausted.
+    pub fn alloc(&mut self, data: &[u8], limit: u64) -> Option<u64> {
+        let base = self.next;
+        let len = data.len() as u64;
+        let end = base.checked_add(len)?;
+        if end > limit {
+            return None;
+        }
+        self.next = end
+            .checked_add(2 * GLOBAL_ALIGN - 1)
+            .map(|n| n & !(GLOBAL_ALIGN - 1))?;
+        self.buffers
+            .push((base, data.iter().map(|&b| AtomicU8::new(b)).collect()));
+        Some(base)
+    }
+
+    /// The contents of the buffer at `base`.
+    pub fn read_buffer(&self, base: u64) -> Vec<u8> {
+        self.buffers
+            .iter()
+            .find(|(b, _)| *b == base)
+            .map(|(_, d)| d.iter().map(|x| x.load(Ordering::Relaxed)).collect())
+            .unwrap_or_default()
+    }
+
+    fn bytes(&self, addr: u64, size: u32) -> Result<&[AtomicU8], FaultKind> {
+        let oob = FaultKind::OutOfBounds {
+            space: Space::Global,
+            addr,
+            size,
+        };
+        let i = self.buffers.partition_point(|(b, _)| *b <= addr);
+        let (base, data) = i
+            .checked_sub(1)
+            .and_then(|i| self.buffers.get(i))
+            .ok_or(oob.clone())?;
+        let off = usize::try_from(addr - base).map_err(|_| oob.clone())?;
+        data.get(off..off.saturating_add(size as usize)).ok_or(oob)
+    }
+
+    pub fn load(&self, addr: u64, out: &mut [u8]) -> Result<(), FaultKind> {
+        let src = self.bytes(addr, out.len() as u32)?;
+        for (o, s) in out.iter_mut().zip(src) {
+            *o = s.load(Ordering::Relaxed);
+        }
+        Ok(())
+    }
+
+    pub fn store(&self, addr: u64, data: &[u8]) -> Result<(), FaultKind> {
+        let dst = self.bytes(addr, data.len() as u32)?;
+        for (d, s) in dst.iter().zip(data) {
+            d.store(*s, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+}
+
+/// The byte range `[off, off+size)` of a window of `len` bytes, or the fault.
+pub fn window_range(
+    space: Space,
+    off: u64,
+    size: u32,
+    len: usize,
+) -> Result<std::ops::Range<usize>, FaultKind> {
+    let start = usize::try_from(off).ok();
+    let end = start.and_then(|s| s.checked_add(size as usize));
+    match (start, end) {
+        (Some(s), Some(e)) if e <= len => Ok(s..e),
+        _ => Err(FaultKind::OutOfBounds {
+            space,
+            addr: off,
+            size,
+        }),
+    }
+}
+
+/// `Misaligned` unless `addr` is a multiple of `size`.
+pub fn check_aligned(space: Space, addr: u64, size: u32) -> Result<(), FaultKind> {
+    if addr.is_multiple_of(u64::from(size.max(1))) {
+        Ok(())
+    } else {
+        Err(FaultKind::Misaligned { space, addr, size })
+    }
+}

@@ -1,0 +1,318 @@
+//! One warp step: fetch the decoded instruction at the warp's pc, run it for the lanes whose
+//! guard holds, and move the warp on — control flow and the reconvergence stack live here
+//! (the model is in docs/fermi-exec.md).
+
+use crate::alu::each;
+use crate::error::{FaultKind, LaneFault};
+use crate::stack::{EntryKind, Leave};
+use crate::warp::{
+    dst_pred, dst_reg, has, lanes, mod_named, only_mods, opd, src32, src_pred, BarOp, BarResult,
+    CtaMem, Status, Warp,
+};
+use fermi::isa::{branch_target, Inst, Operand};
+
+/// The condition-code value that means "always" (`CC.T`), the only one this executor runs.
+const CC_T: i32 = 15;
+
+/// Runs the instruction at the warp's pc. `Ok(n)`: `n` lanes were active.
+pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, LaneFault> {
+    w.last_pc = w.pc;
+    if w.steps >= max_steps {
+        return Err(LaneFault::warp(FaultKind::StepBudget { max_steps }));
+    }
+    w.steps += 1;
+    let pc = w.pc;
+    // A branch may land between words: that is outside the code too.
+    let slot = pc
+        .is_multiple_of(8)
+        .then(|| usize::try_from(pc / 8).ok())
+        .flatten();
+    let inst = match slot.and_then(|i| m.img.insts.get(i)) {
+        Some(Ok(inst)) => *inst,
+        Some(Err(why)) => {
+            return Err(LaneFault::warp(FaultKind::Unsupported(format!(
+                "the word does not decode ({why})"
+            ))))
+        }
+        None => return Err(LaneFault::warp(FaultKind::PcOutOfRange { pc })),
+    };
+    let active = w.active.count_ones();
+    let mask = w.guarded(&inst);
+    let next = pc.wrapping_add(8);
+    if control(w, m, &inst, mask, next)? {
+        return Ok(active);
+    }
+    let handled = crate::alu::exec(w, m, &inst, mask)?
+        || crate::fpu::exec(w, m, &inst, mask)?
+        || crate::mem::exec(w, m, &inst, mask)?
+        || misc(w, m, &inst, mask)?;
+    if !handled {
+        return Err(LaneFault::warp(FaultKind::Unsupported(format!(
+            "{} is not implemented by the Fermi executor",
+            inst.mnemonic()
+        ))));
+    }
+    w.pc = next;
+    if inst.sched {
+        // `.S`: the lanes that executed it arrive at the reconvergence point; the others
+        // (guard false) go on.
+        leave(w, mask, Leave::Sync)?;
+    }
+    Ok(active)
+}
+
+/// Lanes `gone` leave the active mask; when none is left the stack decides who runs next.
+fn leave(w: &mut Warp, gone: u32, why: Leave) -> Result<(), LaneFault> {
+    w.active &= !gone;
+    if w.active == 0 {
+        resume(w, why)?;
+    }
+    Ok(())
+}
+
+/// Pops the reconvergence stack until some waiting lanes can run; the warp is done when
+/// every lane has exited.
+fn resume(w: &mut Warp, why: Leave) -> Result<(), LaneFault> {
+    match w.stack.pop_live(w.exited, why).map_err(LaneFault::warp)? {
+        Some((mask, pc)) => {
+            w.active = mask;
+            w.pc = pc;
+        }
+        None if w.exited == u32::MAX => w.status = Status::Done,
+        None => {
+            return Err(LaneFault::warp(FaultKind::Discipline(format!(
+                "lanes {:#010x} wait for reconvergence but the warp's stack is empty \
+                 (a .S, BRK, CONT or RET without its SSY, PBK, PCNT or CAL)",
+                !w.exited
+            ))))
+        }
+    }
+    Ok(())
+}
+
+fn unsupported(why: String) -> LaneFault {
+    LaneFault::warp(FaultKind::Unsupported(why))
+}
+
+/// Refuses a condition code other than `CC.T` on a branch-like instruction.
+fn cc_always(inst: &Inst) -> Result<(), LaneFault> {
+    for o in inst.operands() {
+        if let Operand::Imm(v) = o {
+            if matches!(inst.mnemonic(), "BRA" | "EXIT" | "BRK" | "CONT" | "RET") && *v != CC_T {
+                return Err(unsupported(format!(
+                    "{} on a condition code other than CC.T",
+                    inst.mnemonic()
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Control-flow instructions; `Ok(false)` if `inst` is not one.
+fn control(
+    w: &mut Warp,
+    m: &mut CtaMem<'_>,
+    inst: &Inst,
+    mask: u32,
+    next: u64,
+) -> Result<bool, LaneFault> {
+    let name = inst.mnemonic();
+    let target =
+        || branch_target(inst, w.pc).ok_or_else(|| unsupported(format!("{name} without a target")));
+    match name {
+        "SSY" | "PBK" | "PCNT" => {
+            let kind = match name {
+                "SSY" => EntryKind::Sync,
+                "PBK" => EntryKind::Break,
+                _ => EntryKind::Cont,
+            };
+            let t = target()?;
+            w.stack.push(kind, w.active, t).map_err(LaneFault::warp)?;
+            w.pc = next;
+        }
+        "CAL" | "JCAL" => {
+            let t = target()?;
+            w.stack
+                .push(EntryKind::Call, w.active, next)
+                .map_err(LaneFault::warp)?;
+            w.pc = t;
+        }
+        "PRET" => {
+            let t = target()?;
+            w.stack
+                .push(EntryKind::Call, w.active, t)
+                .map_err(LaneFault::warp)?;
+            w.pc = next;
+        }
+        "BRA" | "JMP" => {
+            cc_always(inst)?;
+            only_mods(inst, &[".U"]).map_err(LaneFault::warp)?;
+            if matches!(opd(inst, 1), Operand::CMem { .. }) {
+                return Err(unsupported("BRA through a constant bank (indirect)".into()));
+            }
+            let t = target()?;
+            if has(inst, ".U") {
+                // Uniform: taken only when every active lane's guard holds.
+                w.pc = if mask == w.active { t } else { next };
+            } else if mask == w.active {
+                w.pc = t;
+            } else if mask == 0 {
+                w.pc = next;
+            } else {
+                // Divergent: the taken lanes go first; the others wait on the stack.
+                w.stack
+                    .push(EntryKind::Div, w.active & !mask, next)
+                    .map_err(LaneFault::warp)?;
+                w.active = mask;
+                w.pc = t;
+            }
+        }
+        "EXIT" => {
+            cc_always(inst)?;
+            w.exited |= mask;
+            w.pc = next;
+            leave(w, mask, Leave::Other)?;
+        }
+        "BRK" | "CONT" | "RET" => {
+            cc_always(inst)?;
+            let kind = match name {
+                "BRK" => EntryKind::Break,
+                "CONT" => EntryKind::Cont,
+                _ => EntryKind::Call,
+            };
+            w.stack
+                .leave_for(kind, mask, name)
+                .map_err(LaneFault::warp)?;
+            w.pc = next;
+            leave(w, mask, Leave::Other)?;
+        }
+        "BAR" => {
+            only_mods(inst, &[".RED.POPC", ".RED.AND", ".RED.OR", ".SYNC"])
+                .map_err(LaneFault::warp)?;
+            bar(w, m, inst, mask)?;
+            w.pc = next;
+            w.status = Status::AtBarrier;
+        }
+        "BPT" => {
+            let op = mod_named(inst, "breakpoint operation").unwrap_or("");
+            if op == ".DRAIN" {
+                // Waits for outstanding memory operations: nothing is outstanding here.
+                w.pc = next;
+            } else {
+                return Err(LaneFault::warp(FaultKind::Trap {
+                    what: format!("BPT{op}"),
+                }));
+            }
+        }
+        "BRX" | "LONGJMP" | "PLONGJMP" => {
+            return Err(unsupported(format!(
+                "{name} (indirect or long jumps are not implemented by the Fermi executor)"
+            )))
+        }
+        _ => return Ok(false),
+    }
+    if inst.sched && name != "BAR" {
+        return Err(unsupported(format!("{name}.S")));
+    }
+    Ok(true)
+}
+
+/// `BAR.RED.{POPC,AND,OR} rd, pd, bar, tcount, c` (`__syncthreads` is `BAR.RED.POPC RZ, RZ`):
+/// the whole warp must arrive together, and only the whole-CTA form runs. Each lane adds its
+/// predicate `c` to the CTA's reduction, delivered when the barrier opens (`cta.rs`).
+fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<(), LaneFault> {
+    if mask != w.active || w.active != !w.exited {
+        return Err(LaneFault::warp(FaultKind::Discipline(format!(
+            "BAR executed by a diverged warp (lanes {mask:#010x} of {:#010x})",
+            !w.exited
+        ))));
+    }
+    let threads: u32 = m.ntid.iter().product();
+    let mut held = 0;
+    for l in lanes(mask) {
+        let count = src32(w, m, l, inst, 3).map_err(|k| LaneFault::at(l, k))?;
+        if count != 0 && count != threads {
+            return Err(unsupported(format!(
+                "BAR with a thread count ({count}) other than the whole CTA"
+            )));
+        }
+        if src_pred(w, l, inst, 4).map_err(|k| LaneFault::at(l, k))? {
+            held += 1;
+        }
+    }
+    m.bar_arrived += mask.count_ones();
+    m.bar_true += held;
+    let rd = dst_reg(inst, 0).map_err(LaneFault::warp)?;
+    let pd = dst_pred(inst, 1).map_err(LaneFault::warp)?;
+    let op = match mod_named(inst, "barrier operation").unwrap_or("") {
+        ".RED.AND" => BarOp::And,
+        ".RED.OR" => BarOp::Or,
+        _ => BarOp::Popc,
+    };
+    w.bar = (rd.index() != 63 || pd.index() != 7).then_some(BarResult { rd, pd, op });
+    Ok(())
+}
+
+/// `S2R`, `VOTE`, `NOP`, `MEMBAR`; `Ok(false)` if `inst` is none of them.
+fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+    match inst.mnemonic() {
+        "NOP" | "MEMBAR" => {}
+        "S2R" => {
+            let Operand::Sreg(sr) = opd(inst, 1) else {
+                return Err(unsupported("S2R operand".into()));
+            };
+            let wid = w.id;
+            each(w, mask, |w, l| {
+                let t = m.tid(wid * 32 + l);
+                // Component `sr - base` (x, y, z) of a three-element special register.
+                let xyz =
+                    |v: &[u32; 3], base: u8| v.get(usize::from(sr - base)).copied().unwrap_or(0);
+                let v = match sr {
+                    0x00 => l,
+                    0x21..=0x23 => xyz(&t, 0x21),
+                    0x25..=0x27 => xyz(&m.ctaid, 0x25),
+                    0x29..=0x2b => xyz(&m.ntid, 0x29),
+                    0x2d..=0x2f => xyz(&m.nctaid, 0x2d),
+                    0x38 => 1 << l,
+                    0x39 => (1u32 << l) - 1,
+                    0x3a => ((1u64 << (l + 1)) - 1) as u32,
+                    0x3b => !(((1u64 << (l + 1)) - 1) as u32),
+                    0x3c => !((1u32 << l) - 1),
+                    _ => {
+                        let name = fermi::isa::SREGS.iter().find(|(n, _)| *n == sr);
+                        return Err(FaultKind::Unsupported(format!(
+                            "S2R of special register {}",
+                            name.map_or_else(|| format!("SR{sr}"), |(_, s)| (*s).to_string())
+                        )));
+                    }
+                };
+                w.set_reg(l, dst_reg(inst, 0)?, v);
+                Ok(())
+            })?;
+        }
+        "VOTE" => {
+            only_mods(inst, &[".ALL", ".ANY", ".EQ"]).map_err(LaneFault::warp)?;
+            let mode = mod_named(inst, "vote mode").unwrap_or("");
+            let mut ballot = 0u32;
+            for l in lanes(mask) {
+                if src_pred(w, l, inst, 2).map_err(|k| LaneFault::at(l, k))? {
+                    ballot |= 1 << l;
+                }
+            }
+            let r = match mode {
+                ".ALL" => ballot == mask,
+                ".ANY" => ballot != 0,
+                _ => ballot == 0 || ballot == mask,
+            };
+            let rd = dst_reg(inst, 0).map_err(LaneFault::warp)?;
+            let pd = dst_pred(inst, 1).map_err(LaneFault::warp)?;
+            for l in lanes(mask) {
+                w.set_reg(l, rd, ballot);
+                w.set_pred(l, pd, r);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
