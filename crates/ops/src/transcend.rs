@@ -1,17 +1,22 @@
 //! `rcp sqrt rsqrt sin cos lg2 ex2` (`ptx-isa-1.1.txt` §7.7.8, Tables 53–59, plus the modern
 //! `.approx`, `.rnd` and `.ftz` forms).
 //!
-//! Accuracy (also in `docs/spec-notes.md`):
+//! Accuracy (the manual's bounds, their passages and the measured errors are in
+//! `docs/spec-notes.md` and `docs/approx.md`; `tests/approx` checks them):
 //! - `rcp.rnd`, `sqrt.rnd` (f32 and f64, all four roundings): correctly rounded (IEEE 754).
-//! - `rcp.approx.f32`, `sqrt.approx.f32`, `rcp.approx.ftz.f64`: the correctly rounded `.rn`
-//!   result (within the spec's bounds; NVIDIA hardware may differ in the last bits).
-//! - `rsqrt.approx`: `1/sqrt(a)` evaluated in f64 (for `.f32`) and rounded once to the
-//!   destination, error ≤ 0.5 ulp + 2^-29 ulp for f32; for f64 two roundings, ≤ 1 ulp.
+//! - `rcp.approx.f32`, `sqrt.approx.f32`: the correctly rounded `.rn` result (the manual allows
+//!   1 ulp and 2^-23 relative).
+//! - `rsqrt.approx.f32`: `1/sqrt(a)` evaluated in f64 and rounded once (≤ 2^-24 relative; the
+//!   manual allows 2^-22.9); `rsqrt.approx.f64`: two f64 roundings (≤ 2^-52 relative).
+//! - `rcp.approx.ftz.f64`, `rsqrt.approx.ftz.f64`: the manual's high-word definition
+//!   ([`rcp_approx_ftz_f64`], [`rsqrt_approx_ftz_f64`]).
 //! - `sin cos lg2 ex2 .approx.f32`: the host's f64 function (error < 1 f64 ulp), rounded to f32:
-//!   faithful (error < 1 f32 ulp, almost always correctly rounded). Hardware MUFU results differ
-//!   in the low bits; no bit-exact model of them is attempted.
+//!   faithful (error < 1 f32 ulp, almost always correctly rounded), far inside the manual's
+//!   bounds. Hardware MUFU results differ in the low bits; no bit-exact model of them is
+//!   attempted.
 //!
-//! NaN results are the canonical NaN of [`crate::float`].
+//! NaN results are the canonical NaN of [`crate::float`] ([`NAN_F64_HIGH_WORD`] for the
+//! high-word f64 forms).
 
 use crate::float::{
     canon_f32 as canon32, canon_f64 as canon64, flush_f64, ftz_if as ftz32, soft, Rounding, NAN_F64,

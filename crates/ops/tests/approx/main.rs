@@ -151,3 +151,26 @@ fn ex2_bf16_every_operand() {
         exhaustive,
     );
 }
+
+/// Hand-worked values of the high-word forms: 1/3 = 0x3fd55555_55555555 keeps its high word
+/// (the dropped low word 0x55555555 is below half); 2/3 = 0x3fe55555_55555555 likewise; 1/1.5
+/// from an operand whose low word is junk; 1/sqrt(4) = 0.5; NaN → 0x7fffffff_00000000.
+#[test]
+fn high_word_examples() {
+    use ops::transcend::{rcp_approx_ftz_f64, rsqrt_approx_ftz_f64};
+    assert_eq!(rcp_approx_ftz_f64(3.0).to_bits(), 0x3fd5_5555_0000_0000);
+    assert_eq!(rcp_approx_ftz_f64(1.5).to_bits(), 0x3fe5_5555_0000_0000);
+    let junk = f64::from_bits(1.5f64.to_bits() | 0xdead_beef);
+    assert_eq!(rcp_approx_ftz_f64(junk).to_bits(), 0x3fe5_5555_0000_0000);
+    // 1/1.25 = 0.8 = 0x3fe99999_9999999a: low word above half, so the high word rounds up.
+    assert_eq!(rcp_approx_ftz_f64(1.25).to_bits(), 0x3fe9_999a_0000_0000);
+    assert_eq!(rsqrt_approx_ftz_f64(4.0), 0.5);
+    assert_eq!(
+        rsqrt_approx_ftz_f64(f64::NAN).to_bits(),
+        0x7fff_ffff_0000_0000
+    );
+    assert_eq!(
+        rcp_approx_ftz_f64(-f64::NAN).to_bits(),
+        0x7fff_ffff_0000_0000
+    );
+}
