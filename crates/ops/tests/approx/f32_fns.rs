@@ -355,7 +355,7 @@ macro_rules! trig_classes {
             },
             Class {
                 name: "absolute error, |a| > 100π",
-                bound: 5.9604644775390625e-8, // 2^-24
+                bound: 5.960464477539063e-8, // 2^-24
                 source: "no bound in the manual (\"Outside of the range [-100pi .. +100pi], \
                          only best effort is provided\"); ptxvm's own: faithful rounding of \
                          the f64 value, < 2^-24",

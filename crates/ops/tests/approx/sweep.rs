@@ -76,8 +76,9 @@ pub fn sweep(
                                     };
                                 }
                                 let c = &classes[m.class];
-                                // `!(≤)` so that a NaN error fails too.
-                                (!(m.err <= c.bound)).then(|| {
+                                // A NaN error fails too.
+                                let within = m.err <= c.bound;
+                                (!within).then(|| {
                                     format!("{}: error {:e} > bound {:e}", c.name, m.err, c.bound)
                                 })
                             }
