@@ -125,13 +125,18 @@ pub fn ex2(bits: u32) -> Result<Option<Measure>, String> {
 
 /// 2^a = e^(a·ln 2) for an f32 `a`, through `exp` (not the `exp2` ops calls), within about
 /// 2^-52 relative: ln 2 = C1 + C2 + O(2^-84) with C1 of 29 significant bits, so a·C1 is exact
-/// and e^(a·C2) (|a·C2| < 2^-21) is 1 + t + t²/2 to 2^-63.
+/// and e^(a·C2) (|a·C2| < 2^-21) is 1 + t + t²/2 to 2^-63. Integer `a` give 2^a exactly.
 fn exp2_reference(a: f64) -> f64 {
     const C1: f64 = 0.6931471787393093; // 0x1.62e42fep-1
     const C2: f64 = 1.8206359985041462e-9; // 0x1.f473de6af278fp-30
     if a.abs() > 200.0 {
         // Far outside f32's range (which ends near 2^±150), where t² would overflow.
         return if a > 0.0 { f64::INFINITY } else { 0.0 };
+    }
+    if a == a.trunc() {
+        // Exact: 2^-150 is the tie between 0 and 2^-149 that the approximation below would
+        // break the wrong way.
+        return 2f64.powi(a as i32);
     }
     let t = a * C2;
     (a * C1).exp() * (1.0 + t + t * t / 2.0)
