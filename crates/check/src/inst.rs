@@ -135,7 +135,7 @@ impl<'a> Checker<'a> {
             guard,
             op: form.opcode,
             form,
-            mods: m.mods,
+            mods: implied_mods(m.mods, form.opcode, m.types[0], self.version),
             types: m.types,
             operands,
             span: inst.span,
@@ -634,4 +634,38 @@ fn shape_fits(m: &isa::Match, ops: &[ast::Operand]) -> bool {
         }
     }
     true
+}
+
+/// The modifiers an instruction means, with those that old PTX implies spelled out, so that
+/// every consumer of the IR reads one meaning: "For PTX ISA versions 1.0 through 1.3,
+/// `sin.f32` defaults to `sin.approx.ftz.f32`" (PTX ISA §9.7.3, PTX ISA Notes of `sin cos lg2
+/// ex2 rcp sqrt rsqrt`; the same sentence for each), and `rcp.f64`/`sqrt.f64` default to
+/// `.rn`.
+fn implied_mods(
+    mut mods: ir::Mods,
+    op: ir::Opcode,
+    ty: Option<ir::Type>,
+    version: ir::PtxVersion,
+) -> ir::Mods {
+    use ir::Opcode as O;
+    let approx_default = matches!(op, O::Sin | O::Cos | O::Lg2 | O::Ex2 | O::Rsqrt)
+        || matches!(op, O::Rcp | O::Sqrt) && mods.rounding.is_none();
+    if approx_default
+        && ty == Some(ir::Type::F32)
+        && version < ir::PtxVersion::new(1, 4)
+        && !mods.has(ir::Flag::Approx)
+    {
+        mods.flags.insert(ir::Flag::Approx);
+        mods.flags.insert(ir::Flag::Ftz);
+    }
+    // "rcp.f64 defaults to rcp.rn.f64" (and sqrt.f64) for the same versions.
+    if matches!(op, O::Rcp | O::Sqrt)
+        && ty == Some(ir::Type::F64)
+        && version < ir::PtxVersion::new(1, 4)
+        && mods.rounding.is_none()
+        && !mods.has(ir::Flag::Approx)
+    {
+        mods.rounding = Some(isa::Rounding::Rn);
+    }
+    mods
 }

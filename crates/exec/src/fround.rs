@@ -93,6 +93,9 @@ pub fn un64(op: FUnOp, m: FMode, a: u64) -> u64 {
         FUnOp::Neg => of::neg_f64(x),
         FUnOp::Abs => of::abs_f64(x),
         FUnOp::Sqrt => ot::sqrt_f64(x, rnd(m.rnd)),
+        // `.approx` on f64 exists only as `rcp.approx.ftz.f64` (PTX 1.x's bare `rcp.f64` reaches
+        // here as `.rn`, the checker spells the default out).
+        FUnOp::Rcp if m.approx == Approx::Approx => ot::rcp_approx_ftz_f64(x),
         FUnOp::Rcp => ot::rcp_f64(x, prec(m)),
         FUnOp::Rsqrt => ot::rsqrt_f64(x, m.ftz),
         // Only f32 forms of these exist in PTX; evaluate in f32 if a module maps f64 to them.

@@ -120,6 +120,7 @@ pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>) -> Result<bool, Fault> {
                 }
                 Oc::Min => of::min_f64(g(1)?, g(2)?),
                 Oc::Max => of::max_f64(g(1)?, g(2)?),
+                Oc::Rcp if cx.has(Flag::Approx) => ot::rcp_approx_ftz_f64(g(1)?),
                 Oc::Rcp => ot::rcp_f64(g(1)?, precision(i, rnd)),
                 Oc::Sqrt => ot::sqrt_f64(g(1)?, r),
                 Oc::Rsqrt => ot::rsqrt_f64(g(1)?, ftz),

@@ -79,6 +79,16 @@ fn decls_of(text: &str) -> Vec<Decl> {
         .collect()
 }
 
+/// The bit-size type of a register declaration type.
+fn bits_type(ty: &str) -> &str {
+    match ty {
+        ".f64" | ".u64" | ".s64" => ".b64",
+        ".f32" | ".u32" | ".s32" => ".b32",
+        ".u16" | ".s16" | ".f16" => ".b16",
+        t => t,
+    }
+}
+
 /// An edge value or random bits for a register of `ty`.
 fn value(rng: &mut Lcg, ty: &str) -> u64 {
     let r = (rng.next() as u64) << 32 | rng.next() as u64;
@@ -311,7 +321,8 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
                 "\tld.global.u32 %h_w, [%h_in+{o}];\n\tsetp.ne.u32 {name}, %h_w, 0;"
             );
         } else {
-            let _ = writeln!(b, "\tld.global{ty} {name}, [%h_in+{o}];");
+            // Bit-size loads and stores: `.f64` ones need sm_13, and the row may target less.
+            let _ = writeln!(b, "\tld.global{} {name}, [%h_in+{o}];", bits_type(ty));
         }
     }
     for r in &addr_regs {
@@ -364,7 +375,7 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
                 "\tselp.u32 %h_w, 1, 0, {name};\n\tst.global.u32 [%h_out+{o}], %h_w;"
             );
         } else {
-            let _ = writeln!(b, "\tst.global{ty} [%h_out+{o}], {name};");
+            let _ = writeln!(b, "\tst.global{} [%h_out+{o}], {name};", bits_type(ty));
         }
     }
     copy(&mut b, "%h_a", "%h_scr", ".shared", ".global");
@@ -589,6 +600,10 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
                 let file = diag::SourceFile::new("diff.ptx", k.text.clone());
                 let (module, diags) = check::check_source(&file);
                 let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
+                    // `PTXVM_DIFF_SHOW=<row text>` shows why a row's kernels do not check.
+                    if std::env::var("PTXVM_DIFF_SHOW").is_ok_and(|r| form.key().contains(&r)) {
+                        eprintln!("{}\n{}", k.text, diag::render(&file, &diags));
+                    }
                     continue;
                 };
                 let wide = k.text.contains(".address_size 64");
