@@ -61,9 +61,13 @@ impl Warp {
     /// §9.7.13.3): every executing thread is in its membermask, all give the same mask, and
     /// every non-exited thread the mask names executes the instruction with them. The spec
     /// leaves a violation undefined; here it is a fault naming the instruction, thread and mask.
-    fn check_members(&self, member: S32, mask: u32, inst: &'static str) -> Result<(), LaneFault> {
+    ///
+    /// `Ok(false)`: a live lane of the mask is on another path; the executing lanes must wait
+    /// for it (PTX ISA: each thread waits "until all non-exited threads corresponding to
+    /// membermask have executed" the instruction), which the caller arranges.
+    fn check_members(&self, member: S32, mask: u32, inst: &'static str) -> Result<bool, LaneFault> {
         if mask == 0 {
-            return Ok(());
+            return Ok(true);
         }
         let row = self.row32(member);
         let first = Warp::first_lane(mask);
@@ -94,6 +98,14 @@ impl Warp {
             return Err(f);
         }
         let absent = m0 & !mask & !self.dead;
+        // Wait for absent lanes unless one of them already waits at another collective: then
+        // neither group can ever arrive.
+        if absent != 0
+            && (self.coll_wait == 0 || self.coll_pc == self.pc)
+            && absent & self.coll_wait == 0
+        {
+            return Ok(false);
+        }
         if absent != 0 {
             return Err(LaneFault {
                 lane: first,
@@ -106,10 +118,12 @@ impl Warp {
                 },
             });
         }
-        Ok(())
+        Ok(true)
     }
 
-    pub(crate) fn exec_collective(&mut self, op: &Op, mask: u32) -> Result<(), LaneFault> {
+    /// Run a warp collective over the lanes of `mask`; `Ok(false)` when they must first wait
+    /// for lanes of their membermask that run elsewhere (nothing was written).
+    pub(crate) fn exec_collective(&mut self, op: &Op, mask: u32) -> Result<bool, LaneFault> {
         match *op {
             Op::Vote {
                 mode,
@@ -119,7 +133,9 @@ impl Warp {
                 member,
             } => {
                 if let Some(m) = member {
-                    self.check_members(m, mask, "vote.sync")?;
+                    if !self.check_members(m, mask, "vote.sync")? {
+                        return Ok(false);
+                    }
                 }
                 let v = self.pred_bits(a);
                 let v = (if neg { !v } else { v }) & mask;
@@ -145,7 +161,9 @@ impl Warp {
                 member,
             } => {
                 if let Some(m) = member {
-                    self.check_members(m, mask, "shfl.sync")?;
+                    if !self.check_members(m, mask, "shfl.sync")? {
+                        return Ok(false);
+                    }
                 }
                 let src = self.r32_or_imm(a);
                 let bv = self.r32_or_imm(b);
@@ -174,7 +192,9 @@ impl Warp {
                 for_lanes(mask, |lane| row[lane] = mask);
             }
             Op::Redux { op, d, a, member } => {
-                self.check_members(member, mask, "redux.sync")?;
+                if !self.check_members(member, mask, "redux.sync")? {
+                    return Ok(false);
+                }
                 let v = self.r32[a.0 as usize];
                 let mut acc: Option<u32> = None;
                 for_lanes(mask, |lane| {
@@ -208,7 +228,9 @@ impl Warp {
                 a,
                 member,
             } => {
-                self.check_members(member, mask, "match.sync")?;
+                if !self.check_members(member, mask, "match.sync")? {
+                    return Ok(false);
+                }
                 // Every named thread executes it (checked above), so the threads to compare
                 // with are exactly the executing ones.
                 let mut vals = [0u64; LANES];
@@ -232,10 +254,10 @@ impl Warp {
                     self.set_pred(p, if uniform { mask } else { 0 }, mask);
                 }
             }
-            Op::WarpSync { member } => self.check_members(member, mask, "bar.warp.sync")?,
+            Op::WarpSync { member } => return self.check_members(member, mask, "bar.warp.sync"),
             _ => {}
         }
-        Ok(())
+        Ok(true)
     }
 
     fn r32_or_imm(&self, s: S32) -> [u32; LANES] {

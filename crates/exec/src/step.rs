@@ -474,7 +474,22 @@ impl Warp {
                 | Op::Activemask { .. }
                 | Op::Redux { .. }
                 | Op::Match { .. }
-                | Op::WarpSync { .. } => self.exec_collective(&inst.op, mask)?,
+                | Op::WarpSync { .. } => {
+                    if !self.exec_collective(&inst.op, mask)? {
+                        // Independent thread scheduling: the executing lanes wait here for the
+                        // lanes of their membermask that run elsewhere; lanes the guard turned
+                        // off go on.
+                        let pc = self.pc;
+                        let others = self.active & !mask;
+                        if others != 0 {
+                            self.diverge(others, pc + 1);
+                        }
+                        self.diverge(mask, pc);
+                        self.coll_wait |= mask;
+                        self.coll_pc = pc;
+                        continue;
+                    }
+                }
             }
             self.pc += 1;
         }

@@ -96,6 +96,11 @@ pub struct Warp {
     pub dead: u32,
     pub lane_pc: [u32; LANES],
     pub min_wait: u32,
+    /// Lanes waiting at a `.sync` collective (at `coll_pc`) for lanes of its membermask that
+    /// run elsewhere; they are scheduled again when those lanes arrive there or when nothing
+    /// else can run (the others exited).
+    pub coll_wait: u32,
+    pub coll_pc: u32,
     pub warp_id: u32,
     pub ctaid: [u32; 3],
     pub tid: [[u32; LANES]; 3],
@@ -127,6 +132,8 @@ impl Warp {
             dead: FULL,
             lane_pc: [0; LANES],
             min_wait: u32::MAX,
+            coll_wait: 0,
+            coll_pc: 0,
             warp_id: 0,
             ctaid: [0; 3],
             tid: [[0; LANES]; 3],
@@ -176,6 +183,7 @@ impl Warp {
         self.waiting = 0;
         self.exited = 0;
         self.min_wait = u32::MAX;
+        self.coll_wait = 0;
         self.warp_id = warp_id;
         self.frame = [frame0; LANES];
         for c in &mut self.calls {
@@ -234,11 +242,16 @@ impl Warp {
             return;
         }
         let mut best = u32::MAX;
-        let mut m = self.waiting;
+        let mut m = self.waiting & !self.coll_wait;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
             best = best.min(self.lane_pc.get(l).copied().unwrap_or(u32::MAX));
+        }
+        // Lanes parked at a collective rejoin when others arrive there or none else can run.
+        if self.coll_wait != 0 && (best == u32::MAX || best == self.coll_pc) {
+            best = self.coll_pc;
+            self.coll_wait = 0;
         }
         let mut act = 0;
         let mut next = u32::MAX;
@@ -247,11 +260,16 @@ impl Warp {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
             let p = self.lane_pc.get(l).copied().unwrap_or(u32::MAX);
-            if p == best {
+            if p == best && self.coll_wait >> l & 1 == 0 {
                 act |= 1 << l;
-            } else {
+            } else if self.coll_wait >> l & 1 == 0 {
                 next = next.min(p);
             }
+        }
+        if self.coll_wait != 0 {
+            // Stop the running lanes when they reach the parked ones (even from beyond, by a
+            // backward branch) so that they run the collective together.
+            next = next.min(self.coll_pc);
         }
         self.active = act;
         self.waiting &= !act;

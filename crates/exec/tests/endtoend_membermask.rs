@@ -83,15 +83,6 @@ fn membermask_violations_fault_with_instruction_thread_and_mask() {
             "not in its membermask 0x0000ffff",
         ),
         (
-            "vote_diverged",
-            "FAULT_VOTE",
-            "vote.sync",
-            0xffff_ffff,
-            MemberProblem::Absent { lane: 16 },
-            0,
-            "lane 16 is named but does not execute",
-        ),
-        (
             "redux_mask_differs",
             "FAULT_REDUX",
             "redux.sync",
@@ -99,15 +90,6 @@ fn membermask_violations_fault_with_instruction_thread_and_mask() {
             MemberProblem::Differs { other: 0xffff },
             16,
             "different membermasks",
-        ),
-        (
-            "warp_sync_predicated",
-            "FAULT_WSYNC",
-            "bar.warp.sync",
-            0xffff_ffff,
-            MemberProblem::Absent { lane: 1 },
-            0,
-            "lane 1 is named",
         ),
     ];
     for (kernel, marker, inst, mask, problem, tid, text_part) in cases {
@@ -129,5 +111,23 @@ fn membermask_violations_fault_with_instruction_thread_and_mask() {
             "{kernel}: {msg}"
         );
         assert!(msg.contains(kernel), "{kernel}: {msg}");
+    }
+}
+
+/// A lane of the membermask that is alive on another path is waited for, and one that exits
+/// there counts as absent (PTX ISA: a thread waits "until all non-exited threads corresponding
+/// to membermask have executed" the instruction; docs/spec-notes.md): these two kernels, which
+/// faulted before independent thread scheduling was modelled, complete.
+#[test]
+fn members_that_exit_elsewhere_are_waited_for_then_absent() {
+    for kernel in ["vote_diverged", "warp_sync_predicated"] {
+        run_once(
+            "membermask.ptx",
+            kernel,
+            &cfg([1, 1, 1], [32, 1, 1]),
+            &[zbuf::<u32>(1)],
+            1,
+        )
+        .unwrap_or_else(|e| panic!("{kernel}: {e}"));
     }
 }

@@ -16,9 +16,14 @@ pub(crate) struct Layout<'m> {
     /// Static shared bytes per CTA; dynamic shared memory starts at `dynamic_base`.
     pub shared_static: Vec<u8>,
     pub dynamic_base: u64,
-    /// Local bytes per thread (every function's `.local` variables, side by side), with their
-    /// initial contents.
+    /// Module-scope `.local` bytes per thread, with their initial contents. Each activation
+    /// of a function gets its own `.local` variables above them (`frame_local`).
     pub local_init: Vec<u8>,
+    /// For a `.local` variable declared in a function body: its offset in that function's
+    /// frame (`None` for others).
+    pub frame_local: Vec<Option<u64>>,
+    /// Bytes of `.local` variables per activation of each function, with initial contents.
+    pub frame_init: Vec<Vec<u8>>,
 }
 
 fn align_up(x: u64, a: u32) -> u64 {
@@ -45,6 +50,8 @@ impl<'m> Layout<'m> {
         let mut shared = Vec::new();
         let mut local = Vec::new();
         let mut gnext = cfg.globals_base;
+        let mut frame_local = vec![None; module.vars.len()];
+        let mut frames: Vec<Vec<u8>> = vec![Vec::new(); module.functions.len()];
         let func = module
             .function(kernel)
             .ok_or_else(|| Fault::Launch("bad kernel id".into()))?;
@@ -102,7 +109,16 @@ impl<'m> Layout<'m> {
                         Some(place(&mut shared, var))
                     }
                 }
-                Space::Local => Some(place(&mut local, var)),
+                Space::Local => match var.scope {
+                    VarScope::Body(f) => {
+                        let buf = frames
+                            .get_mut(f.index())
+                            .ok_or_else(|| Fault::Launch("bad function id".into()))?;
+                        frame_local[i] = Some(place(buf, var));
+                        None
+                    }
+                    _ => Some(place(&mut local, var)),
+                },
                 _ => None,
             };
         }
@@ -125,6 +141,8 @@ impl<'m> Layout<'m> {
             shared_static: shared,
             dynamic_base,
             local_init: local,
+            frame_local,
+            frame_init: frames,
         };
         l.relocate(mem, cfg)?;
         Ok(l)

@@ -49,7 +49,7 @@ pub(crate) fn resolve(cx: &Cx<'_, '_, '_>, a: &Address) -> Result<Loc, Fault> {
             if per_activation {
                 return Ok(Loc::FrameParam(v, a.offset as u64));
             }
-            let at = l.var_addr(v)?.wrapping_add(a.offset as u64);
+            let at = cx.t.var_addr(cx.env, v)?.wrapping_add(a.offset as u64);
             Ok(match var.space {
                 Space::Global => Loc::Global(at),
                 Space::Shared | Space::SharedCta => Loc::Shared(at),
@@ -253,7 +253,7 @@ pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>, m: &mut CtaMem<'_>) -> Result<bool, 
             let a = match cx.op(1) {
                 Operand::VarAddr { var, offset } => {
                     // The variable's own space address (cvta.space d, var).
-                    cx.env.layout.var_addr(*var)?.wrapping_add(*offset as u64)
+                    cx.t.var_addr(cx.env, *var)?.wrapping_add(*offset as u64)
                 }
                 _ => cx.a_as(1, ty)?,
             };

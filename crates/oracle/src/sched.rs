@@ -33,13 +33,7 @@ pub(crate) fn run_cta(
         .map(|linear| Thread {
             tid: [linear % bx, linear / bx % by, linear / (bx * by)],
             linear,
-            frames: vec![Frame {
-                func: layout.kernel,
-                regs: vec![0; kfunc.regs.len()],
-                pc: 0,
-                params: HashMap::new(),
-                ret_to: Vec::new(),
-            }],
+            frames: Vec::new(),
             carry: false,
             local: layout.local_init.clone(),
             state: State::Running,
@@ -52,6 +46,19 @@ pub(crate) fn run_cta(
         0,
     );
     let env = Env { layout, cfg, ctaid };
+    for t in threads.iter_mut() {
+        t.push_frame(
+            &env,
+            Frame {
+                func: layout.kernel,
+                regs: vec![0; kfunc.regs.len()],
+                pc: 0,
+                params: HashMap::new(),
+                ret_to: Vec::new(),
+                local_base: 0,
+            },
+        )?;
+    }
     loop {
         for t in threads.iter_mut() {
             while t.state == State::Running {
@@ -222,6 +229,7 @@ fn call(t: &mut Thread, env: &Env<'_, '_>, i: &ir::Inst) -> Result<(), Fault> {
         pc: 0,
         params: HashMap::new(),
         ret_to: Vec::new(),
+        local_base: 0,
     };
     for (p, a) in f.params.iter().zip(&args) {
         match *p {
@@ -252,8 +260,7 @@ fn call(t: &mut Thread, env: &Env<'_, '_>, i: &ir::Inst) -> Result<(), Fault> {
         frame.ret_to.push((*p, dst));
     }
     t.frame_mut().pc += 1;
-    t.frames.push(frame);
-    Ok(())
+    t.push_frame(env, frame)
 }
 
 fn ret(t: &mut Thread, env: &Env<'_, '_>) -> Result<(), Fault> {

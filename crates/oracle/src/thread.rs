@@ -16,7 +16,12 @@ pub(crate) struct Frame {
     pub params: HashMap<VarId, Vec<u8>>,
     /// Where the caller wants the return values: (callee return param, caller destination).
     pub ret_to: Vec<(ir::Param, RetDst)>,
+    /// Where this activation's `.local` variables start in the thread's local memory.
+    pub local_base: u64,
 }
+
+/// Most local memory one thread may use (module `.local` variables and every activation's).
+pub(crate) const LOCAL_LIMIT: usize = 1 << 20;
 
 /// A caller-side destination of one return value.
 #[derive(Clone, Copy)]
@@ -103,7 +108,7 @@ impl Thread {
             Operand::NotPred(r) => (self.reg(*r) & 1) ^ 1,
             Operand::Special { reg, index } => self.special(env, *reg, *index) & m,
             Operand::VarAddr { var, offset } => {
-                let a = env.layout.var_addr(*var)?;
+                let a = self.var_addr(env, *var)?;
                 a.wrapping_add(*offset as u64) & m
             }
             Operand::Func(f) => crate::layout::func_address(*f) & m,
@@ -128,6 +133,50 @@ impl Thread {
             }
             other => Err(Fault::Unsupported(format!("destination operand {other:?}"))),
         }
+    }
+
+    /// The space address of a variable: a body `.local` variable's is in the current
+    /// activation's frame.
+    pub fn var_addr(&self, env: &Env<'_, '_>, v: VarId) -> Result<u64, Fault> {
+        match env.layout.frame_local.get(v.index()).copied().flatten() {
+            Some(off) => Ok(self.frame().local_base + off),
+            None => env.layout.var_addr(v),
+        }
+    }
+
+    /// A new activation of `func` above the current one's `.local` variables.
+    pub fn push_frame(&mut self, env: &Env<'_, '_>, mut frame: Frame) -> Result<(), Fault> {
+        let base = match self.frames.last() {
+            Some(f) => {
+                let size = env
+                    .layout
+                    .frame_init
+                    .get(f.func.index())
+                    .map_or(0, Vec::len) as u64;
+                (f.local_base + size).div_ceil(16) * 16
+            }
+            None => (self.local.len() as u64).div_ceil(16) * 16,
+        };
+        let init = env
+            .layout
+            .frame_init
+            .get(frame.func.index())
+            .cloned()
+            .unwrap_or_default();
+        let end = base as usize + init.len();
+        if end > LOCAL_LIMIT {
+            return Err(Fault::OutOfBounds {
+                space: "local",
+                addr: end as u64,
+            });
+        }
+        if self.local.len() < end {
+            self.local.resize(end, 0);
+        }
+        self.local[base as usize..end].copy_from_slice(&init);
+        frame.local_base = base;
+        self.frames.push(frame);
+        Ok(())
     }
 
     pub fn special(&self, env: &Env<'_, '_>, reg: SpecialReg, index: u8) -> u64 {

@@ -27,6 +27,7 @@ pub(crate) fn complete_one(
     m: &mut CtaMem<'_>,
 ) -> Result<bool, Fault> {
     let n = threads.len();
+    let mut stuck_members = false;
     for k in 0..n {
         if threads[k].state != State::Waiting {
             continue;
@@ -71,7 +72,11 @@ pub(crate) fn complete_one(
                 .copied()
                 .filter(|&j| threads[j].state == State::Waiting && site(&threads[j]) == s)
                 .collect();
-            check_members(threads, &group, &warp, env, i)?;
+            if !check_members(threads, &group, &warp, env, i)? {
+                // A member waits elsewhere: another group may complete first and free it.
+                stuck_members = true;
+                continue;
+            }
             group
         };
         run_group(threads, &group, env, m, i)?;
@@ -81,22 +86,27 @@ pub(crate) fn complete_one(
         }
         return Ok(true);
     }
+    if stuck_members {
+        return Err(Fault::Membermask(
+            "threads of one membermask wait at different instructions".into(),
+        ));
+    }
     Ok(false)
 }
 
 /// A `.sync` collective completes over the threads that arrived; each must be in its own
 /// membermask, all must give the same one, and a live lane of the mask waiting elsewhere can
-/// never arrive (PTX ISA: each thread waits "until all non-exited threads corresponding to
-/// membermask have executed" the instruction).
+/// never arrive while it waits there (PTX ISA: each thread waits "until all non-exited threads
+/// corresponding to membermask have executed" the instruction): `Ok(false)` then.
 fn check_members(
     threads: &[Thread],
     group: &[usize],
     warp: &[usize],
     env: &Env<'_, '_>,
     i: &ir::Inst,
-) -> Result<(), Fault> {
+) -> Result<bool, Fault> {
     let Some(k) = i.form.operands.iter().position(|o| o.name == "membermask") else {
-        return Ok(());
+        return Ok(true);
     };
     let op = i.operands.get(k).unwrap_or(&Operand::Omitted);
     let mut mask = None;
@@ -120,13 +130,10 @@ fn check_members(
     for &j in warp {
         let t = &threads[j];
         if m >> t.lane() & 1 == 1 && t.state == State::Waiting && !group.contains(&j) {
-            return Err(Fault::Deadlock(format!(
-                "thread {} of the membermask waits at another instruction",
-                t.linear
-            )));
+            return Ok(false);
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 fn barrier_id(t: &Thread, env: &Env<'_, '_>, i: &ir::Inst) -> Result<u64, Fault> {
