@@ -211,9 +211,18 @@ fn run_group(
                 Some(isa::ShflMode::Idx) => ops::warp::ShflMode::Idx,
                 None => return Err(crate::fault::unsupported(i)),
             };
+            // A source lane outside the group (undefined in the spec) gives its register as it
+            // stands, as on the executor (docs/spec-notes.md).
             let mut vals = [0u64; 32];
-            for &j in group {
-                vals[threads[j].lane() as usize] = src(&threads[j], 1, Type::B32)?;
+            let (w, func) = match group.first() {
+                Some(&g) => (threads[g].warp(), threads[g].frame().func),
+                None => return Ok(()),
+            };
+            for t in threads.iter() {
+                let same_code = t.frames.last().is_some_and(|f| f.func == func);
+                if t.warp() == w && same_code {
+                    vals[t.lane() as usize] = src(t, 1, Type::B32)?;
+                }
             }
             let mut out = Vec::new();
             for &j in group {

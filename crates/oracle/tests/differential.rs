@@ -581,18 +581,13 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
             let names: Vec<&str> = form.operands.iter().map(|o| o.name).collect();
             let text = format!("// operands: {}\n{text}", names.join(" "));
             checked += 1;
-            let collective = matches!(
-                form.opcode,
-                Opcode::Vote
-                    | Opcode::Shfl
-                    | Opcode::Match
-                    | Opcode::Redux
-                    | Opcode::Activemask
-                    | Opcode::Bar
-                    | Opcode::Barrier
-            );
+            // Guards give partial masks to every instruction but the CTA barriers (a lane
+            // that skips one never arrives) and `shfl` (a source lane that skipped it has
+            // undefined contents).
+            let unguarded = matches!(form.opcode, Opcode::Shfl | Opcode::Barrier)
+                || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp");
             for case in 0..cases {
-                let guarded = case % 2 == 1 && !collective;
+                let guarded = case % 2 == 1 && !unguarded;
                 let contended = case % 2 == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);
                 let Some(k) = rewrite(&text, guarded, contended) else {
                     continue;
