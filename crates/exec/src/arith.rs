@@ -302,34 +302,41 @@ macro_rules! with_int64 {
 }
 pub(crate) use with_int64;
 
-/// 32-bit unary integer ops.
+/// 32-bit-bank unary integer ops at width `bits`, through `ops` (the caller masks the result
+/// to the width). `popc clz brev` exist only as `.b32`/`.b64` (the table has no narrower form).
 #[inline(always)]
 pub fn un32(op: crate::program::UnOp, a: u32, bits: u32) -> u32 {
     use crate::program::UnOp as U;
+    use ops::int as oi;
+    let narrow = bits == 16;
     match op {
         U::Mov => a,
-        U::Not => !a,
-        U::Cnot => (a & mask_bits(bits) == 0) as u32,
-        U::Neg => a.wrapping_neg(),
-        U::AbsS => (sext(a, bits) as i32).wrapping_abs() as u32,
-        U::Popc => (a & mask_bits(bits)).count_ones(),
-        U::Clz => (a & mask_bits(bits)).leading_zeros() - (32 - bits),
-        U::Brev => (a & mask_bits(bits)).reverse_bits() >> (32 - bits),
+        U::Not => ops::logic::not(a),
+        U::Cnot => ops::logic::cnot(u64::from(a & mask_bits(bits))) as u32,
+        U::Neg if narrow => oi::neg(a as u16 as i16) as u16 as u32,
+        U::Neg => oi::neg(a as i32) as u32,
+        U::AbsS if narrow => oi::abs(a as u16 as i16) as u16 as u32,
+        U::AbsS => oi::abs(a as i32) as u32,
+        U::Popc => oi::popc_b32(a),
+        U::Clz => oi::clz_b32(a),
+        U::Brev => oi::brev_b32(a),
     }
 }
 
+/// The 64-bit counterpart of [`un32`].
 #[inline(always)]
 pub fn un64(op: crate::program::UnOp, a: u64) -> u64 {
     use crate::program::UnOp as U;
+    use ops::int as oi;
     match op {
         U::Mov => a,
-        U::Not => !a,
-        U::Cnot => (a == 0) as u64,
-        U::Neg => a.wrapping_neg(),
-        U::AbsS => (a as i64).wrapping_abs() as u64,
-        U::Popc => a.count_ones() as u64,
-        U::Clz => a.leading_zeros() as u64,
-        U::Brev => a.reverse_bits(),
+        U::Not => ops::logic::not(a),
+        U::Cnot => ops::logic::cnot(a),
+        U::Neg => oi::neg(a as i64) as u64,
+        U::AbsS => oi::abs(a as i64) as u64,
+        U::Popc => u64::from(oi::popc_b64(a)),
+        U::Clz => u64::from(oi::clz_b64(a)),
+        U::Brev => oi::brev_b64(a),
     }
 }
 

@@ -151,12 +151,11 @@ impl Warp {
                     let (av, bv) = (self.row32(a), self.row32(b));
                     let cv = c.map(|c| self.row32(c)).unwrap_or([0; LANES]);
                     let out = map3(&av, &bv, &cv, |x, y, z| {
-                        let p = if signed {
-                            (x as u16 as i16 as i32).wrapping_mul(y as u16 as i16 as i32) as u32
+                        if signed {
+                            ops::int::mad_wide(x as u16 as i16, y as u16 as i16, z as i32) as u32
                         } else {
-                            (x & 0xffff) * (y & 0xffff)
-                        };
-                        p.wrapping_add(z)
+                            ops::int::mad_wide(x as u16, y as u16, z)
+                        }
                     });
                     write(&mut self.r32[d.0 as usize], &out, mask, all);
                 }
@@ -165,12 +164,11 @@ impl Warp {
                     let cv = c.map(|c| self.row64(c)).unwrap_or([0; LANES]);
                     let mut out = [0u64; LANES];
                     for i in 0..LANES {
-                        let p = if signed {
-                            (av[i] as i32 as i64).wrapping_mul(bv[i] as i32 as i64) as u64
+                        out[i] = if signed {
+                            ops::int::mad_wide(av[i] as i32, bv[i] as i32, cv[i] as i64) as u64
                         } else {
-                            av[i] as u64 * bv[i] as u64
+                            ops::int::mad_wide(av[i], bv[i], cv[i])
                         };
-                        out[i] = p.wrapping_add(cv[i]);
                     }
                     write(&mut self.r64[d.0 as usize], &out, mask, all);
                 }
