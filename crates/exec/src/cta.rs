@@ -1,9 +1,9 @@
 //! CTA scheduling (warps run cooperatively until a barrier or exit) and the grid launch
 //! (CTAs in parallel on a local rayon pool).
 
-use crate::error::{ExecError, Fault, FaultKind};
+use crate::error::{Access, ExecError, Fault, FaultKind};
 use crate::lanes::LANES;
-use crate::program::{BarKind, Reg};
+use crate::program::{BarKind, Inst, Op, Reg};
 use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Stop, Warp};
 use rayon::prelude::*;
@@ -44,12 +44,14 @@ impl CtaRunner {
 
     fn fault(ctx: &Ctx<'_>, w: &Warp, pc: u32, lf: LaneFault) -> Fault {
         let lane = (lf.lane as usize) % LANES;
+        let inst = ctx.prog.insts.get(pc as usize);
         Fault {
             kernel: ctx.prog.kernel_name(ctx.kernel).to_string(),
             file: ctx.prog.file.clone(),
-            line: ctx.prog.insts.get(pc as usize).map_or(0, |i| i.line),
+            line: inst.map_or(0, |i| i.line),
             ctaid: w.ctaid,
             tid: [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
+            access: lf.kind.location().and_then(|_| access_of(inst?)),
             kind: lf.kind,
         }
     }
@@ -190,6 +192,16 @@ impl CtaRunner {
                 }
             }
         }
+    }
+}
+
+/// Whether a memory instruction reads or writes (for fault reports).
+fn access_of(inst: &Inst) -> Option<Access> {
+    match inst.op {
+        Op::Ld { .. } | Op::Tex { .. } | Op::TexCube { .. } => Some(Access::Read),
+        Op::St { .. } => Some(Access::Write),
+        Op::Atom { .. } | Op::AtomCas128 { .. } => Some(Access::ReadWrite),
+        _ => None,
     }
 }
 

@@ -108,6 +108,36 @@ impl fmt::Display for FaultKind {
     }
 }
 
+/// Whether a faulting memory instruction read or wrote (atomics do both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    ReadWrite,
+}
+
+impl Access {
+    pub fn name(self) -> &'static str {
+        match self {
+            Access::Read => "read",
+            Access::Write => "write",
+            Access::ReadWrite => "read-write",
+        }
+    }
+}
+
+impl FaultKind {
+    /// The address and state space of a memory fault.
+    pub fn location(&self) -> Option<(u64, Space)> {
+        match *self {
+            FaultKind::OutOfBounds { space, addr, .. }
+            | FaultKind::Misaligned { space, addr, .. }
+            | FaultKind::ReadOnly { space, addr } => Some((addr, space)),
+            _ => None,
+        }
+    }
+}
+
 /// A fault with where it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
@@ -118,6 +148,8 @@ pub struct Fault {
     pub ctaid: [u32; 3],
     pub tid: [u32; 3],
     pub kind: FaultKind,
+    /// For a memory fault: whether the instruction reads or writes.
+    pub access: Option<Access>,
 }
 
 impl fmt::Display for Fault {
@@ -128,7 +160,11 @@ impl fmt::Display for Fault {
             f,
             "kernel `{}` faulted at {}:{} in thread ctaid=({cx},{cy},{cz}) tid=({tx},{ty},{tz}): {}",
             self.kernel, self.file, self.line, self.kind
-        )
+        )?;
+        match self.access {
+            Some(a) if self.kind.location().is_some() => write!(f, " ({})", a.name()),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -55,7 +55,7 @@ mod tex;
 mod warp;
 
 pub use cta::{LaunchStats, MAX_CTA_THREADS};
-pub use error::{ExecError, Fault, FaultKind, LoadError, MemberProblem};
+pub use error::{Access, ExecError, Fault, FaultKind, LoadError, MemberProblem};
 pub use launch_spec::{ElemType, LaunchSpec, ParamSpec, SpecError};
 pub use run::{run, BufferResult, RunResult};
 pub use warp::Texture;

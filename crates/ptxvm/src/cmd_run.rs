@@ -1,7 +1,8 @@
 use crate::exit::Exit;
-use crate::input::read_source;
+use crate::input::{load_bytes, load_source};
+use crate::run_failure::{FailKind, Failure};
 use clap::Args;
-use exec::{ExecError, LaunchSpec, RunOptions};
+use exec::{LaunchSpec, RunOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -17,7 +18,8 @@ pub struct RunArgs {
     /// The launch: kernel, grid, block, shared bytes and parameters (see the README).
     #[arg(long, conflicts_with_all = ["grid", "block", "arg", "shared_bytes"])]
     launch: Option<PathBuf>,
-    /// Print exactly one JSON object with the buffers and statistics on stdout.
+    /// Print exactly one JSON object on stdout: the buffers and statistics, or on failure
+    /// `{"error": {"kind": "fault"|"launch"|"check"|"io", "message": ..., ...}}`.
     #[arg(long)]
     json: bool,
     /// Write each buffer parameter as DIR/param<N>.bin.
@@ -50,22 +52,19 @@ pub struct RunArgs {
 }
 
 pub fn run(args: &RunArgs) -> Exit {
-    let file = match read_source(&args.file) {
-        Ok(f) => f,
-        Err(code) => return code,
-    };
-    let mut spec = match load_spec(args) {
-        Ok(s) => s,
-        Err(code) => return code,
-    };
+    match execute(args) {
+        Ok(code) => code,
+        Err(f) => f.report(args.json),
+    }
+}
+
+fn execute(args: &RunArgs) -> Result<Exit, Failure> {
+    let file = load_source(&args.file).map_err(Failure::io)?;
+    let mut spec = load_spec(args)?;
     if args.kernel.is_some() {
         spec.kernel.clone_from(&args.kernel);
     }
-    let (module, diags) = check::check_source(&file);
-    eprint!("{}", diag::render(&file, &diags));
-    let Some(module) = module.filter(|_| !diag::has_errors(&diags)) else {
-        return Exit::Invalid;
-    };
+    let module = check_module(&file)?;
 
     let counter = AtomicU64::new(0);
     let opts = RunOptions {
@@ -83,26 +82,15 @@ pub fn run(args: &RunArgs) -> Exit {
         done.store(true, Ordering::Release);
         r
     });
-    let result = match result {
-        Ok(r) => r,
-        Err(ExecError::Load(e)) => {
-            // A module the executor cannot load is invalid input with a source location.
-            eprint!("{}", diag::render(&file, &[e.to_diagnostic()]));
-            return Exit::Invalid;
-        }
-        Err(e) => {
-            crate::error(&e);
-            return match e {
-                ExecError::Fault(_) => Exit::Fault,
-                _ => Exit::Usage,
-            };
-        }
-    };
+    let result = result.map_err(|e| Failure::from_exec(e, &file))?;
     if let Some(dir) = &args.out {
-        if let Err(e) = result.write_out(dir) {
-            crate::error(format!("cannot write buffers to {}: {e}", dir.display()));
-            return Exit::Usage;
-        }
+        result.write_out(dir).map_err(|e| {
+            Failure::new(
+                Exit::Usage,
+                FailKind::Io,
+                format!("cannot write buffers to {}: {e}", dir.display()),
+            )
+        })?;
     }
     let text = if args.json {
         result.to_json() + "\n"
@@ -111,26 +99,46 @@ pub fn run(args: &RunArgs) -> Exit {
     };
     let mut out = std::io::stdout().lock();
     if out.write_all(text.as_bytes()).is_err() {
-        return Exit::Usage;
+        return Ok(Exit::Usage);
     }
-    Exit::Ok
+    Ok(Exit::Ok)
+}
+
+/// Parse and check the module; diagnostics go to stderr (and into the JSON error).
+fn check_module(file: &diag::SourceFile) -> Result<ir::Module, Failure> {
+    let (module, diags) = check::check_source(file);
+    eprint!("{}", diag::render(file, &diags));
+    match module.filter(|_| !diag::has_errors(&diags)) {
+        Some(m) => Ok(m),
+        None => {
+            let first = diags.iter().find(|d| d.is_error());
+            let mut f = Failure::new(
+                Exit::Invalid,
+                FailKind::Check,
+                first.map_or_else(|| "the module does not check".into(), |d| d.message.clone()),
+            );
+            f.file = Some(file.name.clone());
+            f.line = first.map(|d| file.line_col(d.span.start).0 as u32);
+            f.diagnostics = Some(diag::to_json(file, &diags));
+            f.printed = true;
+            Err(f)
+        }
+    }
 }
 
 /// The launch from `--launch SPEC.json`, or from the flag sugar. Errors name the field and
 /// exit 2.
-fn load_spec(args: &RunArgs) -> Result<LaunchSpec, Exit> {
+fn load_spec(args: &RunArgs) -> Result<LaunchSpec, Failure> {
+    let launch = |m: String| Failure::new(Exit::Usage, FailKind::Launch, m);
     let spec = match &args.launch {
         Some(path) => {
-            let bytes = crate::input::read_bytes(path, MAX_SPEC_BYTES).map_err(|_| Exit::Usage)?;
+            let bytes = load_bytes(path, MAX_SPEC_BYTES).map_err(Failure::io)?;
             let Ok(text) = String::from_utf8(bytes) else {
-                crate::error(format!("{}: not UTF-8 text", path.display()));
-                return Err(Exit::Usage);
+                return Err(launch(format!("{}: not UTF-8 text", path.display())));
             };
             let base = path.parent().unwrap_or(Path::new("."));
-            LaunchSpec::from_json(&text, base).map_err(|e| {
-                crate::error(format!("{}: {e}", path.display()));
-                Exit::Usage
-            })?
+            LaunchSpec::from_json(&text, base)
+                .map_err(|e| launch(format!("{}: {e}", path.display())))?
         }
         None => LaunchSpec::from_flags(
             args.kernel.as_deref(),
@@ -139,10 +147,7 @@ fn load_spec(args: &RunArgs) -> Result<LaunchSpec, Exit> {
             args.shared_bytes,
             &args.arg,
         )
-        .map_err(|e| {
-            crate::error(format!("launch flags: {e}"));
-            Exit::Usage
-        })?,
+        .map_err(|e| launch(format!("launch flags: {e}")))?,
     };
     Ok(spec)
 }

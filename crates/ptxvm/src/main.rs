@@ -7,6 +7,7 @@ mod cmd_run;
 mod cmd_sass;
 mod exit;
 mod input;
+mod run_failure;
 
 use clap::{Parser, Subcommand};
 

@@ -1,0 +1,141 @@
+//! `ptxvm run` as a script meets it: `--json` failures, limits, outputs and hangs.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ptxvm(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .expect("the ptxvm binary runs")
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn scratch_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ptxvm-run-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn scratch(name: &str, text: &str) -> PathBuf {
+    let p = scratch_dir().join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Stdout must be exactly one JSON object (one line).
+fn json_out(o: &Output) -> Value {
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.lines().count(), 1, "one line on stdout: {text}");
+    serde_json::from_str(text.trim()).expect("stdout is one JSON object")
+}
+
+const HEADER: &str = ".version 7.0\n.target sm_61\n.address_size 64\n";
+
+/// `oob(p)`: stores a u32 at p+4; line 10 is the store.
+fn oob_kernel() -> PathBuf {
+    let src = format!(
+        "{HEADER}.visible .entry oob(.param .u64 p)\n{{\n\t.reg .b64 %rd<3>;\n\t.reg .b32 %r<2>;\n\
+         \tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 7;\n\tst.global.u32 [%rd1+4], %r1;\n\tret;\n}}\n"
+    );
+    scratch("oob.ptx", &src)
+}
+
+#[test]
+fn json_fault_is_one_error_object_with_the_location() {
+    let p = oob_kernel();
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--arg",
+        "zeros:u32:1",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v = json_out(&o);
+    let e = &v["error"];
+    assert_eq!(e["kind"], "fault");
+    assert_eq!(e["kernel"], "oob");
+    assert_eq!(e["line"], 10);
+    assert_eq!(e["file"], p.to_str().unwrap());
+    assert_eq!(e["ctaid"], serde_json::json!([0, 0, 0]));
+    assert_eq!(e["tid"], serde_json::json!([0, 0, 0]));
+    assert_eq!(e["space"], "global");
+    assert_eq!(e["access"], "write");
+    assert!(e["address"].as_u64().is_some(), "{v}");
+    assert!(e["message"].as_str().unwrap().contains("out-of-bounds"));
+}
+
+#[test]
+fn json_launch_check_and_io_errors_are_error_objects() {
+    // Launch: the kernel takes one parameter, none given.
+    let p = oob_kernel();
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(json_out(&o)["error"]["kind"], "launch");
+
+    // Check: an undeclared register on line 6.
+    let bad = scratch(
+        "bad.ptx",
+        &format!("{HEADER}.visible .entry k()\n{{\n\tadd.s32 %r1, %r1, 1;\n\tret;\n}}\n"),
+    );
+    let o = ptxvm(&[
+        "run",
+        bad.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(v["error"]["kind"], "check");
+    assert_eq!(v["error"]["line"], 6);
+    assert!(v["error"]["diagnostics"]
+        .as_array()
+        .is_some_and(|d| !d.is_empty()));
+
+    // I/O: a PTX file that does not exist.
+    let o = ptxvm(&["run", "no/such/file.ptx", "--json"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(json_out(&o)["error"]["kind"], "io");
+
+    // A malformed spec is a launch error naming the field.
+    let spec = scratch("bad.json", r#"{"grid": [0]}"#);
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--launch",
+        spec.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(v["error"]["kind"], "launch");
+    assert!(
+        v["error"]["message"].as_str().unwrap().contains("grid[0]"),
+        "{v}"
+    );
+}
