@@ -6,7 +6,6 @@ use crate::lanes::LANES;
 use crate::program::{BarKind, Inst, Op, Reg};
 use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Stop, Warp};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -16,6 +15,9 @@ pub const MAX_CTA_THREADS: u64 = 1024;
 /// (round robin). Long enough that loops of ordinary kernels never switch mid-way; results of
 /// race-free kernels do not depend on it.
 pub const WARP_QUANTUM: u64 = 1 << 12;
+/// Most threads one grid may have (CTAs times threads per CTA): 2^40, about a day of work at
+/// this executor's speed; a larger grid is almost certainly a mistake in the launch.
+pub const MAX_GRID_THREADS: u64 = 1 << 40;
 /// Largest dynamic + static shared memory per CTA.
 pub const MAX_SHARED_BYTES: u64 = 16 << 20;
 
@@ -220,6 +222,11 @@ pub struct LaunchStats {
 
 /// Run every CTA of the grid; on faults, report the one in the lowest-numbered CTA so the
 /// message does not depend on the worker count.
+///
+/// Workers claim CTAs in increasing order from one counter. After a fault in CTA `i`, no CTA
+/// above `i` is started, and every CTA below `i` has already been claimed and runs to its end;
+/// so the launch stops within one CTA per worker of the first fault, and the fault reported is
+/// still the lowest-numbered one a sequential run would meet.
 pub fn launch_grid(
     ctx: &Ctx<'_>,
     threads: usize,
@@ -228,47 +235,60 @@ pub fn launch_grid(
     let [gx, gy, gz] = ctx.nctaid;
     let n = gx as u64 * gy as u64 * gz as u64;
     let total = AtomicU64::new(0);
+    let next = AtomicU64::new(0);
     let first_fault = AtomicU64::new(u64::MAX);
     let fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
-    let body = |runner: &mut CtaRunner, i: u64| {
-        if i > first_fault.load(Ordering::Relaxed) {
-            return;
-        }
-        let ctaid = [
-            (i % gx as u64) as u32,
-            ((i / gx as u64) % gy as u64) as u32,
-            (i / (gx as u64 * gy as u64)) as u32,
-        ];
-        match runner.run(ctx, ctaid) {
-            Ok(c) => {
-                total.fetch_add(c, Ordering::Relaxed);
-                if let Some(p) = progress {
-                    p.fetch_add(c, Ordering::Relaxed);
-                }
+    let worker = || {
+        let mut runner = CtaRunner::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n || i > first_fault.load(Ordering::Relaxed) {
+                break;
             }
-            Err(f) => {
-                let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
-                if g.as_ref().is_none_or(|(j, _)| i < *j) {
-                    *g = Some((i, f));
-                    first_fault.fetch_min(i, Ordering::Relaxed);
+            let ctaid = [
+                (i % gx as u64) as u32,
+                ((i / gx as u64) % gy as u64) as u32,
+                (i / (gx as u64 * gy as u64)) as u32,
+            ];
+            match runner.run(ctx, ctaid) {
+                Ok(c) => {
+                    total.fetch_add(c, Ordering::Relaxed);
+                    if let Some(p) = progress {
+                        p.fetch_add(c, Ordering::Relaxed);
+                    }
+                }
+                Err(f) => {
+                    let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
+                    if g.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *g = Some((i, f));
+                        first_fault.fetch_min(i, Ordering::Relaxed);
+                    }
                 }
             }
         }
     };
-    if threads == 1 || n == 1 {
-        let mut r = CtaRunner::new();
-        for i in 0..n {
-            body(&mut r, i);
-        }
+    let workers = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    }
+    .min(usize::try_from(n).unwrap_or(usize::MAX))
+    .max(1);
+    if workers == 1 {
+        worker();
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| ExecError::Launch(format!("cannot start worker threads: {e}")))?;
-        pool.install(|| {
-            (0..n)
-                .into_par_iter()
-                .for_each_init(CtaRunner::new, |r, i| body(r, i));
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers)
+                .map(|k| {
+                    std::thread::Builder::new()
+                        .name(format!("ptxvm-cta-{k}"))
+                        .spawn_scoped(s, worker)
+                })
+                .collect();
+            // A worker that cannot start is no loss: the others claim its CTAs. Only when
+            // none starts, the calling thread runs the grid itself.
+            if handles.iter().all(|h| h.is_err()) {
+                worker();
+            }
         });
     }
     if let Some((_, f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {

@@ -160,11 +160,7 @@ impl fmt::Display for Fault {
             f,
             "kernel `{}` faulted at {}:{} in thread ctaid=({cx},{cy},{cz}) tid=({tx},{ty},{tz}): {}",
             self.kernel, self.file, self.line, self.kind
-        )?;
-        match self.access {
-            Some(a) if self.kind.location().is_some() => write!(f, " ({})", a.name()),
-            _ => Ok(()),
-        }
+        )
     }
 }
 

@@ -48,13 +48,15 @@ pub mod lower;
 mod mem_fast;
 mod mem_ops;
 pub mod memory;
+mod npy;
 pub mod program;
 mod run;
+mod spec_data;
 mod step;
 mod tex;
 mod warp;
 
-pub use cta::{LaunchStats, MAX_CTA_THREADS};
+pub use cta::{LaunchStats, MAX_CTA_THREADS, MAX_GRID_THREADS};
 pub use error::{Access, ExecError, Fault, FaultKind, LoadError, MemberProblem};
 pub use launch_spec::{ElemType, LaunchSpec, ParamSpec, SpecError};
 pub use run::{run, BufferResult, RunResult};
@@ -118,6 +120,9 @@ pub struct RunOptions<'a> {
     pub max_steps: u64,
     /// Incremented with the thread-instructions of each finished CTA (for a progress bar).
     pub progress: Option<&'a AtomicU64>,
+    /// Device memory budget of the device [`run`] creates (buffers and `.global` variables
+    /// together); checked before anything is allocated.
+    pub mem_limit: u64,
 }
 
 impl Default for RunOptions<'_> {
@@ -126,6 +131,7 @@ impl Default for RunOptions<'_> {
             threads: 0,
             max_steps: 1 << 32,
             progress: None,
+            mem_limit: memory::DEVICE_MEMORY_BYTES,
         }
     }
 }
@@ -256,6 +262,14 @@ impl Device {
         if threads > MAX_CTA_THREADS {
             return Err(ExecError::Launch(format!(
                 "a CTA of {threads} threads exceeds the limit of {MAX_CTA_THREADS}"
+            )));
+        }
+        let ctas: u128 = cfg.grid.iter().map(|&x| x as u128).product();
+        let grid_threads = ctas * threads as u128;
+        if grid_threads > MAX_GRID_THREADS as u128 {
+            return Err(ExecError::Launch(format!(
+                "a grid of {ctas} CTAs of {threads} threads ({grid_threads} threads) exceeds \
+                 the limit of {MAX_GRID_THREADS} (2^40) threads"
             )));
         }
         if let Some(m) = k.maxntid {

@@ -1,7 +1,8 @@
 //! `ptxvm run`'s library half: launch a checked module from a [`LaunchSpec`] and report.
 
-use crate::launch_spec::{decode_json, ElemType, LaunchSpec, ParamSpec};
-use crate::{Arg, Device, ExecError, LaunchConfig, RunOptions};
+use crate::launch_spec::{decode_element, ElemType, LaunchSpec, ParamSpec};
+use crate::{Arg, Device, DevicePtr, ExecError, LaunchConfig, RunOptions};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
@@ -28,22 +29,42 @@ impl RunResult {
     /// `{"kernel": ..., "buffers": [{"param": 0, "type": "u32", "data": [...]}, ...],
     /// "stats": {"instructions": N, "seconds": S}}`
     pub fn to_json(&self) -> String {
-        let mut s = String::new();
-        s.push_str("{\"kernel\": ");
-        s.push_str(&serde_json::Value::String(self.kernel.clone()).to_string());
-        s.push_str(", \"buffers\": [");
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
+        let _ = self.write_json(&mut out);
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// [`RunResult::to_json`] streamed to `w` (one element at a time; wrap `w` in a
+    /// `BufWriter`).
+    pub fn write_json(&self, w: &mut dyn Write) -> std::io::Result<()> {
+        w.write_all(b"{\"kernel\": ")?;
+        w.write_all(
+            serde_json::Value::String(self.kernel.clone())
+                .to_string()
+                .as_bytes(),
+        )?;
+        w.write_all(b", \"buffers\": [")?;
         for (i, b) in self.buffers.iter().enumerate() {
             if i > 0 {
-                s.push_str(", ");
+                w.write_all(b", ")?;
             }
-            s.push_str(&format!(
-                "{{\"param\": {}, \"type\": \"{}\", \"data\": [{}]}}",
+            write!(
+                w,
+                "{{\"param\": {}, \"type\": \"{}\", \"data\": [",
                 b.param,
-                b.ty.name(),
-                decode_json(&b.bytes, b.ty).join(", ")
-            ));
+                b.ty.name()
+            )?;
+            for (k, c) in b.bytes.chunks_exact(b.ty.bytes()).enumerate() {
+                if k > 0 {
+                    w.write_all(b", ")?;
+                }
+                w.write_all(decode_element(c, b.ty).as_bytes())?;
+            }
+            w.write_all(b"]}")?;
         }
-        s.push_str(&format!(
+        write!(
+            w,
             "], \"stats\": {{\"instructions\": {}, \"seconds\": {}}}}}",
             self.instructions,
             if self.seconds.is_finite() {
@@ -51,21 +72,27 @@ impl RunResult {
             } else {
                 0.0
             }
-        ));
-        s
+        )
     }
 
-    /// A short human summary.
+    /// A short human summary: the first eight elements of each buffer (only those are
+    /// formatted).
     pub fn summary(&self) -> String {
+        const SHOWN: usize = 8;
         let mut s = format!(
             "kernel {}: {} thread-instructions in {:.3} s\n",
             self.kernel, self.instructions, self.seconds
         );
         for b in &self.buffers {
-            let vals = decode_json(&b.bytes, b.ty);
-            let shown: Vec<&str> = vals.iter().take(8).map(String::as_str).collect();
-            let more = if vals.len() > 8 {
-                format!(", ... ({} elements)", vals.len())
+            let n = b.bytes.len() / b.ty.bytes();
+            let shown: Vec<String> = b
+                .bytes
+                .chunks_exact(b.ty.bytes())
+                .take(SHOWN)
+                .map(|c| decode_element(c, b.ty))
+                .collect();
+            let more = if n > SHOWN {
+                format!(", ... ({n} elements)")
             } else {
                 String::new()
             };
@@ -80,14 +107,56 @@ impl RunResult {
         s
     }
 
-    /// Write each buffer as `dir/param<N>.bin`.
+    /// Write each buffer as `dir/param<N>.npy` (numpy's format: element type and shape in
+    /// the header). Each file is written under a temporary name and renamed when complete, so
+    /// an interrupted run leaves no truncated `.npy`.
     pub fn write_out(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         for b in &self.buffers {
-            std::fs::write(dir.join(format!("param{}.bin", b.param)), &b.bytes)?;
+            let name = dir.join(format!("param{}.npy", b.param));
+            let tmp = dir.join(format!(".param{}.npy.tmp-{}", b.param, std::process::id()));
+            let written = (|| {
+                let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+                crate::npy::write(&mut f, b.ty, &b.bytes)?;
+                f.into_inner().map_err(|e| e.into_error())?.sync_all()
+            })();
+            if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, &name)) {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(e);
+            }
         }
         Ok(())
     }
+}
+
+/// Copy a buffer file into device memory in 1 MiB pieces, so the host holds one piece, not
+/// a second copy of the buffer. The file must still have the size the spec was checked with.
+fn stream_file(dev: &Device, ptr: DevicePtr, path: &Path, len: u64) -> Result<(), String> {
+    use std::io::Read;
+    let what = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let mut f = std::fs::File::open(path).map_err(what)?;
+    let mut buf = vec![0u8; 1 << 20];
+    let mut done = 0u64;
+    loop {
+        let n = f.read(&mut buf).map_err(what)?;
+        if n == 0 {
+            break;
+        }
+        let piece = buf.get(..n).unwrap_or(&[]);
+        if done + n as u64 > len {
+            return Err(format!("{} grew while it was read", path.display()));
+        }
+        dev.write(DevicePtr(ptr.0 + done), piece)
+            .map_err(|e| e.to_string())?;
+        done += n as u64;
+    }
+    if done != len {
+        return Err(format!(
+            "{} shrank while it was read ({done} of {len} bytes)",
+            path.display()
+        ));
+    }
+    Ok(())
 }
 
 /// Load `module`, allocate the spec's buffers, launch, and read every buffer back.
@@ -98,6 +167,7 @@ pub fn run(
     opts: &RunOptions<'_>,
 ) -> Result<RunResult, ExecError> {
     let mut dev = Device::new();
+    dev.memory_mut().set_limit(opts.mem_limit);
     let m = dev.load(module, src).map_err(ExecError::Load)?;
     let prog = &m.program;
     let kernel = match &spec.kernel {
@@ -128,37 +198,57 @@ pub fn run(
         )));
     }
     let ptr_bytes = if prog.addr64 { 8 } else { 4 };
+    // The whole launch's device memory is checked before anything is allocated.
+    let needed: u64 = spec.params.iter().map(ParamSpec::device_bytes).sum();
+    let available = dev.memory().available();
+    if needed > available {
+        return Err(ExecError::Launch(format!(
+            "the launch's buffers need {needed} bytes of device memory; {available} are \
+             available (limit {} bytes, {} used by the module's .global variables)",
+            dev.memory().limit(),
+            dev.memory().used()
+        )));
+    }
     let mut args = Vec::new();
     let mut bufs = Vec::new();
     for (i, (p, kp)) in spec.params.iter().zip(&k.params).enumerate() {
-        match p {
-            ParamSpec::Buffer { ty, bytes } => {
-                if kp.size != ptr_bytes && kp.size != 8 {
-                    return Err(ExecError::Launch(format!(
-                        "params[{i}]: a buffer needs a {ptr_bytes}-byte address parameter, `{}` is {} bytes",
-                        kp.name, kp.size
-                    )));
-                }
-                let ptr = dev.alloc(bytes.len() as u64)?;
-                dev.write(ptr, bytes)?;
-                let mut a = Arg::u64(ptr.0);
-                a.0.truncate(kp.size as usize);
-                args.push(a);
-                bufs.push((i, *ty, ptr, bytes.len() as u64));
+        if let ParamSpec::Value { ty, bytes } = p {
+            if bytes.len() != kp.size as usize {
+                return Err(ExecError::Launch(format!(
+                    "params[{i}]: a .{} value is {} bytes, parameter `{}` is {} bytes",
+                    ty.name(),
+                    bytes.len(),
+                    kp.name,
+                    kp.size
+                )));
             }
-            ParamSpec::Value { ty, bytes } => {
-                if bytes.len() != kp.size as usize {
-                    return Err(ExecError::Launch(format!(
-                        "params[{i}]: a .{} value is {} bytes, parameter `{}` is {} bytes",
-                        ty.name(),
-                        bytes.len(),
-                        kp.name,
-                        kp.size
-                    )));
-                }
-                args.push(Arg(bytes.clone()));
-            }
+            args.push(Arg(bytes.clone()));
+            continue;
         }
+        if kp.size != ptr_bytes && kp.size != 8 {
+            return Err(ExecError::Launch(format!(
+                "params[{i}]: a buffer needs a {ptr_bytes}-byte address parameter, `{}` is {} bytes",
+                kp.name, kp.size
+            )));
+        }
+        let len = p.device_bytes();
+        let ptr = dev.alloc(len)?;
+        let ty = match p {
+            ParamSpec::Buffer { ty, bytes } => {
+                dev.write(ptr, bytes)?;
+                *ty
+            }
+            ParamSpec::File { ty, path, bytes } => {
+                stream_file(&dev, ptr, path, *bytes)
+                    .map_err(|e| ExecError::Launch(format!("params[{i}]: {e}")))?;
+                *ty
+            }
+            ParamSpec::Zeros { ty, .. } | ParamSpec::Value { ty, .. } => *ty,
+        };
+        let mut a = Arg::u64(ptr.0);
+        a.0.truncate(kp.size as usize);
+        args.push(a);
+        bufs.push((i, ty, ptr, len));
     }
     let cfg = LaunchConfig {
         grid: spec.grid,

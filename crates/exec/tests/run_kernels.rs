@@ -345,7 +345,7 @@ fn every_fault_kind_stops_the_launch_with_its_message() {
             let opts = exec::RunOptions {
                 threads,
                 max_steps: 9_999,
-                progress: None,
+                ..exec::RunOptions::default()
             };
             let e = dev
                 .launch(

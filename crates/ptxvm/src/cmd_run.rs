@@ -46,6 +46,11 @@ pub struct RunArgs {
     /// Most instructions one warp may execute before the launch faults.
     #[arg(long, default_value_t = 1 << 32)]
     max_steps: u64,
+    /// Device memory for the whole launch (buffers and .global variables), e.g. `512M`,
+    /// `4G` or a byte count; checked before anything is allocated. Default: the smaller of
+    /// 8 GiB and half of the physical memory.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    mem_limit: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -58,7 +63,7 @@ pub fn run(args: &RunArgs) -> Exit {
     }
 }
 
-fn execute(args: &RunArgs) -> Result<Exit, Failure> {
+fn execute(args: &RunArgs) -> Result<Exit, Box<Failure>> {
     let file = load_source(&args.file).map_err(Failure::io)?;
     let mut spec = load_spec(args)?;
     if args.kernel.is_some() {
@@ -71,6 +76,7 @@ fn execute(args: &RunArgs) -> Result<Exit, Failure> {
         threads: args.threads,
         max_steps: args.max_steps,
         progress: Some(&counter),
+        mem_limit: args.mem_limit.unwrap_or_else(default_mem_limit),
     };
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
@@ -92,20 +98,28 @@ fn execute(args: &RunArgs) -> Result<Exit, Failure> {
             )
         })?;
     }
-    let text = if args.json {
-        result.to_json() + "\n"
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = if args.json {
+        result
+            .write_json(&mut out)
+            .and_then(|()| out.write_all(b"\n"))
     } else {
-        result.summary()
+        out.write_all(result.summary().as_bytes())
     };
-    let mut out = std::io::stdout().lock();
-    if out.write_all(text.as_bytes()).is_err() {
-        return Ok(Exit::Usage);
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => Ok(Exit::Ok),
+        // A closed pipe (`| head`) is not worth an error message.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Exit::Ok),
+        Err(e) => Err(Failure::new(
+            Exit::Usage,
+            FailKind::Io,
+            format!("cannot write to stdout: {e}"),
+        )),
     }
-    Ok(Exit::Ok)
 }
 
 /// Parse and check the module; diagnostics go to stderr (and into the JSON error).
-fn check_module(file: &diag::SourceFile) -> Result<ir::Module, Failure> {
+fn check_module(file: &diag::SourceFile) -> Result<ir::Module, Box<Failure>> {
     let (module, diags) = check::check_source(file);
     eprint!("{}", diag::render(file, &diags));
     match module.filter(|_| !diag::has_errors(&diags)) {
@@ -128,7 +142,7 @@ fn check_module(file: &diag::SourceFile) -> Result<ir::Module, Failure> {
 
 /// The launch from `--launch SPEC.json`, or from the flag sugar. Errors name the field and
 /// exit 2.
-fn load_spec(args: &RunArgs) -> Result<LaunchSpec, Failure> {
+fn load_spec(args: &RunArgs) -> Result<LaunchSpec, Box<Failure>> {
     let launch = |m: String| Failure::new(Exit::Usage, FailKind::Launch, m);
     let spec = match &args.launch {
         Some(path) => {
@@ -150,6 +164,41 @@ fn load_spec(args: &RunArgs) -> Result<LaunchSpec, Failure> {
         .map_err(|e| launch(format!("launch flags: {e}")))?,
     };
     Ok(spec)
+}
+
+/// `--mem-limit`: a byte count with an optional K, M, G or T suffix (powers of 1024).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let shift = match c.to_ascii_uppercase() {
+                'K' => 10,
+                'M' => 20,
+                'G' => 30,
+                'T' => 40,
+                _ => return Err(format!("unknown size suffix `{c}` (expected K, M, G or T)")),
+            };
+            (t.get(..i).unwrap_or(""), shift)
+        }
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size (e.g. 4096, 512M, 4G)"))?;
+    n.checked_mul(1 << shift)
+        .ok_or_else(|| format!("`{s}` is too large"))
+}
+
+/// The smaller of 8 GiB and half of the physical memory (`/proc/meminfo`; 8 GiB when that
+/// cannot be read).
+fn default_mem_limit() -> u64 {
+    const CAP: u64 = 8 << 30;
+    let total_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+    });
+    total_kib.map_or(CAP, |k| CAP.min(k.saturating_mul(1024) / 2))
 }
 
 /// A spinner with the executed thread-instruction count, shown only for launches that take

@@ -48,8 +48,8 @@ pub struct Failure {
 }
 
 impl Failure {
-    pub fn new(exit: Exit, kind: FailKind, message: impl Into<String>) -> Failure {
-        Failure {
+    pub fn new(exit: Exit, kind: FailKind, message: impl Into<String>) -> Box<Failure> {
+        Box::new(Failure {
             exit,
             kind,
             message: message.into(),
@@ -59,15 +59,15 @@ impl Failure {
             fault: None,
             diagnostics: None,
             printed: false,
-        }
+        })
     }
 
-    pub fn io(e: crate::input::InputError) -> Failure {
+    pub fn io(e: crate::input::InputError) -> Box<Failure> {
         Failure::new(e.exit, FailKind::Io, e.message)
     }
 
     /// An executor error: fault (3), launch error (2) or load error (1, with a location).
-    pub fn from_exec(e: ExecError, src: &diag::SourceFile) -> Failure {
+    pub fn from_exec(e: ExecError, src: &diag::SourceFile) -> Box<Failure> {
         match e {
             ExecError::Fault(f) => {
                 let mut x = Failure::new(Exit::Fault, FailKind::Fault, f.to_string());
@@ -123,7 +123,7 @@ impl Failure {
 
     /// Print the failure (stderr text; with `json`, also the object on stdout) and give the
     /// exit code.
-    pub fn report(self, json: bool) -> Exit {
+    pub fn report(&self, json: bool) -> Exit {
         if !self.printed {
             crate::error(&self.message);
         }

@@ -236,8 +236,13 @@ fn run_with_flag_sugar_and_out_dir() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let bytes = std::fs::read(dir.join("param2.bin")).unwrap();
-    let got: Vec<f32> = bytes
+    // numpy's .npy: 10 bytes of magic, version and header length, then the header.
+    let npy = std::fs::read(dir.join("param2.npy")).unwrap();
+    let hlen = u16::from_le_bytes([npy[8], npy[9]]) as usize;
+    assert!(std::str::from_utf8(&npy[10..10 + hlen])
+        .unwrap()
+        .contains("'descr': '<f4'"));
+    let got: Vec<f32> = npy[10 + hlen..]
         .chunks(4)
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
         .collect();
@@ -290,9 +295,12 @@ fn oversized_memory_declarations_are_refused_at_load() {
         "tests/fuzz-regressions/check/oom-global-4gb.ptx",
         "--arg",
         "u64:0",
+        "--mem-limit",
+        "1G",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot allocate `g`"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1073741824 bytes"), "{}", stderr(&o));
     let o = ptxvm(&[
         "run",
         "tests/fuzz-regressions/check/abort-local-4gb-per-thread.ptx",
