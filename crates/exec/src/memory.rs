@@ -264,6 +264,22 @@ impl GlobalMemory {
         a.contains(addr, size).then_some(a)
     }
 
+    /// Remove the allocation at `base` and give its contents as little-endian words (the
+    /// last one zero-padded) and its length in bytes. The words reuse the allocation's
+    /// storage, so reading a buffer back costs no second copy of it.
+    pub fn take(&mut self, base: u64) -> Option<(Vec<u32>, u64)> {
+        let i = self.allocs.iter().position(|a| a.base == base)?;
+        let a = self.allocs.remove(i);
+        self.used = self.used.saturating_sub(a.len);
+        let words: Vec<u32> = a
+            .words
+            .into_vec()
+            .into_iter()
+            .map(AtomicU32::into_inner)
+            .collect();
+        Some((words, a.len))
+    }
+
     pub fn allocation(&self, base: u64) -> Option<&Allocation> {
         self.find(base, 0).filter(|a| a.base == base)
     }

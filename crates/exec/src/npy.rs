@@ -3,7 +3,6 @@
 //! the data starts at a multiple of 64 bytes; then the raw little-endian elements.
 
 use crate::launch_spec::ElemType;
-use std::io::Write;
 
 /// numpy's dtype string for an element type (`b` types are unsigned integers of their width).
 pub fn descr(ty: ElemType) -> &'static str {
@@ -39,10 +38,4 @@ pub fn header(ty: ElemType, n: u64) -> Vec<u8> {
     h.resize(h.len() + pad, b' ');
     h.push(b'\n');
     h
-}
-
-/// Write a whole `.npy` file of `bytes` (little-endian elements of `ty`).
-pub fn write(w: &mut impl Write, ty: ElemType, bytes: &[u8]) -> std::io::Result<()> {
-    w.write_all(&header(ty, (bytes.len() / ty.bytes()) as u64))?;
-    w.write_all(bytes)
 }

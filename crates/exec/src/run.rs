@@ -6,13 +6,89 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-/// One buffer parameter's final contents.
+/// One buffer parameter's final contents, kept as the device's little-endian words (moved
+/// out of device memory, not copied).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BufferResult {
     /// Index of the kernel parameter.
     pub param: usize,
     pub ty: ElemType,
-    pub bytes: Vec<u8>,
+    words: Vec<u32>,
+    len: u64,
+}
+
+impl BufferResult {
+    pub fn new(param: usize, ty: ElemType, bytes: &[u8]) -> BufferResult {
+        let words = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                if let Some(d) = w.get_mut(..c.len()) {
+                    d.copy_from_slice(c);
+                }
+                u32::from_le_bytes(w)
+            })
+            .collect();
+        BufferResult {
+            param,
+            ty,
+            words,
+            len: bytes.len() as u64,
+        }
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Number of elements of `ty`.
+    pub fn elements(&self) -> u64 {
+        self.len / self.ty.bytes() as u64
+    }
+
+    /// A copy of the contents as bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.len as usize);
+        let _ = self.write_bytes(&mut out);
+        out
+    }
+
+    /// Stream the contents to `w` in 64 KiB pieces.
+    pub fn write_bytes(&self, w: &mut impl Write) -> std::io::Result<()> {
+        let mut left = self.len as usize;
+        let mut piece = Vec::with_capacity(1 << 16);
+        for chunk in self.words.chunks(1 << 14) {
+            piece.clear();
+            for x in chunk {
+                piece.extend_from_slice(&x.to_le_bytes());
+            }
+            let n = piece.len().min(left);
+            w.write_all(piece.get(..n).unwrap_or(&[]))?;
+            left -= n;
+        }
+        Ok(())
+    }
+
+    /// The little-endian bytes of element `i` (zero-padded to 8).
+    fn element(&self, i: u64) -> [u8; 8] {
+        let n = self.ty.bytes() as u64;
+        let mut out = [0u8; 8];
+        for (k, b) in out.iter_mut().take(n as usize).enumerate() {
+            let at = i * n + k as u64;
+            let w = self.words.get((at / 4) as usize).copied().unwrap_or(0);
+            *b = (w >> (8 * (at % 4))) as u8;
+        }
+        out
+    }
+
+    fn element_text(&self, i: u64) -> String {
+        decode_element(&self.element(i), self.ty)
+    }
 }
 
 /// The outcome of a successful launch.
@@ -55,11 +131,11 @@ impl RunResult {
                 b.param,
                 b.ty.name()
             )?;
-            for (k, c) in b.bytes.chunks_exact(b.ty.bytes()).enumerate() {
+            for k in 0..b.elements() {
                 if k > 0 {
                     w.write_all(b", ")?;
                 }
-                w.write_all(decode_element(c, b.ty).as_bytes())?;
+                w.write_all(b.element_text(k).as_bytes())?;
             }
             w.write_all(b"]}")?;
         }
@@ -84,14 +160,11 @@ impl RunResult {
             self.kernel, self.instructions, self.seconds
         );
         for b in &self.buffers {
-            let n = b.bytes.len() / b.ty.bytes();
-            let shown: Vec<String> = b
-                .bytes
-                .chunks_exact(b.ty.bytes())
-                .take(SHOWN)
-                .map(|c| decode_element(c, b.ty))
+            let n = b.elements();
+            let shown: Vec<String> = (0..n.min(SHOWN as u64))
+                .map(|k| b.element_text(k))
                 .collect();
-            let more = if n > SHOWN {
+            let more = if n > SHOWN as u64 {
                 format!(", ... ({n} elements)")
             } else {
                 String::new()
@@ -117,7 +190,8 @@ impl RunResult {
             let tmp = dir.join(format!(".param{}.npy.tmp-{}", b.param, std::process::id()));
             let written = (|| {
                 let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-                crate::npy::write(&mut f, b.ty, &b.bytes)?;
+                f.write_all(&crate::npy::header(b.ty, b.elements()))?;
+                b.write_bytes(&mut f)?;
                 f.into_inner().map_err(|e| e.into_error())?.sync_all()
             })();
             if let Err(e) = written.and_then(|()| std::fs::rename(&tmp, &name)) {
@@ -261,10 +335,15 @@ pub fn run(
     let seconds = start.elapsed().as_secs_f64();
     let mut buffers = Vec::new();
     for (param, ty, ptr, len) in bufs {
+        let (words, _) = dev
+            .memory_mut()
+            .take(ptr.0)
+            .ok_or_else(|| ExecError::Launch(format!("buffer of parameter {param} is gone")))?;
         buffers.push(BufferResult {
             param,
             ty,
-            bytes: dev.read(ptr, len)?,
+            words,
+            len,
         });
     }
     Ok(RunResult {

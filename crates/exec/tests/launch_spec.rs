@@ -289,7 +289,7 @@ fn run_vector_add_example_and_json_output() {
     assert_eq!(r.kernel, "vector_add");
     assert_eq!(r.buffers.len(), 3);
     let c: Vec<f32> = r.buffers[2]
-        .bytes
+        .bytes()
         .chunks(4)
         .map(|x| f32::from_le_bytes(x.try_into().unwrap()))
         .collect();
@@ -315,7 +315,7 @@ fn run_vector_add_example_and_json_output() {
     let dict = std::str::from_utf8(&npy[10..10 + hlen]).unwrap();
     assert!(dict.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }"));
     assert!(dict.ends_with('\n'));
-    assert_eq!(&npy[10 + hlen..], &r.buffers[2].bytes[..]);
+    assert_eq!(&npy[10 + hlen..], &r.buffers[2].bytes()[..]);
     // No temporary file is left behind.
     let names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -329,24 +329,16 @@ fn json_output_of_u64_and_special_floats_is_exact() {
     let r = exec::RunResult {
         kernel: "k\"q".into(),
         buffers: vec![
-            exec::BufferResult {
-                param: 0,
-                ty: ElemType::U64,
-                bytes: u64::MAX.to_le_bytes().to_vec(),
-            },
-            exec::BufferResult {
-                param: 1,
-                ty: ElemType::S32,
-                bytes: (-5i32).to_le_bytes().to_vec(),
-            },
-            exec::BufferResult {
-                param: 3,
-                ty: ElemType::F32,
-                bytes: [f32::NAN, f32::INFINITY, 0.1]
+            exec::BufferResult::new(0, ElemType::U64, &u64::MAX.to_le_bytes()),
+            exec::BufferResult::new(1, ElemType::S32, &(-5i32).to_le_bytes()),
+            exec::BufferResult::new(
+                3,
+                ElemType::F32,
+                &[f32::NAN, f32::INFINITY, 0.1]
                     .iter()
                     .flat_map(|x| x.to_le_bytes())
-                    .collect(),
-            },
+                    .collect::<Vec<u8>>(),
+            ),
         ],
         instructions: 42,
         seconds: 0.5,

@@ -44,7 +44,7 @@ fn device_memory_is_checked_before_allocating() {
         ..RunOptions::default()
     };
     let r = exec::run(&m, &src, &spec, &opts).unwrap();
-    assert_eq!(r.buffers[0].bytes, vec![0u8; 4000]);
+    assert_eq!(r.buffers[0].bytes(), vec![0u8; 4000]);
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn file_buffers_stream_into_device_memory() {
     .unwrap();
     let (m, src) = module(&nop_kernel());
     let r = exec::run(&m, &src, &spec, &RunOptions::default()).unwrap();
-    assert!(r.buffers[0].bytes == data);
+    assert!(r.buffers[0].bytes() == data);
 }
 
 #[test]
@@ -213,5 +213,34 @@ fn ctas_after_the_first_fault_are_not_run() {
     assert!(
         (1..=64).contains(&ran),
         "{ran} CTAs ran after a fault in CTA 0"
+    );
+}
+
+#[test]
+fn sub_word_buffers_read_back_exactly() {
+    // 7 s16 elements = 14 bytes: the last device word is half padding.
+    let spec = LaunchSpec::from_json(
+        r#"{"params": [{"buffer": {"type": "s16", "data": [-1, 2, -3, 4, -5, 6, -32768]}}]}"#,
+        Path::new("."),
+    )
+    .unwrap();
+    let (m, src) = module(&nop_kernel());
+    let r = exec::run(&m, &src, &spec, &RunOptions::default()).unwrap();
+    let b = &r.buffers[0];
+    assert_eq!(b.len(), 14);
+    let want: Vec<u8> = [-1i16, 2, -3, 4, -5, 6, -32768]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    assert_eq!(b.bytes(), want);
+    let j: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+    assert_eq!(
+        j["buffers"][0]["data"],
+        serde_json::json!([-1, 2, -3, 4, -5, 6, -32768])
+    );
+    assert!(
+        r.summary().contains("[-1, 2, -3, 4, -5, 6, -32768]"),
+        "{}",
+        r.summary()
     );
 }
