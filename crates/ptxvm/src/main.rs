@@ -5,6 +5,7 @@ mod cmd_check;
 mod cmd_fmt;
 mod cmd_run;
 mod cmd_sass;
+mod elf_check;
 mod exit;
 mod input;
 mod run_failure;
