@@ -518,7 +518,8 @@ impl LaunchSpec {
     }
 
     /// The flag sugar: `--grid 4,1,1`, `--block 256`, `--arg u32:7`, `--arg buf:u32:1,2,3`,
-    /// `--arg zeros:f32:1024` (each `args` entry is one `--arg` value).
+    /// `--arg zeros:f32:1024`, `--arg file:f32:x.bin` (each `args` entry is one `--arg`
+    /// value; a file path is relative to the working directory).
     pub fn from_flags(
         kernel: Option<&str>,
         grid: Option<&str>,
@@ -579,6 +580,12 @@ impl LaunchSpec {
                         .ok_or_else(|| SpecError::new(&field, "buffer too large"))?;
                     params.push(ParamSpec::Zeros { ty, len: n });
                 }
+                ["file", t, path] => {
+                    let ty = parse_type(Some(&Value::String(t.to_string())), &field)?;
+                    let path = PathBuf::from(path);
+                    let bytes = file_size(&path, ty, &field)?;
+                    params.push(ParamSpec::File { ty, path, bytes });
+                }
                 [t, v] => {
                     let ty = parse_type(Some(&Value::String(t.to_string())), &field)?;
                     let bytes = encode(&num(v.trim()), ty, &field)?;
@@ -588,7 +595,7 @@ impl LaunchSpec {
                     return Err(SpecError::new(
                         field,
                         format!(
-                        "expected TYPE:VALUE, buf:TYPE:V1,V2,... or zeros:TYPE:LEN, found \"{a}\""
+                        "expected TYPE:VALUE, buf:TYPE:V1,V2,..., zeros:TYPE:LEN or file:TYPE:PATH, found \"{a}\""
                     ),
                     ))
                 }

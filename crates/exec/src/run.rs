@@ -203,6 +203,20 @@ impl RunResult {
     }
 }
 
+/// `name`, followed by its C++ form in parentheses when it is an Itanium-mangled name
+/// (`_Z6squarePfi (square(float*, int))`).
+pub fn with_demangled(name: &str) -> String {
+    let plain = name
+        .starts_with("_Z")
+        .then(|| cpp_demangle::Symbol::new(name).ok())
+        .flatten()
+        .and_then(|s| s.demangle().ok());
+    match plain {
+        Some(p) if p != name => format!("`{name}` ({p})"),
+        _ => format!("`{name}`"),
+    }
+}
+
 /// Copy a buffer file into device memory in 1 MiB pieces, so the host holds one piece, not
 /// a second copy of the buffer. The file must still have the size the spec was checked with.
 fn stream_file(dev: &Device, ptr: DevicePtr, path: &Path, len: u64) -> Result<(), String> {
@@ -252,17 +266,30 @@ pub fn run(
                 [one] => one.to_string(),
                 [] => return Err(ExecError::Launch("the module has no kernel".into())),
                 many => {
+                    let shown: Vec<String> = many.iter().map(|n| with_demangled(n)).collect();
                     return Err(ExecError::Launch(format!(
                         "the module has {} kernels ({}); name one with \"kernel\"",
                         many.len(),
-                        many.join(", ")
-                    )))
+                        shown.join(", ")
+                    )));
                 }
             }
         }
     };
     let k = prog.kernel(&kernel).ok_or_else(|| {
-        ExecError::Launch(format!("kernel: no kernel named `{kernel}` in the module"))
+        let names: Vec<String> = prog
+            .kernels
+            .iter()
+            .map(|k| with_demangled(prog.kernel_name(k)))
+            .collect();
+        ExecError::Launch(if names.is_empty() {
+            format!("kernel: no kernel named `{kernel}`: the module has no kernel")
+        } else {
+            format!(
+                "kernel: no kernel named `{kernel}`; the module's kernels: {}",
+                names.join(", ")
+            )
+        })
     })?;
     if k.params.len() != spec.params.len() {
         return Err(ExecError::Launch(format!(

@@ -16,7 +16,8 @@ pub struct RunArgs {
     /// The PTX module.
     file: PathBuf,
     /// The launch: kernel, grid, block, shared bytes and parameters (see the README).
-    #[arg(long, conflicts_with_all = ["grid", "block", "arg", "shared_bytes"])]
+    /// `--kernel`, `--grid`, `--block`, `--shared-bytes` and `--arg` override its fields.
+    #[arg(long)]
     launch: Option<PathBuf>,
     /// Print exactly one JSON object on stdout: the buffers and statistics, or on failure
     /// `{"error": {"kind": "fault"|"launch"|"check"|"io", "message": ..., ...}}`.
@@ -28,16 +29,17 @@ pub struct RunArgs {
     /// Kernel to run (optional when the module has one entry; overrides the spec's).
     #[arg(long)]
     kernel: Option<String>,
-    /// Grid shape, e.g. `4,1,1` or `16`.
+    /// Grid shape, e.g. `4,1,1` or `16` (required without --launch).
     #[arg(long)]
     grid: Option<String>,
-    /// CTA shape, e.g. `256` or `16,16`.
+    /// CTA shape, e.g. `256` or `16,16` (required without --launch).
     #[arg(long)]
     block: Option<String>,
     /// Dynamic shared memory in bytes.
     #[arg(long)]
     shared_bytes: Option<u32>,
-    /// A kernel argument: `u32:7`, `buf:u32:1,2,3` or `zeros:f32:1024`; one per parameter, in order.
+    /// A kernel argument: `u32:7`, `buf:u32:1,2,3`, `zeros:f32:1024` or `file:f32:x.bin`; one
+    /// per parameter, in order (with --launch, they replace the spec's parameters).
     #[arg(long)]
     arg: Vec<String>,
     /// Worker threads (0 = one per core).
@@ -140,29 +142,51 @@ fn check_module(file: &diag::SourceFile) -> Result<ir::Module, Box<Failure>> {
     }
 }
 
-/// The launch from `--launch SPEC.json`, or from the flag sugar. Errors name the field and
-/// exit 2.
+/// The launch from `--launch SPEC.json`, or from the flag sugar; flags given with a spec
+/// override its fields. Errors name the field and exit 2.
 fn load_spec(args: &RunArgs) -> Result<LaunchSpec, Box<Failure>> {
     let launch = |m: String| Failure::new(Exit::Usage, FailKind::Launch, m);
-    let spec = match &args.launch {
-        Some(path) => {
-            let bytes = load_bytes(path, MAX_SPEC_BYTES).map_err(Failure::io)?;
-            let Ok(text) = String::from_utf8(bytes) else {
-                return Err(launch(format!("{}: not UTF-8 text", path.display())));
-            };
-            let base = path.parent().unwrap_or(Path::new("."));
-            LaunchSpec::from_json(&text, base)
-                .map_err(|e| launch(format!("{}: {e}", path.display())))?
-        }
-        None => LaunchSpec::from_flags(
+    let from_flags = |grid: Option<&str>, block: Option<&str>| {
+        LaunchSpec::from_flags(
             args.kernel.as_deref(),
-            args.grid.as_deref(),
-            args.block.as_deref(),
+            grid,
+            block,
             args.shared_bytes,
             &args.arg,
         )
-        .map_err(|e| launch(format!("launch flags: {e}")))?,
+        .map_err(|e| launch(format!("launch flags: {e}")))
     };
+    let Some(path) = &args.launch else {
+        for (flag, given) in [("--grid", &args.grid), ("--block", &args.block)] {
+            if given.is_none() {
+                return Err(launch(format!(
+                    "missing {flag}: give --grid and --block, or a launch spec with --launch"
+                )));
+            }
+        }
+        return from_flags(args.grid.as_deref(), args.block.as_deref());
+    };
+    let bytes = load_bytes(path, MAX_SPEC_BYTES).map_err(Failure::io)?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(launch(format!("{}: not UTF-8 text", path.display())));
+    };
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut spec = LaunchSpec::from_json(&text, base)
+        .map_err(|e| launch(format!("{}: {e}", path.display())))?;
+    // The flags parsed on their own (same checks and messages), then laid over the spec.
+    let flags = from_flags(args.grid.as_deref(), args.block.as_deref())?;
+    if args.grid.is_some() {
+        spec.grid = flags.grid;
+    }
+    if args.block.is_some() {
+        spec.block = flags.block;
+    }
+    if args.shared_bytes.is_some() {
+        spec.shared_bytes = flags.shared_bytes;
+    }
+    if !args.arg.is_empty() {
+        spec.params = flags.params;
+    }
     Ok(spec)
 }
 

@@ -66,7 +66,7 @@ enum SassCommand {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(nvcc_style_flags(std::env::args_os()));
     let code = match cli.command {
         Command::Check { files, json } => cmd_check::run(&files, json),
         Command::Fmt { file } => cmd_fmt::run(&file),
@@ -78,6 +78,17 @@ fn main() {
         } => cmd_sass::verify(&listings),
     };
     std::process::exit(code as i32);
+}
+
+/// `-arch=sm_20` and `-arch sm_20` (nvcc's and cuobjdump's spelling) are `--arch`: clap
+/// takes long options with two dashes only.
+fn nvcc_style_flags(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    args.map(|a| match a.to_str() {
+        Some("-arch") => "--arch".into(),
+        Some(s) if s.starts_with("-arch=") => format!("-{s}").into(),
+        _ => a,
+    })
+    .collect()
 }
 
 /// Prints a one-line error that is not tied to a source location.

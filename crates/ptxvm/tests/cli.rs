@@ -281,7 +281,16 @@ fn run_fault_exits_3_naming_kernel_and_line() {
          \tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 7;\n\tst.global.u32 [%rd1+4], %r1;\n\tret;\n}}\n"
     );
     let p = scratch("oob.ptx", &src);
-    let o = ptxvm(&["run", p.to_str().unwrap(), "--arg", "zeros:u32:1"]);
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--arg",
+        "zeros:u32:1",
+    ]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("oob"), "{err}");
@@ -293,6 +302,10 @@ fn oversized_memory_declarations_are_refused_at_load() {
     let o = ptxvm(&[
         "run",
         "tests/fuzz-regressions/check/oom-global-4gb.ptx",
+        "--grid",
+        "1",
+        "--block",
+        "1",
         "--arg",
         "u64:0",
         "--mem-limit",
@@ -304,6 +317,10 @@ fn oversized_memory_declarations_are_refused_at_load() {
     let o = ptxvm(&[
         "run",
         "tests/fuzz-regressions/check/abort-local-4gb-per-thread.ptx",
+        "--grid",
+        "1",
+        "--block",
+        "1",
         "--arg",
         "u64:0",
     ]);

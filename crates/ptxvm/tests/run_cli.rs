@@ -139,3 +139,121 @@ fn json_launch_check_and_io_errors_are_error_objects() {
         "{v}"
     );
 }
+
+#[test]
+fn launch_flags_override_the_spec_and_grid_block_are_required_without_one() {
+    // The example spec adds 1000 elements; the flags replace grid, block and parameters:
+    // c = a + b over 4 elements with n = 3, so the last stays 0.
+    let o = ptxvm(&[
+        "run",
+        "examples/vector_add.ptx",
+        "--launch",
+        "examples/vector_add.json",
+        "--grid",
+        "1",
+        "--block",
+        "4",
+        "--arg",
+        "buf:f32:1,2,3,4",
+        "--arg",
+        "buf:f32:10,20,30,40",
+        "--arg",
+        "zeros:f32:4",
+        "--arg",
+        "u32:3",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(
+        v["buffers"][2]["data"],
+        serde_json::json!([11.0, 22.0, 33.0, 0.0])
+    );
+
+    let o = ptxvm(&[
+        "run",
+        "examples/vector_add.ptx",
+        "--block",
+        "4",
+        "--arg",
+        "u32:1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing --grid"), "{}", stderr(&o));
+}
+
+#[test]
+fn file_args_and_unknown_kernels() {
+    // --arg file:TYPE:PATH reads a buffer from a file: a = [1, 2], b = [0.5, 0.25].
+    let a: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let b: Vec<u8> = [0.5f32, 0.25]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let pa = scratch_dir().join("a.bin");
+    let pb = scratch_dir().join("b.bin");
+    std::fs::write(&pa, a).unwrap();
+    std::fs::write(&pb, b).unwrap();
+    let fa = format!("file:f32:{}", pa.display());
+    let fb = format!("file:f32:{}", pb.display());
+    let o = ptxvm(&[
+        "run",
+        "examples/vector_add.ptx",
+        "--grid",
+        "1",
+        "--block",
+        "2",
+        "--arg",
+        &fa,
+        "--arg",
+        &fb,
+        "--arg",
+        "zeros:f32:2",
+        "--arg",
+        "u32:2",
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        json_out(&o)["buffers"][2]["data"],
+        serde_json::json!([1.5, 2.25])
+    );
+
+    // A wrong kernel name lists the module's kernels, mangled C++ names with their C++ form.
+    let p = scratch(
+        "two.ptx",
+        &format!(
+            "{HEADER}.visible .entry _Z6squarePfi(.param .u64 p, .param .u32 n) {{ ret; }}\n\
+             .visible .entry plain() {{ ret; }}\n"
+        ),
+    );
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--kernel",
+        "nope",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("`_Z6squarePfi` (square(float*, int))"), "{e}");
+    assert!(e.contains("`plain`"), "{e}");
+}
+
+#[test]
+fn nvcc_style_arch_flag_is_accepted() {
+    let cases: [&[&str]; 2] = [
+        &["disasm", "-arch=sm_20", "examples/vector_add.ptx"],
+        &["disasm", "-arch", "sm_20", "examples/vector_add.ptx"],
+    ];
+    for args in cases {
+        let o = ptxvm(args);
+        // Parsed (not a usage error): the file is then refused as not a listing.
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+    }
+    let o = ptxvm(&["disasm", "-arch=sm_99", "examples/vector_add.ptx"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
