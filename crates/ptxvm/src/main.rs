@@ -41,8 +41,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print a PTX file in canonical form.
-    Fmt { file: PathBuf },
+    /// Print PTX files in canonical form (comments kept), one after another on stdout; `-` is
+    /// standard input.
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print nothing; exit 1 and name each file that is not in canonical form.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run a kernel on the CPU.
     Run(cmd_run::RunArgs),
     /// Assemble Fermi SASS text (cuobjdump or asfermi syntax) into a cubin.
@@ -69,7 +76,7 @@ fn main() {
     let cli = Cli::parse_from(nvcc_style_flags(std::env::args_os()));
     let code = match cli.command {
         Command::Check { files, json } => cmd_check::run(&files, json),
-        Command::Fmt { file } => cmd_fmt::run(&file),
+        Command::Fmt { files, check } => cmd_fmt::run(&files, check),
         Command::Run(args) => cmd_run::run(&args),
         Command::Asm(args) => cmd_sass::asm(&args),
         Command::Disasm(args) => cmd_sass::disasm(&args),

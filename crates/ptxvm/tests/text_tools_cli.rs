@@ -64,3 +64,60 @@ fn asm_stops_printing_after_1000_errors() {
     assert_eq!(located, 1000);
     assert!(e.contains("500 more not shown"), "{}", &e[e.len() - 300..]);
 }
+
+fn ptxvm_stdin(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptxvm"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+const MESSY: &str = "// header comment\n.version 7.0\n.target sm_61\n.address_size 64\n\
+    .visible .entry k()\n{\n  /* before ret */\n    ret;   // trailing\n}\n";
+
+/// What `fmt` must print for MESSY: every comment kept, at the statement's indentation.
+const CANONICAL: &str = "// header comment\n.version 7.0\n.target sm_61\n.address_size 64\n\n\
+    .visible .entry k()\n{\n\t/* before ret */\n\tret; // trailing\n}\n";
+
+#[test]
+fn fmt_keeps_comments_reads_stdin_and_several_files() {
+    let o = ptxvm_stdin(&["fmt", "-"], MESSY);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), CANONICAL);
+    // Idempotent, and two files print one after the other.
+    let a = scratch("a.ptx", CANONICAL.as_bytes());
+    let o = ptxvm(&["fmt", a.to_str().unwrap(), a.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stdout), CANONICAL.repeat(2));
+}
+
+#[test]
+fn fmt_check_names_files_not_in_canonical_form() {
+    let good = scratch("good.ptx", CANONICAL.as_bytes());
+    let bad = scratch("messy.ptx", MESSY.as_bytes());
+    let o = ptxvm(&["fmt", "--check", good.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let o = ptxvm(&[
+        "fmt",
+        "--check",
+        good.to_str().unwrap(),
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let e = stderr(&o);
+    assert!(e.contains("messy.ptx: not in canonical form"), "{e}");
+    assert!(!e.contains("good.ptx"), "{e}");
+}
