@@ -1,7 +1,7 @@
 //! CTA scheduling (warps run cooperatively until a barrier or exit) and the grid launch
 //! (CTAs in parallel on a local rayon pool).
 
-use crate::error::{Access, ExecError, Fault, FaultKind};
+use crate::error::{Access, BarrierWaiter, ExecError, Fault, FaultKind};
 use crate::lanes::LANES;
 use crate::program::{BarKind, Inst, Op, Reg};
 use crate::step::for_lanes;
@@ -58,8 +58,15 @@ impl CtaRunner {
         }
     }
 
-    /// Run one CTA to completion; returns the thread-instructions it executed.
-    pub fn run(&mut self, ctx: &Ctx<'_>, ctaid: [u32; 3]) -> Result<u64, Fault> {
+    /// Run one CTA to completion; returns the thread-instructions it executed. `Err(None)`
+    /// when `abandon` said to stop (a lower-numbered CTA faulted).
+    pub fn run(
+        &mut self,
+        ctx: &Ctx<'_>,
+        ctaid: [u32; 3],
+        watch: &Watch<'_>,
+        abandon: &dyn Fn() -> bool,
+    ) -> Result<u64, Option<Fault>> {
         let nthreads = ctx.ntid.iter().map(|&x| x as u64).product::<u64>();
         let nwarps = nthreads.div_ceil(LANES as u64) as usize;
         while self.warps.len() < nwarps {
@@ -95,12 +102,30 @@ impl CtaRunner {
                     continue;
                 }
                 progressed = true;
-                w.yield_at = if nwarps > 1 {
-                    w.steps.saturating_add(WARP_QUANTUM)
-                } else {
-                    u64::MAX
-                };
-                match w.run(ctx, &mut self.shared) {
+                // A lone warp yields too, so a long CTA reports progress and meets the
+                // deadline; nothing else changes for it (no other warp runs in between).
+                w.yield_at = w.steps.saturating_add(WARP_QUANTUM);
+                let before = w.thread_instrs;
+                let stop = w.run(ctx, &mut self.shared);
+                if let Some(p) = watch.progress {
+                    p.fetch_add(w.thread_instrs - before, Ordering::Relaxed);
+                }
+                if matches!(stop, Ok(Stop::Yield)) {
+                    if let Some((deadline, millis)) = watch.deadline {
+                        if std::time::Instant::now() >= deadline {
+                            let lf = LaneFault {
+                                lane: Warp::first_lane(w.active),
+                                kind: FaultKind::Timeout { millis },
+                            };
+                            let pc = w.pc;
+                            return Err(Some(Self::fault(ctx, w, pc, lf)));
+                        }
+                    }
+                    if abandon() {
+                        return Err(None);
+                    }
+                }
+                match stop {
                     Ok(Stop::Exited | Stop::Yield) => {}
                     Ok(Stop::Barrier) => {
                         if let Some(b) = w.barrier {
@@ -123,7 +148,7 @@ impl CtaRunner {
                     }
                     Err(lf) => {
                         let pc = w.pc;
-                        return Err(Self::fault(ctx, w, pc, lf));
+                        return Err(Some(Self::fault(ctx, w, pc, lf)));
                     }
                 }
                 Self::release(ctx, warps, &mut bars);
@@ -132,24 +157,52 @@ impl CtaRunner {
                 break;
             }
             if !progressed {
-                let Some(w) = warps.iter().find(|w| w.barrier.is_some()) else {
-                    break;
-                };
-                let id = w.barrier.map_or(0, |b| b.id);
-                let lane = Warp::first_lane(w.barrier.map_or(0, |b| b.mask));
-                let pc = w.pc.saturating_sub(1);
-                return Err(Self::fault(
-                    ctx,
-                    w,
-                    pc,
-                    LaneFault {
-                        lane,
-                        kind: FaultKind::BarrierDeadlock { barrier: id },
-                    },
-                ));
+                match Self::deadlock(ctx, warps) {
+                    Some(f) => return Err(Some(f)),
+                    None => break,
+                }
             }
         }
         Ok(warps.iter().map(|w| w.thread_instrs).sum())
+    }
+
+    /// No warp can run and not all are done: every unfinished warp waits at a barrier that
+    /// can never complete. The fault names the first waiting thread; the message lists every
+    /// waiting warp with the line of the barrier it waits at. `None` if nothing waits (cannot
+    /// happen: a warp that neither runs nor waits is done).
+    fn deadlock(ctx: &Ctx<'_>, warps: &[Warp]) -> Option<Fault> {
+        let waiting: Vec<&Warp> = warps.iter().filter(|w| w.barrier.is_some()).collect();
+        let first = *waiting.first()?;
+        let line_of = |w: &Warp| {
+            ctx.prog
+                .insts
+                .get(w.pc.saturating_sub(1) as usize)
+                .map_or(0, |i| i.line)
+        };
+        let waiters = waiting
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let b = w.barrier?;
+                let lane = (Warp::first_lane(b.mask) as usize) % LANES;
+                Some(BarrierWaiter {
+                    warp: warps.iter().position(|x| std::ptr::eq(x, *w)).unwrap_or(i) as u32,
+                    first_tid: [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
+                    threads: w.live_threads(),
+                    line: line_of(w),
+                    barrier: b.id,
+                })
+            })
+            .collect();
+        let b = first.barrier?;
+        let lf = LaneFault {
+            lane: Warp::first_lane(b.mask),
+            kind: FaultKind::BarrierDeadlock {
+                barrier: b.id,
+                waiters,
+            },
+        };
+        Some(Self::fault(ctx, first, first.pc.saturating_sub(1), lf))
     }
 
     /// Complete every barrier whose expected arrivals are in.
@@ -213,6 +266,17 @@ impl Default for CtaRunner {
     }
 }
 
+/// What a launch reports to and is limited by while it runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Watch<'a> {
+    /// Thread-instructions executed so far, updated every few thousand warp instructions.
+    pub progress: Option<&'a AtomicU64>,
+    /// CTAs finished so far.
+    pub ctas_done: Option<&'a AtomicU64>,
+    /// Wall-clock deadline and the limit it came from (milliseconds, for the message).
+    pub deadline: Option<(std::time::Instant, u64)>,
+}
+
 /// Totals of a finished launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchStats {
@@ -230,7 +294,7 @@ pub struct LaunchStats {
 pub fn launch_grid(
     ctx: &Ctx<'_>,
     threads: usize,
-    progress: Option<&AtomicU64>,
+    watch: &Watch<'_>,
 ) -> Result<LaunchStats, ExecError> {
     let [gx, gy, gz] = ctx.nctaid;
     let n = gx as u64 * gy as u64 * gz as u64;
@@ -250,14 +314,16 @@ pub fn launch_grid(
                 ((i / gx as u64) % gy as u64) as u32,
                 (i / (gx as u64 * gy as u64)) as u32,
             ];
-            match runner.run(ctx, ctaid) {
+            let abandon = || first_fault.load(Ordering::Relaxed) < i;
+            match runner.run(ctx, ctaid, watch, &abandon) {
                 Ok(c) => {
                     total.fetch_add(c, Ordering::Relaxed);
-                    if let Some(p) = progress {
-                        p.fetch_add(c, Ordering::Relaxed);
+                    if let Some(d) = watch.ctas_done {
+                        d.fetch_add(1, Ordering::Relaxed);
                     }
                 }
-                Err(f) => {
+                Err(None) => break,
+                Err(Some(f)) => {
                     let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
                     if g.as_ref().is_none_or(|(j, _)| i < *j) {
                         *g = Some((i, f));

@@ -57,7 +57,7 @@ mod tex;
 mod warp;
 
 pub use cta::{LaunchStats, MAX_CTA_THREADS, MAX_GRID_THREADS};
-pub use error::{Access, ExecError, Fault, FaultKind, LoadError, MemberProblem};
+pub use error::{Access, BarrierWaiter, ExecError, Fault, FaultKind, LoadError, MemberProblem};
 pub use launch_spec::{ElemType, LaunchSpec, ParamSpec, SpecError};
 pub use run::{run, BufferResult, RunResult};
 pub use warp::Texture;
@@ -118,8 +118,14 @@ pub struct RunOptions<'a> {
     pub threads: usize,
     /// Most instructions one warp may execute before the launch faults.
     pub max_steps: u64,
-    /// Incremented with the thread-instructions of each finished CTA (for a progress bar).
+    /// Incremented with thread-instructions as they run (every few thousand instructions of a
+    /// warp), for a progress bar.
     pub progress: Option<&'a AtomicU64>,
+    /// Incremented when a CTA finishes.
+    pub ctas_done: Option<&'a AtomicU64>,
+    /// Wall-clock limit of the launch: past it, the launch faults with
+    /// [`FaultKind::Timeout`] naming where a warp was.
+    pub timeout: Option<std::time::Duration>,
     /// Device memory budget of the device [`run`] creates (buffers and `.global` variables
     /// together); checked before anything is allocated.
     pub mem_limit: u64,
@@ -131,6 +137,8 @@ impl Default for RunOptions<'_> {
             threads: 0,
             max_steps: 1 << 32,
             progress: None,
+            ctas_done: None,
+            timeout: None,
             mem_limit: memory::DEVICE_MEMORY_BYTES,
         }
     }
@@ -330,6 +338,13 @@ impl Device {
             textures: &cfg.textures,
             shared_bytes: cfg.shared_bytes,
         };
-        cta::launch_grid(&ctx, opts.threads, opts.progress)
+        let watch = cta::Watch {
+            progress: opts.progress,
+            ctas_done: opts.ctas_done,
+            deadline: opts
+                .timeout
+                .map(|t| (std::time::Instant::now() + t, t.as_millis() as u64)),
+        };
+        cta::launch_grid(&ctx, opts.threads, &watch)
     }
 }

@@ -8,6 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// Default per-warp step budget: a one-warp spin loop runs about 10^8 instructions a second
+/// here, so 2^28 faults a runaway loop in a few seconds, while ordinary kernels stay far
+/// below it (it counts one warp's instructions, so it does not grow with the launch).
+const DEFAULT_MAX_STEPS: u64 = 1 << 28;
+
 /// Launch specs are small JSON files; buffers come from `file` entries, not the spec itself.
 const MAX_SPEC_BYTES: u64 = 256 << 20;
 
@@ -45,9 +50,14 @@ pub struct RunArgs {
     /// Worker threads (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Most instructions one warp may execute before the launch faults.
-    #[arg(long, default_value_t = 1 << 32)]
-    max_steps: u64,
+    /// Most instructions one warp may execute before the launch faults. Default: 2^28 (a
+    /// runaway one-warp loop faults within seconds), or no limit when --timeout is given.
+    #[arg(long)]
+    max_steps: Option<u64>,
+    /// Wall-clock limit of the launch in seconds (e.g. `30` or `0.5`); past it the launch
+    /// faults (exit 3) naming where a warp was running.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<std::time::Duration>,
     /// Device memory for the whole launch (buffers and .global variables), e.g. `512M`,
     /// `4G` or a byte count; checked before anything is allocated. Default: the smaller of
     /// 8 GiB and half of the physical memory.
@@ -74,17 +84,34 @@ fn execute(args: &RunArgs) -> Result<Exit, Box<Failure>> {
     let module = check_module(&file)?;
 
     let counter = AtomicU64::new(0);
+    let ctas_done = AtomicU64::new(0);
     let opts = RunOptions {
         threads: args.threads,
-        max_steps: args.max_steps,
+        max_steps: args.max_steps.unwrap_or(if args.timeout.is_some() {
+            u64::MAX
+        } else {
+            DEFAULT_MAX_STEPS
+        }),
         progress: Some(&counter),
+        ctas_done: Some(&ctas_done),
+        timeout: args.timeout,
         mem_limit: args.mem_limit.unwrap_or_else(default_mem_limit),
     };
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
+    let ctas_total: u64 = spec.grid.iter().map(|&x| u64::from(x)).product();
     let result = std::thread::scope(|s| {
         if show_progress {
-            s.spawn(|| draw_progress(&counter, &done));
+            s.spawn(|| {
+                draw_progress(
+                    &Progress {
+                        instructions: &counter,
+                        ctas_done: &ctas_done,
+                        ctas_total,
+                    },
+                    &done,
+                )
+            });
         }
         let r = exec::run(&module, &file, &spec, &opts);
         done.store(true, Ordering::Release);
@@ -225,9 +252,56 @@ fn default_mem_limit() -> u64 {
     total_kib.map_or(CAP, |k| CAP.min(k.saturating_mul(1024) / 2))
 }
 
-/// A spinner with the executed thread-instruction count, shown only for launches that take
-/// longer than a second.
-fn draw_progress(counter: &AtomicU64, done: &AtomicBool) {
+/// `--timeout`: seconds, fractional allowed.
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    let x: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    std::time::Duration::try_from_secs_f64(x)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(|| format!("`{s}` is not a positive number of seconds"))
+}
+
+/// What the progress bar reads.
+struct Progress<'a> {
+    instructions: &'a AtomicU64,
+    ctas_done: &'a AtomicU64,
+    ctas_total: u64,
+}
+
+/// The progress line, shown only for launches that take longer than a second: CTAs done of
+/// the total, percent, thread-instructions per second and an ETA from the CTA rate; with a
+/// single CTA (or none finished yet), the thread-instructions executed so far.
+fn progress_line(p: &Progress<'_>, elapsed: Duration) -> String {
+    let n = p.instructions.load(Ordering::Relaxed);
+    let done = p.ctas_done.load(Ordering::Relaxed);
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let rate = n as f64 / secs;
+    let mut line = format!(
+        "{done}/{} CTAs ({:.1}%), {n} thread-instructions, {:.1} M/s",
+        p.ctas_total,
+        100.0 * done as f64 / p.ctas_total.max(1) as f64,
+        rate / 1e6
+    );
+    if done > 0 && done < p.ctas_total {
+        let eta = secs / done as f64 * (p.ctas_total - done) as f64;
+        line.push_str(&format!(", ETA {}", human_duration(eta)));
+    }
+    line
+}
+
+fn human_duration(secs: f64) -> String {
+    let s = secs.round() as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s / 60 % 60),
+    }
+}
+
+fn draw_progress(p: &Progress<'_>, done: &AtomicBool) {
     let start = Instant::now();
     let mut bar: Option<indicatif::ProgressBar> = None;
     while !done.load(Ordering::Acquire) {
@@ -244,12 +318,50 @@ fn draw_progress(counter: &AtomicU64, done: &AtomicBool) {
             );
             pb
         });
-        let n = counter.load(Ordering::Relaxed);
-        let rate = n as f64 / elapsed.as_secs_f64();
-        pb.set_message(format!("{n} thread-instructions ({:.2} G/s)", rate / 1e9));
+        pb.set_message(progress_line(p, elapsed));
         pb.tick();
     }
     if let Some(pb) = bar {
         pb.finish_and_clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_line_counts_ctas_rate_and_eta() {
+        let (i, d) = (AtomicU64::new(3_000_000), AtomicU64::new(25));
+        let p = Progress {
+            instructions: &i,
+            ctas_done: &d,
+            ctas_total: 100,
+        };
+        // 25 of 100 CTAs in 2 s: 75 more at 12.5 CTAs/s is 6 s; 3M instructions / 2 s.
+        assert_eq!(
+            progress_line(&p, Duration::from_secs(2)),
+            "25/100 CTAs (25.0%), 3000000 thread-instructions, 1.5 M/s, ETA 6s"
+        );
+        d.store(0, Ordering::Relaxed);
+        assert_eq!(
+            progress_line(&p, Duration::from_secs(3)),
+            "0/100 CTAs (0.0%), 3000000 thread-instructions, 1.0 M/s"
+        );
+        assert_eq!(human_duration(3725.0), "1h02m");
+        assert_eq!(human_duration(61.0), "1m01s");
+    }
+
+    #[test]
+    fn seconds_and_sizes_parse() {
+        assert_eq!(parse_seconds("0.5"), Ok(Duration::from_millis(500)));
+        assert!(parse_seconds("0").is_err());
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("nan").is_err());
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("512m"), Ok(512 << 20));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert!(parse_size("4X").is_err());
+        assert!(parse_size("99999999999T").is_err());
     }
 }

@@ -257,3 +257,70 @@ fn nvcc_style_arch_flag_is_accepted() {
     let o = ptxvm(&["disasm", "-arch=sm_99", "examples/vector_add.ptx"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+/// `spin()`: one loop that never ends (line 9 is the branch back).
+fn spin_kernel() -> PathBuf {
+    scratch(
+        "spin.ptx",
+        &format!(
+            "{HEADER}.visible .entry spin()\n{{\n\t.reg .b32 %r<2>;\nL:\n\tadd.u32 %r1, %r1, 1;\n\tbra L;\n}}\n"
+        ),
+    )
+}
+
+#[test]
+fn timeout_stops_a_runaway_loop_naming_where_it_was() {
+    let p = spin_kernel();
+    let start = std::time::Instant::now();
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "32",
+        "--timeout",
+        "0.3",
+        "--json",
+    ]);
+    let took = start.elapsed();
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v = json_out(&o);
+    assert_eq!(v["error"]["kind"], "fault");
+    let line = v["error"]["line"].as_u64().unwrap();
+    assert!(line == 8 || line == 9, "the loop is lines 8-9: {v}");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("time limit of 0.300 s"),
+        "{v}"
+    );
+    assert!(took < std::time::Duration::from_secs(20), "{took:?}");
+}
+
+#[test]
+fn a_barrier_deadlock_is_reported_at_once_naming_each_waiting_warp() {
+    // Threads 0..31 wait at barrier 0 (line 14), threads 32..63 at barrier 1 (line 11):
+    // neither barrier can complete.
+    let src = format!(
+        "{HEADER}.visible .entry dl()\n{{\n\t.reg .b32 %r<2>;\n\t.reg .pred %p;\n\
+         \tmov.u32 %r1, %tid.x;\n\tsetp.lt.u32 %p, %r1, 32;\n\t@%p bra A;\n\
+         \tbar.sync 1;\n\tret;\nA:\n\tbar.sync 0;\n\tret;\n}}\n"
+    );
+    // Line numbers: 1-3 header, 4 .entry, 5 {, 6-7 .reg, 8 mov, 9 setp, 10 bra, 11 bar.sync 1,
+    // 12 ret, 13 A:, 14 bar.sync 0.
+    let p = scratch("deadlock.ptx", &src);
+    let o = ptxvm(&["run", p.to_str().unwrap(), "--grid", "1", "--block", "64"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let e = stderr(&o);
+    assert!(e.contains("can never complete"), "{e}");
+    assert!(
+        e.contains("warp 0 (32 threads from tid=(0,0,0)) at line 14 on barrier 0"),
+        "{e}"
+    );
+    assert!(
+        e.contains("warp 1 (32 threads from tid=(32,0,0)) at line 11 on barrier 1"),
+        "{e}"
+    );
+}
