@@ -8,10 +8,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-/// Default per-warp step budget: a one-warp spin loop runs about 10^8 instructions a second
-/// here, so 2^28 faults a runaway loop in a few seconds, while ordinary kernels stay far
+/// Default per-warp step budget, 2^26: a one-warp loop runs 8*10^6 to 1.2*10^7 (global load,
+/// fma and store in every iteration) to 1.2*10^8 (add and branch) warp instructions a second
+/// on the shared development machine, so a runaway loop faults within 0.5 to 8 s; ordinary
+/// kernels stay far
 /// below it (it counts one warp's instructions, so it does not grow with the launch).
-const DEFAULT_MAX_STEPS: u64 = 1 << 28;
+const DEFAULT_MAX_STEPS: u64 = 1 << 26;
 
 /// Launch specs are small JSON files; buffers come from `file` entries, not the spec itself.
 const MAX_SPEC_BYTES: u64 = 256 << 20;
@@ -50,7 +52,7 @@ pub struct RunArgs {
     /// Worker threads (0 = one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
-    /// Most instructions one warp may execute before the launch faults. Default: 2^28 (a
+    /// Most instructions one warp may execute before the launch faults. Default: 2^26 (a
     /// runaway one-warp loop faults within seconds), or no limit when --timeout is given.
     #[arg(long)]
     max_steps: Option<u64>,
