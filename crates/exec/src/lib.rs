@@ -12,8 +12,10 @@
 //! allocates the buffers, launches and reads them back into a [`RunResult`]
 //! ([`RunResult::to_json`], [`RunResult::summary`], [`RunResult::write_out`]);
 //! [`ExecError::exit_code`] gives the process exit code (3 for a fault, 2 for a bad launch,
-//! 1 for an instruction the executor cannot run). [`RunOptions::progress`] is incremented with
-//! finished thread-instructions for a progress bar.
+//! 1 for an instruction the executor cannot run). [`RunOptions::progress`] and
+//! [`RunOptions::ctas_done`] are incremented while the launch runs, for a progress bar;
+//! [`RunOptions::timeout`] bounds its wall-clock time and [`RunOptions::mem_limit`] the device
+//! memory [`run`] may allocate.
 //!
 //! ```
 //! use exec::{Arg, Device, LaunchConfig, RunOptions};

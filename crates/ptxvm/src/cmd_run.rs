@@ -30,7 +30,8 @@ pub struct RunArgs {
     /// `{"error": {"kind": "fault"|"launch"|"check"|"io", "message": ..., ...}}`.
     #[arg(long)]
     json: bool,
-    /// Write each buffer parameter as DIR/param<N>.bin.
+    /// Write each buffer parameter as DIR/param<N>.npy (numpy format; written under a
+    /// temporary name and renamed when complete).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Kernel to run (optional when the module has one entry; overrides the spec's).
