@@ -61,7 +61,10 @@ impl Allocation {
         Allocation {
             base,
             len,
-            words: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            // `vec![0; n]` is a zeroed allocation (calloc: pages the kernel zeroes when first
+            // touched), and the in-place map to atomics compiles to nothing, so an allocation
+            // costs host memory only where it is written or read.
+            words: vec![0u32; n].into_iter().map(AtomicU32::new).collect(),
         }
     }
 
