@@ -343,9 +343,11 @@ impl Device {
         let watch = cta::Watch {
             progress: opts.progress,
             ctas_done: opts.ctas_done,
-            deadline: opts
-                .timeout
-                .map(|t| (std::time::Instant::now() + t, t.as_millis() as u64)),
+            // A limit too far away to represent is no limit.
+            deadline: opts.timeout.and_then(|t| {
+                let at = std::time::Instant::now().checked_add(t)?;
+                Some((at, u64::try_from(t.as_millis()).unwrap_or(u64::MAX)))
+            }),
         };
         cta::launch_grid(&ctx, opts.threads, &watch)
     }

@@ -264,7 +264,7 @@ fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     std::time::Duration::try_from_secs_f64(x)
         .ok()
         .filter(|d| !d.is_zero())
-        .ok_or_else(|| format!("`{s}` is not a positive number of seconds"))
+        .ok_or_else(|| format!("`{s}` is not a positive number of seconds (at most about 1.8e19)"))
 }
 
 /// What the progress bar reads.

@@ -324,3 +324,46 @@ fn a_barrier_deadlock_is_reported_at_once_naming_each_waiting_warp() {
         "{e}"
     );
 }
+
+#[test]
+fn odd_timeouts_and_limits_are_usage_errors_or_harmless() {
+    let p = oob_kernel();
+    let ptx = p.to_str().unwrap();
+    for bad in [
+        ["--timeout", "0"],
+        ["--timeout", "-3"],
+        ["--timeout", "x"],
+        ["--timeout", "1e300"],
+        ["--mem-limit", "12Q"],
+        ["--mem-limit", "99999999999999T"],
+    ] {
+        let mut args = vec![
+            "run",
+            ptx,
+            "--grid",
+            "1",
+            "--block",
+            "1",
+            "--arg",
+            "zeros:u32:2",
+        ];
+        args.extend(bad);
+        let o = ptxvm(&args);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
+    // A limit too large to represent as a deadline is no limit: the kernel just runs (and
+    // its store at p+4 fits the two-element buffer).
+    let o = ptxvm(&[
+        "run",
+        ptx,
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--arg",
+        "zeros:u32:2",
+        "--timeout",
+        "1e19",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
