@@ -85,6 +85,16 @@ fn execute(args: &RunArgs) -> Result<Exit, Box<Failure>> {
         spec.kernel.clone_from(&args.kernel);
     }
     let module = check_module(&file)?;
+    // An output directory that cannot be made is found before the kernel runs, not after.
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Failure::new(
+                Exit::Usage,
+                FailKind::Io,
+                format!("cannot create the output directory {}: {e}", dir.display()),
+            )
+        })?;
+    }
 
     let counter = AtomicU64::new(0);
     let ctas_done = AtomicU64::new(0);

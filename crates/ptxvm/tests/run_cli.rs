@@ -367,3 +367,23 @@ fn odd_timeouts_and_limits_are_usage_errors_or_harmless() {
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+#[test]
+fn an_unusable_output_directory_is_refused_before_the_kernel_runs() {
+    // The spin kernel never ends: the refusal must come before the launch.
+    let p = spin_kernel();
+    let not_a_dir = scratch("plain-file", "x");
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "32",
+        "--out",
+        not_a_dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(json_out(&o)["error"]["kind"], "io");
+}
