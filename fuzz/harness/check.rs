@@ -69,7 +69,7 @@ fn check_and_run(text: &str) {
         let opts = exec::RunOptions {
             threads: 1,
             max_steps: 2000,
-            progress: None,
+            ..Default::default()
         };
         let _ = device.launch(&loaded, &name, &cfg, &args, &opts);
     }

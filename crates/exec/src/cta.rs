@@ -1,12 +1,11 @@
 //! CTA scheduling (warps run cooperatively until a barrier or exit) and the grid launch
 //! (CTAs in parallel on a local rayon pool).
 
-use crate::error::{ExecError, Fault, FaultKind};
+use crate::error::{Access, BarrierWaiter, ExecError, Fault, FaultKind};
 use crate::lanes::LANES;
-use crate::program::{BarKind, Reg};
+use crate::program::{BarKind, Inst, Op, Reg};
 use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Stop, Warp};
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
@@ -16,6 +15,9 @@ pub const MAX_CTA_THREADS: u64 = 1024;
 /// (round robin). Long enough that loops of ordinary kernels never switch mid-way; results of
 /// race-free kernels do not depend on it.
 pub const WARP_QUANTUM: u64 = 1 << 12;
+/// Most threads one grid may have (CTAs times threads per CTA): 2^40, about a day of work at
+/// this executor's speed; a larger grid is almost certainly a mistake in the launch.
+pub const MAX_GRID_THREADS: u64 = 1 << 40;
 /// Largest dynamic + static shared memory per CTA.
 pub const MAX_SHARED_BYTES: u64 = 16 << 20;
 
@@ -44,18 +46,27 @@ impl CtaRunner {
 
     fn fault(ctx: &Ctx<'_>, w: &Warp, pc: u32, lf: LaneFault) -> Fault {
         let lane = (lf.lane as usize) % LANES;
+        let inst = ctx.prog.insts.get(pc as usize);
         Fault {
             kernel: ctx.prog.kernel_name(ctx.kernel).to_string(),
             file: ctx.prog.file.clone(),
-            line: ctx.prog.insts.get(pc as usize).map_or(0, |i| i.line),
+            line: inst.map_or(0, |i| i.line),
             ctaid: w.ctaid,
             tid: [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
+            access: lf.kind.location().and_then(|_| access_of(inst?)),
             kind: lf.kind,
         }
     }
 
-    /// Run one CTA to completion; returns the thread-instructions it executed.
-    pub fn run(&mut self, ctx: &Ctx<'_>, ctaid: [u32; 3]) -> Result<u64, Fault> {
+    /// Run one CTA to completion; returns the thread-instructions it executed. `Err(None)`
+    /// when `abandon` said to stop (a lower-numbered CTA faulted).
+    pub fn run(
+        &mut self,
+        ctx: &Ctx<'_>,
+        ctaid: [u32; 3],
+        watch: &Watch<'_>,
+        abandon: &dyn Fn() -> bool,
+    ) -> Result<u64, Option<Fault>> {
         let nthreads = ctx.ntid.iter().map(|&x| x as u64).product::<u64>();
         let nwarps = nthreads.div_ceil(LANES as u64) as usize;
         while self.warps.len() < nwarps {
@@ -91,12 +102,30 @@ impl CtaRunner {
                     continue;
                 }
                 progressed = true;
-                w.yield_at = if nwarps > 1 {
-                    w.steps.saturating_add(WARP_QUANTUM)
-                } else {
-                    u64::MAX
-                };
-                match w.run(ctx, &mut self.shared) {
+                // A lone warp yields too, so a long CTA reports progress and meets the
+                // deadline; nothing else changes for it (no other warp runs in between).
+                w.yield_at = w.steps.saturating_add(WARP_QUANTUM);
+                let before = w.thread_instrs;
+                let stop = w.run(ctx, &mut self.shared);
+                if let Some(p) = watch.progress {
+                    p.fetch_add(w.thread_instrs - before, Ordering::Relaxed);
+                }
+                if matches!(stop, Ok(Stop::Yield)) {
+                    if let Some((deadline, millis)) = watch.deadline {
+                        if std::time::Instant::now() >= deadline {
+                            let lf = LaneFault {
+                                lane: Warp::first_lane(w.active),
+                                kind: FaultKind::Timeout { millis },
+                            };
+                            let pc = w.pc;
+                            return Err(Some(Self::fault(ctx, w, pc, lf)));
+                        }
+                    }
+                    if abandon() {
+                        return Err(None);
+                    }
+                }
+                match stop {
                     Ok(Stop::Exited | Stop::Yield) => {}
                     Ok(Stop::Barrier) => {
                         if let Some(b) = w.barrier {
@@ -119,7 +148,7 @@ impl CtaRunner {
                     }
                     Err(lf) => {
                         let pc = w.pc;
-                        return Err(Self::fault(ctx, w, pc, lf));
+                        return Err(Some(Self::fault(ctx, w, pc, lf)));
                     }
                 }
                 Self::release(ctx, warps, &mut bars);
@@ -128,24 +157,52 @@ impl CtaRunner {
                 break;
             }
             if !progressed {
-                let Some(w) = warps.iter().find(|w| w.barrier.is_some()) else {
-                    break;
-                };
-                let id = w.barrier.map_or(0, |b| b.id);
-                let lane = Warp::first_lane(w.barrier.map_or(0, |b| b.mask));
-                let pc = w.pc.saturating_sub(1);
-                return Err(Self::fault(
-                    ctx,
-                    w,
-                    pc,
-                    LaneFault {
-                        lane,
-                        kind: FaultKind::BarrierDeadlock { barrier: id },
-                    },
-                ));
+                match Self::deadlock(ctx, warps) {
+                    Some(f) => return Err(Some(f)),
+                    None => break,
+                }
             }
         }
         Ok(warps.iter().map(|w| w.thread_instrs).sum())
+    }
+
+    /// No warp can run and not all are done: every unfinished warp waits at a barrier that
+    /// can never complete. The fault names the first waiting thread; the message lists every
+    /// waiting warp with the line of the barrier it waits at. `None` if nothing waits (cannot
+    /// happen: a warp that neither runs nor waits is done).
+    fn deadlock(ctx: &Ctx<'_>, warps: &[Warp]) -> Option<Fault> {
+        let waiting: Vec<&Warp> = warps.iter().filter(|w| w.barrier.is_some()).collect();
+        let first = *waiting.first()?;
+        let line_of = |w: &Warp| {
+            ctx.prog
+                .insts
+                .get(w.pc.saturating_sub(1) as usize)
+                .map_or(0, |i| i.line)
+        };
+        let waiters = waiting
+            .iter()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let b = w.barrier?;
+                let lane = (Warp::first_lane(b.mask) as usize) % LANES;
+                Some(BarrierWaiter {
+                    warp: warps.iter().position(|x| std::ptr::eq(x, *w)).unwrap_or(i) as u32,
+                    first_tid: [w.tid[0][lane], w.tid[1][lane], w.tid[2][lane]],
+                    threads: w.live_threads(),
+                    line: line_of(w),
+                    barrier: b.id,
+                })
+            })
+            .collect();
+        let b = first.barrier?;
+        let lf = LaneFault {
+            lane: Warp::first_lane(b.mask),
+            kind: FaultKind::BarrierDeadlock {
+                barrier: b.id,
+                waiters,
+            },
+        };
+        Some(Self::fault(ctx, first, first.pc.saturating_sub(1), lf))
     }
 
     /// Complete every barrier whose expected arrivals are in.
@@ -193,10 +250,31 @@ impl CtaRunner {
     }
 }
 
+/// Whether a memory instruction reads or writes (for fault reports).
+fn access_of(inst: &Inst) -> Option<Access> {
+    match inst.op {
+        Op::Ld { .. } | Op::Tex { .. } | Op::TexCube { .. } => Some(Access::Read),
+        Op::St { .. } => Some(Access::Write),
+        Op::Atom { .. } | Op::AtomCas128 { .. } => Some(Access::ReadWrite),
+        _ => None,
+    }
+}
+
 impl Default for CtaRunner {
     fn default() -> Self {
         Self::new()
     }
+}
+
+/// What a launch reports to and is limited by while it runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Watch<'a> {
+    /// Thread-instructions executed so far, updated every few thousand warp instructions.
+    pub progress: Option<&'a AtomicU64>,
+    /// CTAs finished so far.
+    pub ctas_done: Option<&'a AtomicU64>,
+    /// Wall-clock deadline and the limit it came from (milliseconds, for the message).
+    pub deadline: Option<(std::time::Instant, u64)>,
 }
 
 /// Totals of a finished launch.
@@ -208,55 +286,75 @@ pub struct LaunchStats {
 
 /// Run every CTA of the grid; on faults, report the one in the lowest-numbered CTA so the
 /// message does not depend on the worker count.
+///
+/// Workers claim CTAs in increasing order from one counter. After a fault in CTA `i`, no CTA
+/// above `i` is started, and every CTA below `i` has already been claimed and runs to its end;
+/// so the launch stops within one CTA per worker of the first fault, and the fault reported is
+/// still the lowest-numbered one a sequential run would meet.
 pub fn launch_grid(
     ctx: &Ctx<'_>,
     threads: usize,
-    progress: Option<&AtomicU64>,
+    watch: &Watch<'_>,
 ) -> Result<LaunchStats, ExecError> {
     let [gx, gy, gz] = ctx.nctaid;
     let n = gx as u64 * gy as u64 * gz as u64;
     let total = AtomicU64::new(0);
+    let next = AtomicU64::new(0);
     let first_fault = AtomicU64::new(u64::MAX);
     let fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
-    let body = |runner: &mut CtaRunner, i: u64| {
-        if i > first_fault.load(Ordering::Relaxed) {
-            return;
-        }
-        let ctaid = [
-            (i % gx as u64) as u32,
-            ((i / gx as u64) % gy as u64) as u32,
-            (i / (gx as u64 * gy as u64)) as u32,
-        ];
-        match runner.run(ctx, ctaid) {
-            Ok(c) => {
-                total.fetch_add(c, Ordering::Relaxed);
-                if let Some(p) = progress {
-                    p.fetch_add(c, Ordering::Relaxed);
-                }
+    let worker = || {
+        let mut runner = CtaRunner::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n || i > first_fault.load(Ordering::Relaxed) {
+                break;
             }
-            Err(f) => {
-                let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
-                if g.as_ref().is_none_or(|(j, _)| i < *j) {
-                    *g = Some((i, f));
-                    first_fault.fetch_min(i, Ordering::Relaxed);
+            let ctaid = [
+                (i % gx as u64) as u32,
+                ((i / gx as u64) % gy as u64) as u32,
+                (i / (gx as u64 * gy as u64)) as u32,
+            ];
+            let abandon = || first_fault.load(Ordering::Relaxed) < i;
+            match runner.run(ctx, ctaid, watch, &abandon) {
+                Ok(c) => {
+                    total.fetch_add(c, Ordering::Relaxed);
+                    if let Some(d) = watch.ctas_done {
+                        d.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Err(None) => break,
+                Err(Some(f)) => {
+                    let mut g = fault.lock().unwrap_or_else(|e| e.into_inner());
+                    if g.as_ref().is_none_or(|(j, _)| i < *j) {
+                        *g = Some((i, f));
+                        first_fault.fetch_min(i, Ordering::Relaxed);
+                    }
                 }
             }
         }
     };
-    if threads == 1 || n == 1 {
-        let mut r = CtaRunner::new();
-        for i in 0..n {
-            body(&mut r, i);
-        }
+    let workers = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    }
+    .min(usize::try_from(n).unwrap_or(usize::MAX))
+    .max(1);
+    if workers == 1 {
+        worker();
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| ExecError::Launch(format!("cannot start worker threads: {e}")))?;
-        pool.install(|| {
-            (0..n)
-                .into_par_iter()
-                .for_each_init(CtaRunner::new, |r, i| body(r, i));
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..workers)
+                .map(|k| {
+                    std::thread::Builder::new()
+                        .name(format!("ptxvm-cta-{k}"))
+                        .spawn_scoped(s, worker)
+                })
+                .collect();
+            // A worker that cannot start is no loss: the others claim its CTAs. Only when
+            // none starts, the calling thread runs the grid itself.
+            if handles.iter().all(|h| h.is_err()) {
+                worker();
+            }
         });
     }
     if let Some((_, f)) = fault.into_inner().unwrap_or_else(|e| e.into_inner()) {

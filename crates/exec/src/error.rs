@@ -15,7 +15,14 @@ pub enum FaultKind {
     /// The `trap` instruction.
     Trap,
     /// Every live warp of the CTA waits at a barrier that can never complete.
-    BarrierDeadlock { barrier: u32 },
+    BarrierDeadlock {
+        barrier: u32,
+        /// Each waiting warp: where and on what it waits.
+        waiters: Vec<BarrierWaiter>,
+    },
+    /// The launch ran past its wall-clock limit (`--timeout`); the thread named is where one
+    /// warp was when it stopped.
+    Timeout { millis: u64 },
     /// The warp ran more than `max_steps` instructions.
     StepBudget { max_steps: u64 },
     /// Calls nested deeper than the per-thread stack allows.
@@ -34,6 +41,19 @@ pub enum FaultKind {
         mask: u32,
         problem: MemberProblem,
     },
+}
+
+/// A warp waiting at a barrier, for deadlock reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BarrierWaiter {
+    /// Index of the warp in its CTA.
+    pub warp: u32,
+    /// `tid` of its first waiting thread, and how many of its threads wait.
+    pub first_tid: [u32; 3],
+    pub threads: u32,
+    /// PTX line of the barrier instruction it waits at.
+    pub line: u32,
+    pub barrier: u32,
 }
 
 /// How a membermask was violated.
@@ -65,9 +85,34 @@ impl fmt::Display for FaultKind {
                 write!(f, "store to read-only {} address {addr:#x}", space.name())
             }
             FaultKind::Trap => write!(f, "trap instruction executed"),
-            FaultKind::BarrierDeadlock { barrier } => write!(
+            FaultKind::BarrierDeadlock { barrier, waiters } => {
+                write!(
+                    f,
+                    "barrier {barrier} can never complete: every live warp of the CTA is waiting"
+                )?;
+                const SHOWN: usize = 8;
+                for (i, w) in waiters.iter().take(SHOWN).enumerate() {
+                    let [x, y, z] = w.first_tid;
+                    write!(
+                        f,
+                        "{} warp {} ({} threads from tid=({x},{y},{z})) at line {} on barrier {}",
+                        if i == 0 { ":" } else { ";" },
+                        w.warp,
+                        w.threads,
+                        w.line,
+                        w.barrier
+                    )?;
+                }
+                if waiters.len() > SHOWN {
+                    write!(f, "; and {} more warps", waiters.len() - SHOWN)?;
+                }
+                Ok(())
+            }
+            FaultKind::Timeout { millis } => write!(
                 f,
-                "barrier {barrier} can never complete: every live warp of the CTA is waiting"
+                "the launch ran past its time limit of {:.3} s (--timeout); this thread was \
+                 running here",
+                *millis as f64 / 1000.0
             ),
             FaultKind::StepBudget { max_steps } => {
                 write!(
@@ -108,6 +153,36 @@ impl fmt::Display for FaultKind {
     }
 }
 
+/// Whether a faulting memory instruction read or wrote (atomics do both).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    ReadWrite,
+}
+
+impl Access {
+    pub fn name(self) -> &'static str {
+        match self {
+            Access::Read => "read",
+            Access::Write => "write",
+            Access::ReadWrite => "read-write",
+        }
+    }
+}
+
+impl FaultKind {
+    /// The address and state space of a memory fault.
+    pub fn location(&self) -> Option<(u64, Space)> {
+        match *self {
+            FaultKind::OutOfBounds { space, addr, .. }
+            | FaultKind::Misaligned { space, addr, .. }
+            | FaultKind::ReadOnly { space, addr } => Some((addr, space)),
+            _ => None,
+        }
+    }
+}
+
 /// A fault with where it happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fault {
@@ -118,6 +193,8 @@ pub struct Fault {
     pub ctaid: [u32; 3],
     pub tid: [u32; 3],
     pub kind: FaultKind,
+    /// For a memory fault: whether the instruction reads or writes.
+    pub access: Option<Access>,
 }
 
 impl fmt::Display for Fault {

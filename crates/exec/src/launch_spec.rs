@@ -19,7 +19,8 @@
     )
 )]
 
-use serde_json::{Map, Value};
+use serde_json::value::RawValue;
+use serde_json::Value;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -116,7 +117,7 @@ pub struct SpecError {
 }
 
 impl SpecError {
-    fn new(field: impl Into<String>, message: impl Into<String>) -> SpecError {
+    pub(crate) fn new(field: impl Into<String>, message: impl Into<String>) -> SpecError {
         SpecError {
             field: field.into(),
             message: message.into(),
@@ -141,6 +142,15 @@ impl std::error::Error for SpecError {}
 pub enum ParamSpec {
     /// A global allocation with these initial bytes; the parameter gets its address.
     Buffer { ty: ElemType, bytes: Vec<u8> },
+    /// A zero-filled global allocation of `len` elements (nothing is held until launch).
+    Zeros { ty: ElemType, len: u64 },
+    /// A global allocation filled from a regular file of `bytes` bytes (size checked when
+    /// the spec is read; the file is streamed into device memory at launch).
+    File {
+        ty: ElemType,
+        path: PathBuf,
+        bytes: u64,
+    },
     /// A scalar, as little-endian bytes of its type.
     Value { ty: ElemType, bytes: Vec<u8> },
 }
@@ -155,11 +165,25 @@ pub struct LaunchSpec {
     pub params: Vec<ParamSpec>,
 }
 
-/// Largest buffer a launch spec may ask for, 1 GiB (keeps a typo from exhausting memory).
-pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
+/// Largest buffer a launch spec may ask for: the device's 4 GiB address space. What a launch
+/// may allocate in total is the device memory limit (`RunOptions::mem_limit`), checked
+/// before anything is allocated.
+pub const MAX_BUFFER_BYTES: u64 = 1 << 32;
+
+impl ParamSpec {
+    /// Device bytes this parameter allocates (0 for a value).
+    pub fn device_bytes(&self) -> u64 {
+        match self {
+            ParamSpec::Buffer { bytes, .. } => bytes.len() as u64,
+            ParamSpec::Zeros { ty, len } => len.saturating_mul(ty.bytes() as u64),
+            ParamSpec::File { bytes, .. } => *bytes,
+            ParamSpec::Value { .. } => 0,
+        }
+    }
+}
 
 /// Encode one JSON element of type `ty` as little-endian bytes.
-fn encode(v: &Value, ty: ElemType, field: &str) -> Result<Vec<u8>, SpecError> {
+pub(crate) fn encode(v: &Value, ty: ElemType, field: &str) -> Result<Vec<u8>, SpecError> {
     let n = ty.bytes();
     if ty.is_float() {
         let x = match v {
@@ -256,7 +280,7 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn check_fields(obj: &Map<String, Value>, allowed: &[&str], field: &str) -> Result<(), SpecError> {
+fn check_fields<V>(obj: &Map<String, V>, allowed: &[&str], field: &str) -> Result<(), SpecError> {
     for k in obj.keys() {
         if !allowed.contains(&k.as_str()) {
             let at = if field.is_empty() {
@@ -321,15 +345,17 @@ fn parse_dims(v: Option<&Value>, field: &str) -> Result<[u32; 3], SpecError> {
     }
 }
 
-fn parse_buffer(v: &Value, field: &str, base: &Path) -> Result<ParamSpec, SpecError> {
-    let Value::Object(b) = v else {
-        return Err(SpecError::new(
-            field,
-            format!("expected an object, found {}", kind(v)),
-        ));
-    };
-    check_fields(b, &["type", "data", "len", "file"], field)?;
-    let ty = parse_type(b.get("type"), &format!("{field}.type"))?;
+fn parse_buffer(v: &RawValue, field: &str, base: &Path) -> Result<ParamSpec, SpecError> {
+    let b = raw_object(v, field)?;
+    check_fields(&b, &["type", "data", "len", "file"], field)?;
+    let tf = format!("{field}.type");
+    let ty = parse_type(
+        b.get("type")
+            .map(|t| value_of(t, &tf))
+            .transpose()?
+            .as_ref(),
+        &tf,
+    )?;
     let sources = ["data", "len", "file"]
         .iter()
         .filter(|k| b.contains_key(**k))
@@ -340,28 +366,20 @@ fn parse_buffer(v: &Value, field: &str, base: &Path) -> Result<ParamSpec, SpecEr
             "give exactly one of \"data\", \"len\" or \"file\"",
         ));
     }
-    let bytes = if let Some(d) = b.get("data") {
+    if let Some(d) = b.get("data") {
         let f = format!("{field}.data");
-        let Value::Array(items) = d else {
-            return Err(SpecError::new(
-                f,
-                format!("expected an array, found {}", kind(d)),
-            ));
-        };
-        let mut out = Vec::with_capacity(items.len() * ty.bytes());
-        for (i, x) in items.iter().enumerate() {
-            out.extend(encode(x, ty, &format!("{f}[{i}]"))?);
-        }
-        out
-    } else if let Some(l) = b.get("len") {
+        let bytes = crate::spec_data::parse_data(d.get(), ty, &f)?;
+        return Ok(ParamSpec::Buffer { ty, bytes });
+    }
+    if let Some(l) = b.get("len") {
         let f = format!("{field}.len");
-        let n = match l {
+        let l = value_of(l, &f)?;
+        let n = match &l {
             Value::Number(n) => n.as_u64(),
             _ => None,
         }
         .ok_or_else(|| SpecError::new(&f, format!("expected a non-negative integer, found {l}")))?;
-        let total = n
-            .checked_mul(ty.bytes() as u64)
+        n.checked_mul(ty.bytes() as u64)
             .filter(|&t| t <= MAX_BUFFER_BYTES)
             .ok_or_else(|| {
                 SpecError::new(
@@ -369,90 +387,125 @@ fn parse_buffer(v: &Value, field: &str, base: &Path) -> Result<ParamSpec, SpecEr
                     format!("{n} elements exceed the {MAX_BUFFER_BYTES}-byte limit"),
                 )
             })?;
-        vec![0u8; total as usize]
-    } else {
-        let f = format!("{field}.file");
-        let Some(Value::String(p)) = b.get("file") else {
-            return Err(SpecError::new(f, "expected a file name string"));
-        };
-        let path: PathBuf = base.join(p);
-        let bytes = std::fs::read(&path)
-            .map_err(|e| SpecError::new(&f, format!("cannot read {}: {e}", path.display())))?;
-        if bytes.len() % ty.bytes() != 0 {
-            return Err(SpecError::new(
-                f,
-                format!(
-                    "{} holds {} bytes, not a whole number of .{} elements",
-                    path.display(),
-                    bytes.len(),
-                    ty.name()
-                ),
-            ));
-        }
-        bytes
+        return Ok(ParamSpec::Zeros { ty, len: n });
+    }
+    let f = format!("{field}.file");
+    let Some(Value::String(p)) = b.get("file").map(|v| value_of(v, &f)).transpose()? else {
+        return Err(SpecError::new(f, "expected a file name string"));
     };
-    Ok(ParamSpec::Buffer { ty, bytes })
+    let path: PathBuf = base.join(p);
+    let bytes = file_size(&path, ty, &f)?;
+    Ok(ParamSpec::File { ty, path, bytes })
+}
+
+/// The size of a `file` buffer, checked before anything is read: a regular file (a device
+/// such as `/dev/urandom` or a pipe would never end), within [`MAX_BUFFER_BYTES`], and a whole
+/// number of elements.
+fn file_size(path: &Path, ty: ElemType, f: &str) -> Result<u64, SpecError> {
+    let meta = std::fs::metadata(path)
+        .map_err(|e| SpecError::new(f, format!("cannot read {}: {e}", path.display())))?;
+    if !meta.is_file() {
+        return Err(SpecError::new(
+            f,
+            format!(
+                "{} is not a regular file (a directory, device or pipe cannot be a buffer)",
+                path.display()
+            ),
+        ));
+    }
+    let len = meta.len();
+    if len > MAX_BUFFER_BYTES {
+        return Err(SpecError::new(
+            f,
+            format!(
+                "{} holds {len} bytes, more than the {MAX_BUFFER_BYTES}-byte limit",
+                path.display()
+            ),
+        ));
+    }
+    if len % ty.bytes() as u64 != 0 {
+        return Err(SpecError::new(
+            f,
+            format!(
+                "{} holds {len} bytes, not a whole number of .{} elements",
+                path.display(),
+                ty.name()
+            ),
+        ));
+    }
+    Ok(len)
+}
+
+/// A raw JSON value parsed into a tree: for the small fields only (never a `data` array).
+fn value_of(raw: &RawValue, field: &str) -> Result<Value, SpecError> {
+    serde_json::from_str(raw.get()).map_err(|e| SpecError::new(field, format!("invalid JSON: {e}")))
+}
+
+/// A JSON object whose values stay unparsed text until their field is known.
+type RawMap = Map<String, Box<RawValue>>;
+type Map<K, V> = std::collections::BTreeMap<K, V>;
+
+fn raw_object(raw: &RawValue, field: &str) -> Result<RawMap, SpecError> {
+    serde_json::from_str(raw.get()).map_err(|_| {
+        let found = value_of(raw, field).map_or("invalid JSON", |v| kind(&v));
+        SpecError::new(field, format!("expected an object, found {found}"))
+    })
 }
 
 impl LaunchSpec {
     /// Parse SPEC.json; `file` paths are relative to `base` (the spec's directory).
     pub fn from_json(text: &str, base: &Path) -> Result<LaunchSpec, SpecError> {
-        let root: Value = serde_json::from_str(text)
+        // The top level and each parameter are split into unparsed values first, so a `data`
+        // array is parsed once, straight into typed bytes (no JSON tree per element).
+        let root: Box<RawValue> = serde_json::from_str(text)
             .map_err(|e| SpecError::new("", format!("invalid JSON: {e}")))?;
-        let Value::Object(obj) = root else {
-            return Err(SpecError::new("", "the launch spec must be a JSON object"));
-        };
+        let obj: RawMap = serde_json::from_str(root.get())
+            .map_err(|_| SpecError::new("", "the launch spec must be a JSON object"))?;
         check_fields(
             &obj,
             &["kernel", "grid", "block", "shared_bytes", "params"],
             "",
         )?;
-        let kernel = match obj.get("kernel") {
+        let small = |k: &str| obj.get(k).map(|v| value_of(v, k)).transpose();
+        let kernel = match small("kernel")? {
             None | Some(Value::Null) => None,
-            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::String(s)) => Some(s),
             Some(other) => {
                 return Err(SpecError::new(
                     "kernel",
-                    format!("expected a string, found {}", kind(other)),
+                    format!("expected a string, found {}", kind(&other)),
                 ))
             }
         };
-        let grid = parse_dims(obj.get("grid"), "grid")?;
-        let block = parse_dims(obj.get("block"), "block")?;
-        let shared_bytes = match obj.get("shared_bytes") {
+        let grid = parse_dims(small("grid")?.as_ref(), "grid")?;
+        let block = parse_dims(small("block")?.as_ref(), "block")?;
+        let shared_bytes = match small("shared_bytes")? {
             None => 0,
-            Some(v) => parse_u32(v, "shared_bytes", 0)?,
+            Some(v) => parse_u32(&v, "shared_bytes", 0)?,
         };
         let mut params = Vec::new();
-        match obj.get("params") {
-            None => {}
-            Some(Value::Array(items)) => {
-                for (i, p) in items.iter().enumerate() {
-                    let field = format!("params[{i}]");
-                    let Value::Object(po) = p else {
-                        return Err(SpecError::new(
-                            field,
-                            format!("expected an object, found {}", kind(p)),
-                        ));
-                    };
-                    if let Some(b) = po.get("buffer") {
-                        check_fields(po, &["buffer"], &field)?;
-                        params.push(parse_buffer(b, &format!("{field}.buffer"), base)?);
-                    } else if let Some(v) = po.get("value") {
-                        check_fields(po, &["value", "type"], &field)?;
-                        let ty = parse_type(po.get("type"), &format!("{field}.type"))?;
-                        let bytes = encode(v, ty, &format!("{field}.value"))?;
-                        params.push(ParamSpec::Value { ty, bytes });
-                    } else {
-                        return Err(SpecError::new(field, "expected \"buffer\" or \"value\""));
-                    }
+        if let Some(raw) = obj.get("params") {
+            let items: Vec<Box<RawValue>> = serde_json::from_str(raw.get()).map_err(|_| {
+                let found = value_of(raw, "params").map_or("invalid JSON", |v| kind(&v));
+                SpecError::new("params", format!("expected an array, found {found}"))
+            })?;
+            for (i, p) in items.iter().enumerate() {
+                let field = format!("params[{i}]");
+                let po = raw_object(p, &field)?;
+                if let Some(b) = po.get("buffer") {
+                    check_fields(&po, &["buffer"], &field)?;
+                    params.push(parse_buffer(b, &format!("{field}.buffer"), base)?);
+                } else if let Some(v) = po.get("value") {
+                    check_fields(&po, &["value", "type"], &field)?;
+                    let tf = format!("{field}.type");
+                    let t = po.get("type").map(|t| value_of(t, &tf)).transpose()?;
+                    let ty = parse_type(t.as_ref(), &tf)?;
+                    let vf = format!("{field}.value");
+                    let bytes = encode(&value_of(v, &vf)?, ty, &vf)?;
+                    params.push(ParamSpec::Value { ty, bytes });
+                } else {
+                    return Err(SpecError::new(field, "expected \"buffer\" or \"value\""));
                 }
-            }
-            Some(other) => {
-                return Err(SpecError::new(
-                    "params",
-                    format!("expected an array, found {}", kind(other)),
-                ))
             }
         }
         Ok(LaunchSpec {
@@ -465,7 +518,8 @@ impl LaunchSpec {
     }
 
     /// The flag sugar: `--grid 4,1,1`, `--block 256`, `--arg u32:7`, `--arg buf:u32:1,2,3`,
-    /// `--arg zeros:f32:1024` (each `args` entry is one `--arg` value).
+    /// `--arg zeros:f32:1024`, `--arg file:f32:x.bin` (each `args` entry is one `--arg`
+    /// value; a file path is relative to the working directory).
     pub fn from_flags(
         kernel: Option<&str>,
         grid: Option<&str>,
@@ -521,14 +575,16 @@ impl LaunchSpec {
                         .trim()
                         .parse()
                         .map_err(|_| SpecError::new(&field, format!("\"{n}\" is not a length")))?;
-                    let total = n
-                        .checked_mul(ty.bytes() as u64)
+                    n.checked_mul(ty.bytes() as u64)
                         .filter(|&t| t <= MAX_BUFFER_BYTES)
                         .ok_or_else(|| SpecError::new(&field, "buffer too large"))?;
-                    params.push(ParamSpec::Buffer {
-                        ty,
-                        bytes: vec![0; total as usize],
-                    });
+                    params.push(ParamSpec::Zeros { ty, len: n });
+                }
+                ["file", t, path] => {
+                    let ty = parse_type(Some(&Value::String(t.to_string())), &field)?;
+                    let path = PathBuf::from(path);
+                    let bytes = file_size(&path, ty, &field)?;
+                    params.push(ParamSpec::File { ty, path, bytes });
                 }
                 [t, v] => {
                     let ty = parse_type(Some(&Value::String(t.to_string())), &field)?;
@@ -539,7 +595,7 @@ impl LaunchSpec {
                     return Err(SpecError::new(
                         field,
                         format!(
-                        "expected TYPE:VALUE, buf:TYPE:V1,V2,... or zeros:TYPE:LEN, found \"{a}\""
+                        "expected TYPE:VALUE, buf:TYPE:V1,V2,..., zeros:TYPE:LEN or file:TYPE:PATH, found \"{a}\""
                     ),
                     ))
                 }
@@ -557,45 +613,48 @@ impl LaunchSpec {
 
 /// Decode little-endian bytes of `ty` into JSON text values (NaN and infinities as strings).
 pub fn decode_json(bytes: &[u8], ty: ElemType) -> Vec<String> {
-    let n = ty.bytes();
     bytes
-        .chunks_exact(n)
-        .map(|c| {
-            let mut b = [0u8; 8];
-            if let Some(dst) = b.get_mut(..n) {
-                dst.copy_from_slice(c);
-            }
-            let u = u64::from_le_bytes(b);
-            let float = |x: f64, text: String| {
-                if x.is_nan() {
-                    "\"nan\"".to_string()
-                } else if x.is_infinite() {
-                    if x > 0.0 { "\"inf\"" } else { "\"-inf\"" }.to_string()
-                } else {
-                    text
-                }
-            };
-            match ty {
-                ElemType::S8 => (u as u8 as i8).to_string(),
-                ElemType::S16 => (u as u16 as i16).to_string(),
-                ElemType::S32 => (u as u32 as i32).to_string(),
-                ElemType::S64 => (u as i64).to_string(),
-                ElemType::F16 => {
-                    let x = crate::convert::f16_to_f32(u as u16);
-                    float(x as f64, json_float(x as f64, format!("{x:?}")))
-                }
-                ElemType::F32 => {
-                    let x = f32::from_bits(u as u32);
-                    float(x as f64, json_float(x as f64, format!("{x:?}")))
-                }
-                ElemType::F64 => {
-                    let x = f64::from_bits(u);
-                    float(x, json_float(x, format!("{x:?}")))
-                }
-                _ => u.to_string(),
-            }
-        })
+        .chunks_exact(ty.bytes())
+        .map(|c| decode_element(c, ty))
         .collect()
+}
+
+/// One element's JSON text (`c` holds its little-endian bytes).
+pub fn decode_element(c: &[u8], ty: ElemType) -> String {
+    let n = ty.bytes();
+    let mut b = [0u8; 8];
+    if let (Some(dst), Some(src)) = (b.get_mut(..n), c.get(..n)) {
+        dst.copy_from_slice(src);
+    }
+    let u = u64::from_le_bytes(b);
+    let float = |x: f64, text: String| {
+        if x.is_nan() {
+            "\"nan\"".to_string()
+        } else if x.is_infinite() {
+            if x > 0.0 { "\"inf\"" } else { "\"-inf\"" }.to_string()
+        } else {
+            text
+        }
+    };
+    match ty {
+        ElemType::S8 => (u as u8 as i8).to_string(),
+        ElemType::S16 => (u as u16 as i16).to_string(),
+        ElemType::S32 => (u as u32 as i32).to_string(),
+        ElemType::S64 => (u as i64).to_string(),
+        ElemType::F16 => {
+            let x = crate::convert::f16_to_f32(u as u16);
+            float(x as f64, json_float(x as f64, format!("{x:?}")))
+        }
+        ElemType::F32 => {
+            let x = f32::from_bits(u as u32);
+            float(x as f64, json_float(x as f64, format!("{x:?}")))
+        }
+        ElemType::F64 => {
+            let x = f64::from_bits(u);
+            float(x, json_float(x, format!("{x:?}")))
+        }
+        _ => u.to_string(),
+    }
 }
 
 /// Rust's `{:?}` gives the shortest round-trip digits (`0.1`, `1e-7`, `1.0`); JSON accepts

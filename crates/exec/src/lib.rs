@@ -12,8 +12,10 @@
 //! allocates the buffers, launches and reads them back into a [`RunResult`]
 //! ([`RunResult::to_json`], [`RunResult::summary`], [`RunResult::write_out`]);
 //! [`ExecError::exit_code`] gives the process exit code (3 for a fault, 2 for a bad launch,
-//! 1 for an instruction the executor cannot run). [`RunOptions::progress`] is incremented with
-//! finished thread-instructions for a progress bar.
+//! 1 for an instruction the executor cannot run). [`RunOptions::progress`] and
+//! [`RunOptions::ctas_done`] are incremented while the launch runs, for a progress bar;
+//! [`RunOptions::timeout`] bounds its wall-clock time and [`RunOptions::mem_limit`] the device
+//! memory [`run`] may allocate.
 //!
 //! ```
 //! use exec::{Arg, Device, LaunchConfig, RunOptions};
@@ -48,14 +50,16 @@ pub mod lower;
 mod mem_fast;
 mod mem_ops;
 pub mod memory;
+mod npy;
 pub mod program;
 mod run;
+mod spec_data;
 mod step;
 mod tex;
 mod warp;
 
-pub use cta::{LaunchStats, MAX_CTA_THREADS};
-pub use error::{ExecError, Fault, FaultKind, LoadError, MemberProblem};
+pub use cta::{LaunchStats, MAX_CTA_THREADS, MAX_GRID_THREADS};
+pub use error::{Access, BarrierWaiter, ExecError, Fault, FaultKind, LoadError, MemberProblem};
 pub use launch_spec::{ElemType, LaunchSpec, ParamSpec, SpecError};
 pub use run::{run, BufferResult, RunResult};
 pub use warp::Texture;
@@ -116,8 +120,17 @@ pub struct RunOptions<'a> {
     pub threads: usize,
     /// Most instructions one warp may execute before the launch faults.
     pub max_steps: u64,
-    /// Incremented with the thread-instructions of each finished CTA (for a progress bar).
+    /// Incremented with thread-instructions as they run (every few thousand instructions of a
+    /// warp), for a progress bar.
     pub progress: Option<&'a AtomicU64>,
+    /// Incremented when a CTA finishes.
+    pub ctas_done: Option<&'a AtomicU64>,
+    /// Wall-clock limit of the launch: past it, the launch faults with
+    /// [`FaultKind::Timeout`] naming where a warp was.
+    pub timeout: Option<std::time::Duration>,
+    /// Device memory budget of the device [`run`] creates (buffers and `.global` variables
+    /// together); checked before anything is allocated.
+    pub mem_limit: u64,
 }
 
 impl Default for RunOptions<'_> {
@@ -126,6 +139,9 @@ impl Default for RunOptions<'_> {
             threads: 0,
             max_steps: 1 << 32,
             progress: None,
+            ctas_done: None,
+            timeout: None,
+            mem_limit: memory::DEVICE_MEMORY_BYTES,
         }
     }
 }
@@ -258,6 +274,14 @@ impl Device {
                 "a CTA of {threads} threads exceeds the limit of {MAX_CTA_THREADS}"
             )));
         }
+        let ctas: u128 = cfg.grid.iter().map(|&x| x as u128).product();
+        let grid_threads = ctas * threads as u128;
+        if grid_threads > MAX_GRID_THREADS as u128 {
+            return Err(ExecError::Launch(format!(
+                "a grid of {ctas} CTAs of {threads} threads ({grid_threads} threads) exceeds \
+                 the limit of {MAX_GRID_THREADS} (2^40) threads"
+            )));
+        }
         if let Some(m) = k.maxntid {
             let max: u64 = m.iter().map(|&x| x as u64).product();
             if threads > max {
@@ -316,6 +340,15 @@ impl Device {
             textures: &cfg.textures,
             shared_bytes: cfg.shared_bytes,
         };
-        cta::launch_grid(&ctx, opts.threads, opts.progress)
+        let watch = cta::Watch {
+            progress: opts.progress,
+            ctas_done: opts.ctas_done,
+            // A limit too far away to represent is no limit.
+            deadline: opts.timeout.and_then(|t| {
+                let at = std::time::Instant::now().checked_add(t)?;
+                Some((at, u64::try_from(t.as_millis()).unwrap_or(u64::MAX)))
+            }),
+        };
+        cta::launch_grid(&ctx, opts.threads, &watch)
     }
 }

@@ -34,9 +34,10 @@ pub fn generic_window(space: crate::program::Space) -> u64 {
     }
 }
 pub const WINDOW_BYTES: u64 = 0x0100_0000;
-/// Global memory the simulated device has, summed over all allocations. Allocations are backed
-/// eagerly, so without a budget a kernel declaring a 4 GB `.global` array (or a launch asking
-/// for many large buffers) would exhaust the host instead of failing with a message.
+/// Global memory the simulated device has by default, summed over all allocations
+/// ([`GlobalMemory::set_limit`] changes it). Allocations are host memory, so without a budget a
+/// kernel declaring a 4 GB `.global` array (or a launch asking for many large buffers) would
+/// exhaust the host instead of failing with a message.
 pub const DEVICE_MEMORY_BYTES: u64 = 2 << 30;
 
 /// One device allocation.
@@ -60,7 +61,10 @@ impl Allocation {
         Allocation {
             base,
             len,
-            words: (0..n).map(|_| AtomicU32::new(0)).collect(),
+            // `vec![0; n]` is a zeroed allocation (calloc: pages the kernel zeroes when first
+            // touched), and the in-place map to atomics compiles to nothing, so an allocation
+            // costs host memory only where it is written or read.
+            words: vec![0u32; n].into_iter().map(AtomicU32::new).collect(),
         }
     }
 
@@ -140,9 +144,49 @@ impl Allocation {
         out
     }
 
+    /// Copy `data` to byte offset `offset`: whole words at once, sub-word stores only at
+    /// unaligned edges.
     pub fn write_bytes(&self, offset: u64, data: &[u8]) {
-        for (i, b) in data.iter().enumerate() {
-            self.store(offset + i as u64, 1, *b as u64);
+        let mut off = offset;
+        let mut rest = data;
+        while !off.is_multiple_of(4) {
+            let Some((&b, tail)) = rest.split_first() else {
+                return;
+            };
+            self.store(off, 1, u64::from(b));
+            off += 1;
+            rest = tail;
+        }
+        let words = rest.chunks_exact(4);
+        let tail = words.remainder();
+        for (k, w) in words.enumerate() {
+            let v = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            self.word(off + 4 * k as u64).store(v, Relaxed);
+        }
+        let off = off + (rest.len() - tail.len()) as u64;
+        for (i, &b) in tail.iter().enumerate() {
+            self.store(off + i as u64, 1, u64::from(b));
+        }
+    }
+
+    /// Append bytes `[from, from + len)` of the allocation to `out` (clamped to its end).
+    pub fn read_range_into(&self, from: u64, len: u64, out: &mut Vec<u8>) {
+        let end = from.saturating_add(len).min(self.len);
+        let mut off = from;
+        while off < end && !off.is_multiple_of(4) {
+            out.push(self.load(off, 1) as u8);
+            off += 1;
+        }
+        let whole = (end - off.min(end)) / 4;
+        out.reserve(whole as usize * 4 + 4);
+        let first = (off / 4) as usize;
+        for w in self.words.iter().skip(first).take(whole as usize) {
+            out.extend_from_slice(&w.load(Relaxed).to_le_bytes());
+        }
+        off += whole * 4;
+        while off < end {
+            out.push(self.load(off, 1) as u8);
+            off += 1;
         }
     }
 }
@@ -152,8 +196,10 @@ impl Allocation {
 pub struct GlobalMemory {
     allocs: Vec<Allocation>,
     next: u64,
-    /// Bytes allocated so far, against [`DEVICE_MEMORY_BYTES`].
+    /// Bytes allocated so far, against `limit`.
     used: u64,
+    /// Most bytes all allocations together may hold.
+    limit: u64,
     locks: Locks,
 }
 
@@ -172,17 +218,39 @@ impl GlobalMemory {
             allocs: Vec::new(),
             next: FIRST_BASE,
             used: 0,
+            limit: DEVICE_MEMORY_BYTES,
             locks: Locks::default(),
         }
     }
 
-    /// Allocate `len` zeroed bytes; `None` when the address space or the
-    /// [`DEVICE_MEMORY_BYTES`] budget is exhausted.
+    /// Set the budget for all allocations together (allocations already made count).
+    pub fn set_limit(&mut self, bytes: u64) {
+        self.limit = bytes;
+    }
+
+    pub fn limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Bytes allocated so far.
+    pub fn used(&self) -> u64 {
+        self.used
+    }
+
+    /// Bytes that can still be allocated: the smaller of the budget left and the address
+    /// space left (guard gaps included).
+    pub fn available(&self) -> u64 {
+        let space = GLOBAL_LIMIT.saturating_sub(self.next.max(FIRST_BASE));
+        self.limit.saturating_sub(self.used).min(space)
+    }
+
+    /// Allocate `len` zeroed bytes; `None` when the address space or the budget
+    /// ([`GlobalMemory::set_limit`]) is exhausted.
     pub fn alloc(&mut self, len: u64) -> Option<u64> {
         let base = self.next.max(FIRST_BASE);
         let end = base.checked_add(len)?;
         let used = self.used.checked_add(len)?;
-        if end > GLOBAL_LIMIT || used > DEVICE_MEMORY_BYTES {
+        if end > GLOBAL_LIMIT || used > self.limit {
             return None;
         }
         self.used = used;
@@ -199,6 +267,22 @@ impl GlobalMemory {
         a.contains(addr, size).then_some(a)
     }
 
+    /// Remove the allocation at `base` and give its contents as little-endian words (the
+    /// last one zero-padded) and its length in bytes. The words reuse the allocation's
+    /// storage, so reading a buffer back costs no second copy of it.
+    pub fn take(&mut self, base: u64) -> Option<(Vec<u32>, u64)> {
+        let i = self.allocs.iter().position(|a| a.base == base)?;
+        let a = self.allocs.remove(i);
+        self.used = self.used.saturating_sub(a.len);
+        let words: Vec<u32> = a
+            .words
+            .into_vec()
+            .into_iter()
+            .map(AtomicU32::into_inner)
+            .collect();
+        Some((words, a.len))
+    }
+
     pub fn allocation(&self, base: u64) -> Option<&Allocation> {
         self.find(base, 0).filter(|a| a.base == base)
     }
@@ -213,11 +297,9 @@ impl GlobalMemory {
 
     pub fn read(&self, addr: u64, len: u64) -> Result<Vec<u8>, MemFault> {
         let a = self.find(addr, len).ok_or(MemFault::OutOfBounds)?;
-        let mut all = a.read_bytes();
-        let off = (addr - a.base) as usize;
-        all.drain(..off);
-        all.truncate(len as usize);
-        Ok(all)
+        let mut out = Vec::new();
+        a.read_range_into(addr - a.base, len, &mut out);
+        Ok(out)
     }
 
     /// 128-bit atomic read-modify-write (`off` 16-byte aligned) under the striped locks of both

@@ -37,13 +37,14 @@ fn full_spec_parses() {
                 ty: ElemType::U32,
                 bytes: vec![1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]
             },
-            ParamSpec::Buffer {
+            ParamSpec::Zeros {
                 ty: ElemType::F32,
-                bytes: vec![0; 16]
+                len: 4
             },
-            ParamSpec::Buffer {
+            ParamSpec::File {
                 ty: ElemType::U8,
-                bytes: vec![1, 2, 3]
+                path: dir.join("in.bin"),
+                bytes: 3
             },
             ParamSpec::Value {
                 ty: ElemType::U32,
@@ -240,9 +241,9 @@ fn flag_sugar() {
                 ty: ElemType::S16,
                 bytes: vec![1, 0, 0xfe, 0xff, 3, 0]
             },
-            ParamSpec::Buffer {
+            ParamSpec::Zeros {
                 ty: ElemType::F32,
-                bytes: vec![0; 12]
+                len: 3
             },
             ParamSpec::Value {
                 ty: ElemType::F32,
@@ -288,7 +289,7 @@ fn run_vector_add_example_and_json_output() {
     assert_eq!(r.kernel, "vector_add");
     assert_eq!(r.buffers.len(), 3);
     let c: Vec<f32> = r.buffers[2]
-        .bytes
+        .bytes()
         .chunks(4)
         .map(|x| f32::from_le_bytes(x.try_into().unwrap()))
         .collect();
@@ -306,10 +307,21 @@ fn run_vector_add_example_and_json_output() {
     assert_eq!(j.as_object().unwrap().len(), 3);
     let dir = std::env::temp_dir().join(format!("ptxvm-exec-out-{}", std::process::id()));
     r.write_out(&dir).unwrap();
-    assert_eq!(
-        std::fs::read(dir.join("param2.bin")).unwrap(),
-        r.buffers[2].bytes
-    );
+    // numpy's .npy 1.0: magic, version, header length, the dict padded to 64 bytes, the data.
+    let npy = std::fs::read(dir.join("param2.npy")).unwrap();
+    assert_eq!(&npy[..8], b"\x93NUMPY\x01\x00");
+    let hlen = u16::from_le_bytes([npy[8], npy[9]]) as usize;
+    assert_eq!((10 + hlen) % 64, 0);
+    let dict = std::str::from_utf8(&npy[10..10 + hlen]).unwrap();
+    assert!(dict.starts_with("{'descr': '<f4', 'fortran_order': False, 'shape': (1000,), }"));
+    assert!(dict.ends_with('\n'));
+    assert_eq!(&npy[10 + hlen..], &r.buffers[2].bytes()[..]);
+    // No temporary file is left behind.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains("tmp")), "{names:?}");
 }
 
 #[test]
@@ -317,24 +329,16 @@ fn json_output_of_u64_and_special_floats_is_exact() {
     let r = exec::RunResult {
         kernel: "k\"q".into(),
         buffers: vec![
-            exec::BufferResult {
-                param: 0,
-                ty: ElemType::U64,
-                bytes: u64::MAX.to_le_bytes().to_vec(),
-            },
-            exec::BufferResult {
-                param: 1,
-                ty: ElemType::S32,
-                bytes: (-5i32).to_le_bytes().to_vec(),
-            },
-            exec::BufferResult {
-                param: 3,
-                ty: ElemType::F32,
-                bytes: [f32::NAN, f32::INFINITY, 0.1]
+            exec::BufferResult::new(0, ElemType::U64, &u64::MAX.to_le_bytes()),
+            exec::BufferResult::new(1, ElemType::S32, &(-5i32).to_le_bytes()),
+            exec::BufferResult::new(
+                3,
+                ElemType::F32,
+                &[f32::NAN, f32::INFINITY, 0.1]
                     .iter()
                     .flat_map(|x| x.to_le_bytes())
-                    .collect(),
-            },
+                    .collect::<Vec<u8>>(),
+            ),
         ],
         instructions: 42,
         seconds: 0.5,

@@ -334,7 +334,8 @@ fn every_fault_kind_stops_the_launch_with_its_message() {
         (1, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: misaligned 4-byte access to .global address {:#x}", line_of(&t, "FAULT-MISALIGNED"), base + 2)),
         (2, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: trap instruction executed", line_of(&t, "FAULT-TRAP"))),
         (3, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: out-of-bounds 4-byte access to .shared address 0x400", line_of(&t, "FAULT-SHARED"))),
-        (4, format!("kernel `faults` faulted at faults.ptx:{} in thread ctaid=(0,0,0) tid=(0,0,0): barrier 0 can never complete: every live warp of the CTA is waiting", line_of(&t, "FAULT-DEADLOCK"))),
+        // Threads 0..31 (warp 0) wait at `bar.sync 0`, threads 32..63 (warp 1) at `bar.sync 1`.
+        (4, format!("kernel `faults` faulted at faults.ptx:{0} in thread ctaid=(0,0,0) tid=(0,0,0): barrier 0 can never complete: every live warp of the CTA is waiting: warp 0 (32 threads from tid=(0,0,0)) at line {0} on barrier 0; warp 1 (32 threads from tid=(32,0,0)) at line {1} on barrier 1", line_of(&t, "FAULT-DEADLOCK"), line_of(&t, "bar.sync 1;"))),
         (5, format!("kernel `faults` faulted at faults.ptx:{} in thread ctaid=(0,0,0) tid=(0,0,0): step budget of 9999 instructions per warp exceeded", line_of(&t, "FAULT-STEPS"))),
         (6, format!("kernel `faults` faulted at faults.ptx:{} in {thread}: store to read-only .const address 0xfc000000", line_of(&t, "FAULT-CONST"))),
     ];
@@ -345,7 +346,7 @@ fn every_fault_kind_stops_the_launch_with_its_message() {
             let opts = exec::RunOptions {
                 threads,
                 max_steps: 9_999,
-                progress: None,
+                ..exec::RunOptions::default()
             };
             let e = dev
                 .launch(

@@ -111,8 +111,28 @@ pub fn run_module(
     let mut bufs = Vec::new();
     for (i, (p, kp)) in spec.params.iter().zip(&k.params).enumerate() {
         let at = PARAM_BASE + kp.offset as usize;
-        match p {
-            ParamSpec::Buffer { ty, bytes } => {
+        // Zero-filled and file buffers are materialised here: the Fermi address space is
+        // 32-bit, and the spec reader has already bounded their sizes.
+        let owned;
+        let buffer: Option<(&exec::ElemType, &[u8])> = match p {
+            ParamSpec::Buffer { ty, bytes } => Some((ty, bytes.as_slice())),
+            ParamSpec::Zeros { ty, len } => {
+                let n = usize::try_from(len.saturating_mul(ty.bytes() as u64)).map_err(|_| {
+                    RunError::Launch(format!("params[{i}]: the buffer is too large"))
+                })?;
+                owned = vec![0u8; n];
+                Some((ty, owned.as_slice()))
+            }
+            ParamSpec::File { ty, path, .. } => {
+                owned = std::fs::read(path).map_err(|e| {
+                    RunError::Launch(format!("params[{i}]: cannot read {}: {e}", path.display()))
+                })?;
+                Some((ty, owned.as_slice()))
+            }
+            ParamSpec::Value { .. } => None,
+        };
+        match (p, buffer) {
+            (_, Some((ty, bytes))) => {
                 if kp.size != ptr_bytes {
                     return Err(RunError::Launch(format!(
                         "params[{i}]: a buffer needs a {ptr_bytes}-byte address parameter, \
@@ -129,7 +149,7 @@ pub fn run_module(
                 put(&mut cbank0, at, le.get(..ptr_bytes as usize).unwrap_or(&[]));
                 bufs.push((i, *ty, addr));
             }
-            ParamSpec::Value { ty, bytes } => {
+            (ParamSpec::Value { ty, bytes }, None) => {
                 if bytes.len() != kp.size as usize {
                     return Err(RunError::Launch(format!(
                         "params[{i}]: a .{} value is {} bytes, parameter {i} of `{}` is {} bytes",
@@ -141,6 +161,7 @@ pub fn run_module(
                 }
                 put(&mut cbank0, at, bytes);
             }
+            (_, None) => {}
         }
     }
     let local_bytes = img.local_bytes();
@@ -220,11 +241,7 @@ pub fn run_module(
         kernel: k.name.clone(),
         buffers: bufs
             .into_iter()
-            .map(|(param, ty, addr)| BufferResult {
-                param,
-                ty,
-                bytes: global.read_buffer(addr),
-            })
+            .map(|(param, ty, addr)| BufferResult::new(param, ty, &global.read_buffer(addr)))
             .collect(),
         instructions,
         seconds,

@@ -71,7 +71,7 @@ pub fn asm(args: &AsmArgs) -> Exit {
     let assembly = match fermi::asm::assemble_file(&file, &opts) {
         Ok(a) => a,
         Err(diags) => {
-            eprint!("{}", diag::render(&file, &diags));
+            render_capped(&file, &diags);
             return Exit::Invalid;
         }
     };
@@ -106,13 +106,23 @@ pub fn disasm(args: &DisasmArgs) -> Exit {
         match fermi::disasm::disassemble_cubin(&bytes) {
             Ok(t) => t,
             Err(e) => {
-                crate::error(format!("{}: {e}", args.file.display()));
+                crate::error(cubin_error(&args.file, &bytes, &e));
                 return Exit::Invalid;
             }
         }
     } else {
         match String::from_utf8(bytes) {
-            Ok(listing) => fermi::disasm::disassemble_listing(&listing),
+            Ok(listing) if has_listing_line(&listing) => {
+                fermi::disasm::disassemble_listing(&listing)
+            }
+            Ok(_) => {
+                crate::error(format!(
+                    "{}: neither a cubin (no ELF header) nor a cuobjdump listing (no \
+                     `/*ADDR*/ /*0xWORD*/ ...` line)",
+                    args.file.display()
+                ));
+                return Exit::Invalid;
+            }
             Err(_) => {
                 crate::error(format!(
                     "{}: neither a cubin (no ELF header) nor a text listing (not UTF-8)",
@@ -138,6 +148,14 @@ pub fn verify(listings: &[PathBuf]) -> Exit {
                 continue;
             }
         };
+        if !has_listing_line(&file.text) {
+            crate::error(format!(
+                "{}: not a cuobjdump listing: no `/*ADDR*/ /*0xWORD*/ ...` line",
+                path.display()
+            ));
+            worst = worst.max(Exit::Invalid);
+            continue;
+        }
         let report = fermi::verify::verify_listing(&file.name, &file.text);
         print!("{report}");
         lines += report.lines;
@@ -267,6 +285,39 @@ pub fn explain(args: &ExplainArgs) -> Exit {
     match print_stdout(&out) {
         Exit::Ok => worst,
         e => e,
+    }
+}
+
+/// Whether `text` has at least one cuobjdump instruction line.
+fn has_listing_line(text: &str) -> bool {
+    text.lines()
+        .any(|l| fermi::listing::parse_listing_line(l).is_some())
+}
+
+/// A cubin reader error with the byte offset and structure at fault when the ELF structure
+/// check finds one; an ELF-magic file the reader calls "not an ELF file" is a malformed one.
+fn cubin_error(path: &Path, bytes: &[u8], e: &fermi::cubin::CubinError) -> String {
+    use fermi::cubin::CubinError;
+    match (e, crate::elf_check::first_problem(bytes)) {
+        (CubinError::NotElf(_), Some(p)) => format!("{}: malformed ELF file: {p}", path.display()),
+        (CubinError::NotElf(why), None) => format!("{}: malformed ELF file: {why}", path.display()),
+        _ => format!("{}: {e}", path.display()),
+    }
+}
+
+/// Most diagnostics printed for one file, as `ptxvm check` does: past this many the rest are
+/// counted, not printed.
+const MAX_PRINTED_ERRORS: usize = 1000;
+
+fn render_capped(file: &diag::SourceFile, diags: &[diag::Diagnostic]) {
+    let shown = diags.get(..MAX_PRINTED_ERRORS).unwrap_or(diags);
+    eprint!("{}", diag::render(file, shown));
+    if diags.len() > shown.len() {
+        crate::error(format!(
+            "{}: too many errors: stopping after {MAX_PRINTED_ERRORS} ({} more not shown)",
+            file.name,
+            diags.len() - shown.len()
+        ));
     }
 }
 

@@ -5,9 +5,11 @@ mod cmd_check;
 mod cmd_fmt;
 mod cmd_run;
 mod cmd_sass;
+mod elf_check;
 mod exit;
 mod input;
 mod run_cubin;
+mod run_failure;
 
 use clap::{Parser, Subcommand};
 
@@ -40,8 +42,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Print a PTX file in canonical form.
-    Fmt { file: PathBuf },
+    /// Print PTX files in canonical form (comments kept), one after another on stdout; `-` is
+    /// standard input.
+    Fmt {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print nothing; exit 1 and name each file that is not in canonical form.
+        #[arg(long)]
+        check: bool,
+    },
     /// Run a kernel of a PTX module or an sm_20 cubin on the CPU.
     Run(cmd_run::RunArgs),
     /// Assemble Fermi SASS text (cuobjdump or asfermi syntax) into a cubin.
@@ -67,10 +76,10 @@ enum SassCommand {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(nvcc_style_flags(std::env::args_os()));
     let code = match cli.command {
         Command::Check { files, json } => cmd_check::run(&files, json),
-        Command::Fmt { file } => cmd_fmt::run(&file),
+        Command::Fmt { files, check } => cmd_fmt::run(&files, check),
         Command::Run(args) => cmd_run::run(&args),
         Command::Asm(args) => cmd_sass::asm(&args),
         Command::Disasm(args) => cmd_sass::disasm(&args),
@@ -82,6 +91,17 @@ fn main() {
         } => cmd_sass::explain(&args),
     };
     std::process::exit(code as i32);
+}
+
+/// `-arch=sm_20` and `-arch sm_20` (nvcc's and cuobjdump's spelling) are `--arch`: clap
+/// takes long options with two dashes only.
+fn nvcc_style_flags(args: impl Iterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    args.map(|a| match a.to_str() {
+        Some("-arch") => "--arch".into(),
+        Some(s) if s.starts_with("-arch=") => format!("-{s}").into(),
+        _ => a,
+    })
+    .collect()
 }
 
 /// Prints a one-line error that is not tied to a source location.

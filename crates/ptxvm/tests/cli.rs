@@ -236,8 +236,13 @@ fn run_with_flag_sugar_and_out_dir() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let bytes = std::fs::read(dir.join("param2.bin")).unwrap();
-    let got: Vec<f32> = bytes
+    // numpy's .npy: 10 bytes of magic, version and header length, then the header.
+    let npy = std::fs::read(dir.join("param2.npy")).unwrap();
+    let hlen = u16::from_le_bytes([npy[8], npy[9]]) as usize;
+    assert!(std::str::from_utf8(&npy[10..10 + hlen])
+        .unwrap()
+        .contains("'descr': '<f4'"));
+    let got: Vec<f32> = npy[10 + hlen..]
         .chunks(4)
         .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
         .collect();
@@ -276,7 +281,16 @@ fn run_fault_exits_3_naming_kernel_and_line() {
          \tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 7;\n\tst.global.u32 [%rd1+4], %r1;\n\tret;\n}}\n"
     );
     let p = scratch("oob.ptx", &src);
-    let o = ptxvm(&["run", p.to_str().unwrap(), "--arg", "zeros:u32:1"]);
+    let o = ptxvm(&[
+        "run",
+        p.to_str().unwrap(),
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--arg",
+        "zeros:u32:1",
+    ]);
     assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(err.contains("oob"), "{err}");
@@ -288,14 +302,25 @@ fn oversized_memory_declarations_are_refused_at_load() {
     let o = ptxvm(&[
         "run",
         "tests/fuzz-regressions/check/oom-global-4gb.ptx",
+        "--grid",
+        "1",
+        "--block",
+        "1",
         "--arg",
         "u64:0",
+        "--mem-limit",
+        "1G",
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot allocate `g`"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1073741824 bytes"), "{}", stderr(&o));
     let o = ptxvm(&[
         "run",
         "tests/fuzz-regressions/check/abort-local-4gb-per-thread.ptx",
+        "--grid",
+        "1",
+        "--block",
+        "1",
         "--arg",
         "u64:0",
     ]);

@@ -64,6 +64,10 @@ fn run_files(files: &[PathBuf], body: fn(&[u8])) {
 mod check_harness;
 use check_harness::{fuzz_check, EPILOGUE, PROLOGUE};
 
+#[path = "../../../fuzz/harness/launch_spec.rs"]
+mod launch_spec_harness;
+use launch_spec_harness::fuzz_launch_spec;
+
 fn fuzz_parse_check(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
     let file = diag::SourceFile::new("fuzz.ptx", text);
@@ -84,22 +88,6 @@ fn fuzz_parse_check(data: &[u8]) {
             "fmt not idempotent"
         );
     }
-}
-
-fn fuzz_launch_spec(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let base = std::env::temp_dir().join("ptxvm-fuzz-launch-spec-empty");
-    let _ = exec::LaunchSpec::from_json(text, &base);
-    let args: Vec<String> = text.split_whitespace().map(str::to_string).collect();
-    let _ = exec::LaunchSpec::from_flags(
-        None,
-        args.first().map(String::as_str),
-        args.get(1).map(String::as_str),
-        None,
-        &args,
-    );
 }
 
 fn fuzz_sass_text(data: &[u8]) {

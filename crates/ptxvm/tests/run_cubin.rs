@@ -105,8 +105,12 @@ fn runs_a_kernel_with_json_and_out() {
         .map(|v| v.as_u64().unwrap())
         .collect();
     assert_eq!(data, [5, 6, 7, 8, 5, 6, 7, 8]);
-    let bin = std::fs::read(out.join("param0.bin")).unwrap();
-    let words: Vec<u32> = bin
+    // `--out` writes numpy files: "\x93NUMPY", version 1.0, a little-endian u16 header length,
+    // the header, then the data.
+    let npy = std::fs::read(out.join("param0.npy")).unwrap();
+    assert_eq!(&npy[..8], b"\x93NUMPY\x01\x00");
+    let header = u16::from_le_bytes([npy[8], npy[9]]) as usize;
+    let words: Vec<u32> = npy[10 + header..]
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();

@@ -38,6 +38,7 @@
 )]
 
 pub mod ast;
+mod comments;
 pub mod lexer;
 mod parser;
 mod printer;

@@ -3,8 +3,10 @@
 //! Layout: one statement per line, a tab per block level, labels at column 0, single spaces
 //! around binary operators and after commas, modifiers joined to the opcode, minimal
 //! parentheses in expressions, a blank line around every function, struct and section at
-//! module level. Comments are dropped (the AST does not keep them); literals are printed as
-//! written so `0f3F800000` stays bit-exact and hex stays hex.
+//! module level. Comments are kept: each is printed on its own line before the statement that
+//! follows it, at that statement's indentation, and a comment that followed code on its line
+//! stays at the end of that statement's line (a comment inside a statement moves before the
+//! next one). Literals are printed as written so `0f3F800000` stays bit-exact and hex stays hex.
 
 use crate::ast::*;
 use crate::lexer::{Lexer, TokenKind};
@@ -16,6 +18,8 @@ pub(crate) fn print_module(module: &Module, src: &str) -> String {
         src,
         out: String::with_capacity(src.len()),
         indent: 0,
+        comments: crate::comments::comments(src),
+        next_comment: 0,
     };
     let mut prev_big = false;
     let mut prev_header = false;
@@ -34,10 +38,13 @@ pub(crate) fn print_module(module: &Module, src: &str) -> String {
         if i > 0 && (big || prev_big || (prev_header && !header)) {
             p.out.push('\n');
         }
+        p.comments_before(s.span().start);
         p.statement(s);
+        p.trailing_comment(s.span().end);
         prev_big = big;
         prev_header = header;
     }
+    p.comments_before(u32::MAX);
     p.out
 }
 
@@ -45,6 +52,9 @@ struct Printer<'s> {
     src: &'s str,
     out: String,
     indent: usize,
+    comments: Vec<crate::comments::Comment>,
+    /// The first comment not printed yet.
+    next_comment: usize,
 }
 
 /// Binding strength of an expression as printed: atoms bind tightest.
@@ -59,6 +69,49 @@ fn expr_precedence(e: &Expr) -> u8 {
 impl<'s> Printer<'s> {
     fn text(&self, span: Span) -> &'s str {
         span_text(self.src, span)
+    }
+
+    /// Print, each on its own line, the comments that start before `offset`.
+    fn comments_before(&mut self, offset: u32) {
+        while let Some(&c) = self.comments.get(self.next_comment) {
+            if c.start >= offset {
+                break;
+            }
+            self.next_comment += 1;
+            if !self.out.is_empty() && !self.out.ends_with('\n') {
+                self.out.push('\n');
+            }
+            self.line_start();
+            let text = span_text(self.src, Span::from_range(c.start as usize..c.end as usize));
+            self.out.push_str(text.trim_end());
+            self.out.push('\n');
+        }
+    }
+
+    /// A comment that followed a statement ending at `end` on the same source line is put at
+    /// the end of its printed line.
+    fn trailing_comment(&mut self, end: u32) {
+        let Some(&c) = self.comments.get(self.next_comment) else {
+            return;
+        };
+        let between = self.src.get(end as usize..c.start as usize);
+        if !c.trailing || c.start < end || between.is_none_or(|b| b.contains('\n')) {
+            return;
+        }
+        let text = span_text(self.src, Span::from_range(c.start as usize..c.end as usize));
+        if text.contains('\n') {
+            return;
+        }
+        self.next_comment += 1;
+        let had_newline = self.out.ends_with('\n');
+        if had_newline {
+            self.out.pop();
+        }
+        self.out.push(' ');
+        self.out.push_str(text.trim_end());
+        if had_newline {
+            self.out.push('\n');
+        }
     }
 
     fn put(&mut self, s: &str) {
@@ -250,8 +303,12 @@ impl<'s> Printer<'s> {
         self.put("{\n");
         self.indent += 1;
         for s in &b.statements {
+            self.comments_before(s.span().start);
             self.statement(s);
+            self.trailing_comment(s.span().end);
         }
+        // Comments before the closing brace stay inside the block.
+        self.comments_before(b.span.end.saturating_sub(1));
         self.indent -= 1;
         self.line_start();
         self.out.push('}');

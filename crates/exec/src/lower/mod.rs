@@ -61,6 +61,11 @@ pub(crate) struct Lowerer<'a> {
     pub scratch_pred: Vec<Pred>,
 }
 
+/// `x` as a u32, or `u32::MAX` when it does not fit.
+fn sat_u32(x: u64) -> u32 {
+    u32::try_from(x).unwrap_or(u32::MAX)
+}
+
 fn align_up(x: u64, a: u32) -> u64 {
     x.next_multiple_of(u64::from(a.max(1)))
 }
@@ -143,7 +148,7 @@ impl<'a> Lowerer<'a> {
                                 "cannot allocate `{}` ({} bytes): the device has {} bytes of global memory",
                                 var.name,
                                 var.size,
-                                crate::memory::DEVICE_MEMORY_BYTES
+                                global.limit()
                             ),
                         )
                     })?;
@@ -231,8 +236,13 @@ impl<'a> Lowerer<'a> {
             }
         }
         self.prog.const_bank = bank;
-        self.frames = frame_end.iter().map(|&x| align_up(x, 16) as u32).collect();
-        self.prog.local_bytes = align_up(local_end, 16) as u32;
+        // Saturated, not wrapped: a size of 2^32 bytes or more must fail the limits below and at
+        // launch instead of passing them modulo 2^32.
+        self.frames = frame_end
+            .iter()
+            .map(|&x| sat_u32(align_up(x, 16)))
+            .collect();
+        self.prog.local_bytes = sat_u32(align_up(local_end, 16));
         // Kernel infos.
         for (fi, f) in m.functions.iter().enumerate() {
             if f.kind != FuncKind::Entry || f.body.is_none() {
@@ -263,7 +273,7 @@ impl<'a> Lowerer<'a> {
                 func: fi as u32,
                 params,
                 param_bytes: kparam_end[fi] as u32,
-                shared_bytes: dyn_base as u32,
+                shared_bytes: sat_u32(dyn_base),
                 maxntid: f.perf.maxntid,
                 reqntid: f.perf.reqntid,
                 cta_dims: f.cta_dims,

@@ -58,7 +58,7 @@ pub fn words(r: &RunResult, param: usize) -> Vec<u32> {
         .iter()
         .find(|b| b.param == param)
         .unwrap_or_else(|| panic!("no buffer for param {param}"));
-    b.bytes
+    b.bytes()
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
