@@ -100,7 +100,7 @@ pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<
     Ok(true)
 }
 
-fn mem_operand(inst: &Inst, i: usize) -> Result<(Gpr, i32), FaultKind> {
+pub(crate) fn mem_operand(inst: &Inst, i: usize) -> Result<(Gpr, i32), FaultKind> {
     match opd(inst, i) {
         Operand::Mem { base, offset } => Ok((base, offset)),
         other => Err(FaultKind::Unsupported(format!(
@@ -112,7 +112,7 @@ fn mem_operand(inst: &Inst, i: usize) -> Result<(Gpr, i32), FaultKind> {
 
 /// `[Rn+offset]`: 32-bit arithmetic (`-m32` pointers wrap at 4 GiB, which 2011 code relies
 /// on), or a 64-bit register pair with `.E`.
-fn address(w: &Warp, l: u32, base: Gpr, offset: i32, wide: bool, addr64: bool) -> u64 {
+pub(crate) fn address(w: &Warp, l: u32, base: Gpr, offset: i32, wide: bool, addr64: bool) -> u64 {
     if wide && addr64 {
         let b = u64::from(w.reg_at(l, base, 0)) | u64::from(w.reg_at(l, base, 1)) << 32;
         b.wrapping_add(i64::from(offset) as u64)
