@@ -52,17 +52,36 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
         }
         "ISETP" | "ISET" | "ICMP" => {
             known(&[
-                ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T", ".U32", ".AND", ".OR", ".XOR",
+                ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T", ".U32", ".AND", ".OR",
+                ".XOR", ".X",
             ])?;
             let op = int_cmp(inst)?;
             let signed = !has(inst, ".U32");
+            let x = has(inst, ".X");
             each(w, mask, |w, l| {
+                // `.X`: the high words of a 64-bit compare whose low words were subtracted by
+                // a `.CC` writer (`IADD RZ.CC, lo_a, -lo_b`): its carry says lo_a >= lo_b
+                // (no borrow) and its zero flag lo_a == lo_b. The low-word order breaks ties
+                // of the high words: each side becomes `4 * hi + rank(lo)`, compared by
+                // `ops::cmp` with the high words' signedness.
+                let (ra, rb) = match (x, w.carry(l), w.zero(l)) {
+                    (false, _, _) => (0, 0),
+                    (true, false, _) => (0, 1),
+                    (true, true, true) => (0, 0),
+                    (true, true, false) => (1, 0),
+                };
                 let cmp_of = |a: u32, b: u32| match op {
                     None => has(inst, ".T"),
-                    Some(op) if signed => {
-                        cmp::cmp_signed(op, i64::from(a as i32), i64::from(b as i32))
-                    }
-                    Some(op) => cmp::cmp_unsigned(op, u64::from(a), u64::from(b)),
+                    Some(op) if signed => cmp::cmp_signed(
+                        op,
+                        4 * i64::from(a as i32) + ra,
+                        4 * i64::from(b as i32) + rb,
+                    ),
+                    Some(op) => cmp::cmp_unsigned(
+                        op,
+                        4 * u64::from(a) + ra as u64,
+                        4 * u64::from(b) + rb as u64,
+                    ),
                 };
                 match name {
                     "ISETP" => {
@@ -85,6 +104,21 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
                         Ok(())
                     }
                 }
+            })?;
+        }
+        "ISAD" => {
+            known(&[".U32"])?;
+            let signed = !has(inst, ".U32");
+            each(w, mask, |w, l| {
+                let (a, b) = (src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
+                let c = src32(w, m, l, inst, 3)?;
+                let d = if signed {
+                    int::sad(a as i32, b as i32, c as i32) as u32
+                } else {
+                    int::sad(a, b, c)
+                };
+                w.set_reg(l, dst_reg(inst, 0)?, d);
+                Ok(())
             })?;
         }
         "IMNMX" => {
@@ -313,6 +347,7 @@ fn write_d_cc(w: &mut Warp, inst: &Inst, l: u32, d: u32, carry: bool) -> R {
     w.set_reg(l, dst_reg(inst, 0)?, d);
     if flags(&opd(inst, 0)).cc {
         w.set_carry(l, carry);
+        w.set_zero(l, d == 0);
     }
     Ok(())
 }

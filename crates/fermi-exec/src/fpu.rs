@@ -111,6 +111,65 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
                 Ok(())
             })?;
         }
+        "FMNMX" | "DMNMX" => {
+            known(&[".FTZ"])?;
+            each(w, mask, |w, l| {
+                // The predicate selects the minimum when true (`!pt`: maximum), as IMNMX.
+                let min = src_pred(w, l, inst, 3)?;
+                if name == "FMNMX" {
+                    let (a, b) = (f32_src(w, m, inst, l, 1)?, f32_src(w, m, inst, l, 2)?);
+                    let d = if min {
+                        fl::min_f32(a, b, ftz)
+                    } else {
+                        fl::max_f32(a, b, ftz)
+                    };
+                    set_f32(w, inst, l, d)
+                } else {
+                    let (a, b) = (f64_src(w, m, inst, l, 1)?, f64_src(w, m, inst, l, 2)?);
+                    let d = if min {
+                        fl::min_f64(a, b)
+                    } else {
+                        fl::max_f64(a, b)
+                    };
+                    set_pair(w, inst, l, d.to_bits())
+                }
+            })?;
+        }
+        "FSET" | "DSET" => {
+            let mut k = FCMP.to_vec();
+            k.extend([".FTZ", ".BF", ".AND", ".OR", ".XOR"]);
+            known(&k)?;
+            let op = float_cmp(inst)?;
+            let bf = has(inst, ".BF");
+            each(w, mask, |w, l| {
+                let t = match (op, name) {
+                    (Err(c), _) => c,
+                    (Ok(op), "FSET") => cmp::cmp_f32(
+                        op,
+                        f32_src(w, m, inst, l, 1)?,
+                        f32_src(w, m, inst, l, 2)?,
+                        ftz,
+                    ),
+                    (Ok(op), _) => {
+                        cmp::cmp_f64(op, f64_src(w, m, inst, l, 1)?, f64_src(w, m, inst, l, 2)?)
+                    }
+                };
+                let r = cmp::bool_op(bool_op(inst)?, t, src_pred(w, l, inst, 3)?);
+                w.set_reg(l, dst_reg(inst, 0)?, cmp::set_bits(r, bf));
+                Ok(())
+            })?;
+        }
+        "RRO" => {
+            // The range reduction ahead of MUFU.SIN/COS/EX2. Its output format is the
+            // hardware's own and only MUFU reads it; here it passes the value on (with its
+            // |x| and -x), so `RRO; MUFU` computes the PTX `.approx` function of the input
+            // (docs/spec-notes.md, "RRO").
+            known(&[".SINCOS", ".EX2"])?;
+            each(w, mask, |w, l| {
+                let a = f32_src(w, m, inst, l, 1)?;
+                set_f32(w, inst, l, a)
+            })?;
+        }
         "MUFU" => {
             known(&[".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".SAT"])?;
             let f = mod_named(inst, "function").unwrap_or("");

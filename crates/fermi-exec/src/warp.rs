@@ -43,6 +43,10 @@ pub struct Warp {
     pub preds: [u8; 32],
     /// The condition code's carry flag, one bit per lane (`.CC` writes it, `.X` reads it).
     pub carry: u32,
+    /// The condition code's zero flag, one bit per lane: `.CC` writers set it when their
+    /// 32-bit result is zero; `ISETP.X`/`ISET.X` read it (with the carry) as the outcome of
+    /// the low-word compare of a 64-bit comparison.
+    pub zero: u32,
     pub pc: u64,
     /// Address of the instruction fetched last (the one a fault is reported at).
     pub last_pc: u64,
@@ -68,6 +72,7 @@ impl Warp {
             regs,
             preds: [0x80; 32],
             carry: 0,
+            zero: 0,
             pc: 0,
             last_pc: 0,
             active: present,
@@ -148,6 +153,17 @@ impl Warp {
     pub fn set_carry(&mut self, lane: u32, v: bool) {
         let m = 1u32 << lane;
         self.carry = if v { self.carry | m } else { self.carry & !m };
+    }
+
+    #[inline]
+    pub fn zero(&self, lane: u32) -> bool {
+        self.zero >> lane & 1 == 1
+    }
+
+    #[inline]
+    pub fn set_zero(&mut self, lane: u32, v: bool) {
+        let m = 1u32 << lane;
+        self.zero = if v { self.zero | m } else { self.zero & !m };
     }
 
     /// The lanes of the active mask whose guard predicate holds.
