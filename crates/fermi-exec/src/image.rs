@@ -18,6 +18,9 @@ pub struct Image {
     pub addr64: bool,
     /// `c[0x2]`, the module's constant data.
     pub constant2: Vec<u8>,
+    /// Every other bank the cubin gives, indexed by bank number (`c[0x10]` the kernel's
+    /// compiler constants, `c[0xe]` the module's global addresses); empty when absent.
+    pub banks: Vec<Vec<u8>>,
 }
 
 impl Image {
@@ -47,8 +50,16 @@ impl Image {
             .iter()
             .map(|&w| decode(w).map_err(|e| e.to_string()))
             .collect();
+        let mut banks = vec![Vec::new(); usize::from(fermi::cubin::CONSTANT_BANKS)];
+        // The kernel's own bank wins over a module bank of the same number.
+        for (bank, data) in module.constants.iter().chain(&kernel.constants) {
+            if let Some(slot) = banks.get_mut(usize::from(*bank)) {
+                slot.clone_from(data);
+            }
+        }
         Ok(Image {
             kernel: kernel.clone(),
+            banks,
             insts,
             addr64: module.address_size == AddressSize::Bits64,
             constant2: module.constant2.clone(),

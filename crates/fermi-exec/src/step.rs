@@ -206,7 +206,11 @@ fn control(
                 }));
             }
         }
-        "BRX" | "LONGJMP" | "PLONGJMP" => {
+        "BRX" => {
+            only_mods(inst, &[]).map_err(LaneFault::warp)?;
+            brx(w, m, inst, mask, next)?;
+        }
+        "LONGJMP" | "PLONGJMP" => {
             return Err(unsupported(format!(
                 "{name} (indirect or long jumps are not implemented by the Fermi executor)"
             )))
@@ -217,6 +221,51 @@ fn control(
         return Err(unsupported(format!("{name}.S")));
     }
     Ok(true)
+}
+
+/// `BRX c[bank][Rn+off]` / `BRX Rn, off`: each lane jumps by the signed 32-bit value it reads
+/// (the jump-table entry, or `Rn + off`), relative to the next instruction as for `BRA`
+/// (docs/spec-notes.md, "BRX"). Lanes with different targets diverge: the group of the
+/// lowest lane runs first, every other group (and the lanes whose guard was false, at the next
+/// instruction) waits on the stack as with a divergent `BRA`.
+fn brx(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32, next: u64) -> Result<(), LaneFault> {
+    let mut targets: Vec<(u64, u32)> = Vec::new();
+    for l in lanes(w.active) {
+        let t = if mask >> l & 1 == 1 {
+            let rel = match (opd(inst, 0), opd(inst, 1)) {
+                (Operand::Imm(cc), Operand::CMem { bank, base, offset }) => {
+                    if cc != CC_T {
+                        return Err(unsupported(
+                            "BRX on a condition code other than CC.T".into(),
+                        ));
+                    }
+                    let off = u64::from(w.reg(l, base).wrapping_add(u32::from(offset)));
+                    m.cread(bank, off, 4).map_err(|k| LaneFault::at(l, k))? as u32
+                }
+                (Operand::Reg(r, _), Operand::Imm(v)) => w.reg(l, r).wrapping_add(v as u32),
+                _ => return Err(unsupported("BRX operands".into())),
+            };
+            next.wrapping_add(i64::from(rel as i32) as u64)
+        } else {
+            next
+        };
+        match targets.iter_mut().find(|(x, _)| *x == t) {
+            Some((_, lm)) => *lm |= 1 << l,
+            None => targets.push((t, 1 << l)),
+        }
+    }
+    let Some((&(first, first_mask), rest)) = targets.split_first() else {
+        return Ok(());
+    };
+    // Pushed last group first, so the groups run in the order of their lowest lanes.
+    for &(t, lm) in rest.iter().rev() {
+        w.stack
+            .push(EntryKind::Div, lm, t)
+            .map_err(LaneFault::warp)?;
+    }
+    w.active = first_mask;
+    w.pc = first;
+    Ok(())
 }
 
 /// `BAR.RED.{POPC,AND,OR} rd, pd, bar, tcount, c` (`__syncthreads` is `BAR.RED.POPC RZ, RZ`):

@@ -217,7 +217,11 @@ impl CtaMem<'_> {
             0 => self.cbank0,
             1 => self.cbank1,
             2 => &self.img.constant2,
-            _ => &[],
+            b => self
+                .img
+                .banks
+                .get(usize::from(b))
+                .map_or(&[], |v| v.as_slice()),
         };
         let space = Space::Constant { bank };
         crate::memory::check_aligned(space, off, n)?;
