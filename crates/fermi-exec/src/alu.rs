@@ -2,10 +2,11 @@
 //! crate's; this module only reads Fermi's operands and modifiers and writes the results.
 
 use crate::error::{FaultKind, LaneFault};
+use crate::image::Decoded;
 use crate::warp::{
     dst_pred, dst_reg, flags, has, lanes, mod_named, only_mods, opd, src32, src_pred, CtaMem, Warp,
 };
-use fermi::isa::{Inst, Operand};
+use fermi::isa::Operand;
 use ops::carry::{add_cc_u32, addc_u32};
 use ops::cmp::{self, BoolOp, CmpOp};
 use ops::int::{self, Sign};
@@ -27,7 +28,7 @@ pub fn each(
 
 /// Executes one integer/logic/move/video instruction for the lanes of `mask`; `Ok(false)` if
 /// `inst` is not one of them.
-pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool, LaneFault> {
     let name = inst.mnemonic();
     let known = |k: &[&str]| only_mods(inst, k).map_err(LaneFault::warp);
     match name {
@@ -343,7 +344,7 @@ fn add_neg(a: u32, na: bool, b: u32, nb: bool, cin: Option<bool>) -> (u32, bool)
 }
 
 /// Writes operand 0 and, when it carries `.CC`, the carry flag.
-fn write_d_cc(w: &mut Warp, inst: &Inst, l: u32, d: u32, carry: bool) -> R {
+fn write_d_cc(w: &mut Warp, inst: &Decoded, l: u32, d: u32, carry: bool) -> R {
     w.set_reg(l, dst_reg(inst, 0)?, d);
     if flags(&opd(inst, 0)).cc {
         w.set_carry(l, carry);
@@ -352,7 +353,7 @@ fn write_d_cc(w: &mut Warp, inst: &Inst, l: u32, d: u32, carry: bool) -> R {
     Ok(())
 }
 
-fn iadd(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
+fn iadd(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32) -> R {
     let a = src32(w, m, l, inst, 1)?;
     let b = src32(w, m, l, inst, 2)?;
     let (na, nb) = (flags(&opd(inst, 1)).neg, flags(&opd(inst, 2)).neg);
@@ -371,7 +372,7 @@ fn iadd(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
 
 /// IMUL/IMAD: the product of the two sources (each `.U32` or `.S32`), its low or `.HI` word,
 /// plus the third source for IMAD.
-fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
+fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32) -> R {
     let types = mod_named(inst, "operand types").unwrap_or("");
     let (sa, sb) = match types {
         ".U32.U32" => (Sign::Unsigned, Sign::Unsigned),
@@ -398,7 +399,7 @@ fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
 
 /// Sets the predicate pair `(p, q)` of a compare from its result and the combining predicate
 /// at operand `ci`.
-fn set_pair(w: &mut Warp, inst: &Inst, l: u32, t: bool, ci: usize) -> R {
+fn set_pair(w: &mut Warp, inst: &Decoded, l: u32, t: bool, ci: usize) -> R {
     let c = src_pred(w, l, inst, ci)?;
     let (p, q) = cmp::setp(t, Some((bool_op(inst)?, c)));
     w.set_pred(l, dst_pred(inst, 0)?, p);
@@ -407,7 +408,7 @@ fn set_pair(w: &mut Warp, inst: &Inst, l: u32, t: bool, ci: usize) -> R {
 }
 
 /// The integer comparison; `None` for `.F`/`.T` (constant results).
-pub fn int_cmp(inst: &Inst) -> Result<Option<CmpOp>, LaneFault> {
+pub fn int_cmp(inst: &Decoded) -> Result<Option<CmpOp>, LaneFault> {
     Ok(match mod_named(inst, "comparison").unwrap_or("") {
         ".LT" => Some(CmpOp::Lt),
         ".EQ" => Some(CmpOp::Eq),
@@ -435,7 +436,7 @@ fn logic(name: Option<&str>) -> Result<BoolOp, FaultKind> {
 }
 
 /// The boolean operation that combines a compare with its last predicate.
-pub fn bool_op(inst: &Inst) -> Result<BoolOp, FaultKind> {
+pub fn bool_op(inst: &Decoded) -> Result<BoolOp, FaultKind> {
     logic(mod_named(inst, "boolean operation"))
 }
 
@@ -477,7 +478,7 @@ fn video_part(s: &str) -> Option<(Sign, PartSel)> {
 }
 
 /// The modifiers of a scalar video instruction as `ops::video` takes them.
-fn video_mode(inst: &Inst) -> Result<VideoScalar, FaultKind> {
+fn video_mode(inst: &Decoded) -> Result<VideoScalar, FaultKind> {
     let bad = |what: &str| FaultKind::Unsupported(format!("{} with {what}", inst.mnemonic()));
     let types = mod_named(inst, "source types").unwrap_or("");
     let (a, b) = if types.is_empty() {

@@ -9,10 +9,11 @@
 
 use crate::alu::each;
 use crate::error::{FaultKind, LaneFault, Space};
+use crate::image::Decoded;
 use crate::mem::{address, mem_operand};
 use crate::memory::{check_aligned, classify, window_range, Generic};
 use crate::warp::{dst_reg, has, mod_named, opd, CtaMem, Warp};
-use fermi::isa::{Inst, Operand};
+use fermi::isa::Operand;
 use ops::atom::{atom_add_f32, atom_int, AtomOp};
 
 /// The operand type of an atomic: it fixes the width and the meaning of `MIN`/`MAX`/`ADD`.
@@ -34,7 +35,7 @@ impl AtomType {
     }
 }
 
-fn atom_type(inst: &Inst) -> Result<AtomType, FaultKind> {
+fn atom_type(inst: &Decoded) -> Result<AtomType, FaultKind> {
     Ok(match mod_named(inst, "type").unwrap_or("") {
         "" | ".U32" => AtomType::U32,
         ".S32" => AtomType::S32,
@@ -49,7 +50,7 @@ fn atom_type(inst: &Inst) -> Result<AtomType, FaultKind> {
     })
 }
 
-fn atom_op(inst: &Inst) -> Result<AtomOp, FaultKind> {
+fn atom_op(inst: &Decoded) -> Result<AtomOp, FaultKind> {
     Ok(match mod_named(inst, "atomic operation").unwrap_or("") {
         ".ADD" => AtomOp::Add,
         ".MIN" => AtomOp::Min,
@@ -109,7 +110,12 @@ fn from_le(bytes: &[u8]) -> u64 {
 /// Executes `ATOM` or `RED` for the lanes of `mask`, lowest lane first (the order of a
 /// warp's atomics to one address is unspecified on the GPU); `Ok(false)` if `inst` is
 /// neither.
-pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+pub fn exec(
+    w: &mut Warp,
+    m: &mut CtaMem<'_>,
+    inst: &Decoded,
+    mask: u32,
+) -> Result<bool, LaneFault> {
     let name = inst.mnemonic();
     let is_atom = match name {
         "ATOM" => true,

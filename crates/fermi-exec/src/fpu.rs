@@ -3,10 +3,10 @@
 
 use crate::alu::{bool_op, each};
 use crate::error::{FaultKind, LaneFault};
+use crate::image::Decoded;
 use crate::warp::{
     dst_pred, dst_reg, flags, has, mod_named, only_mods, opd, src32, src64, src_pred, CtaMem, Warp,
 };
-use fermi::isa::Inst;
 use ops::cmp::{self, CmpOp};
 use ops::cvt::{cvt, CvtMode, CvtRounding, CvtType, IntRounding};
 use ops::float::{self as fl, Rounding};
@@ -21,7 +21,7 @@ const FCMP: &[&str] = &[
 
 /// Executes one float/conversion instruction for the lanes of `mask`; `Ok(false)` if `inst`
 /// is not one of them.
-pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool, LaneFault> {
     let name = inst.mnemonic();
     let known = |k: &[&str]| only_mods(inst, k).map_err(LaneFault::warp);
     let rnd = rounding(inst);
@@ -291,7 +291,7 @@ fn int_sign_ops(bits: u64, ty: CvtType, neg: bool, abs: bool) -> u64 {
 }
 
 /// A single-precision source with its `|x|` and `-x` decorations applied.
-fn f32_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f32, FaultKind> {
+fn f32_src(w: &Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32, i: usize) -> Result<f32, FaultKind> {
     let f = flags(&opd(inst, i));
     let mut x = f32::from_bits(src32(w, m, l, inst, i)?);
     if f.abs {
@@ -303,7 +303,7 @@ fn f32_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f3
     Ok(x)
 }
 
-fn f64_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f64, FaultKind> {
+fn f64_src(w: &Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32, i: usize) -> Result<f64, FaultKind> {
     let f = flags(&opd(inst, i));
     let mut x = f64::from_bits(src64(w, m, l, inst, i)?);
     if f.abs {
@@ -315,19 +315,19 @@ fn f64_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f6
     Ok(x)
 }
 
-fn set_f32(w: &mut Warp, inst: &Inst, l: u32, d: f32) -> R {
+fn set_f32(w: &mut Warp, inst: &Decoded, l: u32, d: f32) -> R {
     w.set_reg(l, dst_reg(inst, 0)?, d.to_bits());
     Ok(())
 }
 
-fn set_pair(w: &mut Warp, inst: &Inst, l: u32, d: u64) -> R {
+fn set_pair(w: &mut Warp, inst: &Decoded, l: u32, d: u64) -> R {
     let r = dst_reg(inst, 0)?;
     w.set_reg_at(l, r, 0, d as u32);
     w.set_reg_at(l, r, 1, (d >> 32) as u32);
     Ok(())
 }
 
-fn rounding(inst: &Inst) -> Rounding {
+fn rounding(inst: &Decoded) -> Rounding {
     match mod_named(inst, "rounding").unwrap_or("") {
         ".RM" => Rounding::Rm,
         ".RP" => Rounding::Rp,
@@ -337,7 +337,7 @@ fn rounding(inst: &Inst) -> Rounding {
 }
 
 /// The float comparison, or `Err(constant)` for `.F`/`.T`.
-fn float_cmp(inst: &Inst) -> Result<Result<CmpOp, bool>, LaneFault> {
+fn float_cmp(inst: &Decoded) -> Result<Result<CmpOp, bool>, LaneFault> {
     Ok(Ok(match mod_named(inst, "comparison").unwrap_or("") {
         ".LT" => CmpOp::Lt,
         ".EQ" => CmpOp::Eq,
@@ -364,7 +364,7 @@ fn float_cmp(inst: &Inst) -> Result<Result<CmpOp, bool>, LaneFault> {
     }))
 }
 
-fn cvt_type(inst: &Inst, what: &str) -> Result<CvtType, LaneFault> {
+fn cvt_type(inst: &Decoded, what: &str) -> Result<CvtType, LaneFault> {
     Ok(match mod_named(inst, what).unwrap_or("") {
         ".U8" => CvtType::U8,
         ".U16" => CvtType::U16,
@@ -388,7 +388,7 @@ fn cvt_type(inst: &Inst, what: &str) -> Result<CvtType, LaneFault> {
 
 /// Rounding, saturation and flushing of a conversion. Fermi's `F2I`/`F2F` integer roundings
 /// are `.ROUND` (nearest even), `.FLOOR`, `.CEIL`, `.TRUNC`.
-fn cvt_mode(inst: &Inst, from: CvtType, to: CvtType) -> Result<CvtMode, LaneFault> {
+fn cvt_mode(inst: &Decoded, from: CvtType, to: CvtType) -> Result<CvtMode, LaneFault> {
     let is_float = |t: CvtType| matches!(t, CvtType::F16 | CvtType::F32 | CvtType::F64);
     let name = mod_named(inst, "rounding").unwrap_or("");
     let int_rnd = |n: &str| match n {

@@ -4,9 +4,10 @@
 
 use crate::alu::each;
 use crate::error::{FaultKind, LaneFault, Space};
+use crate::image::Decoded;
 use crate::memory::{check_aligned, classify, window_range, Generic};
 use crate::warp::{dst_reg, has, mod_named, only_mods, opd, CtaMem, Warp};
-use fermi::isa::{Gpr, Inst, Operand};
+use fermi::isa::{Gpr, Operand};
 
 type R = Result<(), FaultKind>;
 
@@ -17,7 +18,7 @@ struct Access {
     signed: bool,
 }
 
-fn access(inst: &Inst) -> Result<Access, FaultKind> {
+fn access(inst: &Decoded) -> Result<Access, FaultKind> {
     let (bytes, signed) = match mod_named(inst, "access type").unwrap_or("") {
         ".U8" => (1, false),
         ".S8" => (1, true),
@@ -42,7 +43,12 @@ const CACHE_OPS: &[&str] = &[
 ];
 
 /// Executes one memory instruction for the lanes of `mask`; `Ok(false)` if `inst` is not one.
-pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+pub fn exec(
+    w: &mut Warp,
+    m: &mut CtaMem<'_>,
+    inst: &Decoded,
+    mask: u32,
+) -> Result<bool, LaneFault> {
     let name = inst.mnemonic();
     if !matches!(
         name,
@@ -100,7 +106,7 @@ pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<
     Ok(true)
 }
 
-pub(crate) fn mem_operand(inst: &Inst, i: usize) -> Result<(Gpr, i32), FaultKind> {
+pub(crate) fn mem_operand(inst: &Decoded, i: usize) -> Result<(Gpr, i32), FaultKind> {
     match opd(inst, i) {
         Operand::Mem { base, offset } => Ok((base, offset)),
         other => Err(FaultKind::Unsupported(format!(

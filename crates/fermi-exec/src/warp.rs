@@ -2,10 +2,11 @@
 //! every instruction shares.
 
 use crate::error::{FaultKind, Space};
+use crate::image::Decoded;
 use crate::image::Image;
 use crate::memory::Global;
 use crate::stack::Stack;
-use fermi::isa::{Flags, Gpr, Inst, Operand, Pred};
+use fermi::isa::{Flags, Gpr, Operand, Pred};
 
 pub const WARP_SIZE: u32 = 32;
 /// `RZ`: reads as zero, writes are dropped.
@@ -167,7 +168,7 @@ impl Warp {
     }
 
     /// The lanes of the active mask whose guard predicate holds.
-    pub fn guarded(&self, inst: &Inst) -> u32 {
+    pub fn guarded(&self, inst: &Decoded) -> u32 {
         if !inst.row.guarded {
             return self.active;
         }
@@ -257,18 +258,24 @@ pub fn flags(op: &Operand) -> Flags {
 }
 
 /// The `i`-th operand of `inst` (print order), or `Operand::None`.
-pub fn opd(inst: &Inst, i: usize) -> Operand {
+pub fn opd(inst: &Decoded, i: usize) -> Operand {
     inst.operands().get(i).copied().unwrap_or_default()
 }
 
 /// Whether the `i`-th operand field holds (the top bits of) a float of `width` bits.
-fn float_width(inst: &Inst, i: usize) -> u8 {
+fn float_width(inst: &Decoded, i: usize) -> u8 {
     inst.row.operands.get(i).map(|o| o.float).unwrap_or(0)
 }
 
 /// A 32-bit source operand: a register, `c[bank][offset]`, or an immediate (a float
 /// instruction's 20-bit immediate holds the top bits of the single).
-pub fn src32(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Result<u32, FaultKind> {
+pub fn src32(
+    w: &Warp,
+    m: &CtaMem<'_>,
+    lane: u32,
+    inst: &Decoded,
+    i: usize,
+) -> Result<u32, FaultKind> {
     Ok(match opd(inst, i) {
         Operand::Reg(r, _) => w.reg(lane, r),
         Operand::Const(c, _) => m.cread(c.bank, u64::from(c.offset), 4)? as u32,
@@ -286,7 +293,13 @@ pub fn src32(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Resu
 
 /// A 64-bit source operand: a register pair, 8 constant bytes, or an immediate (a double's
 /// 20-bit immediate holds its top bits).
-pub fn src64(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Result<u64, FaultKind> {
+pub fn src64(
+    w: &Warp,
+    m: &CtaMem<'_>,
+    lane: u32,
+    inst: &Decoded,
+    i: usize,
+) -> Result<u64, FaultKind> {
     Ok(match opd(inst, i) {
         Operand::Reg(r, _) => {
             u64::from(w.reg_at(lane, r, 0)) | u64::from(w.reg_at(lane, r, 1)) << 32
@@ -305,7 +318,7 @@ pub fn src64(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Resu
 }
 
 /// A predicate source with its `!`.
-pub fn src_pred(w: &Warp, lane: u32, inst: &Inst, i: usize) -> Result<bool, FaultKind> {
+pub fn src_pred(w: &Warp, lane: u32, inst: &Decoded, i: usize) -> Result<bool, FaultKind> {
     match opd(inst, i) {
         Operand::Pred(p, f) => Ok(w.pred(lane, p) != f.not),
         other => Err(bad_operand(inst, i, &other)),
@@ -313,7 +326,7 @@ pub fn src_pred(w: &Warp, lane: u32, inst: &Inst, i: usize) -> Result<bool, Faul
 }
 
 /// The destination register of operand `i`.
-pub fn dst_reg(inst: &Inst, i: usize) -> Result<Gpr, FaultKind> {
+pub fn dst_reg(inst: &Decoded, i: usize) -> Result<Gpr, FaultKind> {
     match opd(inst, i) {
         Operand::Reg(r, _) => Ok(r),
         other => Err(bad_operand(inst, i, &other)),
@@ -321,14 +334,14 @@ pub fn dst_reg(inst: &Inst, i: usize) -> Result<Gpr, FaultKind> {
 }
 
 /// The destination predicate of operand `i`.
-pub fn dst_pred(inst: &Inst, i: usize) -> Result<Pred, FaultKind> {
+pub fn dst_pred(inst: &Decoded, i: usize) -> Result<Pred, FaultKind> {
     match opd(inst, i) {
         Operand::Pred(p, _) => Ok(p),
         other => Err(bad_operand(inst, i, &other)),
     }
 }
 
-fn bad_operand(inst: &Inst, i: usize, op: &Operand) -> FaultKind {
+fn bad_operand(inst: &Decoded, i: usize, op: &Operand) -> FaultKind {
     FaultKind::Unsupported(format!(
         "{}: operand {i} ({op:?}) is not a form this executor reads",
         inst.mnemonic()
@@ -336,23 +349,24 @@ fn bad_operand(inst: &Inst, i: usize, op: &Operand) -> FaultKind {
 }
 
 /// Whether `inst` carries the modifier spelled `name` (`".X"`).
-pub fn has(inst: &Inst, name: &str) -> bool {
-    inst.modifiers().any(|m| m == name)
+#[inline]
+pub fn has(inst: &Decoded, name: &str) -> bool {
+    inst.spelled().contains(&name)
 }
 
 /// The spelling of the modifier group described as `what` (`""` for the default).
-pub fn mod_named(inst: &Inst, what: &str) -> Option<&'static str> {
-    inst.row
-        .mods
-        .iter()
-        .zip(inst.mods.iter())
-        .find(|(m, _)| m.what == what)
-        .and_then(|(m, &v)| m.names.iter().find(|(k, _)| *k == v).map(|(_, n)| *n))
+#[inline]
+pub fn mod_named(inst: &Decoded, what: &str) -> Option<&'static str> {
+    inst.mod_named(what)
 }
 
 /// Refuses an instruction that carries a modifier outside `known` (`.S` is the stack's).
-pub fn only_mods(inst: &Inst, known: &[&str]) -> Result<(), FaultKind> {
-    match inst.modifiers().find(|m| *m != ".S" && !known.contains(m)) {
+pub fn only_mods(inst: &Decoded, known: &[&str]) -> Result<(), FaultKind> {
+    match inst
+        .spelled()
+        .iter()
+        .find(|m| **m != ".S" && !known.contains(m))
+    {
         Some(m) => Err(FaultKind::Unsupported(format!(
             "{} with modifier {m} is not implemented by the Fermi executor",
             inst.mnemonic()
