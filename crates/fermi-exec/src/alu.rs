@@ -59,6 +59,18 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
             let op = int_cmp(inst)?;
             let signed = !has(inst, ".U32");
             let x = has(inst, ".X");
+            let always = has(inst, ".T");
+            // ICMP has no boolean operation: its `bool_op` is never asked for.
+            let bop = match name {
+                "ICMP" => BoolOp::And,
+                _ => bool_op(inst).map_err(LaneFault::warp)?,
+            };
+            let (pd, qd) = if name == "ISETP" {
+                let p = |i| dst_pred(inst, i).map_err(LaneFault::warp);
+                (p(0)?, p(1)?)
+            } else {
+                (fermi::isa::Pred::PT, fermi::isa::Pred::PT)
+            };
             each(w, mask, |w, l| {
                 // `.X`: the high words of a 64-bit compare whose low words were subtracted by
                 // a `.CC` writer (`IADD RZ.CC, lo_a, -lo_b`): its carry says lo_a >= lo_b
@@ -72,7 +84,7 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     (true, true, false) => (1, 0),
                 };
                 let cmp_of = |a: u32, b: u32| match op {
-                    None => has(inst, ".T"),
+                    None => always,
                     Some(op) if signed => cmp::cmp_signed(
                         op,
                         4 * i64::from(a as i32) + ra,
@@ -87,12 +99,16 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                 match name {
                     "ISETP" => {
                         let t = cmp_of(src32(w, m, l, inst, 2)?, src32(w, m, l, inst, 3)?);
-                        set_pair(w, inst, l, t, 4)
+                        let c = src_pred(w, l, inst, 4)?;
+                        let (p, q) = cmp::setp(t, Some((bop, c)));
+                        w.set_pred(l, pd, p);
+                        w.set_pred(l, qd, q);
+                        Ok(())
                     }
                     "ISET" => {
                         let t = cmp_of(src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
                         let c = src_pred(w, l, inst, 3)?;
-                        let r = cmp::bool_op(bool_op(inst)?, t, c);
+                        let r = cmp::bool_op(bop, t, c);
                         w.set_reg(l, dst_reg(inst, 0)?, cmp::set_bits(r, false));
                         Ok(())
                     }
@@ -395,16 +411,6 @@ fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32) -> R {
     let (np, nc) = (flags(&opd(inst, 1)).neg, flags(&opd(inst, 3)).neg);
     let (d, cf) = add_neg(p, np, c, nc, None);
     write_d_cc(w, inst, l, d, cf)
-}
-
-/// Sets the predicate pair `(p, q)` of a compare from its result and the combining predicate
-/// at operand `ci`.
-fn set_pair(w: &mut Warp, inst: &Decoded, l: u32, t: bool, ci: usize) -> R {
-    let c = src_pred(w, l, inst, ci)?;
-    let (p, q) = cmp::setp(t, Some((bool_op(inst)?, c)));
-    w.set_pred(l, dst_pred(inst, 0)?, p);
-    w.set_pred(l, dst_pred(inst, 1)?, q);
-    Ok(())
 }
 
 /// The integer comparison; `None` for `.F`/`.T` (constant results).

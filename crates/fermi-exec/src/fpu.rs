@@ -59,15 +59,20 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
             k.extend([".FTZ", ".AND", ".OR", ".XOR"]);
             known(&k)?;
             let op = float_cmp(inst)?;
+            let bop = if name == "FSETP" {
+                Some(bool_op(inst).map_err(LaneFault::warp)?)
+            } else {
+                None
+            };
             each(w, mask, |w, l| {
                 let test = |a: f32, b: f32| match op {
                     Ok(op) => cmp::cmp_f32(op, a, b, ftz),
                     Err(c) => c,
                 };
-                if name == "FSETP" {
+                if let Some(bop) = bop {
                     let t = test(f32_src(w, m, inst, l, 2)?, f32_src(w, m, inst, l, 3)?);
                     let c = src_pred(w, l, inst, 4)?;
-                    let (p, q) = cmp::setp(t, Some((bool_op(inst)?, c)));
+                    let (p, q) = cmp::setp(t, Some((bop, c)));
                     w.set_pred(l, dst_pred(inst, 0)?, p);
                     w.set_pred(l, dst_pred(inst, 1)?, q);
                 } else {
