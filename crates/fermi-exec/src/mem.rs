@@ -6,7 +6,7 @@ use crate::alu::each;
 use crate::error::{FaultKind, LaneFault, Space};
 use crate::image::Decoded;
 use crate::memory::{check_aligned, classify, window_range, Generic};
-use crate::warp::{dst_reg, has, mod_named, only_mods, opd, CtaMem, Warp};
+use crate::warp::{dst_pred, dst_reg, has, mod_named, only_mods, opd, CtaMem, Warp};
 use fermi::isa::{Gpr, Operand};
 
 type R = Result<(), FaultKind>;
@@ -52,7 +52,7 @@ pub fn exec(
     let name = inst.mnemonic();
     if !matches!(
         name,
-        "LD" | "LDU" | "LDL" | "LDS" | "ST" | "STL" | "STS" | "LDC"
+        "LD" | "LDU" | "LDL" | "LDS" | "ST" | "STL" | "STS" | "LDC" | "LDSLK" | "STSUL"
     ) {
         return Ok(false);
     }
@@ -60,9 +60,19 @@ pub fn exec(
     let acc = access(inst).map_err(LaneFault::warp)?;
     let wide = has(inst, ".E");
     let store = name.starts_with("ST");
-    // Loads name the register first, stores the address first.
-    let (ri, ai) = if store { (1, 0) } else { (0, 1) };
+    // Loads name the register first, stores the address first; LDSLK names its lock
+    // predicate before both.
+    let (ri, ai) = match (name, store) {
+        ("LDSLK", _) => (1, 2),
+        (_, true) => (1, 0),
+        (_, false) => (0, 1),
+    };
     let reg = dst_reg(inst, ri).map_err(LaneFault::warp)?;
+    let lock_pred = if name == "LDSLK" {
+        Some(dst_pred(inst, 0).map_err(LaneFault::warp)?)
+    } else {
+        None
+    };
     each(w, mask, |w, l| {
         let mut buf = [0u8; 16];
         let data = buf.get_mut(..acc.bytes as usize).unwrap_or(&mut []);
@@ -91,11 +101,20 @@ pub fn exec(
                 let (base, offset) = mem_operand(inst, ai)?;
                 let addr = address(w, l, base, offset, wide, m.img.addr64);
                 let space = match name {
-                    "LDS" | "STS" => Generic::Shared(addr),
+                    "LDS" | "STS" | "LDSLK" | "STSUL" => Generic::Shared(addr),
                     "LDL" | "STL" => Generic::Local(addr),
                     _ => classify(addr),
                 };
-                access_space(m, w.id * 32 + l, space, addr, data, store)?;
+                let thread = w.id * 32 + l;
+                access_space(m, thread, space, addr, data, store)?;
+                // LDSLK/STSUL: the lock that sm_20 code takes around a shared atomic
+                // (asfermi OpcodeDataMovement; docs/spec-notes.md, "LDSLK/STSUL").
+                if let Some(p) = lock_pred {
+                    let held = m.lock_shared(addr, thread);
+                    w.set_pred(l, p, held);
+                } else if name == "STSUL" {
+                    m.unlock_shared(addr, thread);
+                }
             }
         }
         if !store {

@@ -209,6 +209,9 @@ pub struct CtaMem<'a> {
     /// Threads that reached the current barrier, and those of them whose predicate held.
     pub bar_arrived: u32,
     pub bar_true: u32,
+    /// Shared-memory words locked by `LDSLK` and not yet released by `STSUL`: `(word offset,
+    /// linear thread index of the owner)`.
+    pub shared_locks: Vec<(u64, u32)>,
 }
 
 impl CtaMem<'_> {
@@ -232,6 +235,26 @@ impl CtaMem<'_> {
             .iter()
             .rev()
             .fold(0u64, |acc, &b| acc << 8 | u64::from(b)))
+    }
+
+    /// `LDSLK`'s lock on the shared word at `off` for `thread`: whether it holds it now
+    /// (it was free, or already its own).
+    pub fn lock_shared(&mut self, off: u64, thread: u32) -> bool {
+        let word = off & !3;
+        match self.shared_locks.iter().find(|(w, _)| *w == word) {
+            Some(&(_, owner)) => owner == thread,
+            None => {
+                self.shared_locks.push((word, thread));
+                true
+            }
+        }
+    }
+
+    /// `STSUL`'s release of the shared word at `off`, if `thread` holds it.
+    pub fn unlock_shared(&mut self, off: u64, thread: u32) {
+        let word = off & !3;
+        self.shared_locks
+            .retain(|&(w, owner)| !(w == word && owner == thread));
     }
 
     /// The initial stack pointer, `c[0x1][0x100]`.

@@ -310,3 +310,48 @@ fn atomics_fault_on_misaligned_out_of_bounds_and_local_addresses() {
     let e = fault(&["MOV32I R2, 0x2000000;", "ATOM.ADD R8, [R2], R4;", "EXIT;"]);
     assert!(e.contains("local"), "{e}");
 }
+
+/// The loop sm_20 code uses for a shared atomic (there is no shared `ATOM` on sm_20):
+/// `LDSLK` takes the word's lock (its predicate says whether it got it), `STSUL` stores and
+/// releases it, lanes without the lock retry. 64 threads in two warps each add `tid + 1`.
+#[test]
+fn locked_shared_read_modify_write_loop() {
+    let l = lines(&[
+        "MOV R2, c [0x0] [0x20];",
+        "S2R R3, SR_Tid_X;",
+        "IADD R4, R3, 0x1;",
+        "SSY 0x48;",
+        "LDSLK P0, R5, [RZ+0x4];", // 0x20
+        "@P0 IADD R5, R5, R4;",
+        "@P0 STSUL [RZ+0x4], R5;",
+        "@!P0 BRA 0x20;",
+        "NOP.S CC.T;",
+        "BAR.RED.POPC RZ, RZ;", // 0x48
+        "ISETP.NE.AND P1, pt, R3, RZ, pt;",
+        "@!P1 LDS R6, [RZ+0x4];",
+        "@!P1 ST [R2], R6;",
+        "EXIT;",
+    ]);
+    let r = run_module(
+        &module(&l, 8),
+        &spec("k", 1, 64, vec![u32s(&[0])]),
+        &Options::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(words(&r, 0)[0], (1..=64).sum::<u32>());
+}
+
+/// A lock never released: the other lanes spin until the step budget ends the run.
+#[test]
+fn a_shared_lock_never_released_spins_into_the_step_budget() {
+    let l = lines(&["LDSLK P0, R5, [RZ];", "@!P0 BRA 0x0;", "EXIT;"]);
+    let opts = Options {
+        max_steps: 10_000,
+        ..Options::default()
+    };
+    let e = run_module(&module(&l, 4), &spec("k", 1, 2, vec![u32s(&[0])]), &opts)
+        .err()
+        .expect("a fault")
+        .to_string();
+    assert!(e.contains("step budget"), "{e}");
+}

@@ -273,11 +273,11 @@ fn atomics_run_and_a_local_atomic_faults() {
 #[test]
 fn unsupported_instructions_fault_with_their_text() {
     faults(
-        "ldslk",
-        &format!("{PROLOGUE}\nLDSLK P0, R3, [R2];\nEXIT;"),
+        "longjmp",
+        &format!("{PROLOGUE}\nLONGJMP;\nEXIT;"),
         1,
         &[],
-        &["`LDSLK P0, R3, [R2];`", "LDSLK is not implemented"],
+        &["`LONGJMP", "not implemented by the Fermi executor"],
     );
     faults(
         "invalid-word",
