@@ -349,9 +349,9 @@ fn a_shared_lock_never_released_spins_into_the_step_budget() {
         max_steps: 10_000,
         ..Options::default()
     };
-    let e = run_module(&module(&l, 4), &spec("k", 1, 2, vec![u32s(&[0])]), &opts)
-        .err()
-        .expect("a fault")
-        .to_string();
+    let e = match run_module(&module(&l, 4), &spec("k", 1, 2, vec![u32s(&[0])]), &opts) {
+        Ok(_) => panic!("no fault"),
+        Err(e) => e.to_string(),
+    };
     assert!(e.contains("step budget"), "{e}");
 }
