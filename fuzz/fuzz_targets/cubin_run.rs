@@ -45,8 +45,11 @@ fuzz_target!(|data: &[u8]| {
             params: vec![Param { offset: 0, size: 4 }],
             param_size: 4,
             shared_size: u32::from(mode) * 16,
+            // The input's first bytes double as a jump table in c[0x10] for BRX.
+            constants: vec![(16, rest.iter().take(64).copied().collect())],
             ..Default::default()
         }],
+        constants: vec![(14, vec![0; 16])],
         ..Default::default()
     };
     let _ = fermi_exec::run_module(&module, &spec(Some("k")), &opts);

@@ -2,10 +2,11 @@
 //! crate's; this module only reads Fermi's operands and modifiers and writes the results.
 
 use crate::error::{FaultKind, LaneFault};
+use crate::image::Decoded;
 use crate::warp::{
     dst_pred, dst_reg, flags, has, lanes, mod_named, only_mods, opd, src32, src_pred, CtaMem, Warp,
 };
-use fermi::isa::{Inst, Operand};
+use fermi::isa::Operand;
 use ops::carry::{add_cc_u32, addc_u32};
 use ops::cmp::{self, BoolOp, CmpOp};
 use ops::int::{self, Sign};
@@ -27,7 +28,7 @@ pub fn each(
 
 /// Executes one integer/logic/move/video instruction for the lanes of `mask`; `Ok(false)` if
 /// `inst` is not one of them.
-pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool, LaneFault> {
     let name = inst.mnemonic();
     let known = |k: &[&str]| only_mods(inst, k).map_err(LaneFault::warp);
     match name {
@@ -52,27 +53,62 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
         }
         "ISETP" | "ISET" | "ICMP" => {
             known(&[
-                ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T", ".U32", ".AND", ".OR", ".XOR",
+                ".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T", ".U32", ".AND", ".OR",
+                ".XOR", ".X",
             ])?;
             let op = int_cmp(inst)?;
             let signed = !has(inst, ".U32");
+            let x = has(inst, ".X");
+            let always = has(inst, ".T");
+            // ICMP has no boolean operation: its `bool_op` is never asked for.
+            let bop = match name {
+                "ICMP" => BoolOp::And,
+                _ => bool_op(inst).map_err(LaneFault::warp)?,
+            };
+            let (pd, qd) = if name == "ISETP" {
+                let p = |i| dst_pred(inst, i).map_err(LaneFault::warp);
+                (p(0)?, p(1)?)
+            } else {
+                (fermi::isa::Pred::PT, fermi::isa::Pred::PT)
+            };
             each(w, mask, |w, l| {
+                // `.X`: the high words of a 64-bit compare whose low words were subtracted by
+                // a `.CC` writer (`IADD RZ.CC, lo_a, -lo_b`): its carry says lo_a >= lo_b
+                // (no borrow) and its zero flag lo_a == lo_b. The low-word order breaks ties
+                // of the high words: each side becomes `4 * hi + rank(lo)`, compared by
+                // `ops::cmp` with the high words' signedness.
+                let (ra, rb) = match (x, w.carry(l), w.zero(l)) {
+                    (false, _, _) => (0, 0),
+                    (true, false, _) => (0, 1),
+                    (true, true, true) => (0, 0),
+                    (true, true, false) => (1, 0),
+                };
                 let cmp_of = |a: u32, b: u32| match op {
-                    None => has(inst, ".T"),
-                    Some(op) if signed => {
-                        cmp::cmp_signed(op, i64::from(a as i32), i64::from(b as i32))
-                    }
-                    Some(op) => cmp::cmp_unsigned(op, u64::from(a), u64::from(b)),
+                    None => always,
+                    Some(op) if signed => cmp::cmp_signed(
+                        op,
+                        4 * i64::from(a as i32) + ra,
+                        4 * i64::from(b as i32) + rb,
+                    ),
+                    Some(op) => cmp::cmp_unsigned(
+                        op,
+                        4 * u64::from(a) + ra as u64,
+                        4 * u64::from(b) + rb as u64,
+                    ),
                 };
                 match name {
                     "ISETP" => {
                         let t = cmp_of(src32(w, m, l, inst, 2)?, src32(w, m, l, inst, 3)?);
-                        set_pair(w, inst, l, t, 4)
+                        let c = src_pred(w, l, inst, 4)?;
+                        let (p, q) = cmp::setp(t, Some((bop, c)));
+                        w.set_pred(l, pd, p);
+                        w.set_pred(l, qd, q);
+                        Ok(())
                     }
                     "ISET" => {
                         let t = cmp_of(src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
                         let c = src_pred(w, l, inst, 3)?;
-                        let r = cmp::bool_op(bool_op(inst)?, t, c);
+                        let r = cmp::bool_op(bop, t, c);
                         w.set_reg(l, dst_reg(inst, 0)?, cmp::set_bits(r, false));
                         Ok(())
                     }
@@ -85,6 +121,21 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
                         Ok(())
                     }
                 }
+            })?;
+        }
+        "ISAD" => {
+            known(&[".U32"])?;
+            let signed = !has(inst, ".U32");
+            each(w, mask, |w, l| {
+                let (a, b) = (src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
+                let c = src32(w, m, l, inst, 3)?;
+                let d = if signed {
+                    int::sad(a as i32, b as i32, c as i32) as u32
+                } else {
+                    int::sad(a, b, c)
+                };
+                w.set_reg(l, dst_reg(inst, 0)?, d);
+                Ok(())
             })?;
         }
         "IMNMX" => {
@@ -309,15 +360,16 @@ fn add_neg(a: u32, na: bool, b: u32, nb: bool, cin: Option<bool>) -> (u32, bool)
 }
 
 /// Writes operand 0 and, when it carries `.CC`, the carry flag.
-fn write_d_cc(w: &mut Warp, inst: &Inst, l: u32, d: u32, carry: bool) -> R {
+fn write_d_cc(w: &mut Warp, inst: &Decoded, l: u32, d: u32, carry: bool) -> R {
     w.set_reg(l, dst_reg(inst, 0)?, d);
     if flags(&opd(inst, 0)).cc {
         w.set_carry(l, carry);
+        w.set_zero(l, d == 0);
     }
     Ok(())
 }
 
-fn iadd(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
+fn iadd(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32) -> R {
     let a = src32(w, m, l, inst, 1)?;
     let b = src32(w, m, l, inst, 2)?;
     let (na, nb) = (flags(&opd(inst, 1)).neg, flags(&opd(inst, 2)).neg);
@@ -336,7 +388,7 @@ fn iadd(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
 
 /// IMUL/IMAD: the product of the two sources (each `.U32` or `.S32`), its low or `.HI` word,
 /// plus the third source for IMAD.
-fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
+fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32) -> R {
     let types = mod_named(inst, "operand types").unwrap_or("");
     let (sa, sb) = match types {
         ".U32.U32" => (Sign::Unsigned, Sign::Unsigned),
@@ -361,18 +413,8 @@ fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, l: u32) -> R {
     write_d_cc(w, inst, l, d, cf)
 }
 
-/// Sets the predicate pair `(p, q)` of a compare from its result and the combining predicate
-/// at operand `ci`.
-fn set_pair(w: &mut Warp, inst: &Inst, l: u32, t: bool, ci: usize) -> R {
-    let c = src_pred(w, l, inst, ci)?;
-    let (p, q) = cmp::setp(t, Some((bool_op(inst)?, c)));
-    w.set_pred(l, dst_pred(inst, 0)?, p);
-    w.set_pred(l, dst_pred(inst, 1)?, q);
-    Ok(())
-}
-
 /// The integer comparison; `None` for `.F`/`.T` (constant results).
-pub fn int_cmp(inst: &Inst) -> Result<Option<CmpOp>, LaneFault> {
+pub fn int_cmp(inst: &Decoded) -> Result<Option<CmpOp>, LaneFault> {
     Ok(match mod_named(inst, "comparison").unwrap_or("") {
         ".LT" => Some(CmpOp::Lt),
         ".EQ" => Some(CmpOp::Eq),
@@ -400,7 +442,7 @@ fn logic(name: Option<&str>) -> Result<BoolOp, FaultKind> {
 }
 
 /// The boolean operation that combines a compare with its last predicate.
-pub fn bool_op(inst: &Inst) -> Result<BoolOp, FaultKind> {
+pub fn bool_op(inst: &Decoded) -> Result<BoolOp, FaultKind> {
     logic(mod_named(inst, "boolean operation"))
 }
 
@@ -442,7 +484,7 @@ fn video_part(s: &str) -> Option<(Sign, PartSel)> {
 }
 
 /// The modifiers of a scalar video instruction as `ops::video` takes them.
-fn video_mode(inst: &Inst) -> Result<VideoScalar, FaultKind> {
+fn video_mode(inst: &Decoded) -> Result<VideoScalar, FaultKind> {
     let bad = |what: &str| FaultKind::Unsupported(format!("{} with {what}", inst.mnemonic()));
     let types = mod_named(inst, "source types").unwrap_or("");
     let (a, b) = if types.is_empty() {

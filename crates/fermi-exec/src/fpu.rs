@@ -3,10 +3,10 @@
 
 use crate::alu::{bool_op, each};
 use crate::error::{FaultKind, LaneFault};
+use crate::image::Decoded;
 use crate::warp::{
     dst_pred, dst_reg, flags, has, mod_named, only_mods, opd, src32, src64, src_pred, CtaMem, Warp,
 };
-use fermi::isa::Inst;
 use ops::cmp::{self, CmpOp};
 use ops::cvt::{cvt, CvtMode, CvtRounding, CvtType, IntRounding};
 use ops::float::{self as fl, Rounding};
@@ -21,7 +21,7 @@ const FCMP: &[&str] = &[
 
 /// Executes one float/conversion instruction for the lanes of `mask`; `Ok(false)` if `inst`
 /// is not one of them.
-pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool, LaneFault> {
     let name = inst.mnemonic();
     let known = |k: &[&str]| only_mods(inst, k).map_err(LaneFault::warp);
     let rnd = rounding(inst);
@@ -59,15 +59,20 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
             k.extend([".FTZ", ".AND", ".OR", ".XOR"]);
             known(&k)?;
             let op = float_cmp(inst)?;
+            let bop = if name == "FSETP" {
+                Some(bool_op(inst).map_err(LaneFault::warp)?)
+            } else {
+                None
+            };
             each(w, mask, |w, l| {
                 let test = |a: f32, b: f32| match op {
                     Ok(op) => cmp::cmp_f32(op, a, b, ftz),
                     Err(c) => c,
                 };
-                if name == "FSETP" {
+                if let Some(bop) = bop {
                     let t = test(f32_src(w, m, inst, l, 2)?, f32_src(w, m, inst, l, 3)?);
                     let c = src_pred(w, l, inst, 4)?;
-                    let (p, q) = cmp::setp(t, Some((bool_op(inst)?, c)));
+                    let (p, q) = cmp::setp(t, Some((bop, c)));
                     w.set_pred(l, dst_pred(inst, 0)?, p);
                     w.set_pred(l, dst_pred(inst, 1)?, q);
                 } else {
@@ -109,6 +114,65 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool
                 w.set_pred(l, dst_pred(inst, 0)?, p);
                 w.set_pred(l, dst_pred(inst, 1)?, q);
                 Ok(())
+            })?;
+        }
+        "FMNMX" | "DMNMX" => {
+            known(&[".FTZ"])?;
+            each(w, mask, |w, l| {
+                // The predicate selects the minimum when true (`!pt`: maximum), as IMNMX.
+                let min = src_pred(w, l, inst, 3)?;
+                if name == "FMNMX" {
+                    let (a, b) = (f32_src(w, m, inst, l, 1)?, f32_src(w, m, inst, l, 2)?);
+                    let d = if min {
+                        fl::min_f32(a, b, ftz)
+                    } else {
+                        fl::max_f32(a, b, ftz)
+                    };
+                    set_f32(w, inst, l, d)
+                } else {
+                    let (a, b) = (f64_src(w, m, inst, l, 1)?, f64_src(w, m, inst, l, 2)?);
+                    let d = if min {
+                        fl::min_f64(a, b)
+                    } else {
+                        fl::max_f64(a, b)
+                    };
+                    set_pair(w, inst, l, d.to_bits())
+                }
+            })?;
+        }
+        "FSET" | "DSET" => {
+            let mut k = FCMP.to_vec();
+            k.extend([".FTZ", ".BF", ".AND", ".OR", ".XOR"]);
+            known(&k)?;
+            let op = float_cmp(inst)?;
+            let bf = has(inst, ".BF");
+            each(w, mask, |w, l| {
+                let t = match (op, name) {
+                    (Err(c), _) => c,
+                    (Ok(op), "FSET") => cmp::cmp_f32(
+                        op,
+                        f32_src(w, m, inst, l, 1)?,
+                        f32_src(w, m, inst, l, 2)?,
+                        ftz,
+                    ),
+                    (Ok(op), _) => {
+                        cmp::cmp_f64(op, f64_src(w, m, inst, l, 1)?, f64_src(w, m, inst, l, 2)?)
+                    }
+                };
+                let r = cmp::bool_op(bool_op(inst)?, t, src_pred(w, l, inst, 3)?);
+                w.set_reg(l, dst_reg(inst, 0)?, cmp::set_bits(r, bf));
+                Ok(())
+            })?;
+        }
+        "RRO" => {
+            // The range reduction ahead of MUFU.SIN/COS/EX2. Its output format is the
+            // hardware's own and only MUFU reads it; here it passes the value on (with its
+            // |x| and -x), so `RRO; MUFU` computes the PTX `.approx` function of the input
+            // (docs/spec-notes.md, "RRO").
+            known(&[".SINCOS", ".EX2"])?;
+            each(w, mask, |w, l| {
+                let a = f32_src(w, m, inst, l, 1)?;
+                set_f32(w, inst, l, a)
             })?;
         }
         "MUFU" => {
@@ -232,7 +296,7 @@ fn int_sign_ops(bits: u64, ty: CvtType, neg: bool, abs: bool) -> u64 {
 }
 
 /// A single-precision source with its `|x|` and `-x` decorations applied.
-fn f32_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f32, FaultKind> {
+fn f32_src(w: &Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32, i: usize) -> Result<f32, FaultKind> {
     let f = flags(&opd(inst, i));
     let mut x = f32::from_bits(src32(w, m, l, inst, i)?);
     if f.abs {
@@ -244,7 +308,7 @@ fn f32_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f3
     Ok(x)
 }
 
-fn f64_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f64, FaultKind> {
+fn f64_src(w: &Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32, i: usize) -> Result<f64, FaultKind> {
     let f = flags(&opd(inst, i));
     let mut x = f64::from_bits(src64(w, m, l, inst, i)?);
     if f.abs {
@@ -256,19 +320,19 @@ fn f64_src(w: &Warp, m: &CtaMem<'_>, inst: &Inst, l: u32, i: usize) -> Result<f6
     Ok(x)
 }
 
-fn set_f32(w: &mut Warp, inst: &Inst, l: u32, d: f32) -> R {
+fn set_f32(w: &mut Warp, inst: &Decoded, l: u32, d: f32) -> R {
     w.set_reg(l, dst_reg(inst, 0)?, d.to_bits());
     Ok(())
 }
 
-fn set_pair(w: &mut Warp, inst: &Inst, l: u32, d: u64) -> R {
+fn set_pair(w: &mut Warp, inst: &Decoded, l: u32, d: u64) -> R {
     let r = dst_reg(inst, 0)?;
     w.set_reg_at(l, r, 0, d as u32);
     w.set_reg_at(l, r, 1, (d >> 32) as u32);
     Ok(())
 }
 
-fn rounding(inst: &Inst) -> Rounding {
+fn rounding(inst: &Decoded) -> Rounding {
     match mod_named(inst, "rounding").unwrap_or("") {
         ".RM" => Rounding::Rm,
         ".RP" => Rounding::Rp,
@@ -278,7 +342,7 @@ fn rounding(inst: &Inst) -> Rounding {
 }
 
 /// The float comparison, or `Err(constant)` for `.F`/`.T`.
-fn float_cmp(inst: &Inst) -> Result<Result<CmpOp, bool>, LaneFault> {
+fn float_cmp(inst: &Decoded) -> Result<Result<CmpOp, bool>, LaneFault> {
     Ok(Ok(match mod_named(inst, "comparison").unwrap_or("") {
         ".LT" => CmpOp::Lt,
         ".EQ" => CmpOp::Eq,
@@ -305,7 +369,7 @@ fn float_cmp(inst: &Inst) -> Result<Result<CmpOp, bool>, LaneFault> {
     }))
 }
 
-fn cvt_type(inst: &Inst, what: &str) -> Result<CvtType, LaneFault> {
+fn cvt_type(inst: &Decoded, what: &str) -> Result<CvtType, LaneFault> {
     Ok(match mod_named(inst, what).unwrap_or("") {
         ".U8" => CvtType::U8,
         ".U16" => CvtType::U16,
@@ -329,7 +393,7 @@ fn cvt_type(inst: &Inst, what: &str) -> Result<CvtType, LaneFault> {
 
 /// Rounding, saturation and flushing of a conversion. Fermi's `F2I`/`F2F` integer roundings
 /// are `.ROUND` (nearest even), `.FLOOR`, `.CEIL`, `.TRUNC`.
-fn cvt_mode(inst: &Inst, from: CvtType, to: CvtType) -> Result<CvtMode, LaneFault> {
+fn cvt_mode(inst: &Decoded, from: CvtType, to: CvtType) -> Result<CvtMode, LaneFault> {
     let is_float = |t: CvtType| matches!(t, CvtType::F16 | CvtType::F32 | CvtType::F64);
     let name = mod_named(inst, "rounding").unwrap_or("");
     let int_rnd = |n: &str| match n {

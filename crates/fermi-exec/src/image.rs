@@ -9,15 +9,89 @@ use fermi::isa::{decode, disassemble_word, Inst};
 /// the stack top from `c[0x1][0x100]` rather than assuming a size.
 pub const EXTRA_STACK_BYTES: u32 = 1024;
 
+/// An instruction decoded once at load, with its modifiers already spelled: the executor asks
+/// "does it carry `.X`?" or "what is its rounding?" per instruction (and used to per lane),
+/// and looking spellings up in the row's tables each time cost about a quarter of the run.
+#[derive(Clone, Copy, Debug)]
+pub struct Decoded {
+    pub inst: Inst,
+    /// `(what the group is, its spelling)` for each modifier group of the row, `""` for a
+    /// default value (an empty spelling).
+    groups: [(&'static str, &'static str); 6],
+    /// The non-empty spellings, `.S` last when set (as `Inst::modifiers`).
+    spelled: [&'static str; 7],
+    n_spelled: u8,
+}
+
+impl Decoded {
+    pub fn new(inst: Inst) -> Decoded {
+        let mut groups = [("", ""); 6];
+        for (slot, (m, &v)) in groups
+            .iter_mut()
+            .zip(inst.row.mods.iter().zip(inst.mods.iter()))
+        {
+            let name = m
+                .names
+                .iter()
+                .find(|(k, _)| *k == v)
+                .map_or("", |(_, n)| *n);
+            *slot = (m.what, name);
+        }
+        let mut spelled = [""; 7];
+        let mut n = 0u8;
+        for (slot, name) in spelled.iter_mut().zip(inst.modifiers()) {
+            *slot = name;
+            n += 1;
+        }
+        Decoded {
+            inst,
+            groups,
+            spelled,
+            n_spelled: n,
+        }
+    }
+
+    /// The spelled modifiers in print order (`Inst::modifiers`).
+    #[inline]
+    pub fn spelled(&self) -> &[&'static str] {
+        self.spelled
+            .get(..usize::from(self.n_spelled))
+            .unwrap_or(&self.spelled)
+    }
+
+    /// The spelling of the modifier group described as `what` (`""` for the default), or
+    /// `None` if the row has no such group.
+    #[inline]
+    pub fn mod_named(&self, what: &str) -> Option<&'static str> {
+        let n = self.inst.row.mods.len().min(self.groups.len());
+        self.groups
+            .get(..n)
+            .unwrap_or(&self.groups)
+            .iter()
+            .find(|(w, _)| *w == what)
+            .map(|(_, s)| *s)
+    }
+}
+
+impl std::ops::Deref for Decoded {
+    type Target = Inst;
+    fn deref(&self) -> &Inst {
+        &self.inst
+    }
+}
+
 /// One decoded kernel.
 pub struct Image {
     pub kernel: Kernel,
     /// Instruction at byte address `8 * i`, or the decode error's message.
-    pub insts: Vec<Result<Inst, String>>,
+    pub insts: Vec<Result<Decoded, String>>,
     /// `-m64` code: pointers are 8 bytes and `.E` addresses are register pairs.
     pub addr64: bool,
     /// `c[0x2]`, the module's constant data.
     pub constant2: Vec<u8>,
+    /// Every other bank the cubin gives, indexed by bank number (`c[0x10]` the kernel's
+    /// compiler constants, `c[0xe]` the module's global addresses); empty when absent.
+    pub banks: Vec<Vec<u8>>,
 }
 
 impl Image {
@@ -45,10 +119,18 @@ impl Image {
         let insts = kernel
             .code
             .iter()
-            .map(|&w| decode(w).map_err(|e| e.to_string()))
+            .map(|&w| decode(w).map(Decoded::new).map_err(|e| e.to_string()))
             .collect();
+        let mut banks = vec![Vec::new(); usize::from(fermi::cubin::CONSTANT_BANKS)];
+        // The kernel's own bank wins over a module bank of the same number.
+        for (bank, data) in module.constants.iter().chain(&kernel.constants) {
+            if let Some(slot) = banks.get_mut(usize::from(*bank)) {
+                slot.clone_from(data);
+            }
+        }
         Ok(Image {
             kernel: kernel.clone(),
+            banks,
             insts,
             addr64: module.address_size == AddressSize::Bits64,
             constant2: module.constant2.clone(),

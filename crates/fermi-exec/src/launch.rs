@@ -206,6 +206,7 @@ pub fn run_module(
             nctaid: spec.grid,
             bar_arrived: 0,
             bar_true: 0,
+            shared_locks: Vec::new(),
         };
         crate::cta::run_cta(&mut m, opts.max_steps, opts.progress)
     };

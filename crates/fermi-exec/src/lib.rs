@@ -23,6 +23,7 @@
 )]
 
 mod alu;
+mod atom;
 mod cta;
 pub mod error;
 mod fpu;

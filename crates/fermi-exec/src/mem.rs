@@ -4,9 +4,10 @@
 
 use crate::alu::each;
 use crate::error::{FaultKind, LaneFault, Space};
+use crate::image::Decoded;
 use crate::memory::{check_aligned, classify, window_range, Generic};
-use crate::warp::{dst_reg, has, mod_named, only_mods, opd, CtaMem, Warp};
-use fermi::isa::{Gpr, Inst, Operand};
+use crate::warp::{dst_pred, dst_reg, has, mod_named, only_mods, opd, CtaMem, Warp};
+use fermi::isa::{Gpr, Operand};
 
 type R = Result<(), FaultKind>;
 
@@ -17,7 +18,7 @@ struct Access {
     signed: bool,
 }
 
-fn access(inst: &Inst) -> Result<Access, FaultKind> {
+fn access(inst: &Decoded) -> Result<Access, FaultKind> {
     let (bytes, signed) = match mod_named(inst, "access type").unwrap_or("") {
         ".U8" => (1, false),
         ".S8" => (1, true),
@@ -42,11 +43,16 @@ const CACHE_OPS: &[&str] = &[
 ];
 
 /// Executes one memory instruction for the lanes of `mask`; `Ok(false)` if `inst` is not one.
-pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+pub fn exec(
+    w: &mut Warp,
+    m: &mut CtaMem<'_>,
+    inst: &Decoded,
+    mask: u32,
+) -> Result<bool, LaneFault> {
     let name = inst.mnemonic();
     if !matches!(
         name,
-        "LD" | "LDU" | "LDL" | "LDS" | "ST" | "STL" | "STS" | "LDC"
+        "LD" | "LDU" | "LDL" | "LDS" | "ST" | "STL" | "STS" | "LDC" | "LDSLK" | "STSUL"
     ) {
         return Ok(false);
     }
@@ -54,9 +60,19 @@ pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<
     let acc = access(inst).map_err(LaneFault::warp)?;
     let wide = has(inst, ".E");
     let store = name.starts_with("ST");
-    // Loads name the register first, stores the address first.
-    let (ri, ai) = if store { (1, 0) } else { (0, 1) };
+    // Loads name the register first, stores the address first; LDSLK names its lock
+    // predicate before both.
+    let (ri, ai) = match (name, store) {
+        ("LDSLK", _) => (1, 2),
+        (_, true) => (1, 0),
+        (_, false) => (0, 1),
+    };
     let reg = dst_reg(inst, ri).map_err(LaneFault::warp)?;
+    let lock_pred = if name == "LDSLK" {
+        Some(dst_pred(inst, 0).map_err(LaneFault::warp)?)
+    } else {
+        None
+    };
     each(w, mask, |w, l| {
         let mut buf = [0u8; 16];
         let data = buf.get_mut(..acc.bytes as usize).unwrap_or(&mut []);
@@ -85,11 +101,20 @@ pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<
                 let (base, offset) = mem_operand(inst, ai)?;
                 let addr = address(w, l, base, offset, wide, m.img.addr64);
                 let space = match name {
-                    "LDS" | "STS" => Generic::Shared(addr),
+                    "LDS" | "STS" | "LDSLK" | "STSUL" => Generic::Shared(addr),
                     "LDL" | "STL" => Generic::Local(addr),
                     _ => classify(addr),
                 };
-                access_space(m, w.id * 32 + l, space, addr, data, store)?;
+                let thread = w.id * 32 + l;
+                access_space(m, thread, space, addr, data, store)?;
+                // LDSLK/STSUL: the lock that sm_20 code takes around a shared atomic
+                // (asfermi OpcodeDataMovement; docs/spec-notes.md, "LDSLK/STSUL").
+                if let Some(p) = lock_pred {
+                    let held = m.lock_shared(addr, thread);
+                    w.set_pred(l, p, held);
+                } else if name == "STSUL" {
+                    m.unlock_shared(addr, thread);
+                }
             }
         }
         if !store {
@@ -100,7 +125,7 @@ pub fn exec(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<
     Ok(true)
 }
 
-fn mem_operand(inst: &Inst, i: usize) -> Result<(Gpr, i32), FaultKind> {
+pub(crate) fn mem_operand(inst: &Decoded, i: usize) -> Result<(Gpr, i32), FaultKind> {
     match opd(inst, i) {
         Operand::Mem { base, offset } => Ok((base, offset)),
         other => Err(FaultKind::Unsupported(format!(
@@ -112,7 +137,7 @@ fn mem_operand(inst: &Inst, i: usize) -> Result<(Gpr, i32), FaultKind> {
 
 /// `[Rn+offset]`: 32-bit arithmetic (`-m32` pointers wrap at 4 GiB, which 2011 code relies
 /// on), or a 64-bit register pair with `.E`.
-fn address(w: &Warp, l: u32, base: Gpr, offset: i32, wide: bool, addr64: bool) -> u64 {
+pub(crate) fn address(w: &Warp, l: u32, base: Gpr, offset: i32, wide: bool, addr64: bool) -> u64 {
     if wide && addr64 {
         let b = u64::from(w.reg_at(l, base, 0)) | u64::from(w.reg_at(l, base, 1)) << 32;
         b.wrapping_add(i64::from(offset) as u64)

@@ -9,6 +9,7 @@
 
 use crate::error::{FaultKind, Space};
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Mutex;
 
 /// Generic address of shared offset 0 (what `c[0x0][0x0]` holds).
 pub const SHARED_WINDOW: u64 = 0x0100_0000;
@@ -47,6 +48,9 @@ pub struct Global {
     /// `(base address, bytes)`, sorted by address.
     buffers: Vec<(u64, Vec<AtomicU8>)>,
     next: u64,
+    /// Serialises `ATOM`/`RED` read-modify-writes across the CTAs running in parallel (plain
+    /// stores of other CTAs may still interleave, as they may on the GPU).
+    rmw_lock: Mutex<()>,
 }
 
 impl Global {
@@ -54,6 +58,7 @@ impl Global {
         Global {
             buffers: Vec::new(),
             next: GLOBAL_BASE,
+            rmw_lock: Mutex::new(()),
         }
     }
 
@@ -112,6 +117,23 @@ impl Global {
             d.store(*s, Ordering::Relaxed);
         }
         Ok(())
+    }
+}
+
+impl Global {
+    /// Atomically replaces the `data.len()` bytes at `addr` by `f(old)`; `data` receives the
+    /// old bytes.
+    pub fn rmw(
+        &self,
+        addr: u64,
+        data: &mut [u8],
+        f: impl FnOnce(&[u8]) -> Vec<u8>,
+    ) -> Result<(), FaultKind> {
+        // A poisoned lock only means another CTA's thread panicked; the bytes are still valid.
+        let _guard = self.rmw_lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.load(addr, data)?;
+        let new = f(data);
+        self.store(addr, &new)
     }
 }
 

@@ -4,12 +4,13 @@
 
 use crate::alu::each;
 use crate::error::{FaultKind, LaneFault};
+use crate::image::Decoded;
 use crate::stack::{EntryKind, Leave};
 use crate::warp::{
     dst_pred, dst_reg, has, lanes, mod_named, only_mods, opd, src32, src_pred, BarOp, BarResult,
     CtaMem, Status, Warp,
 };
-use fermi::isa::{branch_target, Inst, Operand};
+use fermi::isa::{branch_target, Operand};
 
 /// The condition-code value that means "always" (`CC.T`), the only one this executor runs.
 const CC_T: i32 = 15;
@@ -27,8 +28,10 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
         .is_multiple_of(8)
         .then(|| usize::try_from(pc / 8).ok())
         .flatten();
-    let inst = match slot.and_then(|i| m.img.insts.get(i)) {
-        Some(Ok(inst)) => *inst,
+    // The image outlives this borrow of `m`: the instruction is read in place.
+    let img = m.img;
+    let inst = match slot.and_then(|i| img.insts.get(i)) {
+        Some(Ok(inst)) => inst,
         Some(Err(why)) => {
             return Err(LaneFault::warp(FaultKind::Unsupported(format!(
                 "the word does not decode ({why})"
@@ -37,15 +40,16 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
         None => return Err(LaneFault::warp(FaultKind::PcOutOfRange { pc })),
     };
     let active = w.active.count_ones();
-    let mask = w.guarded(&inst);
+    let mask = w.guarded(inst);
     let next = pc.wrapping_add(8);
-    if control(w, m, &inst, mask, next)? {
+    if control(w, m, inst, mask, next)? {
         return Ok(active);
     }
-    let handled = crate::alu::exec(w, m, &inst, mask)?
-        || crate::fpu::exec(w, m, &inst, mask)?
-        || crate::mem::exec(w, m, &inst, mask)?
-        || misc(w, m, &inst, mask)?;
+    let handled = crate::alu::exec(w, m, inst, mask)?
+        || crate::fpu::exec(w, m, inst, mask)?
+        || crate::mem::exec(w, m, inst, mask)?
+        || crate::atom::exec(w, m, inst, mask)?
+        || misc(w, m, inst, mask)?;
     if !handled {
         return Err(LaneFault::warp(FaultKind::Unsupported(format!(
             "{} is not implemented by the Fermi executor",
@@ -95,7 +99,7 @@ fn unsupported(why: String) -> LaneFault {
 }
 
 /// Refuses a condition code other than `CC.T` on a branch-like instruction.
-fn cc_always(inst: &Inst) -> Result<(), LaneFault> {
+fn cc_always(inst: &Decoded) -> Result<(), LaneFault> {
     for o in inst.operands() {
         if let Operand::Imm(v) = o {
             if matches!(inst.mnemonic(), "BRA" | "EXIT" | "BRK" | "CONT" | "RET") && *v != CC_T {
@@ -113,7 +117,7 @@ fn cc_always(inst: &Inst) -> Result<(), LaneFault> {
 fn control(
     w: &mut Warp,
     m: &mut CtaMem<'_>,
-    inst: &Inst,
+    inst: &Decoded,
     mask: u32,
     next: u64,
 ) -> Result<bool, LaneFault> {
@@ -205,7 +209,11 @@ fn control(
                 }));
             }
         }
-        "BRX" | "LONGJMP" | "PLONGJMP" => {
+        "BRX" => {
+            only_mods(inst, &[]).map_err(LaneFault::warp)?;
+            brx(w, m, inst, mask, next)?;
+        }
+        "LONGJMP" | "PLONGJMP" => {
             return Err(unsupported(format!(
                 "{name} (indirect or long jumps are not implemented by the Fermi executor)"
             )))
@@ -218,10 +226,61 @@ fn control(
     Ok(true)
 }
 
+/// `BRX c[bank][Rn+off]` / `BRX Rn, off`: each lane jumps by the signed 32-bit value it reads
+/// (the jump-table entry, or `Rn + off`), relative to the next instruction as for `BRA`
+/// (docs/spec-notes.md, "BRX"). Lanes with different targets diverge: the group of the
+/// lowest lane runs first, every other group (and the lanes whose guard was false, at the next
+/// instruction) waits on the stack as with a divergent `BRA`.
+fn brx(
+    w: &mut Warp,
+    m: &CtaMem<'_>,
+    inst: &Decoded,
+    mask: u32,
+    next: u64,
+) -> Result<(), LaneFault> {
+    let mut targets: Vec<(u64, u32)> = Vec::new();
+    for l in lanes(w.active) {
+        let t = if mask >> l & 1 == 1 {
+            let rel = match (opd(inst, 0), opd(inst, 1)) {
+                (Operand::Imm(cc), Operand::CMem { bank, base, offset }) => {
+                    if cc != CC_T {
+                        return Err(unsupported(
+                            "BRX on a condition code other than CC.T".into(),
+                        ));
+                    }
+                    let off = u64::from(w.reg(l, base).wrapping_add(u32::from(offset)));
+                    m.cread(bank, off, 4).map_err(|k| LaneFault::at(l, k))? as u32
+                }
+                (Operand::Reg(r, _), Operand::Imm(v)) => w.reg(l, r).wrapping_add(v as u32),
+                _ => return Err(unsupported("BRX operands".into())),
+            };
+            next.wrapping_add(i64::from(rel as i32) as u64)
+        } else {
+            next
+        };
+        match targets.iter_mut().find(|(x, _)| *x == t) {
+            Some((_, lm)) => *lm |= 1 << l,
+            None => targets.push((t, 1 << l)),
+        }
+    }
+    let Some((&(first, first_mask), rest)) = targets.split_first() else {
+        return Ok(());
+    };
+    // Pushed last group first, so the groups run in the order of their lowest lanes.
+    for &(t, lm) in rest.iter().rev() {
+        w.stack
+            .push(EntryKind::Div, lm, t)
+            .map_err(LaneFault::warp)?;
+    }
+    w.active = first_mask;
+    w.pc = first;
+    Ok(())
+}
+
 /// `BAR.RED.{POPC,AND,OR} rd, pd, bar, tcount, c` (`__syncthreads` is `BAR.RED.POPC RZ, RZ`):
 /// the whole warp must arrive together, and only the whole-CTA form runs. Each lane adds its
 /// predicate `c` to the CTA's reduction, delivered when the barrier opens (`cta.rs`).
-fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<(), LaneFault> {
+fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<(), LaneFault> {
     if mask != w.active || w.active != !w.exited {
         return Err(LaneFault::warp(FaultKind::Discipline(format!(
             "BAR executed by a diverged warp (lanes {mask:#010x} of {:#010x})",
@@ -255,7 +314,7 @@ fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Inst, mask: u32) -> Result<(), L
 }
 
 /// `S2R`, `VOTE`, `NOP`, `MEMBAR`; `Ok(false)` if `inst` is none of them.
-fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Inst, mask: u32) -> Result<bool, LaneFault> {
+fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool, LaneFault> {
     match inst.mnemonic() {
         "NOP" | "MEMBAR" => {}
         "S2R" => {

@@ -2,10 +2,11 @@
 //! every instruction shares.
 
 use crate::error::{FaultKind, Space};
+use crate::image::Decoded;
 use crate::image::Image;
 use crate::memory::Global;
 use crate::stack::Stack;
-use fermi::isa::{Flags, Gpr, Inst, Operand, Pred};
+use fermi::isa::{Flags, Gpr, Operand, Pred};
 
 pub const WARP_SIZE: u32 = 32;
 /// `RZ`: reads as zero, writes are dropped.
@@ -43,6 +44,10 @@ pub struct Warp {
     pub preds: [u8; 32],
     /// The condition code's carry flag, one bit per lane (`.CC` writes it, `.X` reads it).
     pub carry: u32,
+    /// The condition code's zero flag, one bit per lane: `.CC` writers set it when their
+    /// 32-bit result is zero; `ISETP.X`/`ISET.X` read it (with the carry) as the outcome of
+    /// the low-word compare of a 64-bit comparison.
+    pub zero: u32,
     pub pc: u64,
     /// Address of the instruction fetched last (the one a fault is reported at).
     pub last_pc: u64,
@@ -68,6 +73,7 @@ impl Warp {
             regs,
             preds: [0x80; 32],
             carry: 0,
+            zero: 0,
             pc: 0,
             last_pc: 0,
             active: present,
@@ -150,8 +156,19 @@ impl Warp {
         self.carry = if v { self.carry | m } else { self.carry & !m };
     }
 
+    #[inline]
+    pub fn zero(&self, lane: u32) -> bool {
+        self.zero >> lane & 1 == 1
+    }
+
+    #[inline]
+    pub fn set_zero(&mut self, lane: u32, v: bool) {
+        let m = 1u32 << lane;
+        self.zero = if v { self.zero | m } else { self.zero & !m };
+    }
+
     /// The lanes of the active mask whose guard predicate holds.
-    pub fn guarded(&self, inst: &Inst) -> u32 {
+    pub fn guarded(&self, inst: &Decoded) -> u32 {
         if !inst.row.guarded {
             return self.active;
         }
@@ -192,6 +209,9 @@ pub struct CtaMem<'a> {
     /// Threads that reached the current barrier, and those of them whose predicate held.
     pub bar_arrived: u32,
     pub bar_true: u32,
+    /// Shared-memory words locked by `LDSLK` and not yet released by `STSUL`: `(word offset,
+    /// linear thread index of the owner)`.
+    pub shared_locks: Vec<(u64, u32)>,
 }
 
 impl CtaMem<'_> {
@@ -201,7 +221,11 @@ impl CtaMem<'_> {
             0 => self.cbank0,
             1 => self.cbank1,
             2 => &self.img.constant2,
-            _ => &[],
+            b => self
+                .img
+                .banks
+                .get(usize::from(b))
+                .map_or(&[], |v| v.as_slice()),
         };
         let space = Space::Constant { bank };
         crate::memory::check_aligned(space, off, n)?;
@@ -211,6 +235,26 @@ impl CtaMem<'_> {
             .iter()
             .rev()
             .fold(0u64, |acc, &b| acc << 8 | u64::from(b)))
+    }
+
+    /// `LDSLK`'s lock on the shared word at `off` for `thread`: whether it holds it now
+    /// (it was free, or already its own).
+    pub fn lock_shared(&mut self, off: u64, thread: u32) -> bool {
+        let word = off & !3;
+        match self.shared_locks.iter().find(|(w, _)| *w == word) {
+            Some(&(_, owner)) => owner == thread,
+            None => {
+                self.shared_locks.push((word, thread));
+                true
+            }
+        }
+    }
+
+    /// `STSUL`'s release of the shared word at `off`, if `thread` holds it.
+    pub fn unlock_shared(&mut self, off: u64, thread: u32) {
+        let word = off & !3;
+        self.shared_locks
+            .retain(|&(w, owner)| !(w == word && owner == thread));
     }
 
     /// The initial stack pointer, `c[0x1][0x100]`.
@@ -237,18 +281,24 @@ pub fn flags(op: &Operand) -> Flags {
 }
 
 /// The `i`-th operand of `inst` (print order), or `Operand::None`.
-pub fn opd(inst: &Inst, i: usize) -> Operand {
+pub fn opd(inst: &Decoded, i: usize) -> Operand {
     inst.operands().get(i).copied().unwrap_or_default()
 }
 
 /// Whether the `i`-th operand field holds (the top bits of) a float of `width` bits.
-fn float_width(inst: &Inst, i: usize) -> u8 {
+fn float_width(inst: &Decoded, i: usize) -> u8 {
     inst.row.operands.get(i).map(|o| o.float).unwrap_or(0)
 }
 
 /// A 32-bit source operand: a register, `c[bank][offset]`, or an immediate (a float
 /// instruction's 20-bit immediate holds the top bits of the single).
-pub fn src32(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Result<u32, FaultKind> {
+pub fn src32(
+    w: &Warp,
+    m: &CtaMem<'_>,
+    lane: u32,
+    inst: &Decoded,
+    i: usize,
+) -> Result<u32, FaultKind> {
     Ok(match opd(inst, i) {
         Operand::Reg(r, _) => w.reg(lane, r),
         Operand::Const(c, _) => m.cread(c.bank, u64::from(c.offset), 4)? as u32,
@@ -266,7 +316,13 @@ pub fn src32(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Resu
 
 /// A 64-bit source operand: a register pair, 8 constant bytes, or an immediate (a double's
 /// 20-bit immediate holds its top bits).
-pub fn src64(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Result<u64, FaultKind> {
+pub fn src64(
+    w: &Warp,
+    m: &CtaMem<'_>,
+    lane: u32,
+    inst: &Decoded,
+    i: usize,
+) -> Result<u64, FaultKind> {
     Ok(match opd(inst, i) {
         Operand::Reg(r, _) => {
             u64::from(w.reg_at(lane, r, 0)) | u64::from(w.reg_at(lane, r, 1)) << 32
@@ -285,7 +341,7 @@ pub fn src64(w: &Warp, m: &CtaMem<'_>, lane: u32, inst: &Inst, i: usize) -> Resu
 }
 
 /// A predicate source with its `!`.
-pub fn src_pred(w: &Warp, lane: u32, inst: &Inst, i: usize) -> Result<bool, FaultKind> {
+pub fn src_pred(w: &Warp, lane: u32, inst: &Decoded, i: usize) -> Result<bool, FaultKind> {
     match opd(inst, i) {
         Operand::Pred(p, f) => Ok(w.pred(lane, p) != f.not),
         other => Err(bad_operand(inst, i, &other)),
@@ -293,7 +349,7 @@ pub fn src_pred(w: &Warp, lane: u32, inst: &Inst, i: usize) -> Result<bool, Faul
 }
 
 /// The destination register of operand `i`.
-pub fn dst_reg(inst: &Inst, i: usize) -> Result<Gpr, FaultKind> {
+pub fn dst_reg(inst: &Decoded, i: usize) -> Result<Gpr, FaultKind> {
     match opd(inst, i) {
         Operand::Reg(r, _) => Ok(r),
         other => Err(bad_operand(inst, i, &other)),
@@ -301,14 +357,14 @@ pub fn dst_reg(inst: &Inst, i: usize) -> Result<Gpr, FaultKind> {
 }
 
 /// The destination predicate of operand `i`.
-pub fn dst_pred(inst: &Inst, i: usize) -> Result<Pred, FaultKind> {
+pub fn dst_pred(inst: &Decoded, i: usize) -> Result<Pred, FaultKind> {
     match opd(inst, i) {
         Operand::Pred(p, _) => Ok(p),
         other => Err(bad_operand(inst, i, &other)),
     }
 }
 
-fn bad_operand(inst: &Inst, i: usize, op: &Operand) -> FaultKind {
+fn bad_operand(inst: &Decoded, i: usize, op: &Operand) -> FaultKind {
     FaultKind::Unsupported(format!(
         "{}: operand {i} ({op:?}) is not a form this executor reads",
         inst.mnemonic()
@@ -316,23 +372,24 @@ fn bad_operand(inst: &Inst, i: usize, op: &Operand) -> FaultKind {
 }
 
 /// Whether `inst` carries the modifier spelled `name` (`".X"`).
-pub fn has(inst: &Inst, name: &str) -> bool {
-    inst.modifiers().any(|m| m == name)
+#[inline]
+pub fn has(inst: &Decoded, name: &str) -> bool {
+    inst.spelled().contains(&name)
 }
 
 /// The spelling of the modifier group described as `what` (`""` for the default).
-pub fn mod_named(inst: &Inst, what: &str) -> Option<&'static str> {
-    inst.row
-        .mods
-        .iter()
-        .zip(inst.mods.iter())
-        .find(|(m, _)| m.what == what)
-        .and_then(|(m, &v)| m.names.iter().find(|(k, _)| *k == v).map(|(_, n)| *n))
+#[inline]
+pub fn mod_named(inst: &Decoded, what: &str) -> Option<&'static str> {
+    inst.mod_named(what)
 }
 
 /// Refuses an instruction that carries a modifier outside `known` (`.S` is the stack's).
-pub fn only_mods(inst: &Inst, known: &[&str]) -> Result<(), FaultKind> {
-    match inst.modifiers().find(|m| *m != ".S" && !known.contains(m)) {
+pub fn only_mods(inst: &Decoded, known: &[&str]) -> Result<(), FaultKind> {
+    match inst
+        .spelled()
+        .iter()
+        .find(|m| **m != ".S" && !known.contains(m))
+    {
         Some(m) => Err(FaultKind::Unsupported(format!(
             "{} with modifier {m} is not implemented by the Fermi executor",
             inst.mnemonic()

@@ -61,6 +61,7 @@ fn module() -> impl Strategy<Value = Module> {
                 },
                 kernels,
                 constant2,
+                constants: Vec::new(),
             }
         })
 }

@@ -38,6 +38,7 @@ fn sample_module(address_size: AddressSize) -> Module {
                 min_stack_size: 0,
                 max_threads: None,
                 sync_stack: None,
+                constants: vec![],
             },
             Kernel {
                 name: "tiny".into(),
@@ -52,10 +53,48 @@ fn sample_module(address_size: AddressSize) -> Module {
                 min_stack_size: 16,
                 max_threads: Some([256, 1, 1]),
                 sync_stack: Some([0x0002_0018, 1]),
+                constants: vec![],
             },
         ],
         constant2: (0u8..40).collect(),
+        constants: vec![],
     }
+}
+
+#[test]
+fn other_constant_banks_round_trip_as_their_own_sections() {
+    let mut m = sample_module(AddressSize::Bits32);
+    // A jump table in the compiler's bank c[0x10] of one kernel, global addresses in c[0xe].
+    m.kernels[0].constants = vec![(16, vec![0x10, 0, 0, 0, 0x28, 0, 0, 0])];
+    m.kernels[1].constants = vec![(16, vec![7; 12]), (3, vec![1, 2, 3, 4])];
+    m.constants = vec![(14, vec![0, 0, 0, 0x10])];
+    let b = write_cubin(&m).unwrap();
+    let names: Vec<String> = parse_sections(&b).into_iter().map(|s| s.name).collect();
+    for n in [
+        ".nv.constant16.scale",
+        ".nv.constant16.tiny",
+        ".nv.constant3.tiny",
+        ".nv.constant14",
+    ] {
+        assert!(names.iter().any(|x| x == n), "{n} missing from {names:?}");
+    }
+    assert_eq!(read_cubin(&b).unwrap(), m);
+}
+
+#[test]
+fn constant_banks_the_reader_could_not_give_back_are_refused() {
+    let mut m = sample_module(AddressSize::Bits32);
+    m.constants = vec![(2, vec![0; 4])];
+    assert!(write_cubin(&m).is_err());
+    m.constants = vec![(14, vec![]), (14, vec![])];
+    assert!(write_cubin(&m).is_err());
+    m.constants = vec![(32, vec![])];
+    assert!(write_cubin(&m).is_err());
+    m.constants = vec![];
+    m.kernels[0].constants = vec![(0, vec![0; 4])];
+    assert!(write_cubin(&m).is_err());
+    m.kernels[0].constants = vec![(16, vec![0; 0x1_0001])];
+    assert!(write_cubin(&m).is_err());
 }
 
 /// Little-endian integer of `n` bytes at `off`.

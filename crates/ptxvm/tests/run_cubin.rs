@@ -252,13 +252,36 @@ fn step_budget() {
 }
 
 #[test]
-fn unsupported_instructions_fault_with_their_text() {
+fn atomics_run_and_a_local_atomic_faults() {
+    // Eight threads add their index to word 0 (1 + 0 + 1 + ... + 7 = 29); `RED` adds 100 to
+    // word 1 per thread (2 + 800).
+    let cubin = kernel(
+        "atom-add",
+        "MOV R2, c [0x0] [0x20];\nS2R R0, SR_Tid_X;\nATOM.ADD R3, [R2], R0;\n\
+         MOV32I R4, 0x64;\nRED.ADD [R2+0x4], R4;\nEXIT;",
+    );
+    let o = run(&cubin, &launch("atom-add", 8), &["--json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(json["buffers"][0]["data"][0], 29);
+    assert_eq!(json["buffers"][0]["data"][1], 802);
     faults(
-        "atom",
-        &format!("{PROLOGUE}\nATOM.ADD R0, [R2], R3;\nEXIT;"),
+        "atom-local",
+        "MOV32I R4, 0x2000000;\nATOM.ADD R0, [R4], R3;\nEXIT;",
         1,
         &[],
-        &["`ATOM.ADD R0, [R2], R3;`", "ATOM is not implemented"],
+        &["`ATOM.ADD R0, [R4], R3;`", "no local atomics"],
+    );
+}
+
+#[test]
+fn unsupported_instructions_fault_with_their_text() {
+    faults(
+        "longjmp",
+        &format!("{PROLOGUE}\nLONGJMP;\nEXIT;"),
+        1,
+        &[],
+        &["`LONGJMP", "not implemented by the Fermi executor"],
     );
     faults(
         "invalid-word",

@@ -85,6 +85,7 @@ pub fn assemble_file_with(
         address_size: laid_out.address_size,
         kernels: Vec::new(),
         constant2: laid_out.constant2,
+        constants: Vec::new(),
     };
     let mut labels = Vec::new();
     for k in laid_out.kernels {

@@ -100,6 +100,9 @@ pub struct Kernel {
     /// `EIATTR_SYNC_STACK`'s two words as NVIDIA's compiler computed them (the reconvergence
     /// stack the kernel needs; kept as read, since nothing here derives them from the code).
     pub sync_stack: Option<[u32; 2]>,
+    /// The kernel's own constant banks other than `c[0x0]` (`.nv.constant<N>.<name>`, e.g.
+    /// bank 16 = `c[0x10]`, the compiler's constants such as `BRX` jump tables), by bank.
+    pub constants: Vec<(u8, Vec<u8>)>,
 }
 
 impl Kernel {
@@ -121,6 +124,26 @@ pub struct Module {
     pub kernels: Vec<Kernel>,
     /// Module-scope constant data, bank `c[0x2]` (`.nv.constant2`).
     pub constant2: Vec<u8>,
+    /// Module-scope constant banks other than `c[0x2]` (`.nv.constant<N>`, e.g. bank 14 =
+    /// `c[0xe]`, the addresses of `__device__` globals), by bank.
+    pub constants: Vec<(u8, Vec<u8>)>,
+}
+
+/// The banks a constant operand can name (its bank field has 5 bits).
+pub const CONSTANT_BANKS: u8 = 32;
+
+/// The bank number of a `.nv.constant<N>` section name's rest `rest` (`"16"` or `"16.k"`),
+/// and the kernel name after it, if any.
+pub fn constant_section_bank(rest: &str) -> Option<(u8, Option<&str>)> {
+    let (num, kernel) = match rest.split_once('.') {
+        Some((n, k)) => (n, Some(k)),
+        None => (rest, None),
+    };
+    if num.is_empty() || num.len() > 2 || !num.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let bank: u8 = num.parse().ok()?;
+    (bank < CONSTANT_BANKS).then_some((bank, kernel))
 }
 
 /// Why bytes are not a cubin we can read, or a module cannot be written.

@@ -109,11 +109,26 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
         .find(|s| s.name == ".nv.constant2")
         .map(|s| s.data.to_vec())
         .unwrap_or_default();
+    // Other module-scope banks (`.nv.constant14`, …); 0 and 2 have their own fields.
+    let mut constants = Vec::new();
+    for sec in &sections {
+        let bank = sec
+            .name
+            .strip_prefix(".nv.constant")
+            .and_then(super::constant_section_bank);
+        if let Some((bank, None)) = bank {
+            if bank != 0 && bank != 2 {
+                check_bank_size(sec)?;
+                constants.push((bank, sec.data.to_vec()));
+            }
+        }
+    }
     Ok(Module {
         arch,
         address_size,
         kernels,
         constant2,
+        constants,
     })
 }
 
@@ -156,6 +171,19 @@ fn read_kernel(
         local_size: nobits_size("local")?,
         ..Kernel::default()
     };
+    // The kernel's own banks other than c[0x0] (`.nv.constant16.<name>`, …).
+    for sec in sections {
+        let bank = sec
+            .name
+            .strip_prefix(".nv.constant")
+            .and_then(super::constant_section_bank);
+        if let Some((bank, Some(k))) = bank {
+            if k == name && bank != 0 {
+                check_bank_size(sec)?;
+                kernel.constants.push((bank, sec.data.to_vec()));
+            }
+        }
+    }
     let info_name = format!(".nv.info.{name}");
     // Only the section that names this text section in sh_info (or, lacking that, by name).
     let info = sections
@@ -166,6 +194,20 @@ fn read_kernel(
         apply_kernel_info(info, &mut kernel)?;
     }
     Ok(kernel)
+}
+
+/// A constant bank holds at most 64 KiB.
+fn check_bank_size(sec: &Section<'_>) -> Result<(), CubinError> {
+    if sec.data.len() > CONSTANT_BANK_BYTES as usize {
+        return Err(malformed(
+            &sec.name,
+            format!(
+                "{} bytes exceed a constant bank's {CONSTANT_BANK_BYTES}",
+                sec.data.len()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn apply_kernel_info(info: &Section<'_>, kernel: &mut Kernel) -> Result<(), CubinError> {

@@ -71,9 +71,15 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
     // Indices are predictable, in CUDA 4.1's order: per kernel `.text.k`, `.nv.constant0.k`,
     // `.nv.info.k`, then optional `.nv.shared.k` / `.nv.local.k`; `.nv.constant2`; `.nv.info`
     // last.
-    let per_kernel = |k: &Kernel| 3 + u32::from(k.shared_size > 0) + u32::from(k.local_size > 0);
-    let own_count: u32 =
-        1 + m.kernels.iter().map(per_kernel).sum::<u32>() + u32::from(!m.constant2.is_empty());
+    // Other constant banks (`.nv.constant16.k`, `.nv.constant14`) follow the kernel's
+    // sections and `.nv.constant2` respectively.
+    let per_kernel = |k: &Kernel| {
+        3 + u32::from(k.shared_size > 0) + u32::from(k.local_size > 0) + k.constants.len() as u32
+    };
+    let own_count: u32 = 1
+        + m.kernels.iter().map(per_kernel).sum::<u32>()
+        + u32::from(!m.constant2.is_empty())
+        + m.constants.len() as u32;
     // Symbols: null, one STT_SECTION per own section, then one per kernel.
     let kernel_sym = |i: usize| 1 + own_count + i as u32;
     let section_sym = |section_index: u32| 1 + (section_index - FIRST_OWN_SECTION);
@@ -181,6 +187,13 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
                 });
             }
         }
+        for (bank, data) in &k.constants {
+            out.push(constant_section(
+                format!(".nv.constant{bank}.{}", k.name),
+                text_idx,
+                data,
+            ));
+        }
         debug_assert_eq!(text_idx + per_kernel(k), next);
     }
     if !m.constant2.is_empty() {
@@ -196,6 +209,9 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             offset: 0,
         });
     }
+    for (bank, data) in &m.constants {
+        out.push(constant_section(format!(".nv.constant{bank}"), 0, data));
+    }
     out.push(Planned {
         name: ".nv.info".into(),
         sh_type: elf::SHT_PROGBITS.0,
@@ -209,6 +225,40 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
     });
     debug_assert_eq!(out.len() as u32, own_count);
     out
+}
+
+fn constant_section(name: String, sh_info: u32, data: &[u8]) -> Planned {
+    Planned {
+        name,
+        sh_type: elf::SHT_PROGBITS.0,
+        sh_flags: elf::SHF_ALLOC.0,
+        sh_link: 0,
+        sh_info,
+        align: 4,
+        data: Some(data.to_vec()),
+        nobits_size: 0,
+        offset: 0,
+    }
+}
+
+/// Refuses a constant bank the reader could not give back: a number outside 0–31, one of
+/// the banks with a field of their own (`reserved`), a repeat, or more than 64 KiB.
+fn check_banks(banks: &[(u8, Vec<u8>)], reserved: &[u8], whose: &str) -> Result<(), CubinError> {
+    for (i, (bank, data)) in banks.iter().enumerate() {
+        let why = if *bank >= super::CONSTANT_BANKS || reserved.contains(bank) {
+            "cannot be written in this field"
+        } else if banks.iter().take(i).any(|(b, _)| b == bank) {
+            "is given twice"
+        } else if data.len() > CONSTANT_BANK_BYTES as usize {
+            "holds more than 64 KiB"
+        } else {
+            continue;
+        };
+        return Err(CubinError::Unrepresentable(format!(
+            "{whose}: constant bank {bank} {why}"
+        )));
+    }
+    Ok(())
 }
 
 /// `e_flags` for a module: real and virtual SM, unified texture mode, address width.
@@ -235,6 +285,10 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
                 k.name
             )));
         }
+    }
+    check_banks(&module.constants, &[0, 2], "module")?;
+    for k in &module.kernels {
+        check_banks(&k.constants, &[0], &format!("kernel `{}`", k.name))?;
     }
     if module.constant2.len() > CONSTANT_BANK_BYTES as usize {
         return Err(CubinError::Unrepresentable(
