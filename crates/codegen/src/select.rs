@@ -1,0 +1,823 @@
+//! Instruction selection: one PTX instruction → Fermi instructions as cuobjdump text, which the
+//! `fermi` crate's table parses and encodes (so the text and the words come from one row).
+//!
+//! Anything this selector cannot translate exactly returns an error naming the instruction and
+//! the reason; it never emits an approximation.
+
+use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR};
+use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
+use isa::Flag;
+use isa::{BoolOp, CmpOp, MulMode, Rounding};
+use std::collections::HashMap;
+
+/// One line of the output: a label or an instruction's text (guard included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    Label(String),
+    Inst(String),
+}
+
+pub struct Selector<'a> {
+    pub module: &'a Module,
+    pub func: &'a Function,
+    pub regs: RegMap,
+    pub out: Vec<Line>,
+    /// Offsets in the parameter bank, relative to `c[0x0][0x20]`.
+    pub params: HashMap<VarId, u32>,
+    /// Offsets in the CTA's shared window.
+    pub shared: HashMap<VarId, u32>,
+    pub a64: bool,
+    pub uses_bar: bool,
+}
+
+type R<T> = Result<T, String>;
+
+fn hex(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+fn is_signed(ty: Type) -> bool {
+    matches!(ty, Type::S8 | Type::S16 | Type::S32 | Type::S64)
+}
+
+fn bits(ty: Type) -> u32 {
+    crate::regs::width_of(ty).unwrap_or(0)
+}
+
+fn rounding_suffix(r: Option<Rounding>) -> R<&'static str> {
+    Ok(match r {
+        None | Some(Rounding::Rn) => "",
+        Some(Rounding::Rz) => ".RZ",
+        Some(Rounding::Rm) => ".RM",
+        Some(Rounding::Rp) => ".RP",
+        Some(other) => {
+            return Err(format!(
+                "rounding {} has no Fermi float form",
+                other.spelling()
+            ))
+        }
+    })
+}
+
+fn int_cmp(c: CmpOp, signed: bool) -> R<(&'static str, bool)> {
+    Ok(match c {
+        CmpOp::Eq => ("EQ", signed),
+        CmpOp::Ne => ("NE", signed),
+        CmpOp::Lt => ("LT", signed),
+        CmpOp::Le => ("LE", signed),
+        CmpOp::Gt => ("GT", signed),
+        CmpOp::Ge => ("GE", signed),
+        CmpOp::Lo => ("LT", false),
+        CmpOp::Ls => ("LE", false),
+        CmpOp::Hi => ("GT", false),
+        CmpOp::Hs => ("GE", false),
+        other => {
+            return Err(format!(
+                "comparison {} is not an integer comparison",
+                other.spelling()
+            ))
+        }
+    })
+}
+
+fn float_cmp(c: CmpOp) -> &'static str {
+    match c {
+        CmpOp::Eq => "EQ",
+        CmpOp::Ne => "NE",
+        CmpOp::Lt => "LT",
+        CmpOp::Le => "LE",
+        CmpOp::Gt => "GT",
+        CmpOp::Ge => "GE",
+        CmpOp::Lo => "LT",
+        CmpOp::Ls => "LE",
+        CmpOp::Hi => "GT",
+        CmpOp::Hs => "GE",
+        CmpOp::Equ => "EQU",
+        CmpOp::Neu => "NEU",
+        CmpOp::Ltu => "LTU",
+        CmpOp::Leu => "LEU",
+        CmpOp::Gtu => "GTU",
+        CmpOp::Geu => "GEU",
+        CmpOp::Num => "NUM",
+        CmpOp::Nan => "NAN",
+    }
+}
+
+fn bool_op(b: Option<BoolOp>) -> &'static str {
+    match b {
+        None | Some(BoolOp::And) => "AND",
+        Some(BoolOp::Or) => "OR",
+        Some(BoolOp::Xor) => "XOR",
+    }
+}
+
+impl<'a> Selector<'a> {
+    fn emit(&mut self, guard: &str, text: String) {
+        self.out.push(Line::Inst(format!("{guard}{text}")));
+    }
+
+    fn loc(&mut self, r: RegId) -> R<Loc> {
+        self.regs.loc(self.func, r)
+    }
+
+    fn gpr(&mut self, r: RegId) -> R<String> {
+        match self.loc(r)? {
+            Loc::Gpr(n) => Ok(format!("R{n}")),
+            _ => Err("expected a 32-bit register".into()),
+        }
+    }
+
+    fn pair(&mut self, r: RegId) -> R<(String, String)> {
+        match self.loc(r)? {
+            Loc::Pair(n) => Ok((format!("R{n}"), format!("R{}", n + 1))),
+            _ => Err("expected a 64-bit register".into()),
+        }
+    }
+
+    fn pred(&mut self, r: RegId) -> R<String> {
+        match self.loc(r)? {
+            Loc::Pred(n) => Ok(format!("P{n}")),
+            _ => Err("expected a predicate register".into()),
+        }
+    }
+
+    /// A 32-bit integer source: a register, a 20-bit immediate, or a 32-bit one moved into the
+    /// scratch register `scratch` first (`MOV32I`).
+    fn src32(&mut self, o: &Operand, g: &str, scratch: u8, imm20_ok: bool) -> R<String> {
+        match o {
+            Operand::Reg(r) => self.gpr(*r),
+            Operand::Imm(v) => {
+                let v32 = *v as u32 as i32 as i64;
+                if *v as u32 == 0 {
+                    return Ok("RZ".into());
+                }
+                if imm20_ok && (-(1 << 19)..(1 << 19)).contains(&v32) {
+                    Ok(hex(v32))
+                } else {
+                    self.emit(g, format!("MOV32I R{scratch}, {};", hex(v32)));
+                    Ok(format!("R{scratch}"))
+                }
+            }
+            _ => Err("unsupported operand kind".into()),
+        }
+    }
+
+    /// A register-only 32-bit source (immediates through `MOV32I` into `scratch`).
+    fn reg32(&mut self, o: &Operand, g: &str, scratch: u8) -> R<String> {
+        self.src32(o, g, scratch, false)
+    }
+
+    /// A 64-bit source as (low, high) registers; immediates through the scratch pair.
+    fn src64(&mut self, o: &Operand, g: &str) -> R<(String, String)> {
+        match o {
+            Operand::Reg(r) => self.pair(*r),
+            Operand::Imm(v) => {
+                let (lo, hi) = (*v as u32, (*v >> 32) as u32);
+                let mut part = |x: u32, n: u8| {
+                    if x == 0 {
+                        "RZ".to_string()
+                    } else {
+                        self.emit(g, format!("MOV32I R{n}, {};", hex(x as i32 as i64)));
+                        format!("R{n}")
+                    }
+                };
+                Ok((part(lo, SCRATCH_PAIR), part(hi, SCRATCH_PAIR + 1)))
+            }
+            _ => Err("unsupported operand kind".into()),
+        }
+    }
+
+    fn dst(&self, inst: &Inst) -> R<RegId> {
+        inst.operands
+            .first()
+            .and_then(Operand::as_reg)
+            .ok_or_else(|| "destination is not a plain register".to_string())
+    }
+
+    fn opnd(inst: &Inst, i: usize) -> R<&Operand> {
+        inst.operands
+            .get(i)
+            .ok_or_else(|| "missing operand".to_string())
+    }
+
+    fn guard(&mut self, inst: &Inst) -> R<String> {
+        Ok(match inst.guard {
+            None => String::new(),
+            Some(g) => {
+                let p = self.pred(g.reg)?;
+                format!("@{}{p} ", if g.negated { "!" } else { "" })
+            }
+        })
+    }
+
+    /// Selects `inst`; `Err` is the reason it cannot be translated.
+    pub fn select(&mut self, inst: &Inst) -> R<()> {
+        let g = self.guard(inst)?;
+        let ty = inst.ty().unwrap_or(Type::B32);
+        let w = bits(ty);
+        let mods = &inst.mods;
+        let unsupported_mods = [Flag::Sat, Flag::Cc, Flag::Ftz, Flag::Approx];
+        let has = |f: Flag| mods.has(f);
+        match inst.op {
+            Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
+            Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
+            Opcode::Add | Opcode::Sub | Opcode::Mul if ty == Type::F64 => {
+                let name = if inst.op == Opcode::Mul {
+                    "DMUL"
+                } else {
+                    "DADD"
+                };
+                self.double_bin(inst, &g, name)
+            }
+            Opcode::Fma | Opcode::Mad if ty == Type::F32 || ty == Type::F64 => {
+                self.fma(inst, &g, ty)
+            }
+            Opcode::Add | Opcode::Sub if w == 32 && !has(Flag::Cc) && !has(Flag::Sat) => {
+                let d = self.dst(inst)?;
+                let d = self.gpr(d)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let b = Self::opnd(inst, 2)?;
+                let b = if inst.op == Opcode::Sub {
+                    match b {
+                        Operand::Imm(v) => {
+                            let neg = (*v as u32).wrapping_neg() as u64;
+                            self.src32(&Operand::Imm(neg), &g, SCRATCH_PAIR, true)?
+                        }
+                        _ => format!("-{}", self.src32(b, &g, SCRATCH_PAIR, true)?),
+                    }
+                } else {
+                    self.src32(b, &g, SCRATCH_PAIR, true)?
+                };
+                self.emit(&g, format!("IADD {d}, {a}, {b};"));
+                Ok(())
+            }
+            Opcode::Add if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
+                let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                self.emit(&g, format!("IADD {dl}.CC, {al}, {bl};"));
+                self.emit(&g, format!("IADD.X {dh}, {ah}, {bh};"));
+                Ok(())
+            }
+            Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
+            Opcode::And | Opcode::Or | Opcode::Xor if w == 32 || w == 64 => {
+                let op = match inst.op {
+                    Opcode::And => "AND",
+                    Opcode::Or => "OR",
+                    _ => "XOR",
+                };
+                let d = self.dst(inst)?;
+                if w == 32 {
+                    let d = self.gpr(d)?;
+                    let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                    let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, true)?;
+                    self.emit(&g, format!("LOP.{op} {d}, {a}, {b};"));
+                } else {
+                    let (dl, dh) = self.pair(d)?;
+                    let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
+                    let (bl, bh) = match Self::opnd(inst, 2)? {
+                        Operand::Reg(r) => self.pair(*r)?,
+                        _ => return Err("a 64-bit immediate logic operand".into()),
+                    };
+                    self.emit(&g, format!("LOP.{op} {dl}, {al}, {bl};"));
+                    self.emit(&g, format!("LOP.{op} {dh}, {ah}, {bh};"));
+                }
+                Ok(())
+            }
+            Opcode::Not if w == 32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                self.emit(&g, format!("LOP.PASS_B {d}, RZ, ~{a};"));
+                Ok(())
+            }
+            Opcode::Shl | Opcode::Shr if w == 32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, true)?;
+                let name = match (inst.op, is_signed(ty)) {
+                    (Opcode::Shl, _) => "SHL",
+                    (_, true) => "SHR",
+                    (_, false) => "SHR.U32",
+                };
+                self.emit(&g, format!("{name} {d}, {a}, {b};"));
+                Ok(())
+            }
+            Opcode::Min | Opcode::Max if w == 32 && ty != Type::F32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, true)?;
+                let u = if is_signed(ty) { "" } else { ".U32" };
+                let sel = if inst.op == Opcode::Min { "pt" } else { "!pt" };
+                self.emit(&g, format!("IMNMX{u} {d}, {a}, {b}, {sel};"));
+                Ok(())
+            }
+            Opcode::Setp => self.setp(inst, &g, ty),
+            Opcode::Selp if w == 32 || w == 64 => {
+                let d = self.dst(inst)?;
+                let p = match Self::opnd(inst, 3)? {
+                    Operand::Reg(r) => self.pred(*r)?,
+                    Operand::NotPred(r) => format!("!{}", self.pred(*r)?),
+                    _ => return Err("an immediate selector predicate".into()),
+                };
+                if w == 32 {
+                    let d = self.gpr(d)?;
+                    let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                    let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, ty != Type::F32)?;
+                    self.emit(&g, format!("SEL {d}, {a}, {b}, {p};"));
+                } else {
+                    let (dl, dh) = self.pair(d)?;
+                    let (al, ah) = match Self::opnd(inst, 1)? {
+                        Operand::Reg(r) => self.pair(*r)?,
+                        _ => return Err("a 64-bit immediate first source".into()),
+                    };
+                    let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                    self.emit(&g, format!("SEL {dl}, {al}, {bl}, {p};"));
+                    self.emit(&g, format!("SEL {dh}, {ah}, {bh}, {p};"));
+                }
+                Ok(())
+            }
+            Opcode::Mov => self.mov(inst, &g, w),
+            Opcode::Cvta if !has(Flag::To) || mods.space == Some(Space::Global) => {
+                match mods.space {
+                    Some(Space::Global) => self.copy(inst, &g, w),
+                    _ => Err("only the global window is an identity mapping on sm_20 here; shared/local/const windows are not yet translated".into()),
+                }
+            }
+            Opcode::Cvt => self.cvt(inst, &g),
+            Opcode::Ld => self.ld(inst, &g, ty),
+            Opcode::St => self.st(inst, &g, ty),
+            Opcode::Bar | Opcode::Barrier if !has(Flag::Arrive) && !has(Flag::Red) => {
+                match (inst.operands.first(), inst.operands.get(1)) {
+                    (Some(Operand::Imm(0)), None | Some(Operand::Omitted)) => {}
+                    _ => {
+                        return Err("only `bar.sync 0` without a thread count is translated".into())
+                    }
+                }
+                self.uses_bar = true;
+                self.emit(&g, "BAR.RED.POPC RZ, RZ;".into());
+                Ok(())
+            }
+            Opcode::Ret | Opcode::Exit => {
+                self.emit(&g, "EXIT;".into());
+                Ok(())
+            }
+            Opcode::Bra => Ok(()), // emitted by the caller, which knows the layout
+            _ => {
+                let why = if unsupported_mods.iter().any(|f| has(*f)) {
+                    "its modifiers have no selection rule yet"
+                } else {
+                    "this type or form has no selection rule yet"
+                };
+                Err(format!("{why} (see docs/codegen.md)"))
+            }
+        }
+    }
+
+    fn float_bin(&mut self, inst: &Inst, g: &str, name: &str) -> R<()> {
+        let m = &inst.mods;
+        if m.has(Flag::Approx) || m.has(Flag::Sat) {
+            return Err(".approx/.sat float forms have no selection rule yet".into());
+        }
+        let rnd = rounding_suffix(m.rounding)?;
+        let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+        let d = self.gpr(self.dst(inst)?)?;
+        let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+        let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+        // a - b is a + (-b) exactly (negation is a sign flip), including b = +0 (RZ).
+        let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+        self.emit(g, format!("{name}{ftz}{rnd} {d}, {a}, {neg}{b};"));
+        Ok(())
+    }
+
+    fn double_bin(&mut self, inst: &Inst, g: &str, name: &str) -> R<()> {
+        let rnd = rounding_suffix(inst.mods.rounding)?;
+        let (dl, _) = self.pair(self.dst(inst)?)?;
+        let a = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.pair(*r)?.0,
+            _ => return Err("an immediate first f64 source".into()),
+        };
+        let b = match Self::opnd(inst, 2)? {
+            Operand::Reg(r) => self.pair(*r)?.0,
+            Operand::Imm(v) => {
+                // Both halves into the scratch pair, so the operand is one aligned pair.
+                for (half, x) in [
+                    (SCRATCH_PAIR, *v as u32),
+                    (SCRATCH_PAIR + 1, (*v >> 32) as u32),
+                ] {
+                    self.emit(g, format!("MOV32I R{half}, {};", hex(x as i32 as i64)));
+                }
+                format!("R{SCRATCH_PAIR}")
+            }
+            _ => return Err("unsupported f64 operand".into()),
+        };
+        let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+        self.emit(g, format!("{name}{rnd} {dl}, {a}, {neg}{b};"));
+        Ok(())
+    }
+
+    fn fma(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        if m.rounding.is_none() {
+            return Err("mad.f32/.f64 without a rounding modifier (sm_1x unfused semantics) has no selection rule yet".into());
+        }
+        if m.has(Flag::Sat) {
+            return Err(".sat has no selection rule yet".into());
+        }
+        let rnd = rounding_suffix(m.rounding)?;
+        if ty == Type::F32 {
+            let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+            let d = self.gpr(self.dst(inst)?)?;
+            let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+            let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+            let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
+            self.emit(g, format!("FFMA{ftz}{rnd} {d}, {a}, {b}, {c};"));
+        } else {
+            let (dl, _) = self.pair(self.dst(inst)?)?;
+            let part = |s: &mut Self, i: usize| -> R<String> {
+                match Self::opnd(inst, i)? {
+                    Operand::Reg(r) => Ok(s.pair(*r)?.0),
+                    _ => Err("an immediate f64 fma operand".to_string()),
+                }
+            };
+            let a = part(self, 1)?;
+            let b = part(self, 2)?;
+            let c = part(self, 3)?;
+            self.emit(g, format!("DFMA{rnd} {dl}, {a}, {b}, {c};"));
+        }
+        Ok(())
+    }
+
+    fn int_mul(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        if m.has(Flag::Sat) || m.has(Flag::Cc) {
+            return Err(".sat/.cc multiply forms have no selection rule yet".into());
+        }
+        let types = if is_signed(ty) { "" } else { ".U32.U32" };
+        let d = self.dst(inst)?;
+        let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+        let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
+        let mad = inst.op == Opcode::Mad;
+        let c = if mad {
+            Some(self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?)
+        } else {
+            None
+        };
+        match (m.mul_mode, c) {
+            (Some(MulMode::Lo) | None, None) => {
+                let d = self.gpr(d)?;
+                self.emit(g, format!("IMUL{types} {d}, {a}, {b};"));
+            }
+            (Some(MulMode::Hi), None) => {
+                let d = self.gpr(d)?;
+                self.emit(g, format!("IMUL{types}.HI {d}, {a}, {b};"));
+            }
+            (Some(MulMode::Lo) | None, Some(c)) => {
+                let d = self.gpr(d)?;
+                self.emit(g, format!("IMAD{types} {d}, {a}, {b}, {c};"));
+            }
+            (Some(MulMode::Wide), None) => {
+                let (dl, dh) = self.pair(d)?;
+                // The high half first would be wrong if dl aliased a source; it cannot (a pair
+                // and a 32-bit register never share a register here).
+                self.emit(g, format!("IMUL{types} {dl}, {a}, {b};"));
+                self.emit(g, format!("IMUL{types}.HI {dh}, {a}, {b};"));
+            }
+            _ => return Err("mad.hi / mad.wide have no selection rule yet".into()),
+        }
+        Ok(())
+    }
+
+    fn setp(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        let (p, q) = match Self::opnd(inst, 0)? {
+            Operand::PredPair(p, q) => (*p, *q),
+            Operand::Reg(p) => (*p, None),
+            _ => return Err("unexpected destination".into()),
+        };
+        if q.is_some() {
+            return Err("the complement destination `p|q` has no selection rule yet".into());
+        }
+        let p = self.pred(p)?;
+        let cmp = m.cmp.ok_or("missing comparison")?;
+        let c = match inst.operands.get(3) {
+            None | Some(Operand::Omitted) => "pt".to_string(),
+            Some(Operand::Reg(r)) => self.pred(*r)?,
+            Some(Operand::NotPred(r)) => format!("!{}", self.pred(*r)?),
+            Some(_) => return Err("an immediate predicate operand".into()),
+        };
+        let bop = bool_op(m.bool_op);
+        match ty {
+            Type::F32 => {
+                let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+                self.emit(
+                    g,
+                    format!(
+                        "FSETP.{}{ftz}.{bop} {p}, pt, {a}, {b}, {c};",
+                        float_cmp(cmp)
+                    ),
+                );
+            }
+            _ if bits(ty) == 32 => {
+                let (name, signed) = int_cmp(cmp, is_signed(ty))?;
+                let u = if signed { "" } else { ".U32" };
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
+                self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, pt, {a}, {b}, {c};"));
+            }
+            _ => return Err(format!("setp{} has no selection rule yet", ty_spelling(ty))),
+        }
+        Ok(())
+    }
+
+    /// A plain register-to-register (or immediate) copy of `w` bits.
+    fn copy(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        let d = self.dst(inst)?;
+        let src = Self::opnd(inst, 1)?;
+        if w == 64 {
+            let (dl, dh) = self.pair(d)?;
+            match src {
+                Operand::Reg(r) => {
+                    let (al, ah) = self.pair(*r)?;
+                    self.emit(g, format!("MOV {dl}, {al};"));
+                    self.emit(g, format!("MOV {dh}, {ah};"));
+                }
+                Operand::Imm(v) => {
+                    self.emit(g, format!("MOV32I {dl}, {};", hex(*v as u32 as i32 as i64)));
+                    self.emit(
+                        g,
+                        format!("MOV32I {dh}, {};", hex((*v >> 32) as u32 as i32 as i64)),
+                    );
+                }
+                _ => return Err("unsupported source".into()),
+            }
+        } else {
+            let d = self.gpr(d)?;
+            match src {
+                Operand::Reg(r) => {
+                    let a = self.gpr(*r)?;
+                    self.emit(g, format!("MOV {d}, {a};"));
+                }
+                Operand::Imm(v) => {
+                    self.emit(g, format!("MOV32I {d}, {};", hex(*v as u32 as i32 as i64)));
+                }
+                _ => return Err("unsupported source".into()),
+            }
+        }
+        Ok(())
+    }
+
+    fn mov(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        let src = Self::opnd(inst, 1)?;
+        match src {
+            Operand::Special { reg, index } => {
+                let d = self.gpr(self.dst(inst)?)?;
+                use isa::SpecialReg as S;
+                let axis = ["X", "Y", "Z"]
+                    .get(usize::from(*index))
+                    .ok_or("bad component")?;
+                match reg {
+                    S::Tid => self.emit(g, format!("S2R {d}, SR_Tid_{axis};")),
+                    S::Ctaid => self.emit(g, format!("S2R {d}, SR_CTAid_{axis};")),
+                    S::Ntid => self.emit(
+                        g,
+                        format!("MOV {d}, c [0x0] [{}];", hex(0x8 + 4 * i64::from(*index))),
+                    ),
+                    S::Nctaid => self.emit(
+                        g,
+                        format!("MOV {d}, c [0x0] [{}];", hex(0x14 + 4 * i64::from(*index))),
+                    ),
+                    S::Laneid => self.emit(g, format!("S2R {d}, SR_LaneId;")),
+                    _ => return Err("this special register has no selection rule yet".into()),
+                }
+                Ok(())
+            }
+            Operand::VarAddr { var, offset } => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let base = *self
+                    .shared
+                    .get(var)
+                    .ok_or("the address of a non-shared variable has no selection rule yet")?;
+                let v = i64::from(base) + offset;
+                self.emit(g, format!("MOV32I {d}, {};", hex(v)));
+                Ok(())
+            }
+            Operand::Reg(_) | Operand::Imm(_) if w == 32 || w == 64 || w == 16 || w == 8 => {
+                if w < 32 {
+                    if let Operand::Imm(v) = src {
+                        // A 16-bit register holds its value zero-extended in the 32-bit slot
+                        // only as far as its own bits are read; keep the exact bits.
+                        let d = self.gpr(self.dst(inst)?)?;
+                        self.emit(g, format!("MOV32I {d}, {};", hex(*v as u32 as i32 as i64)));
+                        return Ok(());
+                    }
+                }
+                self.copy(inst, g, w)
+            }
+            _ => Err("this mov form has no selection rule yet".into()),
+        }
+    }
+
+    fn cvt(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let (dt, st) = (
+            inst.type_slot(0).ok_or("no type")?,
+            inst.type_slot(1).ok_or("no type")?,
+        );
+        let m = &inst.mods;
+        if m.rounding.is_some() || m.has(Flag::Sat) || m.has(Flag::Ftz) {
+            return Err("cvt with rounding/.sat/.ftz has no selection rule yet".into());
+        }
+        let int = |t: Type| {
+            matches!(
+                t,
+                Type::U32 | Type::S32 | Type::U64 | Type::S64 | Type::B32 | Type::B64
+            )
+        };
+        if !int(dt) || !int(st) {
+            return Err(format!(
+                "cvt{}{} has no selection rule yet",
+                ty_spelling(dt),
+                ty_spelling(st)
+            ));
+        }
+        let d = self.dst(inst)?;
+        let a = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => *r,
+            _ => return Err("an immediate cvt source".into()),
+        };
+        match (bits(dt), bits(st)) {
+            (32, 32) => {
+                let (d, a) = (self.gpr(d)?, self.gpr(a)?);
+                self.emit(g, format!("MOV {d}, {a};"));
+            }
+            (32, 64) => {
+                let d = self.gpr(d)?;
+                let (al, _) = self.pair(a)?;
+                self.emit(g, format!("MOV {d}, {al};"));
+            }
+            (64, 32) => {
+                let (dl, dh) = self.pair(d)?;
+                let a = self.gpr(a)?;
+                self.emit(g, format!("MOV {dl}, {a};"));
+                if is_signed(st) {
+                    self.emit(g, format!("SHR {dh}, {a}, 0x1f;"));
+                } else {
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                }
+            }
+            _ => {
+                let (dl, dh) = self.pair(d)?;
+                let (al, ah) = self.pair(a)?;
+                self.emit(g, format!("MOV {dl}, {al};"));
+                self.emit(g, format!("MOV {dh}, {ah};"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `[base+offset]` as a Fermi address: (register text, offset).
+    fn address(&mut self, a: &Address, space: Option<Space>) -> R<(String, i64)> {
+        match a.base {
+            AddrBase::Reg(r) => {
+                let text = if self.a64 && space != Some(Space::Shared) {
+                    self.pair(r)?.0
+                } else {
+                    match self.loc(r)? {
+                        Loc::Gpr(n) => format!("R{n}"),
+                        Loc::Pair(n) => format!("R{n}"),
+                        Loc::Pred(_) => return Err("a predicate address".into()),
+                    }
+                };
+                Ok((text, a.offset))
+            }
+            AddrBase::Var(v) => match self.shared.get(&v) {
+                Some(off) if space == Some(Space::Shared) => {
+                    Ok(("RZ".into(), i64::from(*off) + a.offset))
+                }
+                _ => Err("addressing this variable has no selection rule yet".into()),
+            },
+            AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
+        }
+    }
+
+    fn access(ty: Type) -> R<&'static str> {
+        Ok(match ty {
+            Type::U8 => ".U8",
+            Type::S8 => ".S8",
+            Type::U16 => ".U16",
+            Type::S16 => ".S16",
+            t if bits(t) == 32 => "",
+            t if bits(t) == 64 => ".64",
+            Type::B8 => ".U8",
+            Type::B16 => ".U16",
+            _ => return Err("this access size has no selection rule yet".into()),
+        })
+    }
+
+    fn ld(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if inst.mods.vec.is_some() {
+            return Err("vector loads have no selection rule yet".into());
+        }
+        let d = self.dst(inst)?;
+        let Operand::Address(addr) = Self::opnd(inst, 1)? else {
+            return Err("unexpected address operand".into());
+        };
+        let space = inst.mods.space;
+        let wide = matches!(self.loc(d)?, Loc::Pair(_));
+        let (dl, dh) = match self.loc(d)? {
+            Loc::Pair(n) => (format!("R{n}"), format!("R{}", n + 1)),
+            Loc::Gpr(n) => (format!("R{n}"), String::new()),
+            Loc::Pred(_) => return Err("a predicate destination".into()),
+        };
+        if matches!(space, Some(Space::Param | Space::ParamEntry)) {
+            let AddrBase::Var(v) = addr.base else {
+                return Err("a parameter load through a register".into());
+            };
+            let off = *self
+                .params
+                .get(&v)
+                .ok_or("not a kernel parameter of this entry")?;
+            let at = 0x20 + i64::from(off) + addr.offset;
+            if bits(ty) < 32 && bits(ty) != 0 {
+                return Err("sub-word parameter loads have no selection rule yet".into());
+            }
+            self.emit(g, format!("MOV {dl}, c [0x0] [{}];", hex(at)));
+            if wide {
+                self.emit(g, format!("MOV {dh}, c [0x0] [{}];", hex(at + 4)));
+            }
+            return Ok(());
+        }
+        let acc = Self::access(ty)?;
+        let (base, off) = self.address(addr, space)?;
+        let off = hex(off);
+        let text = match space {
+            None | Some(Space::Global) => {
+                let e = if self.a64 { ".E" } else { "" };
+                format!("LD{e}{acc} {dl}, [{base}+{off}];")
+            }
+            Some(Space::Shared | Space::SharedCta) => format!("LDS{acc} {dl}, [{base}+{off}];"),
+            Some(s) => {
+                return Err(format!(
+                    "loads from {} have no selection rule yet",
+                    s.spelling()
+                ))
+            }
+        };
+        self.emit(g, text);
+        Ok(())
+    }
+
+    fn st(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if inst.mods.vec.is_some() {
+            return Err("vector stores have no selection rule yet".into());
+        }
+        let Operand::Address(addr) = Self::opnd(inst, 0)? else {
+            return Err("unexpected address operand".into());
+        };
+        let v = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => match self.loc(*r)? {
+                Loc::Pair(n) | Loc::Gpr(n) => format!("R{n}"),
+                Loc::Pred(_) => return Err("a predicate value".into()),
+            },
+            other if bits(ty) <= 32 => self.reg32(other, g, SCRATCH)?,
+            Operand::Imm(_) => self.src64(Self::opnd(inst, 1)?, g).and_then(|(l, h)| {
+                if l == "RZ" && h == "RZ" {
+                    Ok("RZ".to_string())
+                } else if l == "RZ" || h == "RZ" {
+                    Err("a 64-bit immediate with one zero half".to_string())
+                } else {
+                    Ok(l)
+                }
+            })?,
+            _ => return Err("unsupported stored value".into()),
+        };
+        let space = inst.mods.space;
+        let acc = Self::access(ty)?;
+        let (base, off) = self.address(addr, space)?;
+        let off = hex(off);
+        let text = match space {
+            None | Some(Space::Global) => {
+                let e = if self.a64 { ".E" } else { "" };
+                format!("ST{e}{acc} [{base}+{off}], {v};")
+            }
+            Some(Space::Shared | Space::SharedCta) => format!("STS{acc} [{base}+{off}], {v};"),
+            Some(s) => {
+                return Err(format!(
+                    "stores to {} have no selection rule yet",
+                    s.spelling()
+                ))
+            }
+        };
+        self.emit(g, text);
+        Ok(())
+    }
+}
+
+fn ty_spelling(t: Type) -> String {
+    format!(".{t:?}").to_lowercase()
+}
