@@ -1,0 +1,697 @@
+//! Differential tests: PTX on the PTX executor against `ptxvm compile`'s code on the Fermi
+//! executor, bit for bit, over edge values. For the integer kernel each result is also checked
+//! against an independent Rust computation of the PTX semantics written here.
+
+mod common;
+use common::*;
+
+const INT32: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry int32_ops(.param .u64 vals, .param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	shr.u32 %r5, %r4, 5;
+	and.b32 %r6, %r4, 31;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r7, [%rd4];
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r8, [%rd4];
+	mul.wide.u32 %rd5, %r4, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	setp.gt.u32 %p1, %r7, %r8;
+	setp.ne.s32 %p2, %r7, 0;
+	add.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+0], %r10;
+	sub.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+4096], %r10;
+	mul.lo.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+8192], %r10;
+	mul.hi.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+12288], %r10;
+	mul.hi.u32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+16384], %r10;
+	and.b32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+20480], %r10;
+	or.b32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+24576], %r10;
+	xor.b32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+28672], %r10;
+	not.b32 %r10, %r7;
+	st.global.u32 [%rd6+32768], %r10;
+	shl.b32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+36864], %r10;
+	shr.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+40960], %r10;
+	shr.u32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+45056], %r10;
+	min.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+49152], %r10;
+	max.u32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+53248], %r10;
+	min.u32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+57344], %r10;
+	max.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+61440], %r10;
+	mad.lo.s32 %r10, %r7, %r8, %r7;
+	st.global.u32 [%rd6+65536], %r10;
+	setp.lt.s32 %p1, %r7, %r8;
+	selp.b32 %r10, %r7, %r8, %p1;
+	st.global.u32 [%rd6+69632], %r10;
+	setp.hi.u32 %p1, %r7, %r8;
+	selp.u32 %r10, 1, 0, %p1;
+	st.global.u32 [%rd6+73728], %r10;
+	add.s32 %r10, %r7, 1000000;
+	st.global.u32 [%rd6+77824], %r10;
+	sub.s32 %r10, %r7, 5;
+	st.global.u32 [%rd6+81920], %r10;
+	shl.b32 %r10, %r7, 3;
+	st.global.u32 [%rd6+86016], %r10;
+	add.s32 %r10, %r7, -7;
+	st.global.u32 [%rd6+90112], %r10;
+	setp.ne.s32 %p2, %r7, 0;
+	setp.ge.s32.and %p3, %r7, %r8, %p2;
+	selp.b32 %r10, 11, 22, %p3;
+	st.global.u32 [%rd6+94208], %r10;
+	setp.le.u32.or %p3, %r7, %r8, %p2;
+	selp.b32 %r10, 11, 22, %p3;
+	st.global.u32 [%rd6+98304], %r10;
+	mul.lo.u32 %r10, %r7, 74565;
+	st.global.u32 [%rd6+102400], %r10;
+	mov.u32 %r10, 0x12345678;
+	@%p1 add.s32 %r10, %r7, %r8;
+	st.global.u32 [%rd6+106496], %r10;
+	setp.eq.u32 %p1, %r7, %r8;
+	@!%p1 xor.b32 %r10, %r7, 0xfffff;
+	@%p1 mov.u32 %r10, 99;
+	st.global.u32 [%rd6+110592], %r10;
+	ret;
+}
+"#;
+
+/// The PTX semantics of each row of `INT32`, in order.
+const INT32_EXPECT: &[fn(u32, u32) -> u32] = &[
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_add(b)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_sub(b)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_mul(b)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        ((a as i32 as i64 * b as i32 as i64) >> 32) as u32
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        ((a as u64 * b as u64) >> 32) as u32
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a & b
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a | b
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a ^ b
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        !a
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        if b > 31 {
+            0
+        } else {
+            a << b
+        }
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        ((a as i32) >> b.min(31)) as u32
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        if b > 31 {
+            0
+        } else {
+            a >> b
+        }
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        (a as i32).min(b as i32) as u32
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.max(b)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.min(b)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        (a as i32).max(b as i32) as u32
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_mul(b).wrapping_add(a)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        if (a as i32) < (b as i32) {
+            a
+        } else {
+            b
+        }
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        u32::from(a > b)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_add(1_000_000)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_sub(5)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a << 3
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_add(-7i32 as u32)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        if a != 0 && (a as i32) >= (b as i32) {
+            11
+        } else {
+            22
+        }
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        if a <= b || a != 0 {
+            11
+        } else {
+            22
+        }
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        a.wrapping_mul(74565)
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        if a > b {
+            a.wrapping_add(b)
+        } else {
+            0x12345678
+        }
+    },
+    |a: u32, b: u32| -> u32 {
+        let _ = b;
+        if a == b {
+            99
+        } else {
+            a ^ 0xfffff
+        }
+    },
+];
+
+#[test]
+fn int32_rows_agree_on_both_executors_and_with_the_spec() {
+    let vals = int_edges(32, 0x9e37_79b9);
+    let n_ops = INT32_EXPECT.len();
+    let out = run_both(
+        "int32_ops",
+        INT32,
+        &spec(
+            "int32_ops",
+            4,
+            256,
+            vec![u32s(&vals), zeros32(1024 * n_ops)],
+        ),
+    );
+    let got = words(&out[1]);
+    for (k, f) in INT32_EXPECT.iter().enumerate() {
+        for t in 0..1024 {
+            let (a, b) = (vals[t >> 5], vals[t & 31]);
+            assert_eq!(got[k * 1024 + t], f(a, b), "row {k}, a={a:#x} b={b:#x}");
+        }
+    }
+}
+
+/// Loads a = vals[t >> 5], b = vals[t & 31] (32-bit elements) and the address of out[t] into
+/// %r7, %r8 and %rd6, for kernels over every ordered pair of 32 values.
+const PAIR_PROLOGUE_32: &str = r#"
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	shr.u32 %r5, %r4, 5;
+	and.b32 %r6, %r4, 31;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.f32 %f1, [%rd4];
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.f32 %f2, [%rd4];
+	mul.wide.u32 %rd5, %r4, 4;
+	add.s64 %rd6, %rd2, %rd5;
+"#;
+
+const F32_ROWS: &[&str] = &[
+    "add.rn.f32 %f3, %f1, %f2;",
+    "add.rz.f32 %f3, %f1, %f2;",
+    "add.rm.f32 %f3, %f1, %f2;",
+    "add.rp.f32 %f3, %f1, %f2;",
+    "add.f32 %f3, %f1, %f2;",
+    "add.rn.ftz.f32 %f3, %f1, %f2;",
+    "sub.rn.f32 %f3, %f1, %f2;",
+    "sub.rz.f32 %f3, %f1, %f2;",
+    "sub.rn.f32 %f3, %f1, 0f00000000;",
+    "mul.rn.f32 %f3, %f1, %f2;",
+    "mul.rz.f32 %f3, %f1, %f2;",
+    "mul.rm.ftz.f32 %f3, %f1, %f2;",
+    "mul.rn.f32 %f3, %f1, 0f40400000;",
+    "fma.rn.f32 %f3, %f1, %f2, %f1;",
+    "fma.rz.f32 %f3, %f1, %f2, %f2;",
+    "fma.rp.ftz.f32 %f3, %f1, %f1, %f2;",
+    "mad.rm.f32 %f3, %f2, %f2, %f1;",
+    "setp.lt.f32 %p1, %f1, %f2;\n\tselp.f32 %f3, %f1, %f2, %p1;",
+    "setp.equ.f32 %p1, %f1, %f2;\n\tselp.f32 %f3, 0f3f800000, 0f00000000, %p1;",
+    "setp.nan.f32 %p1, %f1, %f2;\n\tselp.f32 %f3, 0f3f800000, 0f00000000, %p1;",
+    "setp.ge.ftz.f32 %p1, %f1, %f2;\n\tselp.f32 %f3, 0f3f800000, 0f00000000, %p1;",
+    "setp.neu.f32 %p1, %f1, %f2;\n\tselp.f32 %f3, 0f3f800000, 0f00000000, %p1;",
+    "setp.num.f32 %p1, %f1, %f2;\n\tselp.f32 %f3, 0f3f800000, 0f00000000, %p1;",
+];
+
+fn f32_kernel() -> String {
+    let mut body = String::new();
+    for (i, row) in F32_ROWS.iter().enumerate() {
+        body.push_str(&format!(
+            "\t{row}\n\tst.global.f32 [%rd6+{}], %f3;\n",
+            i * 4096
+        ));
+    }
+    format!(
+        ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry f32_ops(.param .u64 vals, .param .u64 out)\n{{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<12>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n{PAIR_PROLOGUE_32}{body}\tret;\n}}\n"
+    )
+}
+
+#[test]
+fn f32_rows_agree_on_both_executors_over_edge_classes() {
+    let vals = f32_edges(32, 0x2545_f491);
+    let out = run_both(
+        "f32_ops",
+        &f32_kernel(),
+        &spec(
+            "f32_ops",
+            4,
+            256,
+            vec![u32s(&vals), zeros32(1024 * F32_ROWS.len())],
+        ),
+    );
+    // Independent spot checks of the first row (IEEE round-to-nearest-even addition, which
+    // Rust's f32 `+` is): every pair whose sum is not a NaN has the bits Rust computes.
+    let got = words(&out[1]);
+    for t in 0..1024 {
+        let (a, b) = (f32::from_bits(vals[t >> 5]), f32::from_bits(vals[t & 31]));
+        let s = a + b;
+        if !s.is_nan() {
+            assert_eq!(got[t], s.to_bits(), "add.rn {a:e} + {b:e}");
+        }
+    }
+}
+
+const F64_ROWS: &[&str] = &[
+    "add.rn.f64 %fd3, %fd1, %fd2;",
+    "add.rz.f64 %fd3, %fd1, %fd2;",
+    "add.rm.f64 %fd3, %fd1, %fd2;",
+    "add.rp.f64 %fd3, %fd1, %fd2;",
+    "sub.rn.f64 %fd3, %fd1, %fd2;",
+    "sub.rn.f64 %fd3, %fd1, 0d3ff8000000000000;",
+    "mul.rn.f64 %fd3, %fd1, %fd2;",
+    "mul.rp.f64 %fd3, %fd1, %fd2;",
+    "fma.rn.f64 %fd3, %fd1, %fd2, %fd1;",
+    "fma.rm.f64 %fd3, %fd2, %fd2, %fd1;",
+];
+
+fn f64_kernel() -> String {
+    let mut body = String::new();
+    for (i, row) in F64_ROWS.iter().enumerate() {
+        body.push_str(&format!(
+            "\t{row}\n\tst.global.f64 [%rd6+{}], %fd3;\n",
+            i * 8192
+        ));
+    }
+    format!(
+        r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry f64_ops(.param .u64 vals, .param .u64 out)
+{{
+	.reg .b32 %r<12>;
+	.reg .f64 %fd<4>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	shr.u32 %r5, %r4, 5;
+	and.b32 %r6, %r4, 31;
+	mul.wide.u32 %rd3, %r5, 8;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.f64 %fd1, [%rd4];
+	mul.wide.u32 %rd3, %r6, 8;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.f64 %fd2, [%rd4];
+	mul.wide.u32 %rd5, %r4, 8;
+	add.s64 %rd6, %rd2, %rd5;
+{body}	ret;
+}}
+"#
+    )
+}
+
+/// f64 edge classes (zeros, subnormals, extremes, infinities, NaNs) then random bits.
+fn f64_edges() -> Vec<u64> {
+    let mut v: Vec<u64> = vec![
+        0,
+        1 << 63,
+        1,
+        (1 << 63) | 1,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0x7fef_ffff_ffff_ffff,
+        0xffef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0x3fd5_5555_5555_5555,
+        0x3ca0_0000_0000_0000,
+    ];
+    let mut x = 0x1234_5678_9abc_def1u64;
+    while v.len() < 32 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        v.push(x);
+    }
+    v
+}
+
+#[test]
+fn f64_rows_agree_on_both_executors_over_edge_classes() {
+    let vals = f64_edges();
+    let out = run_both(
+        "f64_ops",
+        &f64_kernel(),
+        &spec(
+            "f64_ops",
+            4,
+            256,
+            vec![u64s(&vals), u64s(&vec![7; 1024 * F64_ROWS.len()])],
+        ),
+    );
+    let got: Vec<u64> = out[1]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for t in 0..1024 {
+        let (a, b) = (f64::from_bits(vals[t >> 5]), f64::from_bits(vals[t & 31]));
+        if !(a * b).is_nan() {
+            assert_eq!(got[6 * 1024 + t], (a * b).to_bits(), "mul.rn {a:e} * {b:e}");
+        }
+    }
+}
+
+const INT64: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry int64_ops(.param .u64 vals, .param .u64 out)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	shr.u32 %r5, %r4, 5;
+	and.b32 %r6, %r4, 31;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r7, [%rd4];
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r8, [%rd4];
+	mul.wide.u32 %rd5, %r4, 8;
+	add.s64 %rd6, %rd2, %rd5;
+	mul.wide.s32 %rd7, %r7, %r8;
+	st.global.u64 [%rd6], %rd7;
+	mul.wide.u32 %rd8, %r7, %r8;
+	st.global.u64 [%rd6+8192], %rd8;
+	cvt.s64.s32 %rd9, %r7;
+	cvt.u64.u32 %rd10, %r8;
+	add.s64 %rd11, %rd9, %rd10;
+	st.global.u64 [%rd6+16384], %rd11;
+	add.s64 %rd11, %rd7, 0x123456789;
+	st.global.u64 [%rd6+24576], %rd11;
+	xor.b64 %rd11, %rd7, %rd8;
+	st.global.u64 [%rd6+32768], %rd11;
+	setp.lt.s32 %p1, %r7, %r8;
+	selp.b64 %rd11, %rd7, %rd9, %p1;
+	st.global.u64 [%rd6+40960], %rd11;
+	cvt.u32.u64 %r9, %rd7;
+	st.global.u32 [%rd6+49152], %r9;
+	mov.u64 %rd11, -2;
+	add.s64 %rd11, %rd11, %rd9;
+	st.global.u64 [%rd6+57344], %rd11;
+	ret;
+}
+"#;
+
+#[test]
+fn int64_rows_agree_on_both_executors_and_with_the_spec() {
+    let vals = int_edges(32, 0x0bad_5eed);
+    let out = run_both(
+        "int64_ops",
+        INT64,
+        &spec(
+            "int64_ops",
+            4,
+            256,
+            vec![u32s(&vals), u64s(&vec![5; 1024 * 8])],
+        ),
+    );
+    let got: Vec<u64> = out[1]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for t in 0..1024 {
+        let (a, b) = (vals[t >> 5], vals[t & 31]);
+        let ws = (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64;
+        assert_eq!(got[t], ws, "mul.wide.s32 {a:#x} {b:#x}");
+        assert_eq!(got[1024 + t], a as u64 * b as u64, "mul.wide.u32");
+        assert_eq!(
+            got[2048 + t],
+            (a as i32 as i64 as u64).wrapping_add(b as u64)
+        );
+        assert_eq!(got[3072 + t], ws.wrapping_add(0x1_2345_6789));
+        assert_eq!(got[7168 + t], (a as i32 as i64 as u64).wrapping_sub(2));
+    }
+}
+
+/// Divergent control flow: a loop whose trip count differs per thread, an if/else inside it,
+/// an early exit, shared memory exchanged across a barrier.
+const CONTROL: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry control(.param .u64 vals, .param .u64 out)
+{
+	.reg .pred %p<5>;
+	.reg .b32 %r<32>;
+	.reg .b64 %rd<8>;
+	.shared .align 4 .b32 sh[256];
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r3, %tid.x;
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd3, %r4, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r9, [%rd4];
+	mov.u32 %r10, 0;
+	mov.u32 %r11, 0;
+	and.b32 %r12, %r9, 15;
+LOOP:
+	setp.ge.u32 %p1, %r11, %r12;
+	@%p1 bra END;
+	and.b32 %r13, %r11, 1;
+	setp.eq.u32 %p2, %r13, 0;
+	@%p2 bra EVEN;
+	mul.lo.u32 %r14, %r11, 3;
+	add.u32 %r10, %r10, %r14;
+	bra NEXT;
+EVEN:
+	xor.b32 %r10, %r10, %r9;
+NEXT:
+	add.u32 %r11, %r11, 1;
+	bra LOOP;
+END:
+	mov.u32 %r19, sh;
+	shl.b32 %r21, %r3, 2;
+	add.u32 %r20, %r19, %r21;
+	st.shared.u32 [%r20], %r10;
+	bar.sync 0;
+	mov.u32 %r22, 1020;
+	sub.u32 %r23, %r22, %r21;
+	add.u32 %r24, %r19, %r23;
+	ld.shared.u32 %r25, [%r24];
+	setp.lt.u32 %p3, %r3, 100;
+	selp.u32 %r26, 7, 11, %p3;
+	add.u32 %r27, %r25, %r26;
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5], %r27;
+	setp.eq.u32 %p4, %r25, 0;
+	@%p4 bra DONE;
+	st.global.u32 [%rd5+2048], %r25;
+DONE:
+	ret;
+}
+"#;
+
+#[test]
+fn divergent_loops_branches_and_barriers_agree() {
+    let vals = int_edges(512, 0x51ed_270b);
+    let out = run_both(
+        "control",
+        CONTROL,
+        &spec("control", 2, 256, vec![u32s(&vals), zeros32(1024)]),
+    );
+    // The loop, computed here from the kernel's meaning.
+    let acc = |x: u32| {
+        let mut acc = 0u32;
+        for i in 0..(x & 15) {
+            if i & 1 == 1 {
+                acc = acc.wrapping_add(i * 3);
+            } else {
+                acc ^= x;
+            }
+        }
+        acc
+    };
+    let got = words(&out[1]);
+    for cta in 0..2 {
+        for tid in 0..256 {
+            let other = acc(vals[cta * 256 + 255 - tid]);
+            let expect = other.wrapping_add(if tid < 100 { 7 } else { 11 });
+            assert_eq!(got[cta * 256 + tid], expect, "cta {cta} tid {tid}");
+        }
+    }
+}
+
+#[test]
+fn examples_vector_add_agrees() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/examples/vector_add.ptx")).unwrap();
+    let json = std::fs::read_to_string(format!("{root}/examples/vector_add.json")).unwrap();
+    let s = exec::LaunchSpec::from_json(&json, std::path::Path::new(root)).unwrap();
+    let out = run_both("vector_add", &text, &s);
+    let c = words(&out[2]);
+    // c[i] = a[i] + b[i] with a[i] = i/2, b[i] = 2i (the spec's data), exact in f32.
+    for (i, &w) in c.iter().enumerate() {
+        assert_eq!(f32::from_bits(w), i as f32 * 0.5 + i as f32 * 2.0);
+    }
+}
+
+#[test]
+fn tests_kernels_vector_add_agrees_on_all_three_entries() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/tests/kernels/vector_add.ptx")).unwrap();
+    let a: Vec<u32> = f32_edges(1000, 7);
+    let b: Vec<u32> = f32_edges(1000, 11).into_iter().rev().collect();
+    run_both(
+        "vector_add",
+        &text,
+        &spec(
+            "vector_add",
+            4,
+            256,
+            vec![u32s(&a), u32s(&b), zeros32(1000), value_u32(1000)],
+        ),
+    );
+    let a64: Vec<u64> = (0..3000u64)
+        .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .collect();
+    let b64: Vec<u64> = (0..3000u64).map(|i| !i << 7).collect();
+    run_both(
+        "vector_add_u64",
+        &text,
+        &spec(
+            "vector_add_u64",
+            2,
+            128,
+            vec![u64s(&a64), u64s(&b64), u64s(&[0; 3000]), value_u32(3000)],
+        ),
+    );
+    let x: Vec<u64> = f64_edges().into_iter().cycle().take(700).collect();
+    let y: Vec<u64> = f64_edges().into_iter().rev().cycle().take(700).collect();
+    run_both(
+        "axpy_f64",
+        &text,
+        &spec(
+            "axpy_f64",
+            3,
+            256,
+            vec![
+                u64s(&x),
+                u64s(&y),
+                exec::ParamSpec::Value {
+                    ty: exec::ElemType::F64,
+                    bytes: 1.5f64.to_le_bytes().to_vec(),
+                },
+                value_u32(700),
+            ],
+        ),
+    );
+}
