@@ -264,6 +264,10 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
+            Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not if ty == Type::Pred => {
+                self.pred_logic(inst, &g)
+            }
+            Opcode::Mov if ty == Type::Pred => self.pred_logic(inst, &g),
             Opcode::And | Opcode::Or | Opcode::Xor if w == 32 || w == 64 => {
                 let op = match inst.op {
                     Opcode::And => "AND",
@@ -498,10 +502,12 @@ impl<'a> Selector<'a> {
             Operand::Reg(p) => (*p, None),
             _ => return Err("unexpected destination".into()),
         };
-        if q.is_some() {
-            return Err("the complement destination `p|q` has no selection rule yet".into());
-        }
         let p = self.pred(p)?;
+        // ISETP/FSETP's second destination is `!(a cmp b) op c`, PTX's `q`.
+        let q = match q {
+            Some(q) => self.pred(q)?,
+            None => "pt".to_string(),
+        };
         let cmp = m.cmp.ok_or("missing comparison")?;
         let c = match inst.operands.get(3) {
             None | Some(Operand::Omitted) => "pt".to_string(),
@@ -528,7 +534,7 @@ impl<'a> Selector<'a> {
                 let u = if signed { "" } else { ".U32" };
                 let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
                 let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
-                self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, pt, {a}, {b}, {c};"));
+                self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, {q}, {a}, {b}, {c};"));
             }
             _ => return Err(format!("setp{} has no selection rule yet", ty_spelling(ty))),
         }
@@ -598,13 +604,21 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Operand::VarAddr { var, offset } => {
-                let d = self.gpr(self.dst(inst)?)?;
                 let base = *self
                     .shared
                     .get(var)
                     .ok_or("the address of a non-shared variable has no selection rule yet")?;
                 let v = i64::from(base) + offset;
-                self.emit(g, format!("MOV32I {d}, {};", hex(v)));
+                let d = self.dst(inst)?;
+                if w == 64 {
+                    // A shared-window offset, zero-extended: only `ld/st.shared` read it.
+                    let (dl, dh) = self.pair(d)?;
+                    self.emit(g, format!("MOV32I {dl}, {};", hex(v)));
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                } else {
+                    let d = self.gpr(d)?;
+                    self.emit(g, format!("MOV32I {d}, {};", hex(v)));
+                }
                 Ok(())
             }
             Operand::Reg(_) | Operand::Imm(_) if w == 32 || w == 64 || w == 16 || w == 8 => {
@@ -631,6 +645,26 @@ impl<'a> Selector<'a> {
         let m = &inst.mods;
         if m.rounding.is_some() || m.has(Flag::Sat) || m.has(Flag::Ftz) {
             return Err("cvt with rounding/.sat/.ftz has no selection rule yet".into());
+        }
+        if let Operand::Special { .. } = Self::opnd(inst, 1)? {
+            if bits(dt) == 32 {
+                return self.mov(inst, g, 32);
+            }
+        }
+        let small = |t: Type| {
+            matches!(
+                t,
+                Type::U8 | Type::S8 | Type::U16 | Type::S16 | Type::U32 | Type::S32
+            )
+        };
+        if small(dt) && small(st) && (bits(dt) < 32 || bits(st) < 32) {
+            let d = self.gpr(self.dst(inst)?)?;
+            let a = match Self::opnd(inst, 1)? {
+                Operand::Reg(r) => self.gpr(*r)?,
+                _ => return Err("an immediate cvt source".into()),
+            };
+            self.emit(g, format!("I2I{}{} {d}, {a};", i2i_type(dt), i2i_type(st)));
+            return Ok(());
         }
         let int = |t: Type| {
             matches!(
@@ -677,6 +711,37 @@ impl<'a> Selector<'a> {
                 self.emit(g, format!("MOV {dh}, {ah};"));
             }
         }
+        Ok(())
+    }
+
+    fn pred_src(&mut self, o: &Operand) -> R<String> {
+        match o {
+            Operand::Reg(r) => self.pred(*r),
+            Operand::NotPred(r) => Ok(format!("!{}", self.pred(*r)?)),
+            Operand::Imm(1) => Ok("pt".into()),
+            Operand::Imm(0) => Ok("!pt".into()),
+            _ => Err("unsupported predicate operand".into()),
+        }
+    }
+
+    /// `and/or/xor/not/mov .pred` as `PSETP.op.AND d, pt, a, b, pt` ((a op b) and true).
+    fn pred_logic(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let d = self.pred(self.dst(inst)?)?;
+        let a = self.pred_src(Self::opnd(inst, 1)?)?;
+        let (op, b) = match inst.op {
+            Opcode::Not => ("AND", format!("!{}", a)),
+            Opcode::Mov => ("AND", a.clone()),
+            Opcode::And => ("AND", self.pred_src(Self::opnd(inst, 2)?)?),
+            Opcode::Or => ("OR", self.pred_src(Self::opnd(inst, 2)?)?),
+            _ => ("XOR", self.pred_src(Self::opnd(inst, 2)?)?),
+        };
+        let a = if inst.op == Opcode::Not {
+            "pt".to_string()
+        } else {
+            a
+        };
+        let b = b.replace("!!", "");
+        self.emit(g, format!("PSETP.{op}.AND {d}, pt, {a}, {b}, pt;"));
         Ok(())
     }
 
@@ -815,6 +880,17 @@ impl<'a> Selector<'a> {
         };
         self.emit(g, text);
         Ok(())
+    }
+}
+
+fn i2i_type(t: Type) -> &'static str {
+    match t {
+        Type::U8 => ".U8",
+        Type::S8 => ".S8",
+        Type::U16 => ".U16",
+        Type::S16 => ".S16",
+        Type::S32 => ".S32",
+        _ => ".U32",
     }
 }
 

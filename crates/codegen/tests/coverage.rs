@@ -65,5 +65,8 @@ J:
     assert!(!diag::has_errors(&d), "{}", diag::render(&file, &d));
     let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
     let shown = diag::render(&file, &errs);
-    assert!(shown.contains("k.ptx:20:2: error: cannot map control flow"), "{shown}");
+    assert!(
+        shown.contains("k.ptx:20:2: error: cannot map control flow"),
+        "{shown}"
+    );
 }

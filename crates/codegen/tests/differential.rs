@@ -695,3 +695,152 @@ fn tests_kernels_vector_add_agrees_on_all_three_entries() {
         ),
     );
 }
+
+const PREDS_CVT: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry preds_cvt(.param .u64 vals, .param .u64 out)
+{
+	.reg .pred %p<8>;
+	.reg .b16 %h<4>;
+	.reg .b32 %r<16>;
+	.reg .b64 %rd<8>;
+	.shared .align 8 .b64 slots[256];
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	cvt.u32.u16 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	shr.u32 %r5, %r4, 5;
+	and.b32 %r6, %r4, 31;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r7, [%rd4];
+	mul.wide.u32 %rd3, %r6, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r8, [%rd4];
+	mul.wide.u32 %rd5, %r4, 4;
+	add.s64 %rd6, %rd2, %rd5;
+	setp.lt.s32 %p1|%p2, %r7, %r8;
+	setp.ne.u32 %p3, %r7, 0;
+	and.pred %p4, %p1, %p3;
+	or.pred %p5, %p2, %p3;
+	xor.pred %p6, %p4, %p5;
+	not.pred %p7, %p6;
+	selp.u32 %r9, 1, 0, %p1;
+	selp.u32 %r10, 2, 0, %p2;
+	or.b32 %r9, %r9, %r10;
+	selp.u32 %r10, 4, 0, %p4;
+	or.b32 %r9, %r9, %r10;
+	selp.u32 %r10, 8, 0, %p5;
+	or.b32 %r9, %r9, %r10;
+	selp.u32 %r10, 16, 0, %p6;
+	or.b32 %r9, %r9, %r10;
+	selp.u32 %r10, 32, 0, %p7;
+	or.b32 %r9, %r9, %r10;
+	setp.gt.u32.xor %p1|%p2, %r7, %r8, %p3;
+	selp.u32 %r10, 64, 0, %p1;
+	or.b32 %r9, %r9, %r10;
+	selp.u32 %r10, 128, 0, %p2;
+	or.b32 %r9, %r9, %r10;
+	st.global.u32 [%rd6], %r9;
+	cvt.u16.u32 %h1, %r7;
+	cvt.s32.s16 %r11, %h1;
+	st.global.u32 [%rd6+4096], %r11;
+	cvt.u32.u16 %r11, %h1;
+	st.global.u32 [%rd6+8192], %r11;
+	cvt.s8.s32 %h2, %r8;
+	cvt.s32.s8 %r11, %h2;
+	st.global.u32 [%rd6+12288], %r11;
+	cvt.u32.u8 %r11, %h2;
+	st.global.u32 [%rd6+16384], %r11;
+	and.b32 %r12, %r3, 255;
+	mov.u64 %rd7, slots;
+	mul.wide.u32 %rd3, %r12, 8;
+	add.s64 %rd7, %rd7, %rd3;
+	cvt.u64.u32 %rd4, %r7;
+	st.shared.u64 [%rd7], %rd4;
+	ld.shared.u32 %r13, [%rd7];
+	st.global.u32 [%rd6+20480], %r13;
+	ret;
+}
+"#;
+
+#[test]
+fn predicates_complements_subword_cvt_and_shared_pairs_agree() {
+    let vals = int_edges(32, 0x7f4a_7c15);
+    let out = run_both(
+        "preds_cvt",
+        PREDS_CVT,
+        &spec("preds_cvt", 4, 256, vec![u32s(&vals), zeros32(1024 * 6)]),
+    );
+    let got = words(&out[1]);
+    for t in 0..1024 {
+        let (a, b) = (vals[t >> 5], vals[t & 31]);
+        let p1 = (a as i32) < (b as i32);
+        let p3 = a != 0;
+        let (p4, p5) = (p1 && p3, !p1 || p3);
+        let (q1, q2) = ((a > b) ^ p3, !(a > b) ^ p3);
+        let bits = [p1, !p1, p4, p5, p4 ^ p5, !(p4 ^ p5), q1, q2]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| u32::from(x) << i)
+            .sum::<u32>();
+        assert_eq!(got[t], bits, "a={a:#x} b={b:#x}");
+        assert_eq!(got[1024 + t], a as u16 as i16 as i32 as u32);
+        assert_eq!(got[2048 + t], a & 0xffff);
+        assert_eq!(got[3072 + t], b as i8 as i32 as u32);
+        assert_eq!(got[4096 + t], b & 0xff);
+        assert_eq!(got[5120 + t], a, "through a shared u64 slot");
+    }
+}
+
+/// `.address_size 32`: 32-bit generic addresses (LD/ST without .E).
+const ADDR32: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 32
+.visible .entry scale(.param .u32 src, .param .u32 dst, .param .u32 n)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<12>;
+	ld.param.u32 %r1, [src];
+	ld.param.u32 %r2, [dst];
+	ld.param.u32 %r3, [n];
+	mov.u32 %r4, %tid.x;
+	mov.u32 %r5, %ctaid.x;
+	mov.u32 %r6, %ntid.x;
+	mad.lo.u32 %r7, %r5, %r6, %r4;
+	setp.ge.u32 %p1, %r7, %r3;
+	@%p1 bra DONE;
+	shl.b32 %r8, %r7, 2;
+	add.u32 %r9, %r1, %r8;
+	ld.global.u32 %r10, [%r9];
+	mul.lo.u32 %r10, %r10, 3;
+	add.u32 %r11, %r2, %r8;
+	st.global.u32 [%r11+0], %r10;
+DONE:
+	exit;
+}
+"#;
+
+#[test]
+fn thirty_two_bit_addressing_agrees() {
+    let vals = int_edges(300, 3);
+    let out = run_both(
+        "scale",
+        ADDR32,
+        &spec(
+            "scale",
+            2,
+            256,
+            vec![u32s(&vals), zeros32(300), value_u32(300)],
+        ),
+    );
+    let got = words(&out[1]);
+    for (i, &v) in vals.iter().enumerate() {
+        assert_eq!(got[i], v.wrapping_mul(3));
+    }
+}

@@ -93,7 +93,10 @@ fn sass_lists_what_was_written_and_target_above_sm_20_warns() {
     let m = fermi::cubin::read_cubin(&std::fs::read(&out).unwrap()).unwrap();
     assert_eq!(listing, fermi::listing::print_module_listing(&m));
     for name in ["vector_add", "vector_add_u64", "axpy_f64"] {
-        assert!(listing.contains(&format!("Function : {name}\n")), "{listing}");
+        assert!(
+            listing.contains(&format!("Function : {name}\n")),
+            "{listing}"
+        );
     }
     assert!(
         text(&o.stderr).contains("warning: the module targets sm_70"),
@@ -140,10 +143,29 @@ fn bad_arguments_are_usage_errors() {
 #[test]
 fn the_compiled_example_runs_with_ptxvm_run_like_the_ptx() {
     let out = scratch_dir().join("run.cubin");
-    let o = ptxvm(&["compile", "examples/vector_add.ptx", "-arch", "sm_20", "-o", out.to_str().unwrap()]);
+    let o = ptxvm(&[
+        "compile",
+        "examples/vector_add.ptx",
+        "-arch",
+        "sm_20",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-    let ptx = ptxvm(&["run", "examples/vector_add.ptx", "--launch", "examples/vector_add.json", "--json"]);
-    let sass = ptxvm(&["run", out.to_str().unwrap(), "--launch", "examples/vector_add.json", "--json"]);
+    let ptx = ptxvm(&[
+        "run",
+        "examples/vector_add.ptx",
+        "--launch",
+        "examples/vector_add.json",
+        "--json",
+    ]);
+    let sass = ptxvm(&[
+        "run",
+        out.to_str().unwrap(),
+        "--launch",
+        "examples/vector_add.json",
+        "--json",
+    ]);
     assert_eq!(ptx.status.code(), Some(0), "{}", text(&ptx.stderr));
     assert_eq!(sass.status.code(), Some(0), "{}", text(&sass.stderr));
     let buffers = |o: &Output| {
