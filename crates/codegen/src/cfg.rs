@@ -55,8 +55,8 @@ pub fn build_cfg(body: &[Inst]) -> Cfg {
     let mut blocks = Vec::new();
     let mut block_of_inst = vec![usize::MAX; n + 1];
     let mut start = 0;
-    for i in 1..=n {
-        if leader[i] || i == n {
+    for (i, &starts) in leader.iter().enumerate().skip(1) {
+        if starts || i == n {
             if start < i {
                 block_of_inst[start] = blocks.len();
                 blocks.push(Block {

@@ -122,13 +122,11 @@ fn compile_entry(
                 shared.insert(*v, off);
                 smem = off.saturating_add(size);
             }
-            Space::Local => {
-                if f.locals.contains(v) {
-                    return Err(err(
-                        var.span,
-                        "local memory variables are not yet translated".into(),
-                    ));
-                }
+            Space::Local if f.locals.contains(v) => {
+                return Err(err(
+                    var.span,
+                    "local memory variables are not yet translated".into(),
+                ));
             }
             _ => {}
         }

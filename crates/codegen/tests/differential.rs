@@ -782,7 +782,8 @@ fn predicates_complements_subword_cvt_and_shared_pairs_agree() {
         let p1 = (a as i32) < (b as i32);
         let p3 = a != 0;
         let (p4, p5) = (p1 && p3, !p1 || p3);
-        let (q1, q2) = ((a > b) ^ p3, !(a > b) ^ p3);
+        let gt = a > b;
+        let (q1, q2) = (gt ^ p3, !gt ^ p3);
         let bits = [p1, !p1, p4, p5, p4 ^ p5, !(p4 ^ p5), q1, q2]
             .iter()
             .enumerate()
