@@ -176,11 +176,13 @@ fn compile_entry(
         shared,
         a64: module.address_size == ir::AddressSize::Bits64,
         uses_bar: false,
+        carry: None,
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();
     for (b, blk) in graph.blocks.iter().enumerate() {
         sel.out.push(Line::Label(format!("B{b}")));
+        sel.carry = None;
         if plan.iter().any(|s| s.join == b) {
             sel.out.push(Line::Inst("NOP.S CC.T;".into()));
             sel.out.push(Line::Label(format!("J{b}")));

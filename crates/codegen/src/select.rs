@@ -28,6 +28,16 @@ pub struct Selector<'a> {
     pub shared: HashMap<VarId, u32>,
     pub a64: bool,
     pub uses_bar: bool,
+    /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
+    /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
+    /// of PTX's borrow, so chains are translated only when producer and consumer agree.
+    pub carry: Option<Chain>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chain {
+    Add,
+    Sub,
 }
 
 type R<T> = Result<T, String>;
@@ -236,6 +246,12 @@ impl<'a> Selector<'a> {
             Opcode::Fma | Opcode::Mad if ty == Type::F32 || ty == Type::F64 => {
                 self.fma(inst, &g, ty)
             }
+            Opcode::Add | Opcode::Sub | Opcode::Addc | Opcode::Subc
+                if (w == 32 || w == 64)
+                    && (has(Flag::Cc) || matches!(inst.op, Opcode::Addc | Opcode::Subc)) =>
+            {
+                self.carry_chain(inst, &g, w)
+            }
             Opcode::Add | Opcode::Sub if w == 32 && !has(Flag::Cc) && !has(Flag::Sat) => {
                 let d = self.dst(inst)?;
                 let d = self.gpr(d)?;
@@ -256,6 +272,11 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Add if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
+                if self.carry.is_some() {
+                    return Err(
+                        "a 64-bit add would overwrite the carry flag of a pending .cc chain".into(),
+                    );
+                }
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
                 let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
                 let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
@@ -621,6 +642,36 @@ impl<'a> Selector<'a> {
                 }
                 Ok(())
             }
+            Operand::Vector(parts) if w == 64 && parts.len() == 2 => {
+                // mov.b64 d, {lo, hi}: pack two 32-bit halves.
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                let lo = self.reg32(&parts[0], g, SCRATCH)?;
+                let hi = self.reg32(&parts[1], g, SCRATCH_PAIR)?;
+                self.emit(g, format!("MOV {dl}, {lo};"));
+                self.emit(g, format!("MOV {dh}, {hi};"));
+                Ok(())
+            }
+            Operand::Reg(r)
+                if w == 64
+                    && matches!(inst.operands.first(), Some(Operand::Vector(v)) if v.len() == 2) =>
+            {
+                // mov.b64 {lo, hi}, s: unpack.
+                let Some(Operand::Vector(parts)) = inst.operands.first() else {
+                    return Err("unexpected destination".into());
+                };
+                let (sl, sh) = self.pair(*r)?;
+                for (part, half) in parts.iter().zip([sl, sh]) {
+                    match part {
+                        Operand::Reg(p) => {
+                            let p = self.gpr(*p)?;
+                            self.emit(g, format!("MOV {p}, {half};"));
+                        }
+                        Operand::Sink => {}
+                        _ => return Err("unexpected unpack destination".into()),
+                    }
+                }
+                Ok(())
+            }
             Operand::Reg(_) | Operand::Imm(_) if w == 32 || w == 64 || w == 16 || w == 8 => {
                 if w < 32 {
                     if let Operand::Imm(v) = src {
@@ -784,9 +835,75 @@ impl<'a> Selector<'a> {
         })
     }
 
+    /// A vector access as one scalar access per element at consecutive offsets (the elements
+    /// live in unrelated registers here, so `.64`/`.128` forms cannot be used).
+    fn split_vector(&mut self, inst: &Inst, g: &str, ty: Type, load: bool) -> R<()> {
+        let (vi, ai) = if load { (0, 1) } else { (1, 0) };
+        let Operand::Vector(elems) = Self::opnd(inst, vi)? else {
+            return Err("unexpected vector operand".into());
+        };
+        let Operand::Address(addr) = Self::opnd(inst, ai)? else {
+            return Err("unexpected address operand".into());
+        };
+        let size = i64::from(bits(ty) / 8);
+        for (i, e) in elems.iter().enumerate() {
+            if matches!(e, Operand::Sink) {
+                continue;
+            }
+            let mut one = inst.clone();
+            one.mods.vec = None;
+            let a = Address {
+                base: addr.base,
+                offset: addr.offset + size * i as i64,
+            };
+            let mut ops = [Operand::Omitted, Operand::Omitted];
+            ops[vi] = e.clone();
+            ops[ai] = Operand::Address(a);
+            one.operands = ops.into_iter().collect();
+            if load {
+                self.ld(&one, g, ty)?;
+            } else {
+                self.st(&one, g, ty)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn carry_chain(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        let kind = match inst.op {
+            Opcode::Add | Opcode::Addc => Chain::Add,
+            _ => Chain::Sub,
+        };
+        let carry_in = matches!(inst.op, Opcode::Addc | Opcode::Subc);
+        if carry_in && self.carry != Some(kind) {
+            return Err(match self.carry {
+                None => "the carry-in comes from outside this block (or from nothing); chains are translated within a block".into(),
+                Some(_) => "a chain mixing additions and subtractions: Fermi's flag after a subtraction is the complement of PTX's borrow".into(),
+            });
+        }
+        let x = if carry_in { ".X" } else { "" };
+        let cc = if inst.mods.has(Flag::Cc) { ".CC" } else { "" };
+        let neg = if kind == Chain::Sub { "-" } else { "" };
+        let d = self.dst(inst)?;
+        if w == 32 {
+            let d = self.gpr(d)?;
+            let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+            let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+            self.emit(g, format!("IADD{x} {d}{cc}, {a}, {neg}{b};"));
+        } else {
+            let (dl, dh) = self.pair(d)?;
+            let (al, ah) = self.src64(Self::opnd(inst, 1)?, g)?;
+            let (bl, bh) = self.src64(Self::opnd(inst, 2)?, g)?;
+            self.emit(g, format!("IADD{x} {dl}.CC, {al}, {neg}{bl};"));
+            self.emit(g, format!("IADD.X {dh}{cc}, {ah}, {neg}{bh};"));
+        }
+        self.carry = if cc.is_empty() { None } else { Some(kind) };
+        Ok(())
+    }
+
     fn ld(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         if inst.mods.vec.is_some() {
-            return Err("vector loads have no selection rule yet".into());
+            return self.split_vector(inst, g, ty, true);
         }
         let d = self.dst(inst)?;
         let Operand::Address(addr) = Self::opnd(inst, 1)? else {
@@ -839,7 +956,7 @@ impl<'a> Selector<'a> {
 
     fn st(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         if inst.mods.vec.is_some() {
-            return Err("vector stores have no selection rule yet".into());
+            return self.split_vector(inst, g, ty, false);
         }
         let Operand::Address(addr) = Self::opnd(inst, 0)? else {
             return Err("unexpected address operand".into());

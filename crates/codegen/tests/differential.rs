@@ -845,3 +845,143 @@ fn thirty_two_bit_addressing_agrees() {
         assert_eq!(got[i], v.wrapping_mul(3));
     }
 }
+
+/// Carry chains within a block (128-bit add and subtract on 32-bit limbs, 128-bit on 64-bit
+/// limbs), vector loads and stores, and 64-bit pack/unpack.
+const CHAINS: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry chains(.param .u64 in, .param .u64 out)
+{
+	.reg .b32 %r<40>;
+	.reg .b64 %rd<40>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 32;
+	add.s64 %rd4, %rd1, %rd3;
+	mul.wide.u32 %rd5, %r1, 64;
+	add.s64 %rd6, %rd2, %rd5;
+	ld.global.v4.u32 {%r10, %r11, %r12, %r13}, [%rd4];
+	ld.global.v4.u32 {%r14, %r15, %r16, %r17}, [%rd4+16];
+	add.cc.u32 %r20, %r10, %r14;
+	addc.cc.u32 %r21, %r11, %r15;
+	addc.cc.u32 %r22, %r12, %r16;
+	addc.u32 %r23, %r13, %r17;
+	st.global.v4.u32 [%rd6], {%r20, %r21, %r22, %r23};
+	sub.cc.u32 %r20, %r10, %r14;
+	subc.cc.u32 %r21, %r11, %r15;
+	subc.cc.u32 %r22, %r12, %r16;
+	subc.u32 %r23, %r13, %r17;
+	st.global.v2.u32 [%rd6+16], {%r20, %r21};
+	st.global.v2.u32 [%rd6+24], {%r22, %r23};
+	mov.b64 %rd10, {%r10, %r11};
+	mov.b64 %rd11, {%r12, %r13};
+	mov.b64 %rd12, {%r14, %r15};
+	mov.b64 %rd13, {%r16, %r17};
+	add.cc.u64 %rd20, %rd10, %rd12;
+	addc.u64 %rd21, %rd11, %rd13;
+	st.global.v2.u64 [%rd6+32], {%rd20, %rd21};
+	sub.cc.u64 %rd20, %rd10, %rd12;
+	subc.u64 %rd21, %rd11, %rd13;
+	mov.b64 {%r30, %r31}, %rd20;
+	mov.b64 {%r32, %r33}, %rd21;
+	st.global.v4.u32 [%rd6+48], {%r30, %r31, %r32, %r33};
+	ret;
+}
+"#;
+
+#[test]
+fn carry_chains_vectors_and_pack_unpack_agree_with_wide_arithmetic() {
+    let limbs = int_edges(64 * 8, 0xc0ff_ee11);
+    let out = run_both(
+        "chains",
+        CHAINS,
+        &spec("chains", 1, 64, vec![u32s(&limbs), zeros32(64 * 16)]),
+    );
+    let got = words(&out[1]);
+    let u128_of = |w: &[u32]| {
+        w.iter()
+            .rev()
+            .fold(0u128, |acc, &x| (acc << 32) | u128::from(x))
+    };
+    for t in 0..64 {
+        let a = u128_of(&limbs[t * 8..t * 8 + 4]);
+        let b = u128_of(&limbs[t * 8 + 4..t * 8 + 8]);
+        let r = &got[t * 16..t * 16 + 16];
+        assert_eq!(
+            u128_of(&r[0..4]),
+            a.wrapping_add(b),
+            "128-bit add (u32 limbs)"
+        );
+        assert_eq!(
+            u128_of(&r[4..8]),
+            a.wrapping_sub(b),
+            "128-bit sub (u32 limbs)"
+        );
+        assert_eq!(
+            u128_of(&r[8..12]),
+            a.wrapping_add(b),
+            "128-bit add (u64 limbs)"
+        );
+        assert_eq!(
+            u128_of(&r[12..16]),
+            a.wrapping_sub(b),
+            "128-bit sub (u64 limbs)"
+        );
+    }
+}
+
+#[test]
+fn repository_shared_memory_reduction_agrees() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/tests/run/reduce_shared.ptx")).unwrap();
+    let input = int_edges(4 * 256, 0x1357_9bdf);
+    let out = run_both(
+        "reduce_shared",
+        &text,
+        &spec("reduce", 4, 256, vec![u32s(&input), zeros32(4)]),
+    );
+    let got = words(&out[1]);
+    for (cta, &sum) in got.iter().enumerate() {
+        let expect = input[cta * 256..cta * 256 + 256]
+            .iter()
+            .fold(0u32, |s, &x| s.wrapping_add(x));
+        assert_eq!(sum, expect, "CTA {cta}");
+    }
+}
+
+#[test]
+fn repository_grid_ids_agree_on_a_3d_launch() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/tests/kernels/grid_ids.ptx")).unwrap();
+    let s = exec::LaunchSpec {
+        kernel: Some("grid_ids".into()),
+        grid: [2, 3, 2],
+        block: [8, 2, 3],
+        shared_bytes: 0,
+        params: vec![zeros32(12 * 48 * 16)],
+    };
+    run_both("grid_ids", &text, &s);
+}
+
+#[test]
+fn repository_ptx11_constant_cta_dims_agree() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/tests/kernels/cta_dims_ptx11.ptx")).unwrap();
+    let s = exec::LaunchSpec {
+        kernel: Some("tile_ids".into()),
+        grid: [1, 1, 1],
+        block: [16, 4, 1],
+        shared_bytes: 0,
+        params: vec![zeros32(64)],
+    };
+    let out = run_both("cta_dims_ptx11", &text, &s);
+    let got = words(&out[0]);
+    for y in 0..4u32 {
+        for x in 0..16u32 {
+            assert_eq!(got[(y * 16 + x) as usize], (y << 8) | x);
+        }
+    }
+}
