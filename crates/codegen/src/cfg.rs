@@ -167,10 +167,19 @@ fn dominators(n: usize, roots: &[usize], preds: &dyn Fn(usize) -> Vec<usize>) ->
 }
 
 /// One `SSY`: emitted at the end of block `at` (before its terminator), reconverging at `join`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// `region` holds the blocks reachable from `at` without passing `join`: the lanes that may
+/// arrive at this region's `.S`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ssy {
     pub at: usize,
     pub join: usize,
+    pub region: Vec<bool>,
+}
+
+impl Ssy {
+    pub fn size(&self) -> usize {
+        self.region.iter().filter(|&&b| b).count()
+    }
 }
 
 /// Why the control flow cannot be mapped onto the reconvergence stack (yet).
@@ -279,23 +288,61 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
                 work.extend(cfg.blocks[y].succs.iter().copied());
             }
         }
-        if cfg.blocks[x].preds.iter().any(|&p| !region[p]) || x == 0 {
+        if x == 0 {
             return Err(CfgError {
                 block: x,
-                message: "reconvergence point is also reached from outside the divergent region (unstructured control flow is not yet supported)".into(),
+                message: "the entry block cannot be a reconvergence point".into(),
             });
         }
-        let s = Ssy { at, join: x };
-        if let Some(other) = plan.iter().find(|o| o.join == x) {
-            if *other != s {
-                return Err(CfgError {
-                    block: x,
-                    message: "block is the reconvergence point of two different divergent regions (nested reconvergence at one block is not yet supported)".into(),
-                });
-            }
+        // Single entry: lanes may reach a block of the region only through the SSY, else
+        // they would arrive at its `.S` without an entry of theirs on the stack.
+        if let Some(y) = (0..n)
+            .find(|&y| region[y] && y != at && cfg.blocks[y].preds.iter().any(|&p| !region[p]))
+        {
+            return Err(CfgError {
+                block: y,
+                message: "block is entered from outside the divergent region it belongs to (unstructured control flow is not yet supported)".into(),
+            });
+        }
+        if plan.iter().any(|o| o.at == at && o.join == x) {
             continue;
         }
-        plan.push(s);
+        plan.push(Ssy {
+            at,
+            join: x,
+            region,
+        });
+    }
+    // Regions that reconverge at one block must nest (a tree whose root holds every
+    // predecessor of the block): lanes of an inner region arrive at its `.S` first, then at
+    // the enclosing region's.
+    for x in 0..n {
+        let mine: Vec<&Ssy> = plan.iter().filter(|s| s.join == x).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let root = mine.iter().max_by_key(|s| s.size()).map(|s| &s.region);
+        let unstructured = CfgError {
+            block: x,
+            message: "reconvergence point is also reached from outside the divergent regions that meet there (unstructured control flow is not yet supported)".into(),
+        };
+        let Some(root) = root else { continue };
+        if cfg.blocks[x].preds.iter().any(|&p| !root[p]) {
+            return Err(unstructured);
+        }
+        for a in &mine {
+            for b in &mine {
+                let inter = (0..n).any(|i| a.region[i] && b.region[i]);
+                let a_in_b = (0..n).all(|i| !a.region[i] || b.region[i]);
+                let b_in_a = (0..n).all(|i| !b.region[i] || a.region[i]);
+                if inter && !a_in_b && !b_in_a {
+                    return Err(unstructured);
+                }
+            }
+            if !(0..n).all(|i| !a.region[i] || root[i]) {
+                return Err(unstructured);
+            }
+        }
     }
     Ok(plan)
 }

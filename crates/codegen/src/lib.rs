@@ -180,20 +180,45 @@ fn compile_entry(
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();
+    // Per join block, its regions from the innermost (smallest) out.
+    let stubs_of = |x: usize| -> Vec<usize> {
+        let mut v: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].join == x).collect();
+        v.sort_by_key(|&i| plan[i].size());
+        v
+    };
+    // Where an edge p → t must land: the `.S` of the innermost region around p that
+    // reconverges at t, or t itself.
+    let edge_label = |p: usize, t: usize| -> String {
+        match stubs_of(t).into_iter().find(|&i| plan[i].region[p]) {
+            Some(i) => format!("S{i}"),
+            None => format!("B{t}"),
+        }
+    };
     for (b, blk) in graph.blocks.iter().enumerate() {
         sel.out.push(Line::Label(format!("B{b}")));
         sel.carry = None;
-        if plan.iter().any(|s| s.join == b) {
+        // One `NOP.S` per region meeting here, innermost first; after an inner region's lanes
+        // reconverge they go on to the enclosing region's `.S`.
+        let stubs = stubs_of(b);
+        for (k, &i) in stubs.iter().enumerate() {
+            sel.out.push(Line::Label(format!("S{i}")));
             sel.out.push(Line::Inst("NOP.S CC.T;".into()));
-            sel.out.push(Line::Label(format!("J{b}")));
+            sel.out.push(Line::Label(format!("T{i}")));
+            let parent = stubs
+                .iter()
+                .copied()
+                .filter(|&j| j != i && plan[j].size() > plan[i].size())
+                .find(|&j| (0..n).all(|q| !plan[i].region[q] || plan[j].region[q]));
+            let next = stubs.get(k + 1).copied();
+            if let Some(pj) = parent {
+                if Some(pj) != next {
+                    sel.out.push(Line::Inst(format!("BRA S{pj};")));
+                }
+            }
         }
-        let ssys: Vec<_> = plan.iter().filter(|s| s.at == b).collect();
-        if ssys.len() > 1 {
-            errors.push(Diagnostic::error(
-                block_span(b),
-                "block opens two reconvergence regions; not yet supported",
-            ));
-        }
+        let mut ssys: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].at == b).collect();
+        // The outer region's SSY first: it must be below the inner one on the stack.
+        ssys.sort_by_key(|&i| std::cmp::Reverse(plan[i].size()));
         let insts = body.get(blk.start..blk.end).unwrap_or(&[]);
         let term = insts
             .last()
@@ -208,8 +233,8 @@ fn compile_entry(
                 errors.push(unsupported(file, inst, &why));
             }
         }
-        for s in &ssys {
-            sel.out.push(Line::Inst(format!("SSY J{};", s.join)));
+        for &i in &ssys {
+            sel.out.push(Line::Inst(format!("SSY T{i};")));
         }
         match term {
             Some(inst) if inst.op == Opcode::Bra => {
@@ -234,7 +259,8 @@ fn compile_entry(
                         }
                     },
                 };
-                sel.out.push(Line::Inst(format!("{g}BRA B{tb};")));
+                sel.out
+                    .push(Line::Inst(format!("{g}BRA {};", edge_label(b, tb))));
             }
             Some(inst) => {
                 if let Err(why) = sel.select(inst) {
@@ -242,6 +268,16 @@ fn compile_entry(
                 }
             }
             None => {}
+        }
+        // Falling through into a join whose first `.S` is not this block's: branch to it.
+        let falls = blk.succs.contains(&(b + 1))
+            && term.is_none_or(|t| t.guard.is_some() || t.op != Opcode::Bra);
+        if falls {
+            let label = edge_label(b, b + 1);
+            let first = stubs_of(b + 1).first().map(|i| format!("S{i}"));
+            if label.starts_with('S') && Some(&label) != first.as_ref() {
+                sel.out.push(Line::Inst(format!("BRA {label};")));
+            }
         }
         // The end of the body, or a block falling off into nothing: the thread ends.
         if b + 1 == n

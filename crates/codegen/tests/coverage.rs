@@ -35,8 +35,8 @@ fn an_opcode_without_a_rule_is_an_error_naming_it() {
 
 #[test]
 fn unstructured_reconvergence_is_an_error_naming_the_block() {
-    // Two divergent branches meet at J, but J is also the target of a branch from outside
-    // the first one's region: no single SSY covers every path into J.
+    // Block C is inside the region of the branch at B1 (B1 -> B2 -> C) but is also entered
+    // directly from B0: lanes arriving that way have no SSY entry of that region.
     let text = r#".version 7.0
 .target sm_20
 .address_size 64
@@ -48,14 +48,14 @@ fn unstructured_reconvergence_is_an_error_naming_the_block() {
 	ld.param.u64 %rd1, [out];
 	mov.u32 %r1, %tid.x;
 	setp.eq.u32 %p1, %r1, 0;
-	@%p1 bra A;
 	setp.eq.u32 %p2, %r1, 1;
-	@%p2 bra J;
-	mov.u32 %r2, 5;
-	bra J;
-A:
-	mov.u32 %r2, 6;
-J:
+	mov.u32 %r2, 1;
+	@%p1 bra C;
+	@%p2 bra D;
+	add.u32 %r2, %r2, 5;
+C:
+	add.u32 %r2, %r2, 6;
+D:
 	st.global.u32 [%rd1], %r2;
 	ret;
 }
@@ -66,7 +66,7 @@ J:
     let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
     let shown = diag::render(&file, &errs);
     assert!(
-        shown.contains("k.ptx:20:2: error: cannot map control flow"),
+        shown.contains("k.ptx:18:2: error: cannot map control flow onto the reconvergence stack: block is entered from outside"),
         "{shown}"
     );
 }

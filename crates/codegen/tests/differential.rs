@@ -985,3 +985,74 @@ fn repository_ptx11_constant_cta_dims_agree() {
         }
     }
 }
+
+/// Nested divergent regions meeting at one block (if/else inside if/else, a loop inside an
+/// if), which need one `.S` per region at the join.
+const NESTED: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry nested(.param .u64 vals, .param .u64 out)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<20>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r2, [%rd4];
+	mov.u32 %r3, 0;
+	and.b32 %r4, %r2, 3;
+	setp.eq.u32 %p1, %r4, 0;
+	@%p1 bra A;
+	setp.eq.u32 %p2, %r4, 1;
+	@%p2 bra J;
+	setp.eq.u32 %p3, %r4, 2;
+	@%p3 bra B;
+	add.u32 %r3, %r3, 300;
+	bra J;
+B:
+	add.u32 %r3, %r3, 200;
+	bra J;
+A:
+	shr.u32 %r5, %r2, 2;
+	and.b32 %r5, %r5, 7;
+	mov.u32 %r6, 0;
+LOOP:
+	setp.ge.u32 %p4, %r6, %r5;
+	@%p4 bra J;
+	add.u32 %r3, %r3, %r6;
+	add.u32 %r3, %r3, 1000;
+	add.u32 %r6, %r6, 1;
+	bra LOOP;
+J:
+	add.u32 %r3, %r3, %r4;
+	bar.sync 0;
+	add.s64 %rd5, %rd2, %rd3;
+	st.global.u32 [%rd5], %r3;
+	ret;
+}
+"#;
+
+#[test]
+fn nested_regions_meeting_at_one_block_agree_and_reach_the_barrier_together() {
+    let vals = int_edges(256, 0xfeed_f00d);
+    let out = run_both(
+        "nested",
+        NESTED,
+        &spec("nested", 1, 256, vec![u32s(&vals), zeros32(256)]),
+    );
+    let got = words(&out[1]);
+    for (t, &x) in vals.iter().enumerate() {
+        let k = x & 3;
+        let r = match k {
+            0 => (0..((x >> 2) & 7)).map(|i| i + 1000).sum::<u32>(),
+            1 => 0,
+            2 => 200,
+            _ => 300,
+        };
+        assert_eq!(got[t], r + k, "x={x:#x}");
+    }
+}
