@@ -340,6 +340,30 @@ impl<'a> Selector<'a> {
                 self.emit(&g, format!("IMNMX{u} {d}, {a}, {b}, {sel};"));
                 Ok(())
             }
+            Opcode::Neg | Opcode::Abs if w == 32 && !has(Flag::Ftz) => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let text = match (inst.op, ty) {
+                    // Sign-bit operations: exact for every input, -0 and NaNs included.
+                    (Opcode::Neg, Type::F32) => format!("LOP32I.XOR {d}, {a}, 0x80000000;"),
+                    (Opcode::Abs, Type::F32) => format!("LOP32I.AND {d}, {a}, 0x7fffffff;"),
+                    (Opcode::Neg, _) => format!("IADD {d}, RZ, -{a};"),
+                    (Opcode::Abs, _) => format!("I2I.S32.S32 {d}, |{a}|;"),
+                    _ => return Err("unexpected form".into()),
+                };
+                self.emit(&g, text);
+                Ok(())
+            }
+            Opcode::Membar => {
+                let level = match inst.mods.scope.map(|s| s.spelling()) {
+                    Some(".cta") => "CTA",
+                    Some(".gl") => "GL",
+                    Some(".sys") => "SYS",
+                    _ => return Err("this membar level has no selection rule yet".into()),
+                };
+                self.emit(&g, format!("MEMBAR.{level};"));
+                Ok(())
+            }
             Opcode::Setp => self.setp(inst, &g, ty),
             Opcode::Selp if w == 32 || w == 64 => {
                 let d = self.dst(inst)?;

@@ -454,7 +454,7 @@ fn f64_rows_agree_on_both_executors_over_edge_classes() {
     for t in 0..1024 {
         let (a, b) = (f64::from_bits(vals[t >> 5]), f64::from_bits(vals[t & 31]));
         if !(a * b).is_nan() {
-            assert_eq!(got[6 * 1024 + t], (a * b).to_bits(), "mul.rn {a:e} * {b:e}");
+            assert_eq!(got[3 * 1024 + t], (a * b).to_bits(), "mul.rn {a:e} * {b:e}");
         }
     }
 }
@@ -1054,5 +1054,46 @@ fn nested_regions_meeting_at_one_block_agree_and_reach_the_barrier_together() {
             _ => 300,
         };
         assert_eq!(got[t], r + k, "x={x:#x}");
+    }
+}
+
+const SIGN_MINMAX_ROWS: &[&str] = &[
+    "neg.f32 %f3, %f1;",
+    "abs.f32 %f3, %f1;",
+    "mov.b32 %r10, %f1;\n\tneg.s32 %r11, %r10;\n\tmov.b32 %f3, %r11;",
+    "mov.b32 %r10, %f1;\n\tabs.s32 %r11, %r10;\n\tmov.b32 %f3, %r11;",
+    "membar.cta;\n\tmembar.gl;\n\tmov.f32 %f3, %f2;",
+];
+
+#[test]
+fn sign_ops_and_membar_agree() {
+    let mut body = String::new();
+    for (i, row) in SIGN_MINMAX_ROWS.iter().enumerate() {
+        body.push_str(&format!(
+            "\t{row}\n\tst.global.f32 [%rd6+{}], %f3;\n",
+            i * 4096
+        ));
+    }
+    let text = format!(
+        ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry sign_ops(.param .u64 vals, .param .u64 out)\n{{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<12>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n{PAIR_PROLOGUE_32}{body}\tret;\n}}\n"
+    );
+    let vals = f32_edges(32, 0x0dd_ba11);
+    let out = run_both(
+        "sign_ops",
+        &text,
+        &spec(
+            "sign_ops",
+            4,
+            256,
+            vec![u32s(&vals), zeros32(1024 * SIGN_MINMAX_ROWS.len())],
+        ),
+    );
+    let got = words(&out[1]);
+    for t in 0..1024 {
+        let a = vals[t >> 5];
+        assert_eq!(got[t], a ^ 0x8000_0000, "neg.f32 flips the sign bit");
+        assert_eq!(got[1024 + t], a & 0x7fff_ffff, "abs.f32 clears it");
+        assert_eq!(got[2 * 1024 + t], (a as i32).wrapping_neg() as u32);
+        assert_eq!(got[3 * 1024 + t], (a as i32).wrapping_abs() as u32);
     }
 }
