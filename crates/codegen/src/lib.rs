@@ -12,6 +12,7 @@
 //! What is not translated is an error naming the instruction and the reason; see
 //! docs/codegen.md for what is and is not covered.
 
+pub mod alloc;
 pub mod cfg;
 pub mod coverage;
 pub mod regs;
@@ -167,10 +168,14 @@ fn compile_entry(
         )
     })?;
 
+    let assignment = alloc::allocate(f, &graph).map_err(|e| {
+        let span = body.get(e.inst).map_or(f.span, |i| i.span);
+        err(span, format!("cannot allocate registers: {}", e.message))
+    })?;
     let mut sel = Selector {
         module,
         func: f,
-        regs: regs::RegMap::new(),
+        regs: regs::RegMap::from_assignment(assignment),
         out: vec![Line::Inst("MOV R1, c [0x1] [0x100];".into())],
         params: param_off,
         shared,

@@ -56,10 +56,34 @@ impl RegMap {
         }
     }
 
-    /// The location of `r`, assigned on first use.
+    /// A map made by the allocator (`alloc.rs`): every register has its location already.
+    pub fn from_assignment(map: HashMap<RegId, Loc>) -> RegMap {
+        let max_gpr = map
+            .values()
+            .map(|l| match *l {
+                Loc::Gpr(g) => g,
+                Loc::Pair(g) => g + 1,
+                Loc::Pred(_) => 0,
+            })
+            .max()
+            .unwrap_or(0)
+            .max(3);
+        RegMap {
+            map,
+            next_gpr: u8::MAX,
+            next_pred: u8::MAX,
+            max_gpr,
+        }
+    }
+
+    /// The location of `r`: the allocator's, or (for a map built with [`RegMap::new`])
+    /// a register of its own assigned on first use.
     pub fn loc(&mut self, f: &Function, r: RegId) -> Result<Loc, String> {
         if let Some(l) = self.map.get(&r) {
             return Ok(*l);
+        }
+        if self.next_gpr == u8::MAX {
+            return Err("internal error: a register the allocator did not see".into());
         }
         let reg = f.reg(r).ok_or("register id out of range")?;
         let loc = match width_of(reg.ty) {
