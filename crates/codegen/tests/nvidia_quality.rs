@@ -1,0 +1,116 @@
+//! Against NVIDIA: translate the PTX that today's compilers make from mgpu's CUDA sources
+//! (`../shared/fermi/mgpu-sources/ptx/`), run it on the Fermi executor with the inputs of
+//! crates/fermi-exec/tests/maxindex.rs, require the same outputs as the PTX on the PTX executor
+//! and as NVIDIA's own sm_20 build, and print the size comparison (instructions, registers,
+//! shared and constant bytes). Needs `../shared` beside the repository, as CI has it.
+
+mod common;
+use common::*;
+use exec::{ElemType, LaunchSpec, ParamSpec};
+use std::path::PathBuf;
+
+fn mgpu() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fermi/mgpu-sources")
+}
+
+fn f32s(v: &[f32]) -> ParamSpec {
+    ParamSpec::Buffer {
+        ty: ElemType::F32,
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+
+/// Instructions of a kernel as the issue counts them: the listing without NVIDIA's
+/// `IMAD.U32.U32 RZ, R1, RZ, RZ` before barriers and `BPT.DRAIN`.
+fn count(k: &fermi::cubin::Kernel) -> usize {
+    k.code
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
+        .filter(|t| !t.starts_with("IMAD.U32.U32 RZ, R1, RZ, RZ") && !t.starts_with("BPT.DRAIN"))
+        .count()
+}
+
+fn same_outputs(
+    name: &str,
+    ours: &fermi::cubin::Module,
+    nvidia: &[u8],
+    ptx: (&ir::Module, &diag::SourceFile),
+    s: &LaunchSpec,
+) {
+    let a = fermi_exec::run_module(ours, s, &fermi_exec::Options::default())
+        .unwrap_or_else(|e| panic!("{name}: our code faulted: {e:?}"));
+    let b = fermi_exec::run_cubin(nvidia, s, &fermi_exec::Options::default())
+        .unwrap_or_else(|e| panic!("{name}: NVIDIA's code faulted: {e:?}"));
+    let c = exec::run(ptx.0, ptx.1, s, &exec::RunOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: the PTX executor faulted: {e:?}"));
+    for ((x, y), z) in a.buffers.iter().zip(&b.buffers).zip(&c.buffers) {
+        assert_eq!(
+            x.bytes, y.bytes,
+            "{name}: param {} differs from NVIDIA's build",
+            x.param
+        );
+        assert_eq!(
+            x.bytes, z.bytes,
+            "{name}: param {} differs from the PTX executor",
+            x.param
+        );
+    }
+}
+
+#[test]
+fn maxindex_from_clang_ptx_agrees_with_nvidia_and_prints_the_table() {
+    let dir = mgpu();
+    let Ok(text) = std::fs::read_to_string(dir.join("ptx/maxindex.clang-sm20-m32.ptx")) else {
+        panic!(
+            "{} is missing: ../shared must be beside the repository",
+            dir.display()
+        );
+    };
+    let nvidia_bytes = std::fs::read(dir.join("maxindex.cubin")).unwrap();
+    let nvidia = fermi::cubin::read_cubin(&nvidia_bytes).unwrap();
+    let (m, file, ours) = compile("maxindex.clang-sm20-m32.ptx", &text);
+
+    // The inputs of crates/fermi-exec/tests/maxindex.rs: distinct floats, four uneven ranges
+    // (one empty).
+    let n = 5000usize;
+    let data: Vec<f32> = (0..n)
+        .map(|i| ((i * 7919) % n) as f32 * 0.75 - 1000.0)
+        .collect();
+    let ranges = [0u32, 1700, 1700, 1900, 1900, 1900, 1900, n as u32];
+    let s = spec(
+        "FindMaxIndexLoop",
+        4,
+        256,
+        vec![f32s(&data), f32s(&[0.0; 4]), u32s(&[0; 4]), u32s(&ranges)],
+    );
+    same_outputs("FindMaxIndexLoop", &ours, &nvidia_bytes, (&m, &file), &s);
+    let block_max = [3.5f32, -2.0, -1.0e37, 1200.25];
+    let s = spec(
+        "FindMaxIndexReduce",
+        1,
+        256,
+        vec![f32s(&block_max), u32s(&[10, 20, 30, 40]), value_u32(4)],
+    );
+    same_outputs("FindMaxIndexReduce", &ours, &nvidia_bytes, (&m, &file), &s);
+
+    println!("| kernel | instructions ours / NVIDIA | registers ours / NVIDIA | smem | cmem[0] |");
+    println!("|---|---|---|---|---|");
+    for k in &ours.kernels {
+        let Some(nv) = nvidia.kernels.iter().find(|x| x.name == k.name) else {
+            continue;
+        };
+        println!(
+            "| {} | {} / {} | {} / {} | {} / {} | {} / {} |",
+            k.name,
+            count(k),
+            count(nv),
+            k.reg_count,
+            nv.reg_count,
+            k.shared_size,
+            nv.shared_size,
+            0x20 + k.param_size,
+            0x20 + nv.param_size
+        );
+    }
+}
