@@ -31,7 +31,7 @@ pub fn status(op: Opcode) -> Status {
         Membar => Rule("membar.cta/.gl/.sys (MEMBAR)"),
         And | Or | Xor => Rule(".b32 (LOP), .b64 (two LOPs)"),
         Not => Rule(".b32 (LOP.PASS_B with inverted source)"),
-        Shl | Shr => Rule(".b32/.u32/.s32 (SHL, SHR, SHR.U32)"),
+        Shl | Shr => Rule(".b32/.u32/.s32 (SHL, SHR, SHR.U32); 64-bit by an immediate (on the halves)"),
         Setp => Rule("32-bit integer (ISETP) and .f32 (FSETP) comparisons with a boolean combiner"),
         Selp => Rule("32- and 64-bit (SEL)"),
         Mov => Rule("registers, immediates, %tid/%ctaid (S2R), %ntid/%nctaid (c[0x0]), shared variable addresses"),

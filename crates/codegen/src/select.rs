@@ -319,6 +319,7 @@ impl<'a> Selector<'a> {
                 self.emit(&g, format!("LOP.PASS_B {d}, RZ, ~{a};"));
                 Ok(())
             }
+            Opcode::Shl | Opcode::Shr if w == 64 => self.shift64(inst, &g, ty),
             Opcode::Shl | Opcode::Shr if w == 32 => {
                 let d = self.gpr(self.dst(inst)?)?;
                 let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
@@ -424,6 +425,65 @@ impl<'a> Selector<'a> {
                 Err(format!("{why} (see docs/codegen.md)"))
             }
         }
+    }
+
+    /// 64-bit shifts by an immediate, on the two halves (PTX clamps amounts at 64).
+    fn shift64(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let Operand::Imm(s) = Self::opnd(inst, 2)? else {
+            return Err("64-bit shifts by a register amount have no selection rule yet".into());
+        };
+        let s = (*s as u32).min(64) as i64;
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.pair(*r)?,
+            _ => return Err("an immediate shifted value".into()),
+        };
+        let signed = inst.op == Opcode::Shr && is_signed(ty);
+        let sra = if signed { "SHR" } else { "SHR.U32" };
+        let x = |s: i64| hex(s);
+        // The destination pair never shares registers with the source pair (see alloc.rs), so
+        // writing one half before reading the other is safe.
+        let lines: Vec<String> = match (inst.op, s) {
+            (_, 0) => vec![format!("MOV {dl}, {al};"), format!("MOV {dh}, {ah};")],
+            (Opcode::Shl, 1..=31) => vec![
+                format!("SHL {dh}, {ah}, {};", x(s)),
+                format!("SHR.U32 R{SCRATCH}, {al}, {};", x(32 - s)),
+                format!("LOP.OR {dh}, {dh}, R{SCRATCH};"),
+                format!("SHL {dl}, {al}, {};", x(s)),
+            ],
+            (Opcode::Shl, 32..=63) => {
+                vec![
+                    format!("SHL {dh}, {al}, {};", x(s - 32)),
+                    format!("MOV {dl}, RZ;"),
+                ]
+            }
+            (Opcode::Shl, _) => vec![format!("MOV {dl}, RZ;"), format!("MOV {dh}, RZ;")],
+            (_, 1..=31) => vec![
+                format!("SHR.U32 {dl}, {al}, {};", x(s)),
+                format!("SHL R{SCRATCH}, {ah}, {};", x(32 - s)),
+                format!("LOP.OR {dl}, {dl}, R{SCRATCH};"),
+                format!("{sra} {dh}, {ah}, {};", x(s)),
+            ],
+            (_, 32..=63) if signed => vec![
+                format!("SHR {dl}, {ah}, {};", x(s - 32)),
+                format!("SHR {dh}, {ah}, 0x1f;"),
+            ],
+            (_, 32..=63) => {
+                vec![
+                    format!("SHR.U32 {dl}, {ah}, {};", x(s - 32)),
+                    format!("MOV {dh}, RZ;"),
+                ]
+            }
+            (_, _) if signed => vec![
+                format!("SHR {dl}, {ah}, 0x1f;"),
+                format!("SHR {dh}, {ah}, 0x1f;"),
+            ],
+            (_, _) => vec![format!("MOV {dl}, RZ;"), format!("MOV {dh}, RZ;")],
+        };
+        for l in lines {
+            self.emit(g, l);
+        }
+        Ok(())
     }
 
     fn float_bin(&mut self, inst: &Inst, g: &str, name: &str) -> R<()> {

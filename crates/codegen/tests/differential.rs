@@ -1136,3 +1136,68 @@ fn corpus_sgemm_tiled_agrees() {
     // Not vacuous: C changed from its initial contents.
     assert_ne!(words(&out[2]), mat(3));
 }
+
+const SHIFT64_AMOUNTS: &[u32] = &[0, 1, 13, 31, 32, 33, 63, 64, 100];
+
+#[test]
+fn sixty_four_bit_shifts_by_immediates_agree_with_the_spec() {
+    let mut body = String::new();
+    let mut k = 0;
+    for op in ["shl.b64", "shr.u64", "shr.s64"] {
+        for s in SHIFT64_AMOUNTS {
+            body.push_str(&format!(
+                "\t{op} %rd9, %rd8, {s};\n\tst.global.u64 [%rd6+{}], %rd9;\n",
+                k * 512
+            ));
+            k += 1;
+        }
+    }
+    let text = format!(
+        r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry shifts(.param .u64 vals, .param .u64 out)
+{{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<10>;
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 8;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u64 %rd8, [%rd4];
+	add.s64 %rd6, %rd2, %rd3;
+{body}	ret;
+}}
+"#
+    );
+    let vals: Vec<u64> = [0x8000_0000_0000_0000, 0xffff_ffff_ffff_ffff, 1]
+        .into_iter()
+        .chain(
+            int_edges(128, 99)
+                .chunks(2)
+                .map(|c| u64::from(c[0]) << 32 | u64::from(c[1])),
+        )
+        .take(64)
+        .collect();
+    let out = run_both(
+        "shifts",
+        &text,
+        &spec("shifts", 1, 64, vec![u64s(&vals), u64s(&vec![3; 64 * k])]),
+    );
+    let got: Vec<u64> = out[1]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for (t, &a) in vals.iter().enumerate() {
+        for (j, &s) in SHIFT64_AMOUNTS.iter().enumerate() {
+            let n = SHIFT64_AMOUNTS.len();
+            let shl = if s > 63 { 0 } else { a << s };
+            let shr = if s > 63 { 0 } else { a >> s };
+            let sar = ((a as i64) >> s.min(63)) as u64;
+            assert_eq!(got[j * 64 + t], shl, "shl {a:#x} {s}");
+            assert_eq!(got[(n + j) * 64 + t], shr, "shr.u64 {a:#x} {s}");
+            assert_eq!(got[(2 * n + j) * 64 + t], sar, "shr.s64 {a:#x} {s}");
+        }
+    }
+}
