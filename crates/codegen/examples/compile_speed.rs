@@ -34,7 +34,7 @@ fn main() {
     let size = file.text.len() as f64 / 1e6;
     let mut best_check = f64::MAX;
     let mut best_compile = f64::MAX;
-    for _ in 0..3 {
+    for _ in 0..2 {
         let t = Instant::now();
         let n = check::diagnose_source(&file).len();
         best_check = best_check.min(t.elapsed().as_secs_f64());
@@ -42,16 +42,21 @@ fn main() {
         let (m, _) = check::check_source(&file);
         let compiled = codegen::compile_module(&m.expect("the generated file checks"), &file)
             .expect("the generated file translates");
-        let bytes = fermi::cubin::write_cubin(&compiled.cubin).expect("a cubin");
         best_compile = best_compile.min(t.elapsed().as_secs_f64());
+        // Tens of thousands of kernels overflow one ELF's section count, so the cubin is
+        // written (and timed) only when it fits.
+        let t = Instant::now();
+        let cubin = match fermi::cubin::write_cubin(&compiled.cubin) {
+            Ok(b) => format!("cubin {} bytes in {:.2} s", b.len(), t.elapsed().as_secs_f64()),
+            Err(e) => format!("no cubin: {e}"),
+        };
         println!(
-            "{size:.1} MB, {} kernels, {n} diagnostics, cubin {} bytes",
-            compiled.cubin.kernels.len(),
-            bytes.len()
+            "{size:.1} MB, {} kernels, {n} diagnostics, {cubin}",
+            compiled.cubin.kernels.len()
         );
     }
     println!(
-        "check {best_check:.2} s ({:.1} MB/s); compile (check + translate + cubin) {best_compile:.2} s ({:.1} MB/s); ratio {:.2}x",
+        "check {best_check:.2} s ({:.1} MB/s); compile (check + translate) {best_compile:.2} s ({:.1} MB/s); ratio {:.2}x",
         size / best_check,
         size / best_compile,
         best_compile / best_check
