@@ -47,7 +47,11 @@ fn main() {
         // written (and timed) only when it fits.
         let t = Instant::now();
         let cubin = match fermi::cubin::write_cubin(&compiled.cubin) {
-            Ok(b) => format!("cubin {} bytes in {:.2} s", b.len(), t.elapsed().as_secs_f64()),
+            Ok(b) => format!(
+                "cubin {} bytes in {:.2} s",
+                b.len(),
+                t.elapsed().as_secs_f64()
+            ),
             Err(e) => format!("no cubin: {e}"),
         };
         println!(
