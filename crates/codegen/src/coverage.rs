@@ -42,7 +42,7 @@ pub fn status(op: Opcode) -> Status {
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
         Ret | Exit => Rule("EXIT in an entry"),
-        Mul24 | Mad24 | Sad | Div | Rem | Popc | Clz | Bfind | Brev | Bfe | Bfi => {
+        Mul24 | Mad24 | Sad | Div | Rem | Clz | Bfind | Brev | Bfe | Bfi => {
             NotSupported(LATER)
         }
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
@@ -55,7 +55,8 @@ pub fn status(op: Opcode) -> Status {
         Brx => NotSupported("the Fermi executor does not run BRX, so no translation could be proven"),
         Fence => NotSupported("requires sm_70: sm_20 code uses membar"),
         Atom | Red => NotSupported("the Fermi executor does not run ATOM/RED, so no translation could be proven"),
-        Vote => NotSupported(LATER),
+        Vote => Rule("vote.all/.any/.uni .pred and vote.ballot.b32 without .sync (VOTE.ALL/ANY/EQ)"),
+        Popc => Rule(".b32 (POPC d, a, a)"),
         Trap | Brkpt | Pmevent => NotSupported(LATER),
         Vadd | Vsub | Vabsdiff | Vmin | Vmax | Vshl | Vshr | Vmad | Vset => NotSupported(LATER),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match

@@ -355,6 +355,35 @@ impl<'a> Selector<'a> {
                 self.emit(&g, text);
                 Ok(())
             }
+            Opcode::Popc if w == 32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                // POPC counts the bits of a & b.
+                self.emit(&g, format!("POPC {d}, {a}, {a};"));
+                Ok(())
+            }
+            Opcode::Vote if !has(Flag::Sync) => {
+                let a = self.pred_src(Self::opnd(inst, 1)?)?;
+                let d = self.dst(inst)?;
+                let text = match inst.mods.vote_mode {
+                    Some(isa::VoteMode::Ballot) => {
+                        let d = self.gpr(d)?;
+                        format!("VOTE.ANY {d}, pt, {a};")
+                    }
+                    Some(mode) => {
+                        let p = self.pred(d)?;
+                        let m = match mode {
+                            isa::VoteMode::All => "ALL",
+                            isa::VoteMode::Any => "ANY",
+                            _ => "EQ",
+                        };
+                        format!("VOTE.{m} RZ, {p}, {a};")
+                    }
+                    None => return Err("vote without a mode".into()),
+                };
+                self.emit(&g, text);
+                Ok(())
+            }
             Opcode::Membar => {
                 let level = match inst.mods.scope.map(|s| s.spelling()) {
                     Some(".cta") => "CTA",

@@ -1201,3 +1201,78 @@ fn sixty_four_bit_shifts_by_immediates_agree_with_the_spec() {
         }
     }
 }
+
+const VOTE_POPC: &str = r#"
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry votes(.param .u64 vals, .param .u64 out)
+{
+	.reg .pred %p<6>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [vals];
+	ld.param.u64 %rd2, [out];
+	mov.u32 %r1, %tid.x;
+	mul.wide.u32 %rd3, %r1, 4;
+	add.s64 %rd4, %rd1, %rd3;
+	ld.global.u32 %r2, [%rd4];
+	add.s64 %rd6, %rd2, %rd3;
+	popc.b32 %r3, %r2;
+	st.global.u32 [%rd6], %r3;
+	setp.gt.u32 %p1, %r3, 16;
+	vote.ballot.b32 %r4, %p1;
+	st.global.u32 [%rd6+1024], %r4;
+	vote.any.pred %p2, %p1;
+	vote.all.pred %p3, !%p1;
+	vote.uni.pred %p4, %p1;
+	selp.u32 %r5, 1, 0, %p2;
+	selp.u32 %r6, 2, 0, %p3;
+	selp.u32 %r7, 4, 0, %p4;
+	or.b32 %r5, %r5, %r6;
+	or.b32 %r5, %r5, %r7;
+	st.global.u32 [%rd6+2048], %r5;
+	and.b32 %r8, %r2, 1;
+	setp.eq.u32 %p5, %r8, 0;
+	@%p5 bra SKIP;
+	vote.ballot.b32 %r9, %p1;
+	st.global.u32 [%rd6+3072], %r9;
+SKIP:
+	ret;
+}
+"#;
+
+#[test]
+fn popc_and_votes_agree_including_inside_a_divergent_branch() {
+    let mut vals = int_edges(256, 0xabcd_ef01);
+    // Warp 2: every lane has a popcount above 16; warp 3: none has.
+    for v in &mut vals[64..96] {
+        *v |= 0xffff_f000;
+    }
+    for v in &mut vals[96..128] {
+        *v &= 0xff;
+    }
+    let out = run_both(
+        "votes",
+        VOTE_POPC,
+        &spec("votes", 1, 256, vec![u32s(&vals), zeros32(1024)]),
+    );
+    let got = words(&out[1]);
+    for w in 0..8 {
+        let lanes = &vals[w * 32..w * 32 + 32];
+        let ballot = lanes
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.count_ones() > 16)
+            .fold(0u32, |b, (l, _)| b | 1 << l);
+        for (l, v) in lanes.iter().enumerate() {
+            let t = w * 32 + l;
+            assert_eq!(got[t], v.count_ones());
+            assert_eq!(got[256 + t], ballot);
+            let flags = u32::from(ballot != 0)
+                | u32::from(ballot == 0) << 1
+                | u32::from(ballot == 0 || ballot == u32::MAX) << 2;
+            assert_eq!(got[512 + t], flags, "warp {w}");
+        }
+    }
+}
