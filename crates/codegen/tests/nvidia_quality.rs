@@ -60,8 +60,17 @@ fn same_outputs(
 
 #[test]
 fn maxindex_from_clang_ptx_agrees_with_nvidia_and_prints_the_table() {
+    maxindex("maxindex.clang-sm20-m32.ptx");
+}
+
+#[test]
+fn maxindex_from_nvrtc_64_bit_ptx_agrees_with_nvidia_and_prints_the_table() {
+    maxindex("maxindex.nvrtc-sm50-m64.ptx");
+}
+
+fn maxindex(ptx: &str) {
     let dir = mgpu();
-    let Ok(text) = std::fs::read_to_string(dir.join("ptx/maxindex.clang-sm20-m32.ptx")) else {
+    let Ok(text) = std::fs::read_to_string(dir.join("ptx").join(ptx)) else {
         panic!(
             "{} is missing: ../shared must be beside the repository",
             dir.display()
@@ -69,7 +78,7 @@ fn maxindex_from_clang_ptx_agrees_with_nvidia_and_prints_the_table() {
     };
     let nvidia_bytes = std::fs::read(dir.join("maxindex.cubin")).unwrap();
     let nvidia = fermi::cubin::read_cubin(&nvidia_bytes).unwrap();
-    let (m, file, ours) = compile("maxindex.clang-sm20-m32.ptx", &text);
+    let (m, file, ours) = compile(ptx, &text);
 
     // The inputs of crates/fermi-exec/tests/maxindex.rs: distinct floats, four uneven ranges
     // (one empty).
@@ -94,6 +103,7 @@ fn maxindex_from_clang_ptx_agrees_with_nvidia_and_prints_the_table() {
     );
     same_outputs("FindMaxIndexReduce", &ours, &nvidia_bytes, (&m, &file), &s);
 
+    println!("{ptx}:");
     println!("| kernel | instructions ours / NVIDIA | registers ours / NVIDIA | smem | cmem[0] |");
     println!("|---|---|---|---|---|");
     for k in &ours.kernels {
