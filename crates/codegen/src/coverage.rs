@@ -37,7 +37,7 @@ pub fn status(op: Opcode) -> Status {
         Mov => Rule("registers, immediates, %tid/%ctaid (S2R), %ntid/%nctaid (c[0x0]), shared variable addresses"),
         Ld => Rule(".param (c[0x0][0x20+]), .global/generic (LD, LD.E), .shared (LDS); vectors as one access per element"),
         St => Rule(".global/generic (ST, ST.E), .shared (STS); vectors as one access per element"),
-        Cvt => Rule("integer widening/narrowing between 32 and 64 bits (MOV, SHR for sign)"),
+        Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I), float->float (F2F) with PTX's rounding modes; not .sat, not f16"),
         Cvta => Rule(".global to and from generic (identity on sm_20's flat global window)"),
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),

@@ -1276,3 +1276,69 @@ fn popc_and_votes_agree_including_inside_a_divergent_branch() {
         }
     }
 }
+
+const CVT_ROWS: &[&str] = &[
+    "cvt.rni.s32.f32 %r10, %f1;",
+    "cvt.rzi.s32.f32 %r10, %f1;",
+    "cvt.rmi.s32.f32 %r10, %f1;",
+    "cvt.rpi.u32.f32 %r10, %f1;",
+    "cvt.rzi.ftz.u32.f32 %r10, %f1;",
+    "mov.b32 %r9, %f1;\n\tcvt.rn.f32.s32 %f3, %r9;\n\tmov.b32 %r10, %f3;",
+    "mov.b32 %r9, %f1;\n\tcvt.rz.f32.u32 %f3, %r9;\n\tmov.b32 %r10, %f3;",
+    "mov.b32 %r9, %f1;\n\tcvt.rm.f32.s32 %f3, %r9;\n\tmov.b32 %r10, %f3;",
+    "cvt.f64.f32 %fd1, %f1;\n\tcvt.rn.f32.f64 %f3, %fd1;\n\tmov.b32 %r10, %f3;",
+    "cvt.f64.f32 %fd1, %f1;\n\tmul.rn.f64 %fd1, %fd1, 0d3fd5555555555555;\n\tcvt.rz.f32.f64 %f3, %fd1;\n\tmov.b32 %r10, %f3;",
+    "cvt.rni.f32.f32 %f3, %f1;\n\tmov.b32 %r10, %f3;",
+    "cvt.rmi.f32.f32 %f3, %f1;\n\tmov.b32 %r10, %f3;",
+];
+
+#[test]
+fn float_conversions_agree_over_edge_classes() {
+    let mut body = String::new();
+    for (i, row) in CVT_ROWS.iter().enumerate() {
+        body.push_str(&format!(
+            "\t{row}\n\tst.global.u32 [%rd6+{}], %r10;\n",
+            i * 4096
+        ));
+    }
+    let text = format!(
+        ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry cvts(.param .u64 vals, .param .u64 out)\n{{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<12>;\n\t.reg .f32 %f<4>;\n\t.reg .f64 %fd<2>;\n\t.reg .b64 %rd<8>;\n{PAIR_PROLOGUE_32}{body}\tret;\n}}\n"
+    );
+    let mut vals = f32_edges(32, 0x5eed_1234);
+    // Values near integer boundaries and the ends of the integer ranges.
+    vals[20..32].copy_from_slice(&[
+        2.5f32.to_bits(),
+        (-2.5f32).to_bits(),
+        3.5f32.to_bits(),
+        0.49999997f32.to_bits(),
+        (-0.5f32).to_bits(),
+        2147483520.0f32.to_bits(),
+        2147483648.0f32.to_bits(),
+        (-2147483648.0f32).to_bits(),
+        4294967040.0f32.to_bits(),
+        4294967296.0f32.to_bits(),
+        16777217u32,
+        0xffff_ff00,
+    ]);
+    let out = run_both(
+        "cvts",
+        &text,
+        &spec(
+            "cvts",
+            4,
+            256,
+            vec![u32s(&vals), zeros32(1024 * CVT_ROWS.len())],
+        ),
+    );
+    let got = words(&out[1]);
+    // Spot checks from the spec: .rzi truncates toward zero and saturates; NaN gives 0.
+    for t in (0..1024).step_by(32) {
+        let a = f32::from_bits(vals[t >> 5]);
+        let expect = if a.is_nan() {
+            0
+        } else {
+            a.trunc().clamp(i32::MIN as f32, i32::MAX as f32) as i32
+        };
+        assert_eq!(got[1024 + t] as i32, expect, "cvt.rzi.s32.f32 {a:e}");
+    }
+}
