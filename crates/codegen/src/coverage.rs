@@ -42,7 +42,7 @@ pub fn status(op: Opcode) -> Status {
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
         Ret | Exit => Rule("EXIT in an entry"),
-        Mul24 | Mad24 | Sad | Div | Rem | Clz | Bfind | Brev | Bfe | Bfi => {
+        Mul24 | Mad24 | Sad | Div | Rem | Clz | Bfind | Brev | Bfe => {
             NotSupported(LATER)
         }
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
@@ -56,6 +56,7 @@ pub fn status(op: Opcode) -> Status {
         Fence => NotSupported("requires sm_70: sm_20 code uses membar"),
         Atom | Red => NotSupported("the Fermi executor does not run ATOM/RED, so no translation could be proven"),
         Vote => Rule("vote.all/.any/.uni .pred and vote.ballot.b32 without .sync (VOTE.ALL/ANY/EQ)"),
+        Bfi => Rule(".b32 (BFI with position and length packed, as NVIDIA does)"),
         Popc => Rule(".b32 (POPC d, a, a)"),
         Trap | Brkpt | Pmevent => NotSupported(LATER),
         Vadd | Vsub | Vabsdiff | Vmin | Vmax | Vshl | Vshr | Vmad | Vset => NotSupported(LATER),

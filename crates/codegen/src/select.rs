@@ -355,6 +355,47 @@ impl<'a> Selector<'a> {
                 self.emit(&g, text);
                 Ok(())
             }
+            Opcode::Bfi if w == 32 => {
+                // Fermi's BFI takes position and length packed in one operand (bits 0-7 and
+                // 8-15), which is exactly PTX's `c & 0xff` and `d & 0xff`.
+                let d = self.gpr(self.dst(inst)?)?;
+                let packed = match (Self::opnd(inst, 3)?, Self::opnd(inst, 4)?) {
+                    (Operand::Imm(p), Operand::Imm(l)) => {
+                        hex(((p & 0xff) | (l & 0xff) << 8) as i64)
+                    }
+                    (Operand::Reg(p), Operand::Reg(l)) => {
+                        let (p, l) = (self.gpr(*p)?, self.gpr(*l)?);
+                        self.emit(&g, format!("BFI R{SCRATCH}, {l}, 0x808, {p};"));
+                        format!("R{SCRATCH}")
+                    }
+                    (Operand::Imm(p), Operand::Reg(l)) => {
+                        let l = self.gpr(*l)?;
+                        self.emit(
+                            &g,
+                            format!("MOV32I R{SCRATCH}, {};", hex((p & 0xff) as i64)),
+                        );
+                        self.emit(&g, format!("BFI R{SCRATCH}, {l}, 0x808, R{SCRATCH};"));
+                        format!("R{SCRATCH}")
+                    }
+                    (Operand::Reg(p), Operand::Imm(l)) => {
+                        let p = self.gpr(*p)?;
+                        self.emit(&g, format!("LOP32I.AND R{SCRATCH}, {p}, 0xff;"));
+                        self.emit(
+                            &g,
+                            format!(
+                                "LOP32I.OR R{SCRATCH}, R{SCRATCH}, {};",
+                                hex(((l & 0xff) << 8) as i64)
+                            ),
+                        );
+                        format!("R{SCRATCH}")
+                    }
+                    _ => return Err("unexpected bfi operands".into()),
+                };
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH_PAIR)?;
+                let b = self.reg32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR + 1)?;
+                self.emit(&g, format!("BFI {d}, {a}, {packed}, {b};"));
+                Ok(())
+            }
             Opcode::Popc if w == 32 => {
                 let d = self.gpr(self.dst(inst)?)?;
                 let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;

@@ -1342,3 +1342,37 @@ fn float_conversions_agree_over_edge_classes() {
         assert_eq!(got[1024 + t] as i32, expect, "cvt.rzi.s32.f32 {a:e}");
     }
 }
+
+#[test]
+fn bfi_agrees_with_register_and_immediate_positions() {
+    let text = format!(
+        ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry bfis(.param .u64 vals, .param .u64 out)\n{{\n\t.reg .pred %p<4>;\n\t.reg .b32 %r<16>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n{PAIR_PROLOGUE_32}\tmov.b32 %r7, %f1;\n\tmov.b32 %r8, %f2;\n\tand.b32 %r11, %r8, 0x3f;\n\tshr.u32 %r12, %r8, 8;\n\tbfi.b32 %r10, %r7, %r8, %r11, %r12;\n\tst.global.u32 [%rd6], %r10;\n\tbfi.b32 %r10, %r7, %r8, 5, 9;\n\tst.global.u32 [%rd6+4096], %r10;\n\tbfi.b32 %r10, %r8, %r7, 28, %r12;\n\tst.global.u32 [%rd6+8192], %r10;\n\tbfi.b32 %r10, %r8, %r7, %r8, 300;\n\tst.global.u32 [%rd6+12288], %r10;\n\tret;\n}}\n"
+    );
+    let vals = int_edges(32, 0x600d_cafe);
+    let out = run_both(
+        "bfis",
+        &text,
+        &spec("bfis", 4, 256, vec![u32s(&vals), zeros32(4096)]),
+    );
+    // PTX bfi (ptx-integer-arithmetic): insert the low `len` bits of a into b at `pos`, with
+    // pos and len taken mod 256 and the field clipped at bit 31.
+    let bfi = |a: u32, b: u32, pos: u32, len: u32| {
+        let (pos, len) = (pos & 0xff, len & 0xff);
+        let mut d = b;
+        for i in 0..len {
+            let at = pos + i;
+            if at < 32 {
+                d = (d & !(1 << at)) | ((a >> i & 1) << at);
+            }
+        }
+        d
+    };
+    let got = words(&out[1]);
+    for t in 0..1024 {
+        let (a, b) = (vals[t >> 5], vals[t & 31]);
+        assert_eq!(got[t], bfi(a, b, b & 0x3f, b >> 8), "a={a:#x} b={b:#x}");
+        assert_eq!(got[1024 + t], bfi(a, b, 5, 9));
+        assert_eq!(got[2048 + t], bfi(b, a, 28, b >> 8));
+        assert_eq!(got[3072 + t], bfi(b, a, b, 300));
+    }
+}
