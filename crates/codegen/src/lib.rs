@@ -111,13 +111,26 @@ fn compile_entry(
             format!("{end} bytes of parameters; sm_20 takes at most 4096"),
         ));
     }
-    // Shared variables: module scope and the entry's own, laid out in order.
+    // Shared variables the body names (module scope or the entry's own), laid out in
+    // declaration order: like ptxas, a kernel's window holds only what it uses.
+    let named: std::collections::HashSet<ir::VarId> = body
+        .iter()
+        .flat_map(|i| i.operands.iter())
+        .filter_map(|o| match o {
+            ir::Operand::VarAddr { var, .. } => Some(*var),
+            ir::Operand::Address(ir::Address {
+                base: ir::AddrBase::Var(v),
+                ..
+            }) => Some(*v),
+            _ => None,
+        })
+        .collect();
     let mut shared = HashMap::new();
     let mut smem = 0u32;
     for v in module.globals.iter().chain(f.locals.iter()) {
         let Some(var) = module.var(*v) else { continue };
         match var.space {
-            Space::Shared | Space::SharedCta => {
+            Space::Shared | Space::SharedCta if named.contains(v) => {
                 let size = u32::try_from(var.size).unwrap_or(u32::MAX);
                 let off = align_up(smem, var.align.max(4));
                 shared.insert(*v, off);
