@@ -37,8 +37,11 @@ pub struct Compiled {
 pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Vec<Diagnostic>> {
     let mut warnings = Vec::new();
     if module.target.sm > 20 {
+        // Point at the directive (the IR keeps no span for it).
+        let at = file.text.find(".target").unwrap_or(0);
+        let span = Span::from_range(at..at + ".target".len().min(file.text.len() - at));
         warnings.push(Diagnostic::warning(
-            Span::new(0, 0),
+            span,
             format!(
                 "the module targets sm_{}; translating for sm_20, instructions sm_20 cannot express are errors",
                 module.target.sm
