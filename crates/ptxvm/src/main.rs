@@ -2,6 +2,7 @@
 //! module and returns an [`Exit`] code; this file only parses arguments and dispatches.
 
 mod cmd_check;
+mod cmd_compile;
 mod cmd_fmt;
 mod cmd_run;
 mod cmd_sass;
@@ -57,6 +58,12 @@ enum Command {
     Asm(cmd_sass::AsmArgs),
     /// Disassemble a Fermi cubin or a cuobjdump listing.
     Disasm(cmd_sass::DisasmArgs),
+    /// Translate PTX to an sm_20 cubin (`-arch=sm_20 -o out.cubin`, ptxas spellings too).
+    #[command(disable_help_flag = true)]
+    Compile {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Fermi SASS tools.
     Sass {
         #[command(subcommand)]
@@ -83,6 +90,7 @@ fn main() {
         Command::Run(args) => cmd_run::run(&args),
         Command::Asm(args) => cmd_sass::asm(&args),
         Command::Disasm(args) => cmd_sass::disasm(&args),
+        Command::Compile { args } => cmd_compile::run(&args),
         Command::Sass {
             command: SassCommand::Verify { listings },
         } => cmd_sass::verify(&listings),

@@ -1,0 +1,244 @@
+//! Register allocation by liveness: PTX registers whose live ranges do not overlap share a
+//! Fermi register.
+//!
+//! Liveness is the usual backward dataflow over the CFG (a guarded definition does not kill:
+//! lanes whose guard is false keep the old value). Two registers interfere when one is
+//! defined while the other is live after the instruction, or is read by the same instruction
+//! (destinations never share a register with the sources of their own instruction: several
+//! selections write part of the result before reading every source, e.g. the two halves of
+//! `mul.wide`). Registers are then coloured greedily in order of first appearance: 32-bit
+//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P6 (R0, R1 and R2:R3 are
+//! the scratch registers and the stack pointer, see `regs.rs`).
+//!
+//! This is not yet the `regalloc2`-based allocator the design asks for: there is no
+//! splitting of live ranges and no spilling; a kernel that needs more registers is an error.
+
+use crate::cfg::Cfg;
+use crate::regs::{width_of, Loc};
+use ir::{AddrBase, Function, Inst, Operand, RegId};
+use std::collections::HashMap;
+
+/// Registers an instruction reads and writes.
+fn uses_defs(inst: &Inst, uses: &mut Vec<usize>, defs: &mut Vec<usize>) {
+    uses.clear();
+    defs.clear();
+    if let Some(g) = inst.guard {
+        uses.push(g.reg.index());
+    }
+    for (i, o) in inst.operands.iter().enumerate() {
+        let dst = inst
+            .form
+            .operands
+            .get(i)
+            .is_some_and(|f| f.kind.is_destination());
+        collect(o, if dst { &mut *defs } else { &mut *uses });
+        if let Operand::Address(a) = o {
+            if let AddrBase::Reg(r) = a.base {
+                uses.push(r.index());
+            }
+        }
+    }
+}
+
+fn collect(o: &Operand, out: &mut Vec<usize>) {
+    match o {
+        Operand::Reg(r) | Operand::NotPred(r) | Operand::Neg(r) => out.push(r.index()),
+        Operand::NegSelected { reg, .. } | Operand::Selected { reg, .. } => out.push(reg.index()),
+        Operand::PredPair(p, q) => {
+            out.push(p.index());
+            if let Some(q) = q {
+                out.push(q.index());
+            }
+        }
+        Operand::Vector(v) | Operand::List(v) => {
+            for e in v.iter() {
+                collect(e, out);
+            }
+        }
+        Operand::Texture { coords, .. } => {
+            for e in coords.iter() {
+                collect(e, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[derive(Clone)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Bits {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn clear(&mut self, i: usize) {
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+    fn has(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn union(&mut self, o: &Bits) -> bool {
+        let mut changed = false;
+        for (a, b) in self.0.iter_mut().zip(&o.0) {
+            let n = *a | *b;
+            changed |= n != *a;
+            *a = n;
+        }
+        changed
+    }
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(w, &bits)| {
+            (0..64)
+                .filter(move |b| bits >> b & 1 == 1)
+                .map(move |b| w * 64 + b)
+        })
+    }
+}
+
+/// Why allocation failed: the instruction at which a register could not be placed.
+pub struct AllocError {
+    pub inst: usize,
+    pub message: String,
+}
+
+/// A location for every register the body mentions.
+pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocError> {
+    let body = f.insts();
+    let n = f.regs.len();
+    let nb = cfg.blocks.len();
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    // Per block: registers read before written (gen) and written unconditionally (kill).
+    let mut gen = vec![Bits::new(n); nb];
+    let mut kill = vec![Bits::new(n); nb];
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        for inst in body.get(blk.start..blk.end).unwrap_or(&[]) {
+            uses_defs(inst, &mut u, &mut d);
+            for &r in &u {
+                if !kill[b].has(r) {
+                    gen[b].set(r);
+                }
+            }
+            if inst.guard.is_none() {
+                for &r in &d {
+                    kill[b].set(r);
+                }
+            }
+        }
+    }
+    let mut live_in = vec![Bits::new(n); nb];
+    let mut live_out = vec![Bits::new(n); nb];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for b in (0..nb).rev() {
+            let mut out = Bits::new(n);
+            for &s in &cfg.blocks[b].succs {
+                out.union(&live_in[s]);
+            }
+            let mut inn = out.clone();
+            for (w, (k, g)) in inn.0.iter_mut().zip(kill[b].0.iter().zip(&gen[b].0)) {
+                *w = (*w & !k) | g;
+            }
+            changed |= live_out[b].union(&out);
+            changed |= live_in[b].union(&inn);
+        }
+    }
+    // Interference, walking each block backwards.
+    let mut adj: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut edge = |a: usize, b: usize| {
+        if a != b {
+            adj.entry(a).or_default().push(b);
+            adj.entry(b).or_default().push(a);
+        }
+    };
+    let mut first_seen: Vec<Option<usize>> = vec![None; n];
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        let mut live = live_out[b].clone();
+        for idx in (blk.start..blk.end).rev() {
+            let Some(inst) = body.get(idx) else { continue };
+            uses_defs(inst, &mut u, &mut d);
+            for &x in &d {
+                for y in live.iter() {
+                    edge(x, y);
+                }
+                for &y in u.iter().chain(&d) {
+                    edge(x, y);
+                }
+            }
+            if inst.guard.is_none() {
+                for &x in &d {
+                    live.clear(x);
+                }
+            }
+            for &x in &u {
+                live.set(x);
+            }
+            for &x in u.iter().chain(&d) {
+                let seen = &mut first_seen[x];
+                *seen = Some(seen.map_or(idx, |s| s.min(idx)));
+            }
+        }
+    }
+    let mut order: Vec<(usize, usize)> = first_seen
+        .iter()
+        .enumerate()
+        .filter_map(|(r, s)| s.map(|s| (s, r)))
+        .collect();
+    order.sort_unstable();
+    let mut loc: HashMap<usize, Loc> = HashMap::new();
+    for &(at, r) in &order {
+        let reg = &f.regs[r];
+        let taken: Vec<Loc> = adj
+            .get(&r)
+            .map(|v| v.iter().filter_map(|o| loc.get(o).copied()).collect())
+            .unwrap_or_default();
+        let occupies = |l: Loc, g: u8| match l {
+            Loc::Gpr(x) => x == g,
+            Loc::Pair(x) => x == g || x + 1 == g,
+            Loc::Pred(_) => false,
+        };
+        let gpr_free = |g: u8| !taken.iter().any(|&l| occupies(l, g));
+        let chosen = match width_of(reg.ty) {
+            Some(1) => (0..=6u8)
+                .find(|&p| !taken.contains(&Loc::Pred(p)))
+                .map(Loc::Pred),
+            Some(64) => (4..=61u8)
+                .step_by(2)
+                .find(|&g| gpr_free(g) && gpr_free(g + 1))
+                .map(Loc::Pair),
+            Some(_) => (4..=62u8).find(|&g| gpr_free(g)).map(Loc::Gpr),
+            None => {
+                return Err(AllocError {
+                    inst: at,
+                    message: format!(
+                        "`{}` is a .b128 register, which sm_20 has no registers for",
+                        reg.name
+                    ),
+                })
+            }
+        };
+        match chosen {
+            Some(l) => {
+                loc.insert(r, l);
+            }
+            None => {
+                let what = if reg.ty == ir::Type::Pred {
+                    "more than 7 predicates live at once"
+                } else {
+                    "more than 59 general registers live at once"
+                };
+                return Err(AllocError {
+                    inst: at,
+                    message: format!(
+                        "out of registers at `{}`: {what}; spilling is not yet implemented",
+                        reg.name
+                    ),
+                });
+            }
+        }
+    }
+    Ok(loc.into_iter().map(|(r, l)| (RegId(r as u32), l)).collect())
+}

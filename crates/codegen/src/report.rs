@@ -1,0 +1,20 @@
+//! ptxas's `-v` resource report, in its sm_20-era format.
+
+use fermi::cubin::Kernel;
+
+/// The four lines ptxas prints for one entry compiled for sm_20. `cmem[0]` is the 0x20 bytes
+/// of launch values in front of the parameters (docs/fermi-exec.md's launch ABI) plus the
+/// parameters.
+pub fn print_report(k: &Kernel) -> String {
+    format!(
+        "ptxas info    : Compiling entry function '{name}' for 'sm_20'\n\
+         ptxas info    : Function properties for {name}\n    \
+         {frame} bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n\
+         ptxas info    : Used {regs} registers, {smem} bytes smem, {cmem} bytes cmem[0]\n",
+        name = k.name,
+        frame = k.frame_size,
+        regs = k.reg_count,
+        smem = k.shared_size,
+        cmem = 0x20 + k.param_size,
+    )
+}

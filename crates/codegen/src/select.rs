@@ -1,0 +1,1259 @@
+//! Instruction selection: one PTX instruction → Fermi instructions as cuobjdump text, which the
+//! `fermi` crate's table parses and encodes (so the text and the words come from one row).
+//!
+//! Anything this selector cannot translate exactly returns an error naming the instruction and
+//! the reason; it never emits an approximation.
+
+use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR};
+use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
+use isa::Flag;
+use isa::{BoolOp, CmpOp, MulMode, Rounding};
+use std::collections::HashMap;
+
+/// One line of the output: a label or an instruction's text (guard included).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    Label(String),
+    Inst(String),
+}
+
+pub struct Selector<'a> {
+    pub module: &'a Module,
+    pub func: &'a Function,
+    pub regs: RegMap,
+    pub out: Vec<Line>,
+    /// Offsets in the parameter bank, relative to `c[0x0][0x20]`.
+    pub params: HashMap<VarId, u32>,
+    /// Offsets in the CTA's shared window.
+    pub shared: HashMap<VarId, u32>,
+    pub a64: bool,
+    pub uses_bar: bool,
+    /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
+    /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
+    /// of PTX's borrow, so chains are translated only when producer and consumer agree.
+    pub carry: Option<Chain>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chain {
+    Add,
+    Sub,
+}
+
+type R<T> = Result<T, String>;
+
+fn hex(v: i64) -> String {
+    if v < 0 {
+        format!("-0x{:x}", v.unsigned_abs())
+    } else {
+        format!("0x{v:x}")
+    }
+}
+
+fn is_signed(ty: Type) -> bool {
+    matches!(ty, Type::S8 | Type::S16 | Type::S32 | Type::S64)
+}
+
+fn bits(ty: Type) -> u32 {
+    crate::regs::width_of(ty).unwrap_or(0)
+}
+
+fn rounding_suffix(r: Option<Rounding>) -> R<&'static str> {
+    Ok(match r {
+        None | Some(Rounding::Rn) => "",
+        Some(Rounding::Rz) => ".RZ",
+        Some(Rounding::Rm) => ".RM",
+        Some(Rounding::Rp) => ".RP",
+        Some(other) => {
+            return Err(format!(
+                "rounding {} has no Fermi float form",
+                other.spelling()
+            ))
+        }
+    })
+}
+
+fn int_cmp(c: CmpOp, signed: bool) -> R<(&'static str, bool)> {
+    Ok(match c {
+        CmpOp::Eq => ("EQ", signed),
+        CmpOp::Ne => ("NE", signed),
+        CmpOp::Lt => ("LT", signed),
+        CmpOp::Le => ("LE", signed),
+        CmpOp::Gt => ("GT", signed),
+        CmpOp::Ge => ("GE", signed),
+        CmpOp::Lo => ("LT", false),
+        CmpOp::Ls => ("LE", false),
+        CmpOp::Hi => ("GT", false),
+        CmpOp::Hs => ("GE", false),
+        other => {
+            return Err(format!(
+                "comparison {} is not an integer comparison",
+                other.spelling()
+            ))
+        }
+    })
+}
+
+fn float_cmp(c: CmpOp) -> &'static str {
+    match c {
+        CmpOp::Eq => "EQ",
+        CmpOp::Ne => "NE",
+        CmpOp::Lt => "LT",
+        CmpOp::Le => "LE",
+        CmpOp::Gt => "GT",
+        CmpOp::Ge => "GE",
+        CmpOp::Lo => "LT",
+        CmpOp::Ls => "LE",
+        CmpOp::Hi => "GT",
+        CmpOp::Hs => "GE",
+        CmpOp::Equ => "EQU",
+        CmpOp::Neu => "NEU",
+        CmpOp::Ltu => "LTU",
+        CmpOp::Leu => "LEU",
+        CmpOp::Gtu => "GTU",
+        CmpOp::Geu => "GEU",
+        CmpOp::Num => "NUM",
+        CmpOp::Nan => "NAN",
+    }
+}
+
+fn bool_op(b: Option<BoolOp>) -> &'static str {
+    match b {
+        None | Some(BoolOp::And) => "AND",
+        Some(BoolOp::Or) => "OR",
+        Some(BoolOp::Xor) => "XOR",
+    }
+}
+
+impl<'a> Selector<'a> {
+    fn emit(&mut self, guard: &str, text: String) {
+        self.out.push(Line::Inst(format!("{guard}{text}")));
+    }
+
+    fn loc(&mut self, r: RegId) -> R<Loc> {
+        self.regs.loc(self.func, r)
+    }
+
+    fn gpr(&mut self, r: RegId) -> R<String> {
+        match self.loc(r)? {
+            Loc::Gpr(n) => Ok(format!("R{n}")),
+            _ => Err("expected a 32-bit register".into()),
+        }
+    }
+
+    fn pair(&mut self, r: RegId) -> R<(String, String)> {
+        match self.loc(r)? {
+            Loc::Pair(n) => Ok((format!("R{n}"), format!("R{}", n + 1))),
+            _ => Err("expected a 64-bit register".into()),
+        }
+    }
+
+    fn pred(&mut self, r: RegId) -> R<String> {
+        match self.loc(r)? {
+            Loc::Pred(n) => Ok(format!("P{n}")),
+            _ => Err("expected a predicate register".into()),
+        }
+    }
+
+    /// A 32-bit integer source: a register, a 20-bit immediate, or a 32-bit one moved into the
+    /// scratch register `scratch` first (`MOV32I`).
+    fn src32(&mut self, o: &Operand, g: &str, scratch: u8, imm20_ok: bool) -> R<String> {
+        match o {
+            Operand::Reg(r) => self.gpr(*r),
+            Operand::Imm(v) => {
+                let v32 = *v as u32 as i32 as i64;
+                if *v as u32 == 0 {
+                    return Ok("RZ".into());
+                }
+                if imm20_ok && (-(1 << 19)..(1 << 19)).contains(&v32) {
+                    Ok(hex(v32))
+                } else {
+                    self.emit(g, format!("MOV32I R{scratch}, {};", hex(v32)));
+                    Ok(format!("R{scratch}"))
+                }
+            }
+            _ => Err("unsupported operand kind".into()),
+        }
+    }
+
+    /// A register-only 32-bit source (immediates through `MOV32I` into `scratch`).
+    fn reg32(&mut self, o: &Operand, g: &str, scratch: u8) -> R<String> {
+        self.src32(o, g, scratch, false)
+    }
+
+    /// A 64-bit source as (low, high) registers; immediates through the scratch pair.
+    fn src64(&mut self, o: &Operand, g: &str) -> R<(String, String)> {
+        match o {
+            Operand::Reg(r) => self.pair(*r),
+            Operand::Imm(v) => {
+                let (lo, hi) = (*v as u32, (*v >> 32) as u32);
+                let mut part = |x: u32, n: u8| {
+                    if x == 0 {
+                        "RZ".to_string()
+                    } else {
+                        self.emit(g, format!("MOV32I R{n}, {};", hex(x as i32 as i64)));
+                        format!("R{n}")
+                    }
+                };
+                Ok((part(lo, SCRATCH_PAIR), part(hi, SCRATCH_PAIR + 1)))
+            }
+            _ => Err("unsupported operand kind".into()),
+        }
+    }
+
+    fn dst(&self, inst: &Inst) -> R<RegId> {
+        inst.operands
+            .first()
+            .and_then(Operand::as_reg)
+            .ok_or_else(|| "destination is not a plain register".to_string())
+    }
+
+    fn opnd(inst: &Inst, i: usize) -> R<&Operand> {
+        inst.operands
+            .get(i)
+            .ok_or_else(|| "missing operand".to_string())
+    }
+
+    fn guard(&mut self, inst: &Inst) -> R<String> {
+        Ok(match inst.guard {
+            None => String::new(),
+            Some(g) => {
+                let p = self.pred(g.reg)?;
+                format!("@{}{p} ", if g.negated { "!" } else { "" })
+            }
+        })
+    }
+
+    /// Selects `inst`; `Err` is the reason it cannot be translated.
+    pub fn select(&mut self, inst: &Inst) -> R<()> {
+        let g = self.guard(inst)?;
+        let ty = inst.ty().unwrap_or(Type::B32);
+        let w = bits(ty);
+        let mods = &inst.mods;
+        let unsupported_mods = [Flag::Sat, Flag::Cc, Flag::Ftz, Flag::Approx];
+        let has = |f: Flag| mods.has(f);
+        match inst.op {
+            Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
+            Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
+            Opcode::Add | Opcode::Sub | Opcode::Mul if ty == Type::F64 => {
+                let name = if inst.op == Opcode::Mul {
+                    "DMUL"
+                } else {
+                    "DADD"
+                };
+                self.double_bin(inst, &g, name)
+            }
+            Opcode::Fma | Opcode::Mad if ty == Type::F32 || ty == Type::F64 => {
+                self.fma(inst, &g, ty)
+            }
+            Opcode::Add | Opcode::Sub | Opcode::Addc | Opcode::Subc
+                if (w == 32 || w == 64)
+                    && (has(Flag::Cc) || matches!(inst.op, Opcode::Addc | Opcode::Subc)) =>
+            {
+                self.carry_chain(inst, &g, w)
+            }
+            Opcode::Add | Opcode::Sub if w == 32 && !has(Flag::Cc) && !has(Flag::Sat) => {
+                let d = self.dst(inst)?;
+                let d = self.gpr(d)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let b = Self::opnd(inst, 2)?;
+                let b = if inst.op == Opcode::Sub {
+                    match b {
+                        Operand::Imm(v) => {
+                            let neg = (*v as u32).wrapping_neg() as u64;
+                            self.src32(&Operand::Imm(neg), &g, SCRATCH_PAIR, true)?
+                        }
+                        _ => format!("-{}", self.src32(b, &g, SCRATCH_PAIR, true)?),
+                    }
+                } else {
+                    self.src32(b, &g, SCRATCH_PAIR, true)?
+                };
+                self.emit(&g, format!("IADD {d}, {a}, {b};"));
+                Ok(())
+            }
+            Opcode::Add if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
+                if self.carry.is_some() {
+                    return Err(
+                        "a 64-bit add would overwrite the carry flag of a pending .cc chain".into(),
+                    );
+                }
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
+                let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                self.emit(&g, format!("IADD {dl}.CC, {al}, {bl};"));
+                self.emit(&g, format!("IADD.X {dh}, {ah}, {bh};"));
+                Ok(())
+            }
+            Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
+            Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not if ty == Type::Pred => {
+                self.pred_logic(inst, &g)
+            }
+            Opcode::Mov if ty == Type::Pred => self.pred_logic(inst, &g),
+            Opcode::And | Opcode::Or | Opcode::Xor if w == 32 || w == 64 => {
+                let op = match inst.op {
+                    Opcode::And => "AND",
+                    Opcode::Or => "OR",
+                    _ => "XOR",
+                };
+                let d = self.dst(inst)?;
+                if w == 32 {
+                    let d = self.gpr(d)?;
+                    let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                    let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, true)?;
+                    self.emit(&g, format!("LOP.{op} {d}, {a}, {b};"));
+                } else {
+                    let (dl, dh) = self.pair(d)?;
+                    let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
+                    let (bl, bh) = match Self::opnd(inst, 2)? {
+                        Operand::Reg(r) => self.pair(*r)?,
+                        _ => return Err("a 64-bit immediate logic operand".into()),
+                    };
+                    self.emit(&g, format!("LOP.{op} {dl}, {al}, {bl};"));
+                    self.emit(&g, format!("LOP.{op} {dh}, {ah}, {bh};"));
+                }
+                Ok(())
+            }
+            Opcode::Not if w == 32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                self.emit(&g, format!("LOP.PASS_B {d}, RZ, ~{a};"));
+                Ok(())
+            }
+            Opcode::Shl | Opcode::Shr if w == 64 => self.shift64(inst, &g, ty),
+            Opcode::Shl | Opcode::Shr if w == 32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, true)?;
+                let name = match (inst.op, is_signed(ty)) {
+                    (Opcode::Shl, _) => "SHL",
+                    (_, true) => "SHR",
+                    (_, false) => "SHR.U32",
+                };
+                self.emit(&g, format!("{name} {d}, {a}, {b};"));
+                Ok(())
+            }
+            Opcode::Min | Opcode::Max if w == 32 && ty != Type::F32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, true)?;
+                let u = if is_signed(ty) { "" } else { ".U32" };
+                let sel = if inst.op == Opcode::Min { "pt" } else { "!pt" };
+                self.emit(&g, format!("IMNMX{u} {d}, {a}, {b}, {sel};"));
+                Ok(())
+            }
+            Opcode::Neg | Opcode::Abs if w == 32 && !has(Flag::Ftz) => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                let text = match (inst.op, ty) {
+                    // Sign-bit operations: exact for every input, -0 and NaNs included.
+                    (Opcode::Neg, Type::F32) => format!("LOP32I.XOR {d}, {a}, 0x80000000;"),
+                    (Opcode::Abs, Type::F32) => format!("LOP32I.AND {d}, {a}, 0x7fffffff;"),
+                    (Opcode::Neg, _) => format!("IADD {d}, RZ, -{a};"),
+                    (Opcode::Abs, _) => format!("I2I.S32.S32 {d}, |{a}|;"),
+                    _ => return Err("unexpected form".into()),
+                };
+                self.emit(&g, text);
+                Ok(())
+            }
+            Opcode::Bfi if w == 32 => {
+                // Fermi's BFI takes position and length packed in one operand (bits 0-7 and
+                // 8-15), which is exactly PTX's `c & 0xff` and `d & 0xff`.
+                let d = self.gpr(self.dst(inst)?)?;
+                let packed = match (Self::opnd(inst, 3)?, Self::opnd(inst, 4)?) {
+                    (Operand::Imm(p), Operand::Imm(l)) => {
+                        hex(((p & 0xff) | (l & 0xff) << 8) as i64)
+                    }
+                    (Operand::Reg(p), Operand::Reg(l)) => {
+                        let (p, l) = (self.gpr(*p)?, self.gpr(*l)?);
+                        self.emit(&g, format!("BFI R{SCRATCH}, {l}, 0x808, {p};"));
+                        format!("R{SCRATCH}")
+                    }
+                    (Operand::Imm(p), Operand::Reg(l)) => {
+                        let l = self.gpr(*l)?;
+                        self.emit(
+                            &g,
+                            format!("MOV32I R{SCRATCH}, {};", hex((p & 0xff) as i64)),
+                        );
+                        self.emit(&g, format!("BFI R{SCRATCH}, {l}, 0x808, R{SCRATCH};"));
+                        format!("R{SCRATCH}")
+                    }
+                    (Operand::Reg(p), Operand::Imm(l)) => {
+                        let p = self.gpr(*p)?;
+                        self.emit(&g, format!("LOP32I.AND R{SCRATCH}, {p}, 0xff;"));
+                        self.emit(
+                            &g,
+                            format!(
+                                "LOP32I.OR R{SCRATCH}, R{SCRATCH}, {};",
+                                hex(((l & 0xff) << 8) as i64)
+                            ),
+                        );
+                        format!("R{SCRATCH}")
+                    }
+                    _ => return Err("unexpected bfi operands".into()),
+                };
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH_PAIR)?;
+                let b = self.reg32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR + 1)?;
+                self.emit(&g, format!("BFI {d}, {a}, {packed}, {b};"));
+                Ok(())
+            }
+            Opcode::Popc if w == 32 => {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                // POPC counts the bits of a & b.
+                self.emit(&g, format!("POPC {d}, {a}, {a};"));
+                Ok(())
+            }
+            Opcode::Vote if !has(Flag::Sync) => {
+                let a = self.pred_src(Self::opnd(inst, 1)?)?;
+                let d = self.dst(inst)?;
+                let text = match inst.mods.vote_mode {
+                    Some(isa::VoteMode::Ballot) => {
+                        let d = self.gpr(d)?;
+                        format!("VOTE.ANY {d}, pt, {a};")
+                    }
+                    Some(mode) => {
+                        let p = self.pred(d)?;
+                        let m = match mode {
+                            isa::VoteMode::All => "ALL",
+                            isa::VoteMode::Any => "ANY",
+                            _ => "EQ",
+                        };
+                        format!("VOTE.{m} RZ, {p}, {a};")
+                    }
+                    None => return Err("vote without a mode".into()),
+                };
+                self.emit(&g, text);
+                Ok(())
+            }
+            Opcode::Membar => {
+                let level = match inst.mods.scope.map(|s| s.spelling()) {
+                    Some(".cta") => "CTA",
+                    Some(".gl") => "GL",
+                    Some(".sys") => "SYS",
+                    _ => return Err("this membar level has no selection rule yet".into()),
+                };
+                self.emit(&g, format!("MEMBAR.{level};"));
+                Ok(())
+            }
+            Opcode::Setp => self.setp(inst, &g, ty),
+            Opcode::Selp if w == 32 || w == 64 => {
+                let d = self.dst(inst)?;
+                let p = match Self::opnd(inst, 3)? {
+                    Operand::Reg(r) => self.pred(*r)?,
+                    Operand::NotPred(r) => format!("!{}", self.pred(*r)?),
+                    _ => return Err("an immediate selector predicate".into()),
+                };
+                if w == 32 {
+                    let d = self.gpr(d)?;
+                    let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
+                    let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, ty != Type::F32)?;
+                    self.emit(&g, format!("SEL {d}, {a}, {b}, {p};"));
+                } else {
+                    let (dl, dh) = self.pair(d)?;
+                    let (al, ah) = match Self::opnd(inst, 1)? {
+                        Operand::Reg(r) => self.pair(*r)?,
+                        _ => return Err("a 64-bit immediate first source".into()),
+                    };
+                    let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                    self.emit(&g, format!("SEL {dl}, {al}, {bl}, {p};"));
+                    self.emit(&g, format!("SEL {dh}, {ah}, {bh}, {p};"));
+                }
+                Ok(())
+            }
+            Opcode::Mov => self.mov(inst, &g, w),
+            Opcode::Cvta if !has(Flag::To) || mods.space == Some(Space::Global) => {
+                match mods.space {
+                    Some(Space::Global) => self.copy(inst, &g, w),
+                    _ => Err("only the global window is an identity mapping on sm_20 here; shared/local/const windows are not yet translated".into()),
+                }
+            }
+            Opcode::Cvt => self.cvt(inst, &g),
+            Opcode::Ld => self.ld(inst, &g, ty),
+            Opcode::St => self.st(inst, &g, ty),
+            Opcode::Bar | Opcode::Barrier if !has(Flag::Arrive) && !has(Flag::Red) => {
+                match (inst.operands.first(), inst.operands.get(1)) {
+                    (Some(Operand::Imm(0)), None | Some(Operand::Omitted)) => {}
+                    _ => {
+                        return Err("only `bar.sync 0` without a thread count is translated".into())
+                    }
+                }
+                self.uses_bar = true;
+                self.emit(&g, "BAR.RED.POPC RZ, RZ;".into());
+                Ok(())
+            }
+            Opcode::Ret | Opcode::Exit => {
+                self.emit(&g, "EXIT;".into());
+                Ok(())
+            }
+            Opcode::Bra => Ok(()), // emitted by the caller, which knows the layout
+            _ => {
+                let why = if unsupported_mods.iter().any(|f| has(*f)) {
+                    "its modifiers have no selection rule yet"
+                } else {
+                    "this type or form has no selection rule yet"
+                };
+                Err(format!("{why} (see docs/codegen.md)"))
+            }
+        }
+    }
+
+    /// 64-bit shifts by an immediate, on the two halves (PTX clamps amounts at 64).
+    fn shift64(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let Operand::Imm(s) = Self::opnd(inst, 2)? else {
+            return Err("64-bit shifts by a register amount have no selection rule yet".into());
+        };
+        let s = (*s as u32).min(64) as i64;
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.pair(*r)?,
+            _ => return Err("an immediate shifted value".into()),
+        };
+        let signed = inst.op == Opcode::Shr && is_signed(ty);
+        let sra = if signed { "SHR" } else { "SHR.U32" };
+        let x = |s: i64| hex(s);
+        // The destination pair never shares registers with the source pair (see alloc.rs), so
+        // writing one half before reading the other is safe.
+        let lines: Vec<String> = match (inst.op, s) {
+            (_, 0) => vec![format!("MOV {dl}, {al};"), format!("MOV {dh}, {ah};")],
+            (Opcode::Shl, 1..=31) => vec![
+                format!("SHL {dh}, {ah}, {};", x(s)),
+                format!("SHR.U32 R{SCRATCH}, {al}, {};", x(32 - s)),
+                format!("LOP.OR {dh}, {dh}, R{SCRATCH};"),
+                format!("SHL {dl}, {al}, {};", x(s)),
+            ],
+            (Opcode::Shl, 32..=63) => {
+                vec![
+                    format!("SHL {dh}, {al}, {};", x(s - 32)),
+                    format!("MOV {dl}, RZ;"),
+                ]
+            }
+            (Opcode::Shl, _) => vec![format!("MOV {dl}, RZ;"), format!("MOV {dh}, RZ;")],
+            (_, 1..=31) => vec![
+                format!("SHR.U32 {dl}, {al}, {};", x(s)),
+                format!("SHL R{SCRATCH}, {ah}, {};", x(32 - s)),
+                format!("LOP.OR {dl}, {dl}, R{SCRATCH};"),
+                format!("{sra} {dh}, {ah}, {};", x(s)),
+            ],
+            (_, 32..=63) if signed => vec![
+                format!("SHR {dl}, {ah}, {};", x(s - 32)),
+                format!("SHR {dh}, {ah}, 0x1f;"),
+            ],
+            (_, 32..=63) => {
+                vec![
+                    format!("SHR.U32 {dl}, {ah}, {};", x(s - 32)),
+                    format!("MOV {dh}, RZ;"),
+                ]
+            }
+            (_, _) if signed => vec![
+                format!("SHR {dl}, {ah}, 0x1f;"),
+                format!("SHR {dh}, {ah}, 0x1f;"),
+            ],
+            (_, _) => vec![format!("MOV {dl}, RZ;"), format!("MOV {dh}, RZ;")],
+        };
+        for l in lines {
+            self.emit(g, l);
+        }
+        Ok(())
+    }
+
+    fn float_bin(&mut self, inst: &Inst, g: &str, name: &str) -> R<()> {
+        let m = &inst.mods;
+        if m.has(Flag::Approx) || m.has(Flag::Sat) {
+            return Err(".approx/.sat float forms have no selection rule yet".into());
+        }
+        let rnd = rounding_suffix(m.rounding)?;
+        let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+        let d = self.gpr(self.dst(inst)?)?;
+        let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+        let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+        // a - b is a + (-b) exactly (negation is a sign flip), including b = +0 (RZ).
+        let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+        self.emit(g, format!("{name}{ftz}{rnd} {d}, {a}, {neg}{b};"));
+        Ok(())
+    }
+
+    fn double_bin(&mut self, inst: &Inst, g: &str, name: &str) -> R<()> {
+        let rnd = rounding_suffix(inst.mods.rounding)?;
+        let (dl, _) = self.pair(self.dst(inst)?)?;
+        let a = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.pair(*r)?.0,
+            _ => return Err("an immediate first f64 source".into()),
+        };
+        let b = match Self::opnd(inst, 2)? {
+            Operand::Reg(r) => self.pair(*r)?.0,
+            Operand::Imm(v) => {
+                // Both halves into the scratch pair, so the operand is one aligned pair.
+                for (half, x) in [
+                    (SCRATCH_PAIR, *v as u32),
+                    (SCRATCH_PAIR + 1, (*v >> 32) as u32),
+                ] {
+                    self.emit(g, format!("MOV32I R{half}, {};", hex(x as i32 as i64)));
+                }
+                format!("R{SCRATCH_PAIR}")
+            }
+            _ => return Err("unsupported f64 operand".into()),
+        };
+        let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+        self.emit(g, format!("{name}{rnd} {dl}, {a}, {neg}{b};"));
+        Ok(())
+    }
+
+    fn fma(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        if m.rounding.is_none() {
+            return Err("mad.f32/.f64 without a rounding modifier (sm_1x unfused semantics) has no selection rule yet".into());
+        }
+        if m.has(Flag::Sat) {
+            return Err(".sat has no selection rule yet".into());
+        }
+        let rnd = rounding_suffix(m.rounding)?;
+        if ty == Type::F32 {
+            let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+            let d = self.gpr(self.dst(inst)?)?;
+            let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+            let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+            let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
+            self.emit(g, format!("FFMA{ftz}{rnd} {d}, {a}, {b}, {c};"));
+        } else {
+            let (dl, _) = self.pair(self.dst(inst)?)?;
+            let part = |s: &mut Self, i: usize| -> R<String> {
+                match Self::opnd(inst, i)? {
+                    Operand::Reg(r) => Ok(s.pair(*r)?.0),
+                    _ => Err("an immediate f64 fma operand".to_string()),
+                }
+            };
+            let a = part(self, 1)?;
+            let b = part(self, 2)?;
+            let c = part(self, 3)?;
+            self.emit(g, format!("DFMA{rnd} {dl}, {a}, {b}, {c};"));
+        }
+        Ok(())
+    }
+
+    fn int_mul(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        if m.has(Flag::Sat) || m.has(Flag::Cc) {
+            return Err(".sat/.cc multiply forms have no selection rule yet".into());
+        }
+        let types = if is_signed(ty) { "" } else { ".U32.U32" };
+        let d = self.dst(inst)?;
+        let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+        let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
+        let mad = inst.op == Opcode::Mad;
+        let c = if mad {
+            Some(self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?)
+        } else {
+            None
+        };
+        match (m.mul_mode, c) {
+            (Some(MulMode::Lo) | None, None) => {
+                let d = self.gpr(d)?;
+                self.emit(g, format!("IMUL{types} {d}, {a}, {b};"));
+            }
+            (Some(MulMode::Hi), None) => {
+                let d = self.gpr(d)?;
+                self.emit(g, format!("IMUL{types}.HI {d}, {a}, {b};"));
+            }
+            (Some(MulMode::Lo) | None, Some(c)) => {
+                let d = self.gpr(d)?;
+                self.emit(g, format!("IMAD{types} {d}, {a}, {b}, {c};"));
+            }
+            (Some(MulMode::Wide), None) => {
+                let (dl, dh) = self.pair(d)?;
+                // The high half first would be wrong if dl aliased a source; it cannot (a pair
+                // and a 32-bit register never share a register here).
+                self.emit(g, format!("IMUL{types} {dl}, {a}, {b};"));
+                self.emit(g, format!("IMUL{types}.HI {dh}, {a}, {b};"));
+            }
+            _ => return Err("mad.hi / mad.wide have no selection rule yet".into()),
+        }
+        Ok(())
+    }
+
+    fn setp(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        let (p, q) = match Self::opnd(inst, 0)? {
+            Operand::PredPair(p, q) => (*p, *q),
+            Operand::Reg(p) => (*p, None),
+            _ => return Err("unexpected destination".into()),
+        };
+        let p = self.pred(p)?;
+        // ISETP/FSETP's second destination is `!(a cmp b) op c`, PTX's `q`.
+        let q = match q {
+            Some(q) => self.pred(q)?,
+            None => "pt".to_string(),
+        };
+        let cmp = m.cmp.ok_or("missing comparison")?;
+        let c = match inst.operands.get(3) {
+            None | Some(Operand::Omitted) => "pt".to_string(),
+            Some(Operand::Reg(r)) => self.pred(*r)?,
+            Some(Operand::NotPred(r)) => format!("!{}", self.pred(*r)?),
+            Some(_) => return Err("an immediate predicate operand".into()),
+        };
+        let bop = bool_op(m.bool_op);
+        match ty {
+            Type::F32 => {
+                let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+                self.emit(
+                    g,
+                    format!(
+                        "FSETP.{}{ftz}.{bop} {p}, pt, {a}, {b}, {c};",
+                        float_cmp(cmp)
+                    ),
+                );
+            }
+            _ if bits(ty) == 32 => {
+                let (name, signed) = int_cmp(cmp, is_signed(ty))?;
+                let u = if signed { "" } else { ".U32" };
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
+                self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, {q}, {a}, {b}, {c};"));
+            }
+            _ => return Err(format!("setp{} has no selection rule yet", ty_spelling(ty))),
+        }
+        Ok(())
+    }
+
+    /// A plain register-to-register (or immediate) copy of `w` bits.
+    fn copy(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        let d = self.dst(inst)?;
+        let src = Self::opnd(inst, 1)?;
+        if w == 64 {
+            let (dl, dh) = self.pair(d)?;
+            match src {
+                Operand::Reg(r) => {
+                    let (al, ah) = self.pair(*r)?;
+                    self.emit(g, format!("MOV {dl}, {al};"));
+                    self.emit(g, format!("MOV {dh}, {ah};"));
+                }
+                Operand::Imm(v) => {
+                    self.emit(g, format!("MOV32I {dl}, {};", hex(*v as u32 as i32 as i64)));
+                    self.emit(
+                        g,
+                        format!("MOV32I {dh}, {};", hex((*v >> 32) as u32 as i32 as i64)),
+                    );
+                }
+                _ => return Err("unsupported source".into()),
+            }
+        } else {
+            let d = self.gpr(d)?;
+            match src {
+                Operand::Reg(r) => {
+                    let a = self.gpr(*r)?;
+                    self.emit(g, format!("MOV {d}, {a};"));
+                }
+                Operand::Imm(v) => {
+                    self.emit(g, format!("MOV32I {d}, {};", hex(*v as u32 as i32 as i64)));
+                }
+                _ => return Err("unsupported source".into()),
+            }
+        }
+        Ok(())
+    }
+
+    fn mov(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        let src = Self::opnd(inst, 1)?;
+        match src {
+            Operand::Special { reg, index } => {
+                let d = self.gpr(self.dst(inst)?)?;
+                use isa::SpecialReg as S;
+                let axis = ["X", "Y", "Z"]
+                    .get(usize::from(*index))
+                    .ok_or("bad component")?;
+                match reg {
+                    S::Tid => self.emit(g, format!("S2R {d}, SR_Tid_{axis};")),
+                    S::Ctaid => self.emit(g, format!("S2R {d}, SR_CTAid_{axis};")),
+                    S::Ntid => self.emit(
+                        g,
+                        format!("MOV {d}, c [0x0] [{}];", hex(0x8 + 4 * i64::from(*index))),
+                    ),
+                    S::Nctaid => self.emit(
+                        g,
+                        format!("MOV {d}, c [0x0] [{}];", hex(0x14 + 4 * i64::from(*index))),
+                    ),
+                    S::Laneid => self.emit(g, format!("S2R {d}, SR_LaneId;")),
+                    _ => return Err("this special register has no selection rule yet".into()),
+                }
+                Ok(())
+            }
+            Operand::VarAddr { var, offset } => {
+                let base = *self
+                    .shared
+                    .get(var)
+                    .ok_or("the address of a non-shared variable has no selection rule yet")?;
+                let v = i64::from(base) + offset;
+                let d = self.dst(inst)?;
+                if w == 64 {
+                    // A shared-window offset, zero-extended: only `ld/st.shared` read it.
+                    let (dl, dh) = self.pair(d)?;
+                    self.emit(g, format!("MOV32I {dl}, {};", hex(v)));
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                } else {
+                    let d = self.gpr(d)?;
+                    self.emit(g, format!("MOV32I {d}, {};", hex(v)));
+                }
+                Ok(())
+            }
+            Operand::Vector(parts) if w == 64 && parts.len() == 2 => {
+                // mov.b64 d, {lo, hi}: pack two 32-bit halves.
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                let lo = self.reg32(&parts[0], g, SCRATCH)?;
+                let hi = self.reg32(&parts[1], g, SCRATCH_PAIR)?;
+                self.emit(g, format!("MOV {dl}, {lo};"));
+                self.emit(g, format!("MOV {dh}, {hi};"));
+                Ok(())
+            }
+            Operand::Reg(r)
+                if w == 64
+                    && matches!(inst.operands.first(), Some(Operand::Vector(v)) if v.len() == 2) =>
+            {
+                // mov.b64 {lo, hi}, s: unpack.
+                let Some(Operand::Vector(parts)) = inst.operands.first() else {
+                    return Err("unexpected destination".into());
+                };
+                let (sl, sh) = self.pair(*r)?;
+                for (part, half) in parts.iter().zip([sl, sh]) {
+                    match part {
+                        Operand::Reg(p) => {
+                            let p = self.gpr(*p)?;
+                            self.emit(g, format!("MOV {p}, {half};"));
+                        }
+                        Operand::Sink => {}
+                        _ => return Err("unexpected unpack destination".into()),
+                    }
+                }
+                Ok(())
+            }
+            Operand::Reg(_) | Operand::Imm(_) if w == 32 || w == 64 || w == 16 || w == 8 => {
+                if w < 32 {
+                    if let Operand::Imm(v) = src {
+                        // A 16-bit register holds its value zero-extended in the 32-bit slot
+                        // only as far as its own bits are read; keep the exact bits.
+                        let d = self.gpr(self.dst(inst)?)?;
+                        self.emit(g, format!("MOV32I {d}, {};", hex(*v as u32 as i32 as i64)));
+                        return Ok(());
+                    }
+                }
+                self.copy(inst, g, w)
+            }
+            _ => Err("this mov form has no selection rule yet".into()),
+        }
+    }
+
+    fn cvt(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let (dt, st) = (
+            inst.type_slot(0).ok_or("no type")?,
+            inst.type_slot(1).ok_or("no type")?,
+        );
+        let m = &inst.mods;
+        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
+        let any_int = |t: Type| {
+            matches!(
+                t,
+                Type::U8
+                    | Type::S8
+                    | Type::U16
+                    | Type::S16
+                    | Type::U32
+                    | Type::S32
+                    | Type::U64
+                    | Type::S64
+            )
+        };
+        if (float(dt) || float(st))
+            && !m.has(Flag::Sat)
+            && (float(dt) || any_int(dt))
+            && (float(st) || any_int(st))
+        {
+            return self.cvt_float(inst, g, dt, st);
+        }
+        if m.rounding.is_some() || m.has(Flag::Sat) || m.has(Flag::Ftz) {
+            return Err("cvt with rounding/.sat/.ftz has no selection rule yet".into());
+        }
+        if let Operand::Special { .. } = Self::opnd(inst, 1)? {
+            if bits(dt) == 32 {
+                return self.mov(inst, g, 32);
+            }
+        }
+        let small = |t: Type| {
+            matches!(
+                t,
+                Type::U8 | Type::S8 | Type::U16 | Type::S16 | Type::U32 | Type::S32
+            )
+        };
+        if small(dt) && small(st) && (bits(dt) < 32 || bits(st) < 32) {
+            let d = self.gpr(self.dst(inst)?)?;
+            let a = match Self::opnd(inst, 1)? {
+                Operand::Reg(r) => self.gpr(*r)?,
+                _ => return Err("an immediate cvt source".into()),
+            };
+            self.emit(g, format!("I2I{}{} {d}, {a};", i2i_type(dt), i2i_type(st)));
+            return Ok(());
+        }
+        let int = |t: Type| {
+            matches!(
+                t,
+                Type::U32 | Type::S32 | Type::U64 | Type::S64 | Type::B32 | Type::B64
+            )
+        };
+        if !int(dt) || !int(st) {
+            return Err(format!(
+                "cvt{}{} has no selection rule yet",
+                ty_spelling(dt),
+                ty_spelling(st)
+            ));
+        }
+        let d = self.dst(inst)?;
+        let a = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => *r,
+            _ => return Err("an immediate cvt source".into()),
+        };
+        match (bits(dt), bits(st)) {
+            (32, 32) => {
+                let (d, a) = (self.gpr(d)?, self.gpr(a)?);
+                self.emit(g, format!("MOV {d}, {a};"));
+            }
+            (32, 64) => {
+                let d = self.gpr(d)?;
+                let (al, _) = self.pair(a)?;
+                self.emit(g, format!("MOV {d}, {al};"));
+            }
+            (64, 32) => {
+                let (dl, dh) = self.pair(d)?;
+                let a = self.gpr(a)?;
+                self.emit(g, format!("MOV {dl}, {a};"));
+                if is_signed(st) {
+                    self.emit(g, format!("SHR {dh}, {a}, 0x1f;"));
+                } else {
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                }
+            }
+            _ => {
+                let (dl, dh) = self.pair(d)?;
+                let (al, ah) = self.pair(a)?;
+                self.emit(g, format!("MOV {dl}, {al};"));
+                self.emit(g, format!("MOV {dh}, {ah};"));
+            }
+        }
+        Ok(())
+    }
+
+    fn pred_src(&mut self, o: &Operand) -> R<String> {
+        match o {
+            Operand::Reg(r) => self.pred(*r),
+            Operand::NotPred(r) => Ok(format!("!{}", self.pred(*r)?)),
+            Operand::Imm(1) => Ok("pt".into()),
+            Operand::Imm(0) => Ok("!pt".into()),
+            _ => Err("unsupported predicate operand".into()),
+        }
+    }
+
+    /// `and/or/xor/not/mov .pred` as `PSETP.op.AND d, pt, a, b, pt` ((a op b) and true).
+    fn pred_logic(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let d = self.pred(self.dst(inst)?)?;
+        let a = self.pred_src(Self::opnd(inst, 1)?)?;
+        let (op, b) = match inst.op {
+            Opcode::Not => ("AND", format!("!{}", a)),
+            Opcode::Mov => ("AND", a.clone()),
+            Opcode::And => ("AND", self.pred_src(Self::opnd(inst, 2)?)?),
+            Opcode::Or => ("OR", self.pred_src(Self::opnd(inst, 2)?)?),
+            _ => ("XOR", self.pred_src(Self::opnd(inst, 2)?)?),
+        };
+        let a = if inst.op == Opcode::Not {
+            "pt".to_string()
+        } else {
+            a
+        };
+        let b = b.replace("!!", "");
+        self.emit(g, format!("PSETP.{op}.AND {d}, pt, {a}, {b}, pt;"));
+        Ok(())
+    }
+
+    /// A register operand as text, the low register of a pair for 64-bit values.
+    fn any_reg(&mut self, o: &Operand) -> R<String> {
+        match o {
+            Operand::Reg(r) => match self.loc(*r)? {
+                Loc::Gpr(n) | Loc::Pair(n) => Ok(format!("R{n}")),
+                Loc::Pred(_) => Err("a predicate operand".into()),
+            },
+            _ => Err("an immediate cvt source".into()),
+        }
+    }
+
+    /// Conversions with a float on either side: `I2F`, `F2I`, `F2F`, whose rounding
+    /// modifiers are PTX's (`.rn/.rz/.rm/.rp` for float results, `.rni/.rzi/.rmi/.rpi` for
+    /// integer results and float-to-float rounding to an integer).
+    fn cvt_float(&mut self, inst: &Inst, g: &str, dt: Type, st: Type) -> R<()> {
+        let fty = |t: Type| match t {
+            Type::F32 => ".F32",
+            Type::F64 => ".F64",
+            Type::U8 => ".U8",
+            Type::S8 => ".S8",
+            Type::U16 => ".U16",
+            Type::S16 => ".S16",
+            Type::U32 => ".U32",
+            Type::S32 => ".S32",
+            Type::U64 => ".U64",
+            _ => ".S64",
+        };
+        let ftz = if inst.mods.has(Flag::Ftz) { ".FTZ" } else { "" };
+        let d = self.any_reg(Self::opnd(inst, 0)?)?;
+        let a = self.any_reg(Self::opnd(inst, 1)?)?;
+        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
+        let r = inst.mods.rounding;
+        let text = if !float(st) {
+            let rnd = match r {
+                Some(Rounding::Rn) => "",
+                Some(Rounding::Rz) => ".RZ",
+                Some(Rounding::Rm) => ".RM",
+                Some(Rounding::Rp) => ".RP",
+                _ => return Err("integer-to-float cvt needs .rn/.rz/.rm/.rp".into()),
+            };
+            format!("I2F{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+        } else if !float(dt) {
+            let rnd = match r {
+                Some(Rounding::Rni) => "",
+                Some(Rounding::Rzi) => ".TRUNC",
+                Some(Rounding::Rmi) => ".FLOOR",
+                Some(Rounding::Rpi) => ".CEIL",
+                _ => return Err("float-to-integer cvt needs .rni/.rzi/.rmi/.rpi".into()),
+            };
+            format!("F2I{ftz}{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+        } else {
+            let rnd = match r {
+                None | Some(Rounding::Rn) => "",
+                Some(Rounding::Rz) => ".RZ",
+                Some(Rounding::Rm) => ".RM",
+                Some(Rounding::Rp) => ".RP",
+                Some(Rounding::Rni) => ".ROUND",
+                Some(Rounding::Rzi) => ".TRUNC",
+                Some(Rounding::Rmi) => ".FLOOR",
+                Some(Rounding::Rpi) => ".CEIL",
+                Some(_) => return Err("this rounding has no F2F form".into()),
+            };
+            format!("F2F{ftz}{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+        };
+        self.emit(g, text);
+        Ok(())
+    }
+
+    /// `[base+offset]` as a Fermi address: (register text, offset).
+    fn address(&mut self, a: &Address, space: Option<Space>) -> R<(String, i64)> {
+        match a.base {
+            AddrBase::Reg(r) => {
+                let text = if self.a64 && space != Some(Space::Shared) {
+                    self.pair(r)?.0
+                } else {
+                    match self.loc(r)? {
+                        Loc::Gpr(n) => format!("R{n}"),
+                        Loc::Pair(n) => format!("R{n}"),
+                        Loc::Pred(_) => return Err("a predicate address".into()),
+                    }
+                };
+                Ok((text, a.offset))
+            }
+            AddrBase::Var(v) => match self.shared.get(&v) {
+                Some(off) if space == Some(Space::Shared) => {
+                    Ok(("RZ".into(), i64::from(*off) + a.offset))
+                }
+                _ => Err("addressing this variable has no selection rule yet".into()),
+            },
+            AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
+        }
+    }
+
+    fn access(ty: Type) -> R<&'static str> {
+        Ok(match ty {
+            Type::U8 => ".U8",
+            Type::S8 => ".S8",
+            Type::U16 => ".U16",
+            Type::S16 => ".S16",
+            t if bits(t) == 32 => "",
+            t if bits(t) == 64 => ".64",
+            Type::B8 => ".U8",
+            Type::B16 => ".U16",
+            _ => return Err("this access size has no selection rule yet".into()),
+        })
+    }
+
+    /// A vector access as one scalar access per element at consecutive offsets (the elements
+    /// live in unrelated registers here, so `.64`/`.128` forms cannot be used).
+    fn split_vector(&mut self, inst: &Inst, g: &str, ty: Type, load: bool) -> R<()> {
+        let (vi, ai) = if load { (0, 1) } else { (1, 0) };
+        let Operand::Vector(elems) = Self::opnd(inst, vi)? else {
+            return Err("unexpected vector operand".into());
+        };
+        let Operand::Address(addr) = Self::opnd(inst, ai)? else {
+            return Err("unexpected address operand".into());
+        };
+        let size = i64::from(bits(ty) / 8);
+        for (i, e) in elems.iter().enumerate() {
+            if matches!(e, Operand::Sink) {
+                continue;
+            }
+            let mut one = inst.clone();
+            one.mods.vec = None;
+            let a = Address {
+                base: addr.base,
+                offset: addr.offset + size * i as i64,
+            };
+            let mut ops = [Operand::Omitted, Operand::Omitted];
+            ops[vi] = e.clone();
+            ops[ai] = Operand::Address(a);
+            one.operands = ops.into_iter().collect();
+            if load {
+                self.ld(&one, g, ty)?;
+            } else {
+                self.st(&one, g, ty)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn carry_chain(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        let kind = match inst.op {
+            Opcode::Add | Opcode::Addc => Chain::Add,
+            _ => Chain::Sub,
+        };
+        let carry_in = matches!(inst.op, Opcode::Addc | Opcode::Subc);
+        if carry_in && self.carry != Some(kind) {
+            return Err(match self.carry {
+                None => "the carry-in comes from outside this block (or from nothing); chains are translated within a block".into(),
+                Some(_) => "a chain mixing additions and subtractions: Fermi's flag after a subtraction is the complement of PTX's borrow".into(),
+            });
+        }
+        let x = if carry_in { ".X" } else { "" };
+        let cc = if inst.mods.has(Flag::Cc) { ".CC" } else { "" };
+        let neg = if kind == Chain::Sub { "-" } else { "" };
+        let d = self.dst(inst)?;
+        if w == 32 {
+            let d = self.gpr(d)?;
+            let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+            let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+            self.emit(g, format!("IADD{x} {d}{cc}, {a}, {neg}{b};"));
+        } else {
+            let (dl, dh) = self.pair(d)?;
+            let (al, ah) = self.src64(Self::opnd(inst, 1)?, g)?;
+            let (bl, bh) = self.src64(Self::opnd(inst, 2)?, g)?;
+            self.emit(g, format!("IADD{x} {dl}.CC, {al}, {neg}{bl};"));
+            self.emit(g, format!("IADD.X {dh}{cc}, {ah}, {neg}{bh};"));
+        }
+        self.carry = if cc.is_empty() { None } else { Some(kind) };
+        Ok(())
+    }
+
+    fn ld(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if inst.mods.vec.is_some() {
+            return self.split_vector(inst, g, ty, true);
+        }
+        let d = self.dst(inst)?;
+        let Operand::Address(addr) = Self::opnd(inst, 1)? else {
+            return Err("unexpected address operand".into());
+        };
+        let space = inst.mods.space;
+        let wide = matches!(self.loc(d)?, Loc::Pair(_));
+        let (dl, dh) = match self.loc(d)? {
+            Loc::Pair(n) => (format!("R{n}"), format!("R{}", n + 1)),
+            Loc::Gpr(n) => (format!("R{n}"), String::new()),
+            Loc::Pred(_) => return Err("a predicate destination".into()),
+        };
+        if matches!(space, Some(Space::Param | Space::ParamEntry)) {
+            let AddrBase::Var(v) = addr.base else {
+                return Err("a parameter load through a register".into());
+            };
+            let off = *self
+                .params
+                .get(&v)
+                .ok_or("not a kernel parameter of this entry")?;
+            let at = 0x20 + i64::from(off) + addr.offset;
+            if bits(ty) < 32 && bits(ty) != 0 {
+                return Err("sub-word parameter loads have no selection rule yet".into());
+            }
+            self.emit(g, format!("MOV {dl}, c [0x0] [{}];", hex(at)));
+            if wide {
+                self.emit(g, format!("MOV {dh}, c [0x0] [{}];", hex(at + 4)));
+            }
+            return Ok(());
+        }
+        let acc = Self::access(ty)?;
+        let (base, off) = self.address(addr, space)?;
+        let off = hex(off);
+        let text = match space {
+            None | Some(Space::Global) => {
+                let e = if self.a64 { ".E" } else { "" };
+                format!("LD{e}{acc} {dl}, [{base}+{off}];")
+            }
+            Some(Space::Shared | Space::SharedCta) => format!("LDS{acc} {dl}, [{base}+{off}];"),
+            Some(s) => {
+                return Err(format!(
+                    "loads from {} have no selection rule yet",
+                    s.spelling()
+                ))
+            }
+        };
+        self.emit(g, text);
+        Ok(())
+    }
+
+    fn st(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if inst.mods.vec.is_some() {
+            return self.split_vector(inst, g, ty, false);
+        }
+        let Operand::Address(addr) = Self::opnd(inst, 0)? else {
+            return Err("unexpected address operand".into());
+        };
+        let v = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => match self.loc(*r)? {
+                Loc::Pair(n) | Loc::Gpr(n) => format!("R{n}"),
+                Loc::Pred(_) => return Err("a predicate value".into()),
+            },
+            other if bits(ty) <= 32 => self.reg32(other, g, SCRATCH)?,
+            Operand::Imm(_) => self.src64(Self::opnd(inst, 1)?, g).and_then(|(l, h)| {
+                if l == "RZ" && h == "RZ" {
+                    Ok("RZ".to_string())
+                } else if l == "RZ" || h == "RZ" {
+                    Err("a 64-bit immediate with one zero half".to_string())
+                } else {
+                    Ok(l)
+                }
+            })?,
+            _ => return Err("unsupported stored value".into()),
+        };
+        let space = inst.mods.space;
+        let acc = Self::access(ty)?;
+        let (base, off) = self.address(addr, space)?;
+        let off = hex(off);
+        let text = match space {
+            None | Some(Space::Global) => {
+                let e = if self.a64 { ".E" } else { "" };
+                format!("ST{e}{acc} [{base}+{off}], {v};")
+            }
+            Some(Space::Shared | Space::SharedCta) => format!("STS{acc} [{base}+{off}], {v};"),
+            Some(s) => {
+                return Err(format!(
+                    "stores to {} have no selection rule yet",
+                    s.spelling()
+                ))
+            }
+        };
+        self.emit(g, text);
+        Ok(())
+    }
+}
+
+fn i2i_type(t: Type) -> &'static str {
+    match t {
+        Type::U8 => ".U8",
+        Type::S8 => ".S8",
+        Type::U16 => ".U16",
+        Type::S16 => ".S16",
+        Type::S32 => ".S32",
+        _ => ".U32",
+    }
+}
+
+fn ty_spelling(t: Type) -> String {
+    format!(".{t:?}").to_lowercase()
+}

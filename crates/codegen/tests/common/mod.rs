@@ -1,0 +1,179 @@
+//! Shared helpers: compile PTX, check the words round-trip through the disassembler and
+//! assembler, and run the same launch on the PTX executor and on the Fermi executor.
+#![allow(dead_code)]
+
+use diag::SourceFile;
+use exec::{ElemType, LaunchSpec, ParamSpec};
+
+pub fn checked(name: &str, text: &str) -> (ir::Module, SourceFile) {
+    let file = SourceFile::new(name, text);
+    let (m, diags) = check::check_source(&file);
+    assert!(
+        !diag::has_errors(&diags),
+        "{name} does not check:\n{}",
+        diag::render(&file, &diags)
+    );
+    (m.expect("a module"), file)
+}
+
+/// Compiles `text`; panics with the rendered diagnostics on failure.
+pub fn compile(name: &str, text: &str) -> (ir::Module, SourceFile, fermi::cubin::Module) {
+    let (m, file) = checked(name, text);
+    let c = match codegen::compile_module(&m, &file) {
+        Ok(c) => c,
+        Err(e) => panic!("{name} does not compile:\n{}", diag::render(&file, &e)),
+    };
+    assert_words_round_trip(&c.cubin);
+    (m, file, c.cubin)
+}
+
+/// Every emitted word disassembles to text that assembles back to the same word.
+pub fn assert_words_round_trip(module: &fermi::cubin::Module) {
+    for k in &module.kernels {
+        for (i, &w) in k.code.iter().enumerate() {
+            let addr = 8 * i as u64;
+            let text = fermi::isa::disassemble_word(w, addr);
+            assert!(!text.starts_with(fermi::isa::INVALID), "{}: {text}", k.name);
+            let back = fermi::isa::assemble_text(&text, addr, &|_| None)
+                .unwrap_or_else(|e| panic!("{}: `{text}` does not re-assemble: {e}", k.name));
+            assert_eq!(back, w, "{}: `{text}` re-assembles to another word", k.name);
+        }
+    }
+}
+
+pub fn buffer<T: Copy>(ty: ElemType, data: &[T], to_le: impl Fn(T) -> Vec<u8>) -> ParamSpec {
+    ParamSpec::Buffer {
+        ty,
+        bytes: data.iter().flat_map(|&x| to_le(x)).collect(),
+    }
+}
+
+pub fn u32s(data: &[u32]) -> ParamSpec {
+    buffer(ElemType::U32, data, |x| x.to_le_bytes().to_vec())
+}
+
+pub fn u64s(data: &[u64]) -> ParamSpec {
+    buffer(ElemType::U64, data, |x| x.to_le_bytes().to_vec())
+}
+
+pub fn zeros32(n: usize) -> ParamSpec {
+    u32s(&vec![0xdead_beef; n])
+}
+
+pub fn value_u32(v: u32) -> ParamSpec {
+    ParamSpec::Value {
+        ty: ElemType::U32,
+        bytes: v.to_le_bytes().to_vec(),
+    }
+}
+
+pub fn spec(kernel: &str, grid: u32, block: u32, params: Vec<ParamSpec>) -> LaunchSpec {
+    LaunchSpec {
+        kernel: Some(kernel.into()),
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        shared_bytes: 0,
+        params,
+    }
+}
+
+/// Runs `spec` on both executors and requires identical buffers, bit for bit; returns them.
+pub fn run_both(name: &str, text: &str, spec: &LaunchSpec) -> Vec<Vec<u8>> {
+    let (m, file, cubin) = compile(name, text);
+    let ptx = exec::run(&m, &file, spec, &exec::RunOptions::default())
+        .unwrap_or_else(|e| panic!("{name}: the PTX executor faulted: {e:?}"));
+    let sass = fermi_exec::run_module(&cubin, spec, &fermi_exec::Options::default())
+        .unwrap_or_else(|e| panic!("{name}: the Fermi executor faulted: {e:?}"));
+    assert_eq!(ptx.buffers.len(), sass.buffers.len());
+    for (a, b) in ptx.buffers.iter().zip(&sass.buffers) {
+        let (ab, bb) = (a.bytes(), b.bytes());
+        if ab != bb {
+            let first = ab.iter().zip(&bb).position(|(x, y)| x != y).unwrap_or(0);
+            panic!(
+                "{name} ({:?}): buffer of parameter {} differs first at byte {first}: PTX {:02x?} vs Fermi {:02x?}",
+                spec.kernel,
+                a.param,
+                &ab[first / 4 * 4..(first / 4 * 4 + 8).min(ab.len())],
+                &bb[first / 4 * 4..(first / 4 * 4 + 8).min(bb.len())]
+            );
+        }
+    }
+    ptx.buffers.iter().map(|b| b.bytes()).collect()
+}
+
+/// Words of a buffer.
+pub fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Integer edge values followed by a deterministic pseudo-random tail.
+pub fn int_edges(n: usize, seed: u32) -> Vec<u32> {
+    let mut v = vec![
+        0,
+        1,
+        2,
+        3,
+        31,
+        32,
+        33,
+        63,
+        64,
+        0x7fff,
+        0x8000,
+        0xffff,
+        0x1_0000,
+        0x7fff_ffff,
+        0x8000_0000,
+        0x8000_0001,
+        0xffff_fffe,
+        0xffff_ffff,
+    ];
+    let mut x = seed | 1;
+    while v.len() < n {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        v.push(x);
+    }
+    v.truncate(n);
+    v
+}
+
+/// f32 edge classes as bits: zeros, subnormals, normals at the extremes, infinities, NaNs,
+/// then pseudo-random bit patterns.
+pub fn f32_edges(n: usize, seed: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = vec![
+        0x0000_0000,
+        0x8000_0000,
+        0x0000_0001,
+        0x8000_0001,
+        0x007f_ffff,
+        0x0080_0000,
+        0x8080_0000,
+        0x3f80_0000,
+        0xbf80_0000,
+        0x3f80_0001,
+        0x4000_0000,
+        0x7f7f_ffff,
+        0xff7f_ffff,
+        0x7f80_0000,
+        0xff80_0000,
+        0x7fc0_0000,
+        0xffc0_0000,
+        0x7f80_0001,
+        0x3eaa_aaab,
+        0x3400_0000,
+    ];
+    let mut x = seed | 1;
+    while v.len() < n {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        v.push(x);
+    }
+    v.truncate(n);
+    v
+}
