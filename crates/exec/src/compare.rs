@@ -34,10 +34,60 @@ fn half(op: oc::CmpOp, f: ops::half::HalfFormat, ftz: bool, x: u16, y: u16) -> b
     oc::cmp_f64(op, w(x), w(y))
 }
 
+/// Runs `$body` with `$c` bound to the `ops` operator of `$op` as a constant, so that the
+/// operator's `match` inside `ops::cmp` folds away and each lane loop is one comparison.
+macro_rules! with_cmp {
+    ($op:expr, $c:ident => $body:expr) => {
+        match $op {
+            CmpOp::Eq => {
+                const $c: oc::CmpOp = oc::CmpOp::Eq;
+                $body
+            }
+            CmpOp::Ne => {
+                const $c: oc::CmpOp = oc::CmpOp::Ne;
+                $body
+            }
+            CmpOp::Lt => {
+                const $c: oc::CmpOp = oc::CmpOp::Lt;
+                $body
+            }
+            CmpOp::Le => {
+                const $c: oc::CmpOp = oc::CmpOp::Le;
+                $body
+            }
+            CmpOp::Gt => {
+                const $c: oc::CmpOp = oc::CmpOp::Gt;
+                $body
+            }
+            CmpOp::Ge => {
+                const $c: oc::CmpOp = oc::CmpOp::Ge;
+                $body
+            }
+            other => {
+                #[allow(non_snake_case)]
+                let $c = op_of(other);
+                $body
+            }
+        }
+    };
+}
+
 pub fn setp32(op: CmpOp, ty: CmpTy, w: Width, a: &Row32, b: &Row32) -> u32 {
     let bits = w.bits();
     let m = w.mask();
-    let o = op_of(op);
+    match ty {
+        CmpTy::U if w == Width::W32 => {
+            with_cmp!(op, OP => mask_of(a, b, |x, y| oc::cmp_unsigned(OP, u64::from(x), u64::from(y))))
+        }
+        CmpTy::S if w == Width::W32 => with_cmp!(op, OP => mask_of(a, b, |x, y| {
+            oc::cmp_signed(OP, i64::from(x as i32), i64::from(y as i32))
+        })),
+        _ => setp32_general(op_of(op), ty, bits, m, a, b),
+    }
+}
+
+/// The comparisons other than the common 32-bit integer ones.
+fn setp32_general(o: oc::CmpOp, ty: CmpTy, bits: u32, m: u32, a: &Row32, b: &Row32) -> u32 {
     match ty {
         CmpTy::U => mask_of(a, b, |x, y| {
             oc::cmp_unsigned(o, u64::from(x & m), u64::from(y & m))
@@ -70,12 +120,16 @@ pub fn setp32_high(op: CmpOp, f: ops::half::HalfFormat, ftz: bool, a: &Row32, b:
 }
 
 pub fn setp64(op: CmpOp, ty: CmpTy, a: &Row64, b: &Row64) -> u32 {
-    let o = op_of(op);
     match ty {
-        CmpTy::U => mask_of(a, b, |x, y| oc::cmp_unsigned(o, x, y)),
-        CmpTy::S => mask_of(a, b, |x, y| oc::cmp_signed(o, x as i64, y as i64)),
-        _ => mask_of(a, b, |x, y| {
-            oc::cmp_f64(o, f64::from_bits(x), f64::from_bits(y))
-        }),
+        CmpTy::U => with_cmp!(op, OP => mask_of(a, b, |x, y| oc::cmp_unsigned(OP, x, y))),
+        CmpTy::S => {
+            with_cmp!(op, OP => mask_of(a, b, |x, y| oc::cmp_signed(OP, x as i64, y as i64)))
+        }
+        _ => {
+            let o = op_of(op);
+            mask_of(a, b, |x, y| {
+                oc::cmp_f64(o, f64::from_bits(x), f64::from_bits(y))
+            })
+        }
     }
 }

@@ -255,14 +255,14 @@ impl Warp {
         }
         let mut act = 0;
         let mut next = u32::MAX;
-        let mut m = self.waiting;
+        let mut m = self.waiting & !self.coll_wait;
         while m != 0 {
             let l = m.trailing_zeros() as usize;
             m &= m - 1;
             let p = self.lane_pc.get(l).copied().unwrap_or(u32::MAX);
-            if p == best && self.coll_wait >> l & 1 == 0 {
+            if p == best {
                 act |= 1 << l;
-            } else if self.coll_wait >> l & 1 == 0 {
+            } else {
                 next = next.min(p);
             }
         }
