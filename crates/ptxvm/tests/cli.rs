@@ -1,19 +1,10 @@
 //! End-to-end tests of the `ptxvm` binary: exit codes, message formats and outputs.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{ptxvm, repo_root};
 
-fn ptxvm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .expect("the ptxvm binary runs")
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use std::path::PathBuf;
+use std::process::Output;
 
 fn scratch(name: &str, text: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ptxvm-cli-{}", std::process::id()));

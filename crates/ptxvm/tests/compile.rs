@@ -1,26 +1,10 @@
 //! `ptxvm compile`: argument spellings, the -v report, --sass, warnings, errors, and running
 //! the produced cubin with `ptxvm run`.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{ptxvm, scratch_dir};
 
-fn ptxvm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .expect("the ptxvm binary runs")
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxvm-compile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::process::Output;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -28,7 +12,7 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn every_arch_spelling_writes_the_same_cubin() {
-    let dir = scratch_dir();
+    let dir = scratch_dir("compile");
     let mut outputs = Vec::new();
     for (i, spelling) in [
         vec!["-arch=sm_20"],
@@ -54,7 +38,7 @@ fn every_arch_spelling_writes_the_same_cubin() {
 
 #[test]
 fn verbose_prints_ptxas_report_and_the_cubin_matches_it() {
-    let out = scratch_dir().join("report.cubin");
+    let out = scratch_dir("compile").join("report.cubin");
     let o = ptxvm(&[
         "compile",
         "examples/vector_add.ptx",
@@ -80,7 +64,7 @@ fn verbose_prints_ptxas_report_and_the_cubin_matches_it() {
 
 #[test]
 fn sass_lists_what_was_written_and_target_above_sm_20_warns() {
-    let out = scratch_dir().join("sass.cubin");
+    let out = scratch_dir("compile").join("sass.cubin");
     let o = ptxvm(&[
         "compile",
         "tests/kernels/vector_add.ptx",
@@ -107,7 +91,7 @@ fn sass_lists_what_was_written_and_target_above_sm_20_warns() {
 
 #[test]
 fn untranslatable_instruction_is_a_located_error_and_no_output() {
-    let dir = scratch_dir();
+    let dir = scratch_dir("compile");
     let out = dir.join("never.cubin");
     let o = ptxvm(&[
         "compile",
@@ -142,7 +126,7 @@ fn bad_arguments_are_usage_errors() {
 
 #[test]
 fn the_compiled_example_runs_with_ptxvm_run_like_the_ptx() {
-    let out = scratch_dir().join("run.cubin");
+    let out = scratch_dir("compile").join("run.cubin");
     let o = ptxvm(&[
         "compile",
         "examples/vector_add.ptx",

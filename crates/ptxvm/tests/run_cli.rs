@@ -1,29 +1,14 @@
 //! `ptxvm run` as a script meets it: `--json` failures, limits, outputs and hangs.
 
+mod common;
+use common::{ptxvm, scratch_dir};
+
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn ptxvm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .expect("the ptxvm binary runs")
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxvm-run-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::PathBuf;
+use std::process::Output;
 
 fn scratch(name: &str, text: &str) -> PathBuf {
-    let p = scratch_dir().join(name);
+    let p = scratch_dir("run-cli").join(name);
     std::fs::write(&p, text).unwrap();
     p
 }
@@ -190,8 +175,8 @@ fn file_args_and_unknown_kernels() {
         .iter()
         .flat_map(|x| x.to_le_bytes())
         .collect();
-    let pa = scratch_dir().join("a.bin");
-    let pb = scratch_dir().join("b.bin");
+    let pa = scratch_dir("run-cli").join("a.bin");
+    let pb = scratch_dir("run-cli").join("b.bin");
     std::fs::write(&pa, a).unwrap();
     std::fs::write(&pb, b).unwrap();
     let fa = format!("file:f32:{}", pa.display());

@@ -1,6 +1,9 @@
 //! `ptxvm run` on sm_20 cubins (the Fermi executor): outputs, every fault kind with its
 //! report, and clear errors for malformed cubins and launches.
 
+mod common;
+use common::scratch_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -11,14 +14,8 @@ fn ptxvm(args: &[&str]) -> Output {
         .expect("the ptxvm binary runs")
 }
 
-fn scratch_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("ptxvm-run-cubin-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn write(name: &str, bytes: &[u8]) -> PathBuf {
-    let p = scratch_dir().join(name);
+    let p = scratch_dir("run-cubin").join(name);
     std::fs::write(&p, bytes).unwrap();
     p
 }
@@ -35,7 +32,7 @@ fn stdout(o: &Output) -> String {
 fn kernel(name: &str, body: &str) -> PathBuf {
     let src = format!("!Machine 32\n!Kernel k\n!Param 4\n{body}\n!EndKernel\n");
     let sass = write(&format!("{name}.sass"), src.as_bytes());
-    let cubin = scratch_dir().join(format!("{name}.cubin"));
+    let cubin = scratch_dir("run-cubin").join(format!("{name}.cubin"));
     let o = ptxvm(&[
         "asm",
         "--arch",
@@ -89,7 +86,7 @@ fn runs_a_kernel_with_json_and_out() {
         "copy",
         &format!("{PROLOGUE}\nLD R3, [R2+0x10];\nST [R2], R3;\nEXIT;"),
     );
-    let out = scratch_dir().join("copy-out");
+    let out = scratch_dir("run-cubin").join("copy-out");
     let o = run(
         &cubin,
         &launch("copy", 4),

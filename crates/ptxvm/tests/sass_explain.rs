@@ -2,16 +2,10 @@
 //! positions are Mesa's (`emitSET`: `.X` is bit 6, the comparison starts at bit 55, the
 //! predicate result at 17) and asfermi's (LEPC_Test.md's word for `LEPC R0`).
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+use common::ptxvm;
 
-fn ptxvm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("the ptxvm binary runs")
-}
+use std::process::Output;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

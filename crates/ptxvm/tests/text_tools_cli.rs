@@ -1,15 +1,10 @@
 //! `sass verify`, `disasm` and `asm` refuse what is not theirs, with a message and exit 1.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::ptxvm;
 
-fn ptxvm(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptxvm"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .expect("the ptxvm binary runs")
-}
+use std::path::PathBuf;
+use std::process::{Command, Output};
 
 fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ptxvm-text-tools-{}", std::process::id()));
