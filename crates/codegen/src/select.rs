@@ -1180,21 +1180,27 @@ impl<'a> Selector<'a> {
         let acc = Self::access(ty)?;
         let (base, off) = self.address(addr, space)?;
         let off = hex(off);
-        let text = match space {
-            None | Some(Space::Global) => {
-                let e = if self.a64 { ".E" } else { "" };
-                format!("LD{e}{acc} {dl}, [{base}+{off}];")
-            }
-            Some(Space::Shared | Space::SharedCta) => format!("LDS{acc} {dl}, [{base}+{off}];"),
-            Some(s) => {
-                return Err(format!(
-                    "loads from {} have no selection rule yet",
-                    s.spelling()
-                ))
-            }
-        };
-        self.emit(g, text);
+        let op = self.mem_op(space, true)?;
+        self.emit(g, format!("{op}{acc} {dl}, [{base}+{off}];"));
         Ok(())
+    }
+
+    /// The load or store mnemonic for `space`: `LD`/`ST` (`.E` with 64-bit addresses) for global
+    /// and generic addresses, `LDS`/`STS` for shared memory.
+    fn mem_op(&self, space: Option<Space>, load: bool) -> R<String> {
+        match space {
+            None | Some(Space::Global) => Ok(format!(
+                "{}{}",
+                if load { "LD" } else { "ST" },
+                if self.a64 { ".E" } else { "" }
+            )),
+            Some(Space::Shared | Space::SharedCta) => Ok(if load { "LDS" } else { "STS" }.into()),
+            Some(s) => Err(format!(
+                "{} {} have no selection rule yet",
+                if load { "loads from" } else { "stores to" },
+                s.spelling()
+            )),
+        }
     }
 
     fn st(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
@@ -1225,20 +1231,8 @@ impl<'a> Selector<'a> {
         let acc = Self::access(ty)?;
         let (base, off) = self.address(addr, space)?;
         let off = hex(off);
-        let text = match space {
-            None | Some(Space::Global) => {
-                let e = if self.a64 { ".E" } else { "" };
-                format!("ST{e}{acc} [{base}+{off}], {v};")
-            }
-            Some(Space::Shared | Space::SharedCta) => format!("STS{acc} [{base}+{off}], {v};"),
-            Some(s) => {
-                return Err(format!(
-                    "stores to {} have no selection rule yet",
-                    s.spelling()
-                ))
-            }
-        };
-        self.emit(g, text);
+        let op = self.mem_op(space, false)?;
+        self.emit(g, format!("{op}{acc} [{base}+{off}], {v};"));
         Ok(())
     }
 }
