@@ -8,7 +8,7 @@ use crate::func::Body;
 use crate::operand::{resolved_what, Resolved, Slot};
 use crate::structs::{find_member, FieldKind};
 use diag::Span;
-use ir::{AddrBase, Address, Operand, RegId, VarId, VarScope, VarType};
+use ir::{AddrBase, Address, Operand, RegId, TexRef, VarId, VarScope, VarType};
 use isa::{Opcode, OperandKind, Space, Type, VecRule};
 use syntax::ast;
 
@@ -307,6 +307,16 @@ impl<'a> Checker<'a> {
             self.error(a.expr.span(), "expected a texture name");
             return None;
         };
+        // A texture object (a 64-bit handle in a register) or a texture variable; likewise a
+        // sampler.
+        let handle =
+            |this: &mut Self, body: &Body<'a>, r: RegId, what: &str, span| match body.reg_ty(r) {
+                Some(Type::U64 | Type::S64 | Type::B64) => Some(TexRef::Reg(r)),
+                _ => {
+                    this.error(span, format!("a {what} handle is a 64-bit register"));
+                    None
+                }
+            };
         let tex = match self.resolve_name(body, tname)? {
             Resolved::Var(v)
                 if self
@@ -314,12 +324,13 @@ impl<'a> Checker<'a> {
                     .get(v.index())
                     .is_some_and(|x| x.space == Space::Tex || matches!(x.ty, VarType::Opaque)) =>
             {
-                v
+                TexRef::Var(v)
             }
+            Resolved::Reg(r) => handle(self, body, r, "texture", tname.span())?,
             Resolved::Var(_) => {
                 self.error(
                     tname.span(),
-                    "expected a texture (a `.tex` variable or a `.texref`)",
+                    "expected a texture (a `.tex` variable, a `.texref` or a 64-bit handle register)",
                 );
                 return None;
             }
@@ -334,7 +345,8 @@ impl<'a> Checker<'a> {
         let (sampler, coords_op) = match a.rest.as_slice() {
             [c] => (None, c),
             [ast::Operand::Expr(ast::Expr::Name(s)), c] => match self.resolve_name(body, s)? {
-                Resolved::Var(v) => (Some(v), c),
+                Resolved::Var(v) => (Some(TexRef::Var(v)), c),
+                Resolved::Reg(r) => (Some(handle(self, body, r, "sampler", s.span())?), c),
                 _ => {
                     self.error(s.span(), "expected a sampler");
                     return None;

@@ -55,7 +55,10 @@ fn collect(o: &Operand, out: &mut Vec<usize>) {
                 collect(e, out);
             }
         }
-        Operand::Texture { coords, .. } => {
+        Operand::Texture { tex, coords, .. } => {
+            if let ir::TexRef::Reg(r) = tex {
+                out.push(r.index());
+            }
             for e in coords.iter() {
                 collect(e, out);
             }

@@ -32,7 +32,7 @@ pub enum FaultKind {
     /// `brx.idx` with an index past the end of its `.branchtargets` list.
     BranchIndex { index: u32, len: u32 },
     /// A texture instruction referenced a texture that was not bound at launch.
-    UnboundTexture { tex: u32 },
+    UnboundTexture { tex: u64 },
     /// A warp-synchronous instruction (`vote.sync`, `shfl.sync`, `redux.sync`, `match.sync`,
     /// `bar.warp.sync`) whose membermask the executing threads do not satisfy (undefined
     /// behaviour in the spec).

@@ -779,8 +779,9 @@ pub enum Op {
         b: S32,
         c: S32,
     },
+    /// `tex`: `tex` is the texture unit (a handle register or a variable's binding).
     Tex {
-        tex: u32,
+        tex: S64,
         dim: u8,
         d: [R32; 4],
         coords: [S32; 3],
@@ -790,7 +791,7 @@ pub enum Op {
     /// `tex.cube`/`tex.acube`: `coords` are the direction x, y, z (f32 bits, or s32 when
     /// `float_coords` is false) and, for `.acube`, the cube index.
     TexCube {
-        tex: u32,
+        tex: S64,
         d: [R32; 4],
         coords: [S32; 4],
         float_coords: bool,
@@ -798,24 +799,14 @@ pub enum Op {
     },
     /// `txq.tquery.b32 d, [tex]`.
     Txq {
-        tex: u32,
+        tex: S64,
         query: TexQuery,
         d: R32,
     },
 }
 
 /// What `txq` asks about a texture.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TexQuery {
-    /// `.width`, `.height`, `.depth`: the extent of dimension 0, 1 or 2.
-    Extent(u8),
-    ChannelDataType,
-    ChannelOrder,
-    NormalizedCoords,
-    ArraySize,
-    NumMipmapLevels,
-    NumSamples,
-}
+pub use ops::tex::Query as TexQuery;
 
 /// The SIMD video operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

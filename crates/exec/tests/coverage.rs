@@ -18,10 +18,7 @@ use std::fmt::Write;
 
 /// Instances the executor refuses: (row key as [`Form::key`] prints it, text the refused
 /// instruction line contains — `""` for every instance of the row —, reason).
-const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
-    ("txq: txq.tquery.b32 d, [a];", "[%v", "texture objects (handles in registers): textures are bound to .texref variables at launch"),
-    ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
-];
+const NOT_RUNNABLE: &[(&str, &str, &str)] = &[];
 
 fn not_runnable(form: &Form, line: &str) -> bool {
     let key = form.key();

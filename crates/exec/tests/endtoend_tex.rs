@@ -101,6 +101,46 @@ fn tex_ptx11_syntax_1d_2d_3d() {
     }
 }
 
+/// Texture objects: `[%rd, {coords}]` and `txq [%rd]` with the handle from a parameter and a
+/// different handle per thread (`g % 3`).
+#[test]
+fn texture_objects_name_their_unit() {
+    let ts = textures();
+    let coords: Vec<[i32; 3]> = coordinates();
+    let n = coords.len();
+    let flat: Vec<i32> = coords.iter().flat_map(|c| [c[0], c[1]]).collect();
+    let mut c = cfg([(n as u32).div_ceil(64), 1, 1], [64, 1, 1]);
+    c.textures = ts.iter().cloned().map(Some).collect();
+    let out = run_all_threads(
+        "texture_objects.ptx",
+        "tex_objects",
+        &c,
+        &[
+            buf(&flat),
+            zbuf::<u32>(12 * n),
+            Param::Scalar(Arg::u32(n as u32)),
+            // The 2D texture is unit 1.
+            Param::Scalar(Arg::u64(1)),
+        ],
+    );
+    let words = decode::<u32>(&out[1]);
+    for (g, (r, p)) in words.chunks(12).zip(&coords).enumerate() {
+        let own = &ts[g % 3];
+        assert_eq!(r[0..4], fetch(&ts[1], *p, 2), "handle 1 at {p:?}");
+        assert_eq!(
+            r[4..8],
+            fetch(own, [p[0], 0, 0], 1),
+            "handle {} at {p:?}",
+            g % 3
+        );
+        assert_eq!(
+            r[8..12],
+            [ts[1].dims[0], ts[1].dims[1], own.dims[0], 0],
+            "txq"
+        );
+    }
+}
+
 #[test]
 fn fault_unbound_texture() {
     let file = "textures_ptx11.ptx";

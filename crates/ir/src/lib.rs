@@ -26,7 +26,7 @@ pub use func::{FuncKind, Function, Param, PerfDirectives, ProtoParam, Prototype,
 pub use ids::{FuncId, InstIdx, ProtoId, RegId, VarId};
 pub use inst::{Guard, Inst, Operands};
 pub use module::{AddressSize, Module, Target, TexMode};
-pub use operand::{AddrBase, Address, Operand, Selector, SelectorKind};
+pub use operand::{AddrBase, Address, Operand, Selector, SelectorKind, TexRef};
 pub use var::{Initializer, Linkage, PtrAttr, Reloc, RelocTarget, VarScope, VarType, Variable};
 
 /// The `isa` values the IR is made of, re-exported so consumers need not name `isa` directly.

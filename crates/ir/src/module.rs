@@ -1,6 +1,6 @@
 //! The module: what a whole `.ptx` file checks to.
 
-use crate::{FuncId, Function, ProtoId, Prototype, PtxVersion, VarId, Variable};
+use crate::{FuncId, Function, ProtoId, Prototype, PtxVersion, Space, VarId, VarType, Variable};
 
 /// A checked, fully resolved PTX module.
 ///
@@ -31,6 +31,26 @@ pub struct Module {
 impl Module {
     pub fn var(&self, id: VarId) -> Option<&Variable> {
         self.vars.get(id.index())
+    }
+    /// The texture unit a `.tex`/`.texref` variable is bound to at launch: a `.tex` variable's
+    /// id (`.tex[i]`, or assigned sequentially, ptx-isa-1.1 §5.1.8); for a `.texref`, its
+    /// position among the module's texture references (ptxvm's binding convention, see
+    /// docs/spec-notes.md). `None` for any other variable.
+    pub fn texture_slot(&self, v: VarId) -> Option<u32> {
+        let var = self.var(v)?;
+        if let Some(id) = var.tex_id {
+            return Some(id);
+        }
+        let is_texref =
+            |x: &Variable| x.ty == VarType::Opaque && x.tex_id.is_none() && x.space != Space::Surf;
+        if !is_texref(var) {
+            return None;
+        }
+        self.globals
+            .iter()
+            .filter(|g| self.var(**g).is_some_and(is_texref))
+            .position(|g| *g == v)
+            .map(|p| p as u32)
     }
     pub fn function(&self, id: FuncId) -> Option<&Function> {
         self.functions.get(id.index())

@@ -66,10 +66,19 @@ pub enum Operand {
     /// A texture/sampler reference with its coordinates: `[tex, {x, y}]` or
     /// `[tex, sampler, {x, y}]`.
     Texture {
-        tex: VarId,
-        sampler: Option<VarId>,
+        tex: TexRef,
+        sampler: Option<TexRef>,
         coords: Box<[Operand]>,
     },
+}
+
+/// A texture or sampler: a `.tex`/`.texref`/`.samplerref` variable, or a 64-bit handle held in
+/// a register (a texture object, PTX ISA 8.x §9.7.10.3: "a `.u64` register holding the
+/// texture handle").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexRef {
+    Var(VarId),
+    Reg(RegId),
 }
 
 impl Operand {

@@ -16,5 +16,6 @@ pub mod float;
 pub mod half;
 pub mod logic;
 pub mod prmt;
+pub mod tex;
 pub mod transcend;
 pub mod warp;

@@ -26,6 +26,12 @@ pub enum Fault {
     Membermask(String),
     /// `brx.idx` with an index past its target list.
     BranchIndex(u64),
+    /// An indirect call to an address that is no function the call may reach.
+    BadCallTarget(u64),
+    /// A store to a read-only space (kernel parameters, constants).
+    ReadOnly { space: &'static str, addr: u64 },
+    /// `tex`/`txq` on a texture unit with nothing bound.
+    UnboundTexture(u64),
 }
 
 impl Fault {
@@ -41,6 +47,9 @@ impl Fault {
             Fault::Deadlock(_) => "deadlock",
             Fault::Membermask(_) => "membermask",
             Fault::BranchIndex(_) => "branch index",
+            Fault::UnboundTexture(_) => "unbound texture",
+            Fault::ReadOnly { .. } => "read-only",
+            Fault::BadCallTarget(_) => "bad call target",
         }
     }
 }
@@ -61,6 +70,13 @@ impl fmt::Display for Fault {
             Fault::Deadlock(m) => write!(f, "deadlock: {m}"),
             Fault::Membermask(m) => write!(f, "membermask: {m}"),
             Fault::BranchIndex(i) => write!(f, "brx.idx index {i} is past its target list"),
+            Fault::UnboundTexture(u) => write!(f, "no texture is bound to unit {u}"),
+            Fault::BadCallTarget(a) => {
+                write!(f, "indirect call to {a:#x}, which is not a function")
+            }
+            Fault::ReadOnly { space, addr } => {
+                write!(f, "store to read-only {space} address {addr:#x}")
+            }
         }
     }
 }

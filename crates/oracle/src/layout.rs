@@ -162,7 +162,7 @@ impl<'m> Layout<'m> {
                             a
                         }
                     }
-                    RelocTarget::Func(f) => func_address(f),
+                    RelocTarget::Func(f) => func_address(&cfg.windows, f),
                 };
                 let v = target.wrapping_add(r.addend as u64);
                 let Some(base) = self.addr[i] else { continue };
@@ -207,8 +207,17 @@ impl<'m> Layout<'m> {
     }
 }
 
-/// The value a function's address takes (`mov.u64 %rd, f;`): its index, offset so that no
-/// function is at 0. Only calls through it need to work.
-pub(crate) fn func_address(f: FuncId) -> u64 {
-    0x1000 + u64::from(f.0) * 16
+/// The value a function's address takes (`mov.u64 %rd, f;`): [`crate::Windows::functions`]
+/// plus 16 bytes per function index. Only calls through it need to work.
+pub(crate) fn func_address(w: &crate::Windows, f: FuncId) -> u64 {
+    w.functions + u64::from(f.0) * 16
+}
+
+/// The function at address `a`, if it is one.
+pub(crate) fn func_at(w: &crate::Windows, a: u64) -> Option<FuncId> {
+    let off = a.checked_sub(w.functions)?;
+    if !off.is_multiple_of(16) {
+        return None;
+    }
+    u32::try_from(off / 16).ok().map(FuncId)
 }

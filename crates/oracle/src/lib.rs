@@ -25,6 +25,7 @@ mod layout;
 mod memops;
 mod memory;
 mod sched;
+mod tex;
 mod thread;
 mod value;
 mod video;
@@ -32,6 +33,7 @@ mod warp;
 
 pub use fault::Fault;
 pub use memory::Memory;
+pub use tex::Texture;
 
 /// Where each state space appears in the generic address space.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +44,8 @@ pub struct Windows {
     pub param: u64,
     /// Size of each window in bytes.
     pub size: u64,
+    /// The address of function 0 (`mov.u64 %rd, f;`); function `i` is at `functions + 16 i`.
+    pub functions: u64,
 }
 
 /// One launch.
@@ -57,6 +61,9 @@ pub struct Launch {
     /// Where module-scope `.global` variables are placed (must not overlap the caller's
     /// allocations in [`Memory`]).
     pub globals_base: u64,
+    /// Textures by unit (`None` = unbound); see [`ir::Module::texture_slot`] for which unit a
+    /// `.tex`/`.texref` variable names.
+    pub textures: Vec<Option<Texture>>,
 }
 
 /// Run `kernel` of `module` over the whole grid. `params` are the kernel's parameters, one

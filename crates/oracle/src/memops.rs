@@ -35,6 +35,18 @@ pub(crate) fn space_of(i: &ir::Inst) -> Option<Space> {
     })
 }
 
+/// The space of a register address: in a kernel, every `.param` spelling reaches the
+/// kernel's parameters (a kernel has no function parameters of its own; the executor does the
+/// same). A function's `.param` through a register is not modelled: this interpreter keeps
+/// function parameters by name.
+fn reg_space(cx: &Cx<'_, '_, '_>) -> Option<Space> {
+    let in_kernel = cx.t.frame().func == cx.env.layout.kernel;
+    match space_of(cx.i) {
+        Some(Space::ParamFunc) if in_kernel => Some(Space::Param),
+        s => s,
+    }
+}
+
 pub(crate) fn resolve(cx: &Cx<'_, '_, '_>, a: &Address) -> Result<Loc, Fault> {
     let l = cx.env.layout;
     let space = space_of(cx.i);
@@ -61,7 +73,7 @@ pub(crate) fn resolve(cx: &Cx<'_, '_, '_>, a: &Address) -> Result<Loc, Fault> {
         }
         AddrBase::Reg(r) => {
             let at = wrap(cx.t.reg(r).wrapping_add(a.offset as u64));
-            Ok(match space {
+            Ok(match reg_space(cx) {
                 Some(Space::Global) => Loc::Global(at),
                 Some(Space::Shared | Space::SharedCta) => Loc::Shared(at),
                 Some(Space::Local) => Loc::Local(at),
@@ -162,7 +174,14 @@ fn store(
                     .or_insert_with(|| vec![0; n]);
             store_to(buf, "param", a, size, v)
         }
-        Loc::Const(_) | Loc::KernelParam(_) => Err(crate::fault::unsupported(cx.i)),
+        Loc::Const(addr) => Err(Fault::ReadOnly {
+            space: "const",
+            addr,
+        }),
+        Loc::KernelParam(addr) => Err(Fault::ReadOnly {
+            space: "param",
+            addr,
+        }),
     }
 }
 

@@ -38,6 +38,7 @@ pub(crate) fn run_cta(
             local: layout.local_init.clone(),
             state: State::Running,
             steps: 0,
+            arrival: 0,
         })
         .collect();
     let mut shared = layout.shared_static.clone();
@@ -45,7 +46,12 @@ pub(crate) fn run_cta(
         layout.dynamic_base as usize + cfg.dynamic_shared as usize,
         0,
     );
-    let env = Env { layout, cfg, ctaid };
+    let env = Env {
+        layout,
+        cfg,
+        ctaid,
+        arrivals: std::cell::Cell::new(0),
+    };
     for t in threads.iter_mut() {
         t.push_frame(
             &env,
@@ -117,6 +123,8 @@ fn step(
     }
     if is_collective(i.op) || (i.op == Oc::Bar && i.mods.has(ir::Flag::Warp)) {
         t.state = State::Waiting;
+        t.arrival = env.arrivals.get();
+        env.arrivals.set(t.arrival + 1);
         return Ok(());
     }
     match i.op {
@@ -161,6 +169,7 @@ fn step(
                 || crate::float::exec(&mut cx)?
                 || crate::alu::exec(&mut cx)?
                 || crate::memops::exec(&mut cx, m)?
+                || crate::tex::exec(&mut cx)?
         }
     };
     if !done {
@@ -196,18 +205,31 @@ fn call(t: &mut Thread, env: &Env<'_, '_>, i: &ir::Inst) -> Result<(), Fault> {
             .position(|o| o.name == n)
             .and_then(|k| i.operands.get(k))
     };
-    let callee =
-        match named("fname").or_else(|| named("fptr")) {
-            Some(Operand::Func(f)) => *f,
-            Some(other) => {
-                let a = t.src(env, other, Type::U64)?;
-                let idx = a.checked_sub(0x1000).map(|x| x / 16);
-                ir::FuncId(idx.and_then(|x| u32::try_from(x).ok()).ok_or_else(|| {
-                    Fault::Launch(format!("indirect call to {a:#x}, not a function"))
-                })?)
-            }
-            None => return Err(crate::fault::unsupported(i)),
-        };
+    let list = |o: Option<&Operand>| match o {
+        Some(Operand::List(l)) => l.to_vec(),
+        _ => Vec::new(),
+    };
+    let callee = match named("fname").or_else(|| named("fptr")) {
+        Some(Operand::Func(f)) => *f,
+        Some(other) => {
+            // An indirect call may reach any defined `.func` with the call's parameter
+            // and result counts (the executor's rule, docs/spec-notes.md); anything else
+            // is a bad call target.
+            let a = t.src(env, other, Type::U64)?;
+            let (np, nr) = (list(named("params")).len(), list(named("ret")).len());
+            crate::layout::func_at(&env.cfg.windows, a)
+                .filter(|f| {
+                    module.function(*f).is_some_and(|f| {
+                        f.kind == ir::FuncKind::Func
+                            && f.body.is_some()
+                            && f.params.len() == np
+                            && f.rets.len() == nr
+                    })
+                })
+                .ok_or(Fault::BadCallTarget(a))?
+        }
+        None => return Err(crate::fault::unsupported(i)),
+    };
     let f = module
         .function(callee)
         .ok_or_else(|| Fault::Launch("call to an unknown function".into()))?;
@@ -217,10 +239,6 @@ fn call(t: &mut Thread, env: &Env<'_, '_>, i: &ir::Inst) -> Result<(), Fault> {
             f.name
         )));
     }
-    let list = |o: Option<&Operand>| match o {
-        Some(Operand::List(l)) => l.to_vec(),
-        _ => Vec::new(),
-    };
     let args = list(named("params"));
     let rets = list(named("ret"));
     let mut frame = Frame {

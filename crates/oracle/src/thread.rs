@@ -48,12 +48,17 @@ pub(crate) struct Thread {
     pub local: Vec<u8>,
     pub state: State,
     pub steps: u64,
+    /// When the thread last started waiting (a CTA-wide sequence number): a barrier with a
+    /// thread count completes over the first arrivals.
+    pub arrival: u64,
 }
 
 pub(crate) struct Env<'a, 'm> {
     pub layout: &'a Layout<'m>,
     pub cfg: &'a Launch,
     pub ctaid: [u32; 3],
+    /// The next arrival sequence number of the CTA.
+    pub arrivals: std::cell::Cell<u64>,
 }
 
 impl Thread {
@@ -111,7 +116,7 @@ impl Thread {
                 let a = self.var_addr(env, *var)?;
                 a.wrapping_add(*offset as u64) & m
             }
-            Operand::Func(f) => crate::layout::func_address(*f) & m,
+            Operand::Func(f) => crate::layout::func_address(&env.cfg.windows, *f) & m,
             Operand::Omitted | Operand::Sink => 0,
             other => {
                 return Err(Fault::Unsupported(format!("source operand {other:?}")));

@@ -40,7 +40,7 @@ pub(crate) fn complete_one(
         {
             // A CTA barrier: every thread waiting at a barrier with the same id.
             let id = barrier_id(&threads[k], env, i)?;
-            let members: Vec<usize> = (0..n)
+            let mut members: Vec<usize> = (0..n)
                 .filter(|&j| {
                     threads[j].state == State::Waiting
                         && inst(&threads[j], env).is_some_and(|x| {
@@ -58,6 +58,24 @@ pub(crate) fn complete_one(
             if members.len() < expected.min(alive) {
                 continue;
             }
+            // Barriers count whole warps (docs/spec-notes.md, "Execution"): warps join in the
+            // order their threads arrived, each with all its threads waiting here, until the
+            // count is reached; later warps wait for the barrier's next instance.
+            let mut by_arrival = members.clone();
+            by_arrival.sort_by_key(|&j| threads[j].arrival);
+            let mut warps: Vec<u32> = Vec::new();
+            let mut count = 0;
+            for &j in &by_arrival {
+                let w = threads[j].warp();
+                if count >= expected.max(1) {
+                    break;
+                }
+                if !warps.contains(&w) {
+                    warps.push(w);
+                    count += members.iter().filter(|&&x| threads[x].warp() == w).count();
+                }
+            }
+            members.retain(|&j| warps.contains(&threads[j].warp()));
             members
         } else {
             // A warp collective: every live thread of the warp must be waiting somewhere; the

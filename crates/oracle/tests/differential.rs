@@ -19,39 +19,34 @@ use isa::{Form, Opcode};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+/// Threads of the CTA an instance runs in: one warp, or two for the barrier and warp-collective
+/// rows (so a collective that mixed warps, or a barrier that completed early, shows).
 const LANES: usize = 32;
+const CTA_OF_TWO_WARPS: usize = 64;
+
+fn threads_for(form: &Form) -> usize {
+    let two = matches!(
+        form.opcode,
+        Opcode::Barrier
+            | Opcode::Vote
+            | Opcode::Shfl
+            | Opcode::Match
+            | Opcode::Redux
+            | Opcode::Activemask
+    ) || form.opcode == Opcode::Bar;
+    if two {
+        CTA_OF_TWO_WARPS
+    } else {
+        LANES
+    }
+}
+
 /// Bytes of scratch memory per lane (the widest access is a `.v4.b64`/`.v8.b32`: 32 bytes).
 const SLOT: u64 = 64;
 
 /// Instances the comparison does not cover: (opcode, text the instruction line contains —
 /// `""` for every instance —, reason). Each entry is a gap.
-const NOT_COMPARED: &[(&str, &str, &str)] = &[
-    (
-        "tex",
-        "",
-        "textures: the reference interpreter has no texture units",
-    ),
-    (
-        "txq",
-        "",
-        "textures: the reference interpreter has no texture units",
-    ),
-    (
-        "call",
-        "",
-        "the generated callee is empty; calls are compared by the end-to-end kernels",
-    ),
-    (
-        "ld",
-        ".param",
-        "`.param` through a register address: the reference models `.param` variables by name",
-    ),
-    (
-        "st",
-        ".param",
-        "`.param` through a register address: the reference models `.param` variables by name",
-    ),
-];
+const NOT_COMPARED: &[(&str, &str, &str)] = &[];
 
 fn not_compared(form: &Form, line: &str) -> bool {
     NOT_COMPARED
@@ -169,10 +164,12 @@ struct Kernel {
     /// Byte stride of one lane's input/output record.
     stride: u64,
     has_carry: bool,
+    /// Threads of the CTA (see [`threads_for`]).
+    threads: usize,
 }
 
 /// The instance rewritten to load every register, run the instruction, store everything.
-fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
+fn rewrite(text: &str, guarded: bool, contended: bool, threads: usize) -> Option<Kernel> {
     let lines: Vec<&str> = text.lines().collect();
     let end = lines.iter().position(|l| *l == "L_end:")?;
     let inst = lines.get(end.checked_sub(1)?)?.trim();
@@ -207,7 +204,11 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
         .collect();
     let mut uniform: Vec<(String, &'static [u64])> = Vec::new();
     for (k, role) in form_operands(text).iter().enumerate() {
-        let Some(reg) = operands.get(k).filter(|r| r.starts_with("%v")) else {
+        let Some(reg) = operands
+            .get(k)
+            .map(|r| r.trim_start_matches('[').trim_end_matches(']'))
+            .filter(|r| r.starts_with("%v"))
+        else {
             continue;
         };
         let choices: &'static [u64] = match (head.split('.').next().unwrap_or(""), *role) {
@@ -220,8 +221,13 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
                 0,
             ],
             ("bar" | "barrier", "a") => &[0, 1, 15],
-            ("bar" | "barrier", "b") => &[32],
+            ("bar" | "barrier", "b") => &[32, 64],
             ("brx", "index") => &[0, 0, 0, 1],
+            // Texture handles: the bound units and one unbound.
+            ("tex" | "txq", "a") => &[0, 1, 2, 3, TEXTURE_UNITS as u64],
+            // Function pointers: filled in from the checked module (every function's address
+            // and one that is none), see `call_targets`.
+            ("call", "fptr") => &[],
             _ => continue,
         };
         uniform.push((reg.to_string(), choices));
@@ -246,8 +252,8 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
     let _ = writeln!(
         b,
         "\t.reg {aty} %h_in, %h_out, %h_scr, %h_a, %h_c;\n\t.reg .u32 %h_t, %h_w;\n\t.reg .b64 %h_x;\n\t.reg .pred %h_p, %h_g;\n\t.shared .align 16 .b8 h_sh[{}];\n\t.local .align 16 .b8 h_lo[{SLOT}];\n\t.const .align 16 .b8 h_cbuf[{}];",
-        SLOT * (LANES as u64 + 1),
-        SLOT * LANES as u64
+        SLOT * (threads as u64 + 1),
+        SLOT * threads as u64
     );
     let tid = if v1 {
         "\tcvt.u32.u16 %h_t, %tid.x;"
@@ -285,7 +291,7 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
     let _ = writeln!(
         b,
         "\tld.param{aty} %h_c, [pscr];\n\tadd{aty} %h_c, %h_c, {};",
-        SLOT * LANES as u64
+        SLOT * threads as u64
     );
     // Shared and local slots start as a copy of the lane's global scratch.
     let copy = |b: &mut String, from: &str, to: &str, fsp: &str, tsp: &str| {
@@ -331,7 +337,7 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
                 let _ = writeln!(
                     b,
                     "\tmov{aty} {r}, h_sh;\n\tadd{aty} {r}, {r}, {};",
-                    SLOT * LANES as u64
+                    SLOT * threads as u64
                 );
             }
             Some(".shared") => slot_of(&mut b, "h_sh", r, false),
@@ -388,6 +394,7 @@ fn rewrite(text: &str, guarded: bool, contended: bool) -> Option<Kernel> {
         compared,
         stride,
         has_carry,
+        threads,
     })
 }
 
@@ -400,6 +407,28 @@ fn form_operands(text: &str) -> Vec<&str> {
         .unwrap_or_default()
 }
 
+/// The textures both machines have bound: units 0..4, each 4 x 4 x 12 texels (a 2-cube
+/// array for the cube geometries) of 4 channels, every word distinct, so a wrong texel or
+/// channel shows in the result.
+const TEXTURE_UNITS: u32 = 4;
+const TEXTURE_DIMS: [u32; 3] = [4, 4, 12];
+fn texture_words(unit: u32) -> Vec<u32> {
+    let n: u32 = TEXTURE_DIMS.iter().product::<u32>() * 4;
+    (0..n)
+        .map(|k| (unit << 24 | k).wrapping_mul(0x9e37_79b9))
+        .collect()
+}
+
+/// Values for an indirect call's function pointer: the address of every function of the
+/// module (the kernel and callees of other signatures are bad targets too) and one address
+/// that is no function.
+fn call_targets(module: &ir::Module) -> Vec<u64> {
+    (0..module.functions.len() as u64)
+        .map(|i| exec::lower::FUNC_ADDR_BASE + 16 * i)
+        .chain([2])
+        .collect()
+}
+
 fn windows() -> oracle::Windows {
     use exec::memory as m;
     oracle::Windows {
@@ -408,6 +437,7 @@ fn windows() -> oracle::Windows {
         shared: m::SHARED_WINDOW,
         param: m::PARAM_WINDOW,
         size: m::WINDOW_BYTES,
+        functions: exec::lower::FUNC_ADDR_BASE,
     }
 }
 
@@ -423,6 +453,7 @@ fn run_exec(
     input: &[u8],
     scr: &[u8],
     wide: bool,
+    threads: usize,
 ) -> Result<(Outcome, [u64; 3]), String> {
     let mut dev = exec::Device::new();
     let loaded = dev
@@ -441,7 +472,16 @@ fn run_exec(
         }
     };
     let cfg = exec::LaunchConfig {
-        block: [LANES as u32, 1, 1],
+        block: [threads as u32, 1, 1],
+        textures: (0..TEXTURE_UNITS)
+            .map(|u| {
+                Some(exec::Texture {
+                    dims: TEXTURE_DIMS,
+                    channels: 4,
+                    data: texture_words(u),
+                })
+            })
+            .collect(),
         ..exec::LaunchConfig::default()
     };
     let opts = exec::RunOptions {
@@ -479,6 +519,15 @@ fn fault_kind(msg: &str) -> String {
     if m.contains("can never complete") || m.contains("deadlock") {
         return "deadlock".into();
     }
+    if m.contains("not a function") {
+        return "bad call target".into();
+    }
+    if m.contains("read-only") {
+        return "read-only".into();
+    }
+    if m.contains("is not bound") {
+        return "unbound texture".into();
+    }
     for k in ["misaligned", "out of bounds", "trap", "step budget"] {
         if m.contains(k) {
             return k.to_string();
@@ -496,6 +545,7 @@ fn run_oracle(
     scr: &[u8],
     addrs: [u64; 3],
     wide: bool,
+    threads: usize,
 ) -> Result<Outcome, String> {
     let mut mem = oracle::Memory::new();
     mem.map(addrs[0], input.to_vec());
@@ -510,11 +560,20 @@ fn run_oracle(
     };
     let cfg = oracle::Launch {
         grid: [1, 1, 1],
-        block: [LANES as u32, 1, 1],
+        block: [threads as u32, 1, 1],
         dynamic_shared: 0,
         windows: windows(),
         max_steps: 100_000,
         globals_base: 0xE000_0000,
+        textures: (0..TEXTURE_UNITS)
+            .map(|u| {
+                Some(oracle::Texture {
+                    dims: TEXTURE_DIMS,
+                    channels: 4,
+                    data: texture_words(u),
+                })
+            })
+            .collect(),
     };
     match oracle::launch(
         module,
@@ -589,7 +648,7 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
             for case in 0..cases {
                 let guarded = case % 2 == 1 && !unguarded;
                 let contended = case % 2 == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);
-                let Some(k) = rewrite(&text, guarded, contended) else {
+                let Some(k) = rewrite(&text, guarded, contended, threads_for(form)) else {
                     continue;
                 };
                 let file = diag::SourceFile::new("diff.ptx", k.text.clone());
@@ -602,13 +661,17 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
                     continue;
                 };
                 let wide = k.text.contains(".address_size 64");
-                let mut input = vec![0u8; (k.stride * LANES as u64) as usize];
+                let mut input = vec![0u8; (k.stride * k.threads as u64) as usize];
+                let targets = call_targets(&module);
                 let fixed: Vec<(String, u64)> = k
                     .uniform
                     .iter()
-                    .map(|(r, c)| (r.clone(), c[rng.next() % c.len()]))
+                    .map(|(r, c)| {
+                        let c = if c.is_empty() { &targets[..] } else { c };
+                        (r.clone(), c[rng.next() % c.len()])
+                    })
                     .collect();
-                for lane in 0..LANES {
+                for lane in 0..k.threads {
                     let base = lane * k.stride as usize;
                     for (name, ty, o) in &k.compared {
                         let v = match fixed.iter().find(|(r, _)| r == name) {
@@ -622,10 +685,10 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
                     input[tail] = (rng.next() % 2) as u8;
                     input[tail + 8] = (rng.next() % 2) as u8;
                 }
-                let scr: Vec<u8> = (0..SLOT as usize * (LANES + 1))
+                let scr: Vec<u8> = (0..SLOT as usize * (k.threads + 1))
                     .map(|_| rng.next() as u8)
                     .collect();
-                let (e, addrs) = match run_exec(&module, &file, &input, &scr, wide) {
+                let (e, addrs) = match run_exec(&module, &file, &input, &scr, wide, k.threads) {
                     Ok(x) => x,
                     Err(m) => {
                         let msg = format!(
@@ -640,7 +703,7 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
                         continue;
                     }
                 };
-                let o = match run_oracle(&module, &input, &scr, addrs, wide) {
+                let o = match run_oracle(&module, &input, &scr, addrs, wide, k.threads) {
                     Ok(o) => o,
                     Err(m) => {
                         let line = text.lines().rev().nth(3).unwrap_or("").trim().to_string();
@@ -682,7 +745,7 @@ fn describe(
     );
     match (e, o) {
         (Outcome::Done { out: eo, scr: es }, Outcome::Done { out: oo, scr: os }) => {
-            for lane in 0..LANES {
+            for lane in 0..k.threads {
                 let base = lane * k.stride as usize;
                 for (name, _ty, off) in &k.compared {
                     let r = base + *off as usize..base + *off as usize + 8;
@@ -753,10 +816,11 @@ fn executor_matches_the_reference_interpreter_on_every_form() {
         eprintln!("    {k}");
     }
     eprintln!(
-        "seed {seed:#x}: {} instances compared over {} rows ({} lanes each); {} rows not modelled by the reference",
+        "seed {seed:#x}: {} instances compared over {} rows ({} threads each, {} for barrier and collective rows); {} rows not modelled by the reference",
         st.compared,
         st.rows,
         LANES,
+        CTA_OF_TWO_WARPS,
         st.unsupported.len()
     );
     let mut report = String::new();

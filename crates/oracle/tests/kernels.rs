@@ -142,9 +142,11 @@ fn whole_kernels_agree_with_the_reference() {
                     shared: m::SHARED_WINDOW,
                     param: m::PARAM_WINDOW,
                     size: m::WINDOW_BYTES,
+                    functions: exec::lower::FUNC_ADDR_BASE,
                 },
                 max_steps: 1 << 22,
                 globals_base: 0xE000_0000,
+                textures: Vec::new(),
             };
             let o = oracle::launch(&module, &kernel, &oparams, &ocfg, &mut mem);
             if let Err(oracle::Fault::Unsupported(_)) = o {

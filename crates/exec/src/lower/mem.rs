@@ -420,56 +420,35 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    /// A texture's id: `.tex[i]`/sequential ids of `.tex` variables (ptx-isa-1.1 §5.1.8), or for
-    /// `.texref` variables their position among the module's texture references.
-    fn texture_id(&self, v: ir::VarId) -> Option<u32> {
-        let var = self.m.var(v)?;
-        if let Some(id) = var.tex_id {
-            return Some(id);
-        }
-        if var.ty != ir::VarType::Opaque {
-            return None;
-        }
-        let refs = self.m.globals.iter().filter(|g| {
-            self.m.var(**g).is_some_and(|x| {
-                x.ty == ir::VarType::Opaque && x.tex_id.is_none() && x.space != ir::Space::Surf
+    /// The texture unit an operand names: a `.tex`/`.texref` variable's binding, or a texture
+    /// handle held in a register (a handle's value is the unit it names, docs/spec-notes.md).
+    fn texture_unit(&mut self, e: &mut Emit<'_>, o: &O) -> LResult<S64> {
+        match o {
+            O::Address(ir::Address {
+                base: ir::AddrBase::Var(v),
+                ..
             })
-        });
-        refs.clone().position(|g| *g == v).map(|p| p as u32)
+            | O::VarAddr { var: v, .. } => self
+                .m
+                .texture_slot(*v)
+                .map(|u| S64::Imm(u64::from(u)))
+                .ok_or_else(|| "texture operand is not a .tex/.texref variable".into()),
+            O::Address(ir::Address {
+                base: ir::AddrBase::Reg(r),
+                offset: 0,
+            }) => self.s64(e, &O::Reg(*r)),
+            O::Reg(_) => self.s64(e, o),
+            _ => Err("unsupported texture operand".into()),
+        }
     }
 
-    /// `txq.tquery.b32 d, [tex]` on a `.texref`/`.tex` variable.
+    /// `txq.tquery.b32 d, [tex]`.
     pub(crate) fn txq(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
-        use isa::TexQuery as Q;
         let ops = &i.operands;
-        let var =
-            match ops.get(1) {
-                Some(O::Address(ir::Address {
-                    base: ir::AddrBase::Var(v),
-                    ..
-                }))
-                | Some(O::VarAddr { var: v, .. }) => *v,
-                _ => return Err(
-                    "txq on a texture object in a register is not supported (textures are bound \
-                     to .texref variables at launch)"
-                        .into(),
-                ),
-            };
-        let tex = self
-            .texture_id(var)
-            .ok_or("txq operand is not a .tex/.texref variable")?;
-        let query = match i.mods.query.ok_or("missing query")? {
-            Q::Width => TexQuery::Extent(0),
-            Q::Height => TexQuery::Extent(1),
-            Q::Depth => TexQuery::Extent(2),
-            Q::ChannelDataType => TexQuery::ChannelDataType,
-            Q::ChannelOrder => TexQuery::ChannelOrder,
-            Q::NormalizedCoords => TexQuery::NormalizedCoords,
-            Q::ArraySize => TexQuery::ArraySize,
-            Q::NumMipmapLevels => TexQuery::NumMipmapLevels,
-            Q::NumSamples => TexQuery::NumSamples,
-            other => return Err(format!("txq query {other:?} is not supported")),
-        };
+        let tex = self.texture_unit(e, ops.get(1).ok_or("missing texture operand")?)?;
+        let q = i.mods.query.ok_or("missing query")?;
+        let query = TexQuery::from_spelling(q.spelling())
+            .ok_or_else(|| format!("txq query {} is not supported", q.spelling()))?;
         let d = self.dst32(e, ops.first().ok_or("missing destination")?)?;
         e.push(Op::Txq { tex, query, d });
         Ok(())
@@ -491,23 +470,40 @@ impl Lowerer<'_> {
             g => return Err(format!("texture geometry {g:?} is not supported")),
         };
         let ds = elems(ops.first().ok_or("missing destination")?);
+        // Channels without a destination (a scalar or `_` destination) go to scratch; a 64-bit
+        // destination (PTX 1.x allows `.b64/.u64/.s64/.f64` results) gets its channel's 32
+        // bits zero-extended, after the lookup.
         let mut d = [R32(0); 4];
-        for (k, x) in ds.iter().enumerate().take(4) {
-            d[k] = match self.dst(e, x)? {
+        let mut widen = Vec::new();
+        for (k, slot) in d.iter_mut().enumerate() {
+            *slot = match ds.get(k).map(|x| self.dst(e, x)).transpose()?.flatten() {
                 Some(Reg::R32(r)) => r,
+                Some(Reg::R64(r)) => {
+                    let t = self.scratch32(e);
+                    widen.push(Op::Pack64 {
+                        d: r,
+                        lo: S32::Reg(t),
+                        hi: S32::Imm(0),
+                    });
+                    t
+                }
                 _ => self.scratch32(e),
             };
         }
         // `[tex, {coords}]` (one operand) or ptx-isa-1.1's `tex, {coords}` (two operands).
-        let (tex, coords): (ir::VarId, Vec<O>) = match (ops.get(1), ops.get(2)) {
-            (Some(O::Texture { tex, coords, .. }), _) => (*tex, coords.to_vec()),
-            (Some(O::VarAddr { var, .. }), Some(O::Vector(v))) => (*var, v.to_vec()),
-            (Some(O::VarAddr { var, .. }), Some(x)) => (*var, vec![x.clone()]),
+        // A texture handle in a register is `a, {coords}` too.
+        let (tex, coords): (S64, Vec<O>) = match (ops.get(1), ops.get(2)) {
+            (Some(O::Texture { tex, coords, .. }), _) => {
+                let t = match *tex {
+                    ir::TexRef::Var(var) => O::VarAddr { var, offset: 0 },
+                    ir::TexRef::Reg(r) => O::Reg(r),
+                };
+                (self.texture_unit(e, &t)?, coords.to_vec())
+            }
+            (Some(a), Some(O::Vector(v))) => (self.texture_unit(e, a)?, v.to_vec()),
+            (Some(a), Some(x)) => (self.texture_unit(e, a)?, vec![x.clone()]),
             _ => return Err("unsupported texture operand".into()),
         };
-        let tex = self
-            .texture_id(tex)
-            .ok_or("texture operand is not a .tex/.texref variable")?;
         if dim == 4 {
             // `.cube` {x, y, z, _}; `.acube` {index, x, y, z}: stored as x, y, z, index.
             let order: [usize; 4] = if layer_first {
@@ -532,6 +528,7 @@ impl Lowerer<'_> {
                 float_coords: i.type_slot(1) == Some(T::F32),
                 array: layer_first,
             });
+            widen.into_iter().for_each(|op| e.push_more(op));
             return Ok(());
         }
         let mut c = [S32::Imm(0); 3];
@@ -559,6 +556,7 @@ impl Lowerer<'_> {
             coords: c,
             float_coords,
         });
+        widen.into_iter().for_each(|op| e.push_more(op));
         Ok(())
     }
 }

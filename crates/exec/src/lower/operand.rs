@@ -26,6 +26,15 @@ impl Emit<'_> {
             weight: 0,
         });
     }
+    /// A further step of the same PTX instruction (guarded like it, not counted again).
+    pub fn push_more(&mut self, op: Op) {
+        self.out.push(Inst {
+            guard: self.guard,
+            op,
+            line: self.line,
+            weight: 0,
+        });
+    }
     pub fn push(&mut self, op: Op) {
         self.out.push(Inst {
             guard: self.guard,
