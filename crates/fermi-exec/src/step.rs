@@ -12,9 +12,6 @@ use crate::warp::{
 };
 use fermi::isa::{branch_target, Operand};
 
-/// The condition-code value that means "always" (`CC.T`), the only one this executor runs.
-const CC_T: i32 = 15;
-
 /// Runs the instruction at the warp's pc. `Ok(n)`: `n` lanes were active.
 pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, LaneFault> {
     w.last_pc = w.pc;
@@ -40,7 +37,7 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
         None => return Err(LaneFault::warp(FaultKind::PcOutOfRange { pc })),
     };
     let active = w.active.count_ones();
-    let mask = w.guarded(inst);
+    let mask = cc_lanes(w, inst, w.guarded(inst))?;
     let next = pc.wrapping_add(8);
     if control(w, m, inst, mask, next)? {
         return Ok(active);
@@ -98,19 +95,28 @@ fn unsupported(why: String) -> LaneFault {
     LaneFault::warp(FaultKind::Unsupported(why))
 }
 
-/// Refuses a condition code other than `CC.T` on a branch-like instruction.
-fn cc_always(inst: &Decoded) -> Result<(), LaneFault> {
-    for o in inst.operands() {
-        if let Operand::Imm(v) = o {
-            if matches!(inst.mnemonic(), "BRA" | "EXIT" | "BRK" | "CONT" | "RET") && *v != CC_T {
-                return Err(unsupported(format!(
-                    "{} on a condition code other than CC.T",
-                    inst.mnemonic()
-                )));
+/// The lanes of `mask` whose condition-code test holds (`BRA CC.NE`, `EXIT CC.LT`: the
+/// test is a second guard, read from each lane's flags; `cc.rs`).
+fn cc_lanes(w: &Warp, inst: &Decoded, mask: u32) -> Result<u32, LaneFault> {
+    match inst.cc {
+        None | Some(15) => Ok(mask),
+        Some(code) => {
+            let mut out = 0;
+            for l in lanes(mask) {
+                match crate::cc::holds(code, w.cc(l)) {
+                    Some(true) => out |= 1 << l,
+                    Some(false) => {}
+                    None => {
+                        return Err(unsupported(format!(
+                            "{} on condition code {code:#x}, which no source names",
+                            inst.mnemonic()
+                        )))
+                    }
+                }
             }
+            Ok(out)
         }
     }
-    Ok(())
 }
 
 /// Control-flow instructions; `Ok(false)` if `inst` is not one.
@@ -150,10 +156,13 @@ fn control(
             w.pc = next;
         }
         "BRA" | "JMP" => {
-            cc_always(inst)?;
             only_mods(inst, &[".U"]).map_err(LaneFault::warp)?;
             if matches!(opd(inst, 1), Operand::CMem { .. }) {
-                return Err(unsupported("BRA through a constant bank (indirect)".into()));
+                // `BRA c[bank][Rn+off]`: the constant is a target relative to the next
+                // instruction (envydis `bra pcrel c[]`), read per lane as BRX reads its
+                // jump table (docs/spec-notes.md, "Fermi indirect BRA").
+                brx(w, m, inst, mask, next)?;
+                return Ok(true);
             }
             let t = target()?;
             if has(inst, ".U") {
@@ -173,13 +182,11 @@ fn control(
             }
         }
         "EXIT" => {
-            cc_always(inst)?;
             w.exited |= mask;
             w.pc = next;
             leave(w, mask, Leave::Other)?;
         }
         "BRK" | "CONT" | "RET" => {
-            cc_always(inst)?;
             let kind = match name {
                 "BRK" => EntryKind::Break,
                 "CONT" => EntryKind::Cont,
@@ -242,12 +249,8 @@ fn brx(
     for l in lanes(w.active) {
         let t = if mask >> l & 1 == 1 {
             let rel = match (opd(inst, 0), opd(inst, 1)) {
-                (Operand::Imm(cc), Operand::CMem { bank, base, offset }) => {
-                    if cc != CC_T {
-                        return Err(unsupported(
-                            "BRX on a condition code other than CC.T".into(),
-                        ));
-                    }
+                (Operand::Imm(_), Operand::CMem { bank, base, offset }) => {
+                    // The condition code is part of `mask` (`cc_lanes`).
                     let off = u64::from(w.reg(l, base).wrapping_add(u32::from(offset)));
                     m.cread(bank, off, 4).map_err(|k| LaneFault::at(l, k))? as u32
                 }

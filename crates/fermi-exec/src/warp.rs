@@ -48,6 +48,10 @@ pub struct Warp {
     /// 32-bit result is zero; `ISETP.X`/`ISET.X` read it (with the carry) as the outcome of
     /// the low-word compare of a 64-bit comparison.
     pub zero: u32,
+    /// The condition code's sign and overflow flags (bit 31 of a `.CC` writer's result; its
+    /// exact signed sum did not fit), one bit per lane; condition tests read them (`cc.rs`).
+    pub sign: u32,
+    pub overflow: u32,
     pub pc: u64,
     /// Address of the instruction fetched last (the one a fault is reported at).
     pub last_pc: u64,
@@ -74,6 +78,8 @@ impl Warp {
             preds: [0x80; 32],
             carry: 0,
             zero: 0,
+            sign: 0,
+            overflow: 0,
             pc: 0,
             last_pc: 0,
             active: present,
@@ -151,20 +157,31 @@ impl Warp {
     }
 
     #[inline]
-    pub fn set_carry(&mut self, lane: u32, v: bool) {
-        let m = 1u32 << lane;
-        self.carry = if v { self.carry | m } else { self.carry & !m };
-    }
-
-    #[inline]
     pub fn zero(&self, lane: u32) -> bool {
         self.zero >> lane & 1 == 1
     }
 
+    /// Lane `lane`'s condition-code flags.
     #[inline]
-    pub fn set_zero(&mut self, lane: u32, v: bool) {
+    pub fn cc(&self, lane: u32) -> crate::cc::Flags {
+        let bit = |m: u32| m >> lane & 1 == 1;
+        crate::cc::Flags {
+            z: bit(self.zero),
+            s: bit(self.sign),
+            c: bit(self.carry),
+            o: bit(self.overflow),
+        }
+    }
+
+    /// Sets lane `lane`'s four condition-code flags (a `.CC` writer).
+    #[inline]
+    pub fn set_cc(&mut self, lane: u32, f: crate::cc::Flags) {
         let m = 1u32 << lane;
-        self.zero = if v { self.zero | m } else { self.zero & !m };
+        let put = |x: &mut u32, v: bool| *x = if v { *x | m } else { *x & !m };
+        put(&mut self.zero, f.z);
+        put(&mut self.sign, f.s);
+        put(&mut self.carry, f.c);
+        put(&mut self.overflow, f.o);
     }
 
     /// The lanes of the active mask whose guard predicate holds.
