@@ -20,6 +20,18 @@ pub enum Status {
     Done,
 }
 
+/// One of a CTA's barriers between its first arrival and its completion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Barrier {
+    /// Threads that arrived (a warp counts its lanes that have not exited), and those of them
+    /// whose `BAR.RED` predicate held.
+    pub arrived: u32,
+    pub held: u32,
+    /// The thread count the arrivals named (`None`: the whole CTA, i.e. every thread that has
+    /// not exited).
+    pub count: Option<u32>,
+}
+
 /// The reduction `BAR.RED.*` delivers when the barrier opens: the CTA-wide count of threads
 /// whose predicate held (`.POPC`, into `rd`) or its `.AND`/`.OR` (into `pd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +74,8 @@ pub struct Warp {
     pub status: Status,
     /// The result this warp waits for at `BAR`, if it asked for one.
     pub bar: Option<BarResult>,
+    /// The barrier this warp waits at (meaningful while `status` is `AtBarrier`).
+    pub bar_id: u8,
 }
 
 impl Warp {
@@ -88,6 +102,7 @@ impl Warp {
             steps: 0,
             status: Status::Running,
             bar: None,
+            bar_id: 0,
         }
     }
 
@@ -223,9 +238,8 @@ pub struct CtaMem<'a> {
     pub ctaid: [u32; 3],
     pub ntid: [u32; 3],
     pub nctaid: [u32; 3],
-    /// Threads that reached the current barrier, and those of them whose predicate held.
-    pub bar_arrived: u32,
-    pub bar_true: u32,
+    /// The CTA's 16 hardware barriers (`BAR`'s barrier operand).
+    pub bars: [Barrier; 16],
     /// Shared-memory words locked by `LDSLK` and not yet released by `STSUL`: `(word offset,
     /// linear thread index of the owner)`.
     pub shared_locks: Vec<(u64, u32)>,
