@@ -288,6 +288,13 @@ impl CtaMem<'_> {
             .retain(|&(w, owner)| !(w == word && owner == thread));
     }
 
+    /// The CTA's linear index in the grid.
+    pub fn cta_index(&self) -> u64 {
+        let [x, y, z] = self.ctaid.map(u64::from);
+        let [nx, ny, _] = self.nctaid.map(u64::from);
+        x + nx * (y + ny * z)
+    }
+
     /// The initial stack pointer, `c[0x1][0x100]`.
     pub fn cbank1_stack_top(&self) -> u32 {
         self.cread(1, 0x100, 4).unwrap_or(0) as u32
