@@ -217,6 +217,33 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                 Ok(())
             })?;
         }
+        "P2R" => {
+            known(&[])?;
+            each(w, mask, |w, l| {
+                let (a, k) = (src32(w, m, l, inst, 2)?, src32(w, m, l, inst, 3)?);
+                let f = w.flags_word(l) & k;
+                // envydis reads `a | (flags & mask)`; later architectures merge,
+                // `(a & !mask) | (flags & mask)`. They differ only where `a` has bits under the
+                // mask, which no source settles for Fermi (docs/spec-notes.md, "P2R/R2P").
+                if a & k != 0 {
+                    return Err(FaultKind::Unsupported(format!(
+                        "P2R with source bits under the mask ({a:#x} & {k:#x}): Fermi's \
+                         behaviour there is unknown"
+                    )));
+                }
+                w.set_reg(l, dst_reg(inst, 0)?, a | f);
+                Ok(())
+            })?;
+        }
+        "R2P" => {
+            known(&[])?;
+            each(w, mask, |w, l| {
+                let (a, k) = (src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
+                let v = (w.flags_word(l) & !k) | (a & k);
+                w.set_flags_word(l, v);
+                Ok(())
+            })?;
+        }
         "SEL" => {
             known(&[])?;
             each(w, mask, |w, l| {

@@ -199,6 +199,36 @@ impl Warp {
         put(&mut self.overflow, f.o);
     }
 
+    /// Lane `lane`'s `$flags` word as envytools describes it (`docs/hw/graph/fermi/cuda/
+    /// isa.rst`): `P0`–`P6` at bits 0–6, the condition code's zero, sign, carry and overflow
+    /// flags at bits 12–15 (P2R reads it).
+    pub fn flags_word(&self, lane: u32) -> u32 {
+        let p = u32::from(self.preds.get(lane as usize).copied().unwrap_or(0) & 0x7f);
+        let f = self.cc(lane);
+        p | u32::from(f.z) << 12
+            | u32::from(f.s) << 13
+            | u32::from(f.c) << 14
+            | u32::from(f.o) << 15
+    }
+
+    /// Writes lane `lane`'s `$flags` word (R2P): the predicates `P0`–`P6` and the four flags;
+    /// other bits are dropped (`pt` stays true).
+    pub fn set_flags_word(&mut self, lane: u32, v: u32) {
+        if let Some(bits) = self.preds.get_mut(lane as usize) {
+            *bits = 0x80 | (v & 0x7f) as u8;
+        }
+        let bit = |i: u32| v >> i & 1 == 1;
+        self.set_cc(
+            lane,
+            crate::cc::Flags {
+                z: bit(12),
+                s: bit(13),
+                c: bit(14),
+                o: bit(15),
+            },
+        );
+    }
+
     /// The lanes of the active mask whose guard predicate holds.
     pub fn guarded(&self, inst: &Decoded) -> u32 {
         if !inst.row.guarded {

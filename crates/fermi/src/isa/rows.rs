@@ -58,6 +58,13 @@ const fn asfermi(r: Row, why: &'static str) -> Row {
     }
 }
 
+const fn envydis(r: Row, entry: &'static str) -> Row {
+    Row {
+        source: Source::Envydis(entry),
+        ..r
+    }
+}
+
 const fn mesa(r: Row, function: &'static str) -> Row {
     Row {
         source: Source::Mesa(function),
@@ -209,6 +216,8 @@ pub static ROWS: &[Row] = &[
     asfermi(row("LEPC", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 100010", &[], &[D]), "OpcodeMiscellaneous.md, LEPC template; LEPC_Test.md reads back 0x00001c0444000000 for `LEPC R0`"),
     asfermi(row("LDLK", "1010 000100 1110 000000 000000 00000000000000000000 00 0000000000 000101", &[MEM_TYPE], &[split_pred(), D, mem(32)]), "OpcodeDataMovement.md, LDLK template (predicate split p_0 at 8-9, p_1 at 58)"),
     asfermi(row("STUL", "1010 000100 1110 000000 000000 00000000000000000000 00 0000000000 010111", &[MEM_TYPE], &[mem(32), D]), "OpcodeDataMovement.md, STUL template"),
+    envydis(row("P2R", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001100", &[P2R_HIGH], &[D, text("PR"), A, C]), P2R_ENVYDIS),
+    envydis(row("R2P", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 101100", &[P2R_HIGH], &[text("PR"), A, C]), R2P_ENVYDIS),
     asfermi(row("MEMBAR", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000111", &[MEMBAR_LEVEL], &[]), UNSEEN),
 ];
 
@@ -235,18 +244,14 @@ const BRX_CONST: &str = "BRX's opcode with the constant-address bit 14 and c[ban
 const UNSEEN: &str = "absent from the cuobjdump listings; opcode from asfermi, operand layout \
     that of its listed siblings; unverified against NVIDIA output";
 
+/// P2R and R2P: envydis' `mov $r, [$r or] $flags mask` entries (opcode 0xc and 0xd of the
+/// "moving and converting" group, type 4), `$flags` being `P0`–`P6` at bits 0–6 and the
+/// condition code at 12–15. The text follows later cuobjdump (`P2R R0, PR, RZ, 0x7f`); no
+/// sm_20 listing shows either. Bits 14–19 of R2P, which envydis does not read, are fixed 0.
+const P2R_ENVYDIS: &str = "0x3000000000000004 & 0xfc00000000000007: mov DST, SRC1 or [high5] \
+    flags mask is2";
+const R2P_ENVYDIS: &str = "0x3400000000000004 & 0xfc00000000000007: mov [high5] flags, SRC1 \
+    mask is2";
+
 /// asfermi opcodes this table does not encode, and why.
-pub static NOT_SUPPORTED: &[(&str, &str)] = &[
-    (
-        "P2R",
-        "predicates to register: no source gives its layout (not in the listings, not on \
-         asfermi's pages, which only name it in Instructions.md and OpcodeToDo.md, and not \
-         emitted by Mesa 22.3.6's Fermi emitter)",
-    ),
-    (
-        "R2P",
-        "register to predicates: no source gives its layout (not in the listings, not on \
-         asfermi's pages, which only name it in Instructions.md and OpcodeToDo.md, and not \
-         emitted by Mesa 22.3.6's Fermi emitter)",
-    ),
-];
+pub static NOT_SUPPORTED: &[(&str, &str)] = &[];
