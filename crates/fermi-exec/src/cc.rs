@@ -49,7 +49,7 @@ pub fn holds(code: u8, f: Flags) -> Option<bool> {
         9 => s != o,          // LTU    lu
         10 => z,              // EQU    eu
         11 => z || (s != o),  // LEU    leu
-        12 => !s != (z || o), // GTU    gu
+        12 => s == (z || o),  // GTU    gu: ~S ^ (Z | O)
         13 => !z || s,        // NEU    lgu
         14 => (!s || z) != o, // GEU    geu
         15 => true,           // T      always
