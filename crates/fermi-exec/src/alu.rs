@@ -109,8 +109,8 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                         let t = cmp_of(src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
                         let c = src_pred(w, l, inst, 3)?;
                         let r = cmp::bool_op(bop, t, c);
-                        w.set_reg(l, dst_reg(inst, 0)?, cmp::set_bits(r, false));
-                        Ok(())
+                        // `.CC`: Tesla's `set` flags (no carry, no overflow; docs/spec-notes.md).
+                        write_d_cc(w, inst, l, cmp::set_bits(r, false), false, false)
                     }
                     _ => {
                         // ICMP: d = (r3 cmp 0) ? a : b (asfermi OpcodeInteger, ICMP).
@@ -151,8 +151,7 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     (false, true) => int::min(a, b),
                     (false, false) => int::max(a, b),
                 };
-                w.set_reg(l, dst_reg(inst, 0)?, d);
-                Ok(())
+                write_d_cc(w, inst, l, d, false, false)
             })?;
         }
         "LOP" | "LOP32I" => {
@@ -167,8 +166,7 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     ".XOR" => ops::logic::xor(a, b),
                     _ => b,
                 };
-                w.set_reg(l, dst_reg(inst, 0)?, d);
-                Ok(())
+                write_d_cc(w, inst, l, d, false, false)
             })?;
         }
         "SHL" | "SHR" => {
@@ -185,8 +183,16 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     (_, true) => ops::logic::shr_s32(a as i32, b) as u32,
                     (_, false) => ops::logic::shr_u32(a, b),
                 };
-                w.set_reg(l, dst_reg(inst, 0)?, d);
-                Ok(())
+                // `.CC`: Tesla's shift flags (envytools `tesla/cuda/int.rst`): the carry is
+                // the last bit shifted out (none for amounts of 0 or 32 and more), the
+                // overflow a sign change by a shift of one.
+                let carry = match (name, b) {
+                    (_, 0) | (_, 32..) => false,
+                    ("SHL", b) => a >> (32 - b) & 1 == 1,
+                    (_, b) => a >> (b - 1) & 1 == 1,
+                };
+                let overflow = b == 1 && (a ^ d) >> 31 == 1;
+                write_d_cc(w, inst, l, d, carry, overflow)
             })?;
         }
         "BFE" => {

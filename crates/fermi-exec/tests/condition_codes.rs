@@ -199,3 +199,47 @@ fn brk_and_ret_on_conditions() {
         assert_eq!(out[t], want, "{a:#x} - {b:#x}");
     }
 }
+
+/// Z, S, C, O of a result `d` with carry `c` and overflow `o`, as bits 0–3.
+fn flags(d: u32, c: bool, o: bool) -> u32 {
+    u32::from(d == 0) | (d >> 31) << 1 | u32::from(c) << 2 | u32::from(o) << 3
+}
+
+/// The flags other writers set, read back with `P2R … 0xf000` (Z, S, C, O at bits 12–15):
+/// logic and min/max clear carry and overflow; shifts carry the last bit shifted out and
+/// overflow when a shift by one changes the sign (envytools' Tesla pseudo-code, which its
+/// Fermi page says the `$c` register follows).
+#[test]
+fn flags_of_logic_min_max_and_shift_writers() {
+    let cases: [(&str, fn(u32, u32) -> u32); 5] = [
+        ("LOP.AND RZ.CC, R4, R5;", |a, b| flags(a & b, false, false)),
+        ("LOP.XOR RZ.CC, R4, R5;", |a, b| flags(a ^ b, false, false)),
+        ("IMNMX.U32 RZ.CC, R4, R5, pt;", |a, b| {
+            flags(a.min(b), false, false)
+        }),
+        ("SHL RZ.CC, R4, 0x1;", |a, _| {
+            let d = a << 1;
+            flags(d, a >> 31 == 1, (a ^ d) >> 31 == 1)
+        }),
+        ("SHR.U32 RZ.CC, R4, 0x4;", |a, _| {
+            flags(a >> 4, a >> 3 & 1 == 1, false)
+        }),
+    ];
+    for (inst, want) in cases {
+        let body: Vec<String> = [
+            "IADD RZ.CC, RZ, 0x1;", // flags to a known state (all clear)
+            inst,
+            "P2R R6, PR, RZ, 0xf000;",
+            "SHR.U32 R6, R6, 0xc;",
+            "ST [R2], R6;",
+            "EXIT;",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let out = run(&body);
+        for (t, &(a, b)) in pairs().iter().enumerate() {
+            assert_eq!(out[t], want(a, b), "{inst} {a:#x}, {b:#x}");
+        }
+    }
+}

@@ -64,3 +64,40 @@ fn p2r_and_r2p_words_from_envydis_entries() {
         2
     );
 }
+
+/// `.CC` on LOP, LOP32I, IMNMX, ISET, SHL and SHR: envydis' `acout30` (bit 48; `acout3a`, bit
+/// 58, for LOP32I) on the listed forms. Each `.CC` text assembles to the listed form's word
+/// with that one bit set, and decodes back to the text.
+#[test]
+fn cc_destinations_from_envydis_on_listed_rows() {
+    for (plain, cc, bit) in [
+        ("LOP.AND R2, R3, R4", "LOP.AND R2.CC, R3, R4", 48),
+        ("LOP32I.OR R2, R3, 0x7", "LOP32I.OR R2.CC, R3, 0x7", 58),
+        (
+            "IMNMX.U32 R2, R3, R4, pt",
+            "IMNMX.U32 R2.CC, R3, R4, pt",
+            48,
+        ),
+        (
+            "ISET.LT.AND R2, R3, R4, pt",
+            "ISET.LT.AND R2.CC, R3, R4, pt",
+            48,
+        ),
+        ("SHL.W R2, R3, 0x1", "SHL.W R2.CC, R3, 0x1", 48),
+        ("SHR.U32 R2, R3, 0x1", "SHR.U32 R2.CC, R3, 0x1", 48),
+    ] {
+        let w = assemble_text(&format!("{plain};"), 0, &|_| None).unwrap();
+        let bits = w.rotate_left(32) | 1 << bit;
+        check_listed(cc, bits);
+    }
+}
+
+fn check_listed(text: &str, bits: u64) {
+    let word = bits.rotate_left(32);
+    decode(word).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(disassemble_word(word, 0), format!("{text};"));
+    assert_eq!(
+        assemble_text(&format!("{text};"), 0, &|_| None).unwrap(),
+        word
+    );
+}
