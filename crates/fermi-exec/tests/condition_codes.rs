@@ -200,6 +200,9 @@ fn brk_and_ret_on_conditions() {
     }
 }
 
+/// The flags word (Z, S, C, O as bits 0–3) a writer's operands give.
+type FlagsOf = fn(u32, u32) -> u32;
+
 /// Z, S, C, O of a result `d` with carry `c` and overflow `o`, as bits 0–3.
 fn flags(d: u32, c: bool, o: bool) -> u32 {
     u32::from(d == 0) | (d >> 31) << 1 | u32::from(c) << 2 | u32::from(o) << 3
@@ -211,7 +214,7 @@ fn flags(d: u32, c: bool, o: bool) -> u32 {
 /// Fermi page says the `$c` register follows).
 #[test]
 fn flags_of_logic_min_max_and_shift_writers() {
-    let cases: [(&str, fn(u32, u32) -> u32); 5] = [
+    let cases: [(&str, FlagsOf); 5] = [
         ("LOP.AND RZ.CC, R4, R5;", |a, b| flags(a & b, false, false)),
         ("LOP.XOR RZ.CC, R4, R5;", |a, b| flags(a ^ b, false, false)),
         ("IMNMX.U32 RZ.CC, R4, R5, pt;", |a, b| {
