@@ -160,7 +160,7 @@ fn control(
             if matches!(opd(inst, 1), Operand::CMem { .. }) {
                 // `BRA c[bank][Rn+off]`: the constant is a target relative to the next
                 // instruction (envydis `bra pcrel c[]`), read per lane as BRX reads its
-                // jump table (docs/spec-notes.md, "Fermi indirect BRA").
+                // jump table (docs/spec-notes.md, "Indirect BRA").
                 brx(w, m, inst, mask, next)?;
                 return Ok(true);
             }
