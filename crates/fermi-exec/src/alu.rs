@@ -43,8 +43,8 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                 let a = ops::logic::shl_b32(src32(w, m, l, inst, 1)?, shift);
                 let c = src32(w, m, l, inst, 2)?;
                 let (na, nc) = (flags(&opd(inst, 1)).neg, flags(&opd(inst, 2)).neg);
-                let (d, cf) = add_neg(a, na, c, nc, None);
-                write_d_cc(w, inst, l, d, cf)
+                let (d, cf, of) = add_neg(a, na, c, nc, None);
+                write_d_cc(w, inst, l, d, cf, of)
             })?;
         }
         "IMUL" | "IMUL32I" | "IMAD" => {
@@ -109,8 +109,8 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                         let t = cmp_of(src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
                         let c = src_pred(w, l, inst, 3)?;
                         let r = cmp::bool_op(bop, t, c);
-                        w.set_reg(l, dst_reg(inst, 0)?, cmp::set_bits(r, false));
-                        Ok(())
+                        // `.CC`: Tesla's `set` flags (no carry, no overflow; docs/spec-notes.md).
+                        write_d_cc(w, inst, l, cmp::set_bits(r, false), false, false)
                     }
                     _ => {
                         // ICMP: d = (r3 cmp 0) ? a : b (asfermi OpcodeInteger, ICMP).
@@ -151,8 +151,7 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     (false, true) => int::min(a, b),
                     (false, false) => int::max(a, b),
                 };
-                w.set_reg(l, dst_reg(inst, 0)?, d);
-                Ok(())
+                write_d_cc(w, inst, l, d, false, false)
             })?;
         }
         "LOP" | "LOP32I" => {
@@ -167,8 +166,7 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     ".XOR" => ops::logic::xor(a, b),
                     _ => b,
                 };
-                w.set_reg(l, dst_reg(inst, 0)?, d);
-                Ok(())
+                write_d_cc(w, inst, l, d, false, false)
             })?;
         }
         "SHL" | "SHR" => {
@@ -185,8 +183,16 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     (_, true) => ops::logic::shr_s32(a as i32, b) as u32,
                     (_, false) => ops::logic::shr_u32(a, b),
                 };
-                w.set_reg(l, dst_reg(inst, 0)?, d);
-                Ok(())
+                // `.CC`: Tesla's shift flags (envytools `tesla/cuda/int.rst`): the carry is
+                // the last bit shifted out (none for amounts of 0 or 32 and more), the
+                // overflow a sign change by a shift of one.
+                let carry = match (name, b) {
+                    (_, 0) | (_, 32..) => false,
+                    ("SHL", b) => a >> (32 - b) & 1 == 1,
+                    (_, b) => a >> (b - 1) & 1 == 1,
+                };
+                let overflow = b == 1 && (a ^ d) >> 31 == 1;
+                write_d_cc(w, inst, l, d, carry, overflow)
             })?;
         }
         "BFE" => {
@@ -214,6 +220,33 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                 let base = src32(w, m, l, inst, 3)?;
                 let d = int::bfi(ins, base, pl & 0xff, pl >> 8 & 0xff);
                 w.set_reg(l, dst_reg(inst, 0)?, d);
+                Ok(())
+            })?;
+        }
+        "P2R" => {
+            known(&[])?;
+            each(w, mask, |w, l| {
+                let (a, k) = (src32(w, m, l, inst, 2)?, src32(w, m, l, inst, 3)?);
+                let f = w.flags_word(l) & k;
+                // envydis reads `a | (flags & mask)`; later architectures merge,
+                // `(a & !mask) | (flags & mask)`. They differ only where `a` has bits under the
+                // mask, which no source settles for Fermi (docs/spec-notes.md, "P2R/R2P").
+                if a & k != 0 {
+                    return Err(FaultKind::Unsupported(format!(
+                        "P2R with source bits under the mask ({a:#x} & {k:#x}): Fermi's \
+                         behaviour there is unknown"
+                    )));
+                }
+                w.set_reg(l, dst_reg(inst, 0)?, a | f);
+                Ok(())
+            })?;
+        }
+        "R2P" => {
+            known(&[])?;
+            each(w, mask, |w, l| {
+                let (a, k) = (src32(w, m, l, inst, 1)?, src32(w, m, l, inst, 2)?);
+                let v = (w.flags_word(l) & !k) | (a & k);
+                w.set_flags_word(l, v);
                 Ok(())
             })?;
         }
@@ -344,10 +377,24 @@ fn not_if(v: u32, not: bool) -> u32 {
 
 /// `a' + b'` where a negated operand counts as its two's complement; with `.X` (`cin`) a
 /// negated operand is its one's complement and the carry-in supplies the `+1` of a multiword
-/// subtraction. Returns the sum and the carry out of bit 31.
-fn add_neg(a: u32, na: bool, b: u32, nb: bool, cin: Option<bool>) -> (u32, bool) {
+/// subtraction. Returns the sum, the carry out of bit 31 and the signed overflow (the exact
+/// sum of the operands as signed numbers does not fit in 32 bits: the `O` flag, `cc.rs`).
+fn add_neg(a: u32, na: bool, b: u32, nb: bool, cin: Option<bool>) -> (u32, bool, bool) {
     let (a1, b1) = (not_if(a, na), not_if(b, nb));
-    match (cin, na, nb) {
+    let signed = |v: u32, neg: bool| {
+        let v = i64::from(v as i32);
+        if neg {
+            -v
+        } else {
+            v
+        }
+    };
+    let exact = match cin {
+        Some(c) => i64::from(a1 as i32) + i64::from(b1 as i32) + i64::from(c),
+        None => signed(a, na) + signed(b, nb),
+    };
+    let overflow = exact != i64::from(exact as i32);
+    let (d, carry) = match (cin, na, nb) {
         (Some(c), _, _) => addc_u32(a1, b1, c),
         (None, false, false) => add_cc_u32(a, b),
         (None, true, false) | (None, false, true) => addc_u32(a1, b1, true),
@@ -356,15 +403,16 @@ fn add_neg(a: u32, na: bool, b: u32, nb: bool, cin: Option<bool>) -> (u32, bool)
             let (r, c2) = add_cc_u32(r, 1);
             (r, c1 | c2)
         }
-    }
+    };
+    (d, carry, overflow)
 }
 
-/// Writes operand 0 and, when it carries `.CC`, the carry flag.
-fn write_d_cc(w: &mut Warp, inst: &Decoded, l: u32, d: u32, carry: bool) -> R {
+/// Writes operand 0 and, when it carries `.CC`, the condition-code flags of `d` with the
+/// operation's carry and signed overflow.
+fn write_d_cc(w: &mut Warp, inst: &Decoded, l: u32, d: u32, carry: bool, overflow: bool) -> R {
     w.set_reg(l, dst_reg(inst, 0)?, d);
     if flags(&opd(inst, 0)).cc {
-        w.set_carry(l, carry);
-        w.set_zero(l, d == 0);
+        w.set_cc(l, crate::cc::Flags::of(d, carry, overflow));
     }
     Ok(())
 }
@@ -380,10 +428,11 @@ fn iadd(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32) -> R {
         }
         let a = if na { int::neg(a as i32) } else { a as i32 };
         let b = if nb { int::neg(b as i32) } else { b as i32 };
-        return write_d_cc(w, inst, l, int::add_sat_s32(a, b) as u32, false);
+        // Saturated: the result always fits, nothing carries out of the clamp.
+        return write_d_cc(w, inst, l, int::add_sat_s32(a, b) as u32, false, false);
     }
-    let (d, cf) = add_neg(a, na, b, nb, x.then(|| w.carry(l)));
-    write_d_cc(w, inst, l, d, cf)
+    let (d, cf, of) = add_neg(a, na, b, nb, x.then(|| w.carry(l)));
+    write_d_cc(w, inst, l, d, cf, of)
 }
 
 /// IMUL/IMAD: the product of the two sources (each `.U32` or `.S32`), its low or `.HI` word,
@@ -405,12 +454,13 @@ fn imad(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, l: u32) -> R {
         wide as u32
     };
     if inst.mnemonic() != "IMAD" {
-        return write_d_cc(w, inst, l, p, false);
+        // IMUL.CC: no addition, so no carry or overflow (docs/spec-notes.md).
+        return write_d_cc(w, inst, l, p, false, false);
     }
     let c = src32(w, m, l, inst, 3)?;
     let (np, nc) = (flags(&opd(inst, 1)).neg, flags(&opd(inst, 3)).neg);
-    let (d, cf) = add_neg(p, np, c, nc, None);
-    write_d_cc(w, inst, l, d, cf)
+    let (d, cf, of) = add_neg(p, np, c, nc, None);
+    write_d_cc(w, inst, l, d, cf, of)
 }
 
 /// The integer comparison; `None` for `.F`/`.T` (constant results).

@@ -1,8 +1,8 @@
 //! One CTA: its warps advance one instruction each per turn until each exits or waits at
 //! `BAR`; when every live warp waits, the barrier opens.
 
-use crate::error::{Fault, LaneFault};
-use crate::warp::{lanes, BarOp, BarResult, CtaMem, Status, Warp, WARP_SIZE};
+use crate::error::{Fault, FaultKind, LaneFault};
+use crate::warp::{lanes, BarOp, BarResult, Barrier, CtaMem, Status, Warp, WARP_SIZE};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Runs the CTA to completion; returns the thread-instructions executed.
@@ -47,28 +47,62 @@ pub fn run_cta(
             executed += batch;
             batch = 0;
         }
-        if ran {
+        if open_barriers(m, &mut warps) || ran {
             continue;
         }
-        // Every warp is done or waits at the barrier: open it (exited warps do not count)
-        // and deliver the reduction to the warps that asked for it.
-        let (held, arrived) = (m.bar_true, m.bar_arrived);
-        m.bar_true = 0;
-        m.bar_arrived = 0;
-        let mut waiting = false;
-        for w in &mut warps {
-            if w.status == Status::AtBarrier {
+        // Nothing ran and no barrier opened: done, unless warps wait at a barrier that can
+        // no longer complete.
+        return match warps.iter().find(|w| w.status == Status::AtBarrier) {
+            None => Ok(executed),
+            Some(w) => {
+                let b = m
+                    .bars
+                    .get(usize::from(w.bar_id))
+                    .copied()
+                    .unwrap_or_default();
+                let kind = FaultKind::BarrierDeadlock {
+                    barrier: w.bar_id,
+                    arrived: b.arrived,
+                    expected: b.count.unwrap_or(live_threads(&warps)),
+                };
+                Err(place(m, w, LaneFault::warp(kind)))
+            }
+        };
+    }
+}
+
+/// Threads of the CTA that have not exited.
+fn live_threads(warps: &[Warp]) -> u32 {
+    warps.iter().map(|w| (!w.exited).count_ones()).sum()
+}
+
+/// Completes every barrier whose expected arrivals are in (its thread count, or every thread
+/// that has not exited), releasing its waiting warps with their reductions. Checked once per
+/// turn, so the warps a barrier releases start together (docs/fermi-exec.md, "Scheduling").
+/// Whether one opened.
+fn open_barriers(m: &mut CtaMem<'_>, warps: &mut [Warp]) -> bool {
+    if m.bars.iter().all(|b| b.arrived == 0) {
+        return false;
+    }
+    let live = live_threads(warps);
+    let mut opened = false;
+    for (id, b) in m.bars.iter_mut().enumerate() {
+        if b.arrived == 0 || b.arrived < b.count.unwrap_or(live) {
+            continue;
+        }
+        let (held, arrived) = (b.held, b.arrived);
+        *b = Barrier::default();
+        opened = true;
+        for w in warps.iter_mut() {
+            if w.status == Status::AtBarrier && usize::from(w.bar_id) == id {
                 w.status = Status::Running;
-                waiting = true;
-                if let Some(b) = w.bar.take() {
-                    deliver(w, b, held, arrived);
+                if let Some(r) = w.bar.take() {
+                    deliver(w, r, held, arrived);
                 }
             }
         }
-        if !waiting {
-            return Ok(executed);
-        }
     }
+    opened
 }
 
 /// Writes a barrier reduction: the count of threads whose predicate held (`.POPC`), or

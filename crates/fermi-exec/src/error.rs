@@ -39,6 +39,13 @@ pub enum FaultKind {
     Unsupported(String),
     /// Execution left the kernel's code.
     PcOutOfRange { pc: u64 },
+    /// Every warp that has not exited waits at a barrier that can no longer complete (a
+    /// partial-CTA `BAR` whose thread count more threads than can still arrive).
+    BarrierDeadlock {
+        barrier: u8,
+        arrived: u32,
+        expected: u32,
+    },
 }
 
 impl fmt::Display for FaultKind {
@@ -68,6 +75,15 @@ impl fmt::Display for FaultKind {
             FaultKind::PcOutOfRange { pc } => {
                 write!(f, "execution left the kernel's code at address {pc:#x}")
             }
+            FaultKind::BarrierDeadlock {
+                barrier,
+                arrived,
+                expected,
+            } => write!(
+                f,
+                "barrier deadlock: barrier {barrier} waits for {expected} threads, {arrived} \
+                 arrived and no other warp can run"
+            ),
         }
     }
 }

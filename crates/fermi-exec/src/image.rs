@@ -2,7 +2,7 @@
 //! sizes the cubin gives (shared, local, stack, registers).
 
 use fermi::cubin::{AddressSize, Kernel, Module};
-use fermi::isa::{decode, disassemble_word, Inst};
+use fermi::isa::{decode, disassemble_word, Inst, Kind, Operand};
 
 /// Bytes of the per-thread stack ptxvm gives a kernel beyond what its cubin asks for
 /// (`EIATTR_MIN_STACK_SIZE`); the driver's default is of this order, and NVIDIA's code reads
@@ -21,6 +21,9 @@ pub struct Decoded {
     /// The non-empty spellings, `.S` last when set (as `Inst::modifiers`).
     spelled: [&'static str; 7],
     n_spelled: u8,
+    /// The condition-code test of a branch-like row (`BRA CC.LT`: 1), `None` for rows without
+    /// one; `CC.T` (15) is "always".
+    pub cc: Option<u8>,
 }
 
 impl Decoded {
@@ -43,11 +46,26 @@ impl Decoded {
             *slot = name;
             n += 1;
         }
+        // The row's operand printed through the condition-code names holds the test.
+        let cc = inst
+            .row
+            .operands
+            .iter()
+            .zip(inst.operands.iter())
+            .find_map(|(o, v)| match (o.kind, v) {
+                (Kind::Named { names, .. }, Operand::Imm(c))
+                    if names == fermi::isa::mods::CC_NAMES =>
+                {
+                    u8::try_from(*c).ok()
+                }
+                _ => None,
+            });
         Decoded {
             inst,
             groups,
             spelled,
             n_spelled: n,
+            cc,
         }
     }
 

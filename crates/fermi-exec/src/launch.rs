@@ -204,8 +204,7 @@ pub fn run_module(
             ctaid,
             ntid: spec.block,
             nctaid: spec.grid,
-            bar_arrived: 0,
-            bar_true: 0,
+            bars: Default::default(),
             shared_locks: Vec::new(),
         };
         crate::cta::run_cta(&mut m, opts.max_steps, opts.progress)

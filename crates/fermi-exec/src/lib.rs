@@ -24,6 +24,7 @@
 
 mod alu;
 mod atom;
+mod cc;
 mod cta;
 pub mod error;
 mod fpu;

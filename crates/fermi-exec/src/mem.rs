@@ -5,7 +5,7 @@
 use crate::alu::each;
 use crate::error::{FaultKind, LaneFault, Space};
 use crate::image::Decoded;
-use crate::memory::{check_aligned, classify, window_range, Generic};
+use crate::memory::{check_aligned, classify, window_range, Generic, Global};
 use crate::warp::{dst_pred, dst_reg, has, mod_named, only_mods, opd, CtaMem, Warp};
 use fermi::isa::{Gpr, Operand};
 
@@ -52,7 +52,17 @@ pub fn exec(
     let name = inst.mnemonic();
     if !matches!(
         name,
-        "LD" | "LDU" | "LDL" | "LDS" | "ST" | "STL" | "STS" | "LDC" | "LDSLK" | "STSUL"
+        "LD" | "LDU"
+            | "LDL"
+            | "LDS"
+            | "ST"
+            | "STL"
+            | "STS"
+            | "LDC"
+            | "LDSLK"
+            | "STSUL"
+            | "LDLK"
+            | "STUL"
     ) {
         return Ok(false);
     }
@@ -63,12 +73,12 @@ pub fn exec(
     // Loads name the register first, stores the address first; LDSLK names its lock
     // predicate before both.
     let (ri, ai) = match (name, store) {
-        ("LDSLK", _) => (1, 2),
+        ("LDSLK" | "LDLK", _) => (1, 2),
         (_, true) => (1, 0),
         (_, false) => (0, 1),
     };
     let reg = dst_reg(inst, ri).map_err(LaneFault::warp)?;
-    let lock_pred = if name == "LDSLK" {
+    let lock_pred = if name == "LDSLK" || name == "LDLK" {
         Some(dst_pred(inst, 0).map_err(LaneFault::warp)?)
     } else {
         None
@@ -106,6 +116,27 @@ pub fn exec(
                     _ => classify(addr),
                 };
                 let thread = w.id * 32 + l;
+                if let ("LDLK" | "STUL", p) = (name, lock_pred) {
+                    // LDLK/STUL: the same lock protocol on a global word, across CTAs
+                    // (asfermi OpcodeDataMovement; docs/spec-notes.md, "LDLK/STUL").
+                    let Generic::Global(a) = space else {
+                        return Err(FaultKind::Unsupported(format!(
+                            "{name} on the non-global address {addr:#x}"
+                        )));
+                    };
+                    check_aligned(Space::Global, a, acc.bytes)?;
+                    let owner = Global::owner(m.cta_index(), thread);
+                    if let Some(p) = p {
+                        let held = m.global.load_locked(a, data, owner)?;
+                        w.set_pred(l, p, held);
+                    } else {
+                        m.global.store_unlock(a, data, owner)?;
+                    }
+                    if !store {
+                        write_loaded(w, l, reg, data, acc);
+                    }
+                    return Ok(());
+                }
                 access_space(m, thread, space, addr, data, store)?;
                 // LDSLK/STSUL: the lock that sm_20 code takes around a shared atomic
                 // (asfermi OpcodeDataMovement; docs/spec-notes.md, "LDSLK/STSUL").

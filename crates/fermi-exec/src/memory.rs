@@ -51,6 +51,9 @@ pub struct Global {
     /// Serialises `ATOM`/`RED` read-modify-writes across the CTAs running in parallel (plain
     /// stores of other CTAs may still interleave, as they may on the GPU).
     rmw_lock: Mutex<()>,
+    /// Global words locked by `LDLK` and not yet released by `STUL`: `(word address, owner)`,
+    /// the owner a thread of the whole launch (`Global::owner`).
+    word_locks: Mutex<Vec<(u64, u64)>>,
 }
 
 impl Global {
@@ -59,6 +62,7 @@ impl Global {
             buffers: Vec::new(),
             next: GLOBAL_BASE,
             rmw_lock: Mutex::new(()),
+            word_locks: Mutex::new(Vec::new()),
         }
     }
 
@@ -134,6 +138,40 @@ impl Global {
         self.load(addr, data)?;
         let new = f(data);
         self.store(addr, &new)
+    }
+}
+
+impl Global {
+    /// The lock owner `LDLK`/`STUL` record for thread `thread` of CTA number `cta` (its
+    /// linear index in the grid).
+    pub fn owner(cta: u64, thread: u32) -> u64 {
+        cta << 32 | u64::from(thread)
+    }
+
+    /// `LDLK`: loads `out` from `addr` and takes the lock on its word for `owner`, as one
+    /// step under the lock table's mutex (so no store of the lock's holder can fall between
+    /// the load and the lock). Returns whether `owner` holds the lock now (it was free, or
+    /// already its own); the load happens either way.
+    pub fn load_locked(&self, addr: u64, out: &mut [u8], owner: u64) -> Result<bool, FaultKind> {
+        let mut locks = self.word_locks.lock().unwrap_or_else(|e| e.into_inner());
+        self.load(addr, out)?;
+        let word = addr & !3;
+        Ok(match locks.iter().find(|(w, _)| *w == word) {
+            Some(&(_, o)) => o == owner,
+            None => {
+                locks.push((word, owner));
+                true
+            }
+        })
+    }
+
+    /// `STUL`: stores `data` at `addr` and releases the lock on its word if `owner` holds it.
+    pub fn store_unlock(&self, addr: u64, data: &[u8], owner: u64) -> Result<(), FaultKind> {
+        let mut locks = self.word_locks.lock().unwrap_or_else(|e| e.into_inner());
+        self.store(addr, data)?;
+        let word = addr & !3;
+        locks.retain(|&(w, o)| !(w == word && o == owner));
+        Ok(())
     }
 }
 

@@ -12,9 +12,6 @@ use crate::warp::{
 };
 use fermi::isa::{branch_target, Operand};
 
-/// The condition-code value that means "always" (`CC.T`), the only one this executor runs.
-const CC_T: i32 = 15;
-
 /// Runs the instruction at the warp's pc. `Ok(n)`: `n` lanes were active.
 pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, LaneFault> {
     w.last_pc = w.pc;
@@ -40,7 +37,7 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
         None => return Err(LaneFault::warp(FaultKind::PcOutOfRange { pc })),
     };
     let active = w.active.count_ones();
-    let mask = w.guarded(inst);
+    let mask = cc_lanes(w, inst, w.guarded(inst))?;
     let next = pc.wrapping_add(8);
     if control(w, m, inst, mask, next)? {
         return Ok(active);
@@ -98,19 +95,28 @@ fn unsupported(why: String) -> LaneFault {
     LaneFault::warp(FaultKind::Unsupported(why))
 }
 
-/// Refuses a condition code other than `CC.T` on a branch-like instruction.
-fn cc_always(inst: &Decoded) -> Result<(), LaneFault> {
-    for o in inst.operands() {
-        if let Operand::Imm(v) = o {
-            if matches!(inst.mnemonic(), "BRA" | "EXIT" | "BRK" | "CONT" | "RET") && *v != CC_T {
-                return Err(unsupported(format!(
-                    "{} on a condition code other than CC.T",
-                    inst.mnemonic()
-                )));
+/// The lanes of `mask` whose condition-code test holds (`BRA CC.NE`, `EXIT CC.LT`: the
+/// test is a second guard, read from each lane's flags; `cc.rs`).
+fn cc_lanes(w: &Warp, inst: &Decoded, mask: u32) -> Result<u32, LaneFault> {
+    match inst.cc {
+        None | Some(15) => Ok(mask),
+        Some(code) => {
+            let mut out = 0;
+            for l in lanes(mask) {
+                match crate::cc::holds(code, w.cc(l)) {
+                    Some(true) => out |= 1 << l,
+                    Some(false) => {}
+                    None => {
+                        return Err(unsupported(format!(
+                            "{} on condition code {code:#x}, which no source names",
+                            inst.mnemonic()
+                        )))
+                    }
+                }
             }
+            Ok(out)
         }
     }
-    Ok(())
 }
 
 /// Control-flow instructions; `Ok(false)` if `inst` is not one.
@@ -150,10 +156,13 @@ fn control(
             w.pc = next;
         }
         "BRA" | "JMP" => {
-            cc_always(inst)?;
             only_mods(inst, &[".U"]).map_err(LaneFault::warp)?;
             if matches!(opd(inst, 1), Operand::CMem { .. }) {
-                return Err(unsupported("BRA through a constant bank (indirect)".into()));
+                // `BRA c[bank][Rn+off]`: the constant is a target relative to the next
+                // instruction (envydis `bra pcrel c[]`), read per lane as BRX reads its
+                // jump table (docs/spec-notes.md, "Indirect BRA").
+                brx(w, m, inst, mask, next)?;
+                return Ok(true);
             }
             let t = target()?;
             if has(inst, ".U") {
@@ -173,13 +182,11 @@ fn control(
             }
         }
         "EXIT" => {
-            cc_always(inst)?;
             w.exited |= mask;
             w.pc = next;
             leave(w, mask, Leave::Other)?;
         }
         "BRK" | "CONT" | "RET" => {
-            cc_always(inst)?;
             let kind = match name {
                 "BRK" => EntryKind::Break,
                 "CONT" => EntryKind::Cont,
@@ -192,11 +199,13 @@ fn control(
             leave(w, mask, Leave::Other)?;
         }
         "BAR" => {
-            only_mods(inst, &[".RED.POPC", ".RED.AND", ".RED.OR", ".SYNC"])
+            only_mods(inst, &[".RED.POPC", ".RED.AND", ".RED.OR", ".SYNC", ".ARV"])
                 .map_err(LaneFault::warp)?;
-            bar(w, m, inst, mask)?;
+            let waits = bar(w, m, inst, mask)?;
             w.pc = next;
-            w.status = Status::AtBarrier;
+            if waits {
+                w.status = Status::AtBarrier;
+            }
         }
         "BPT" => {
             let op = mod_named(inst, "breakpoint operation").unwrap_or("");
@@ -242,12 +251,8 @@ fn brx(
     for l in lanes(w.active) {
         let t = if mask >> l & 1 == 1 {
             let rel = match (opd(inst, 0), opd(inst, 1)) {
-                (Operand::Imm(cc), Operand::CMem { bank, base, offset }) => {
-                    if cc != CC_T {
-                        return Err(unsupported(
-                            "BRX on a condition code other than CC.T".into(),
-                        ));
-                    }
+                (Operand::Imm(_), Operand::CMem { bank, base, offset }) => {
+                    // The condition code is part of `mask` (`cc_lanes`).
                     let off = u64::from(w.reg(l, base).wrapping_add(u32::from(offset)));
                     m.cread(bank, off, 4).map_err(|k| LaneFault::at(l, k))? as u32
                 }
@@ -277,10 +282,12 @@ fn brx(
     Ok(())
 }
 
-/// `BAR.RED.{POPC,AND,OR} rd, pd, bar, tcount, c` (`__syncthreads` is `BAR.RED.POPC RZ, RZ`):
-/// the whole warp must arrive together, and only the whole-CTA form runs. Each lane adds its
-/// predicate `c` to the CTA's reduction, delivered when the barrier opens (`cta.rs`).
-fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<(), LaneFault> {
+/// `BAR.{RED.POPC,RED.AND,RED.OR,ARV} rd, pd, bar, tcount, c` (`__syncthreads` is
+/// `BAR.RED.POPC RZ, RZ`): the whole warp must arrive together. It arrives at barrier `bar`
+/// (0–15) for `tcount` threads (0: the whole CTA); each lane adds its predicate `c` to the
+/// reduction, delivered when the barrier completes (`cta.rs`). `.ARV` arrives without
+/// waiting (PTX `bar.arrive`). `Ok(true)`: the warp waits.
+fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool, LaneFault> {
     if mask != w.active || w.active != !w.exited {
         return Err(LaneFault::warp(FaultKind::Discipline(format!(
             "BAR executed by a diverged warp (lanes {mask:#010x} of {:#010x})",
@@ -288,29 +295,71 @@ fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<()
         ))));
     }
     let threads: u32 = m.ntid.iter().product();
+    let first = lanes(mask).next().unwrap_or(0);
+    let at = |i| src32(w, m, first, inst, i).map_err(|k| LaneFault::at(first, k));
+    let (id, count) = (at(2)?, at(3)?);
+    // The operands are registers or immediates; a warp must name one barrier and one count.
+    for l in lanes(mask) {
+        let lane = |i| src32(w, m, l, inst, i).map_err(|k| LaneFault::at(l, k));
+        if lane(2)? != id || lane(3)? != count {
+            return Err(LaneFault::at(
+                l,
+                FaultKind::Discipline(format!(
+                    "BAR operands differ between lanes of a warp (barrier {id}, {count} \
+                     threads in lane {first})"
+                )),
+            ));
+        }
+    }
+    if id >= 16 {
+        return Err(unsupported(format!("BAR on barrier {id} (there are 16)")));
+    }
+    // PTX (bar): the count is a multiple of the warp size; a CTA has no more threads.
+    let count = match count {
+        0 => None,
+        c if c % 32 != 0 || c > threads.next_multiple_of(32) => {
+            return Err(unsupported(format!(
+                "BAR with a thread count of {c} (not a multiple of 32 up to the CTA's {threads} \
+                 threads)"
+            )))
+        }
+        c => Some(c),
+    };
+    let slot = usize::try_from(id).unwrap_or(0);
+    let b = m
+        .bars
+        .get_mut(slot)
+        .ok_or_else(|| unsupported("BAR".into()))?;
+    if b.arrived > 0 && b.count != count {
+        return Err(LaneFault::warp(FaultKind::Discipline(format!(
+            "barrier {id} used with two thread counts ({} and {}) at once",
+            b.count.unwrap_or(0),
+            count.unwrap_or(0)
+        ))));
+    }
     let mut held = 0;
     for l in lanes(mask) {
-        let count = src32(w, m, l, inst, 3).map_err(|k| LaneFault::at(l, k))?;
-        if count != 0 && count != threads {
-            return Err(unsupported(format!(
-                "BAR with a thread count ({count}) other than the whole CTA"
-            )));
-        }
         if src_pred(w, l, inst, 4).map_err(|k| LaneFault::at(l, k))? {
             held += 1;
         }
     }
-    m.bar_arrived += mask.count_ones();
-    m.bar_true += held;
+    b.count = count;
+    b.arrived += mask.count_ones();
+    b.held += held;
+    let op = mod_named(inst, "barrier operation").unwrap_or("");
+    if op == ".ARV" {
+        return Ok(false);
+    }
     let rd = dst_reg(inst, 0).map_err(LaneFault::warp)?;
     let pd = dst_pred(inst, 1).map_err(LaneFault::warp)?;
-    let op = match mod_named(inst, "barrier operation").unwrap_or("") {
+    let op = match op {
         ".RED.AND" => BarOp::And,
         ".RED.OR" => BarOp::Or,
         _ => BarOp::Popc,
     };
     w.bar = (rd.index() != 63 || pd.index() != 7).then_some(BarResult { rd, pd, op });
-    Ok(())
+    w.bar_id = id as u8;
+    Ok(true)
 }
 
 /// `S2R`, `VOTE`, `NOP`, `MEMBAR`; `Ok(false)` if `inst` is none of them.

@@ -20,6 +20,18 @@ pub enum Status {
     Done,
 }
 
+/// One of a CTA's barriers between its first arrival and its completion.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Barrier {
+    /// Threads that arrived (a warp counts its lanes that have not exited), and those of them
+    /// whose `BAR.RED` predicate held.
+    pub arrived: u32,
+    pub held: u32,
+    /// The thread count the arrivals named (`None`: the whole CTA, i.e. every thread that has
+    /// not exited).
+    pub count: Option<u32>,
+}
+
 /// The reduction `BAR.RED.*` delivers when the barrier opens: the CTA-wide count of threads
 /// whose predicate held (`.POPC`, into `rd`) or its `.AND`/`.OR` (into `pd`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,6 +60,10 @@ pub struct Warp {
     /// 32-bit result is zero; `ISETP.X`/`ISET.X` read it (with the carry) as the outcome of
     /// the low-word compare of a 64-bit comparison.
     pub zero: u32,
+    /// The condition code's sign and overflow flags (bit 31 of a `.CC` writer's result; its
+    /// exact signed sum did not fit), one bit per lane; condition tests read them (`cc.rs`).
+    pub sign: u32,
+    pub overflow: u32,
     pub pc: u64,
     /// Address of the instruction fetched last (the one a fault is reported at).
     pub last_pc: u64,
@@ -58,6 +74,8 @@ pub struct Warp {
     pub status: Status,
     /// The result this warp waits for at `BAR`, if it asked for one.
     pub bar: Option<BarResult>,
+    /// The barrier this warp waits at (meaningful while `status` is `AtBarrier`).
+    pub bar_id: u8,
 }
 
 impl Warp {
@@ -74,6 +92,8 @@ impl Warp {
             preds: [0x80; 32],
             carry: 0,
             zero: 0,
+            sign: 0,
+            overflow: 0,
             pc: 0,
             last_pc: 0,
             active: present,
@@ -82,6 +102,7 @@ impl Warp {
             steps: 0,
             status: Status::Running,
             bar: None,
+            bar_id: 0,
         }
     }
 
@@ -151,20 +172,61 @@ impl Warp {
     }
 
     #[inline]
-    pub fn set_carry(&mut self, lane: u32, v: bool) {
-        let m = 1u32 << lane;
-        self.carry = if v { self.carry | m } else { self.carry & !m };
-    }
-
-    #[inline]
     pub fn zero(&self, lane: u32) -> bool {
         self.zero >> lane & 1 == 1
     }
 
+    /// Lane `lane`'s condition-code flags.
     #[inline]
-    pub fn set_zero(&mut self, lane: u32, v: bool) {
+    pub fn cc(&self, lane: u32) -> crate::cc::Flags {
+        let bit = |m: u32| m >> lane & 1 == 1;
+        crate::cc::Flags {
+            z: bit(self.zero),
+            s: bit(self.sign),
+            c: bit(self.carry),
+            o: bit(self.overflow),
+        }
+    }
+
+    /// Sets lane `lane`'s four condition-code flags (a `.CC` writer).
+    #[inline]
+    pub fn set_cc(&mut self, lane: u32, f: crate::cc::Flags) {
         let m = 1u32 << lane;
-        self.zero = if v { self.zero | m } else { self.zero & !m };
+        let put = |x: &mut u32, v: bool| *x = if v { *x | m } else { *x & !m };
+        put(&mut self.zero, f.z);
+        put(&mut self.sign, f.s);
+        put(&mut self.carry, f.c);
+        put(&mut self.overflow, f.o);
+    }
+
+    /// Lane `lane`'s `$flags` word as envytools describes it (`docs/hw/graph/fermi/cuda/
+    /// isa.rst`): `P0`–`P6` at bits 0–6, the condition code's zero, sign, carry and overflow
+    /// flags at bits 12–15 (P2R reads it).
+    pub fn flags_word(&self, lane: u32) -> u32 {
+        let p = u32::from(self.preds.get(lane as usize).copied().unwrap_or(0) & 0x7f);
+        let f = self.cc(lane);
+        p | u32::from(f.z) << 12
+            | u32::from(f.s) << 13
+            | u32::from(f.c) << 14
+            | u32::from(f.o) << 15
+    }
+
+    /// Writes lane `lane`'s `$flags` word (R2P): the predicates `P0`–`P6` and the four flags;
+    /// other bits are dropped (`pt` stays true).
+    pub fn set_flags_word(&mut self, lane: u32, v: u32) {
+        if let Some(bits) = self.preds.get_mut(lane as usize) {
+            *bits = 0x80 | (v & 0x7f) as u8;
+        }
+        let bit = |i: u32| v >> i & 1 == 1;
+        self.set_cc(
+            lane,
+            crate::cc::Flags {
+                z: bit(12),
+                s: bit(13),
+                c: bit(14),
+                o: bit(15),
+            },
+        );
     }
 
     /// The lanes of the active mask whose guard predicate holds.
@@ -206,9 +268,8 @@ pub struct CtaMem<'a> {
     pub ctaid: [u32; 3],
     pub ntid: [u32; 3],
     pub nctaid: [u32; 3],
-    /// Threads that reached the current barrier, and those of them whose predicate held.
-    pub bar_arrived: u32,
-    pub bar_true: u32,
+    /// The CTA's 16 hardware barriers (`BAR`'s barrier operand).
+    pub bars: [Barrier; 16],
     /// Shared-memory words locked by `LDSLK` and not yet released by `STSUL`: `(word offset,
     /// linear thread index of the owner)`.
     pub shared_locks: Vec<(u64, u32)>,
@@ -255,6 +316,13 @@ impl CtaMem<'_> {
         let word = off & !3;
         self.shared_locks
             .retain(|&(w, owner)| !(w == word && owner == thread));
+    }
+
+    /// The CTA's linear index in the grid.
+    pub fn cta_index(&self) -> u64 {
+        let [x, y, z] = self.ctaid.map(u64::from);
+        let [nx, ny, _] = self.nctaid.map(u64::from);
+        x + nx * (y + ny * z)
     }
 
     /// The initial stack pointer, `c[0x1][0x100]`.

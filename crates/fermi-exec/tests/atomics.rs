@@ -355,3 +355,53 @@ fn a_shared_lock_never_released_spins_into_the_step_budget() {
     };
     assert!(e.contains("step budget"), "{e}");
 }
+
+/// `LDLK`/`STUL`, the same protocol on a global word across CTAs running in parallel:
+/// 8 CTAs of 64 threads each take the lock on word 0, read the counter, store the value they
+/// saw to their slot `1 + global id`, and store the counter plus one with `STUL`. Mutual
+/// exclusion means the values seen are exactly 0..512, each once, and the counter ends at 512.
+#[test]
+fn locked_global_read_modify_write_loop_across_ctas() {
+    let l = lines(&[
+        "MOV R2, c [0x0] [0x20];", // 0x00
+        "S2R R3, SR_Tid_X;",       // 0x08
+        "S2R R4, SR_CTAid_X;",     // 0x10
+        "ISCADD R3, R4, R3, 0x6;", // 0x18 global id = ctaid * 64 + tid
+        "ISCADD R6, R3, R2, 0x2;", // 0x20 its slot - 4
+        "SSY 0x68;",               // 0x28
+        "LDLK P0, R5, [R2];",      // 0x30
+        "@P0 ST [R6+0x4], R5;",    // 0x38
+        "@P0 IADD R5, R5, 0x1;",   // 0x40
+        "@P0 STUL [R2], R5;",      // 0x48
+        "@!P0 BRA 0x30;",          // 0x50
+        "NOP.S CC.T;",             // 0x58
+        "NOP CC.T;",               // 0x60
+        "EXIT;",                   // 0x68
+    ]);
+    let n = 8 * 64;
+    let mut buf = vec![0xdead; n + 1];
+    buf[0] = 0;
+    let r = run_module(
+        &module(&l, 0),
+        &spec("k", 8, 64, vec![u32s(&buf)]),
+        &Options::default(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let got = words(&r, 0);
+    assert_eq!(got[0], n as u32);
+    let mut seen = got[1..].to_vec();
+    seen.sort_unstable();
+    assert_eq!(seen, (0..n as u32).collect::<Vec<_>>());
+}
+
+#[test]
+fn global_locks_fault_off_global_memory() {
+    // A shared-window address (generic 0x01000000).
+    let e = fault(&["MOV32I R2, 0x1000000;", "LDLK P0, R5, [R2];", "EXIT;"]);
+    assert!(
+        e.contains("LDLK on the non-global address 0x1000000"),
+        "{e}"
+    );
+    let e = fault(&["MOV R2, c [0x0] [0x20];", "STUL [R2+0x2], R5;", "EXIT;"]);
+    assert!(e.contains("misaligned 4-byte access to global"), "{e}");
+}

@@ -125,3 +125,43 @@ fn an_index_past_the_table_faults_in_the_constant_bank() {
         "{e}"
     );
 }
+
+#[test]
+fn bra_through_a_constant_bank_is_relative_to_the_next_instruction() {
+    // SWITCH with the indirect BRA form (bit 14, `c[bank][Rn+off]`) in BRX's place, and a CC
+    // test on it: lanes whose `tid - 40` is negative (CC.LT after the subtraction) take the
+    // table's branch, the others fall through into case 0.
+    let lines = [
+        "MOV R2, c [0x0] [0x20];",        // 0x00
+        "S2R R3, SR_Tid_X;",              // 0x08
+        "LOP.AND R4, R3, c [0xe] [0x0];", // 0x10
+        "SHL R4, R4, 0x2;",               // 0x18
+        "IADD32I RZ.CC, R3, -0x28;",      // 0x20
+        "SSY 0x78;",                      // 0x28
+        "BRA CC.LT, c [0x10] [R4+0x0];",  // 0x30, next = 0x38
+        "MOV32I R5, 0xa0;",               // 0x38 case 0
+        "NOP.S CC.T;",                    // 0x40
+        "MOV32I R5, 0xa1;",               // 0x48 case 1
+        "NOP.S CC.T;",                    // 0x50
+        "IADD R5, R3, 0x100;",            // 0x58 case 2
+        "NOP.S CC.T;",                    // 0x60
+        "MOV32I R5, 0xa3;",               // 0x68 case 3
+        "NOP.S CC.T;",                    // 0x70
+        "ISCADD R6, R3, R2, 0x2;",        // 0x78 join
+        "ST [R6], R5;",                   // 0x80
+        "EXIT;",                          // 0x88
+    ];
+    let n = 64;
+    let b = cubin(&lines, &TABLE, &[3]);
+    let r = run_cubin(
+        &b,
+        &spec("k", 1, n, vec![u32s(&vec![0; n as usize])]),
+        &Options::default(),
+    )
+    .unwrap();
+    let got = words(&r, 0);
+    for tid in 0..n {
+        let case = if tid < 40 { tid & 3 } else { 0 };
+        assert_eq!(got[tid as usize], want(tid, case), "tid {tid}");
+    }
+}

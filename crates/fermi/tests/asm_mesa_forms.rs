@@ -80,7 +80,7 @@ fn errors_in_mesa_forms_point_at_their_tokens() {
             ".S32",
             &["no form of ATOM"],
         ),
-        ("  P2R R0, 0x0;", "P2R", &["P2R is not supported"]),
+        ("  P3R R0, 0x0;", "P3R", &["unknown opcode `P3R`"]),
         ("  B2R R0, 0x40;", "0x40", &["6 bits"]),
         ("  CCTL.E.IV [R2+0x6];", "[R2+0x6]", &["multiple of 4"]),
         ("  BAR.ARV 0x1, 0x1000;", "0x1000", &["12 bits"]),

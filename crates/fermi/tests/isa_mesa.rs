@@ -1024,17 +1024,6 @@ fn tld_targets_modes_and_flags() {
     check("TLD.LZ.T R0, R2, 0x0, 0x5, 0x1", w | (5u64 << 19));
 }
 
-// ---- what stays unsupported ----
-
-#[test]
-fn opcodes_without_a_layout_say_why() {
-    for (op, text) in [("P2R", "P2R R0, PR, R1, 0x7f"), ("R2P", "R2P PR, R1, 0x7f")] {
-        refused(text, &format!("{op} is not supported: "));
-        refused(text, "no source gives its layout");
-        assert!(!ROWS.iter().any(|r| r.name == op));
-    }
-}
-
 /// Every row that rests on Mesa is exercised above by mnemonic.
 #[test]
 fn mesa_rows_are_covered_here() {

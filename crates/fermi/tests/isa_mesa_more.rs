@@ -407,7 +407,7 @@ fn asfermi_pages_settle_jmp_jcal_ldlk_stul_b2r_lepc() {
 }
 
 /// Every row of these mnemonics decodes only from its own words (a spot check of the
-/// dispatch on the new opcodes), and P2R/R2P stay explicit refusals.
+/// dispatch on the new opcodes).
 #[test]
 fn new_rows_are_in_the_table() {
     for name in [

@@ -170,7 +170,11 @@ fn every_row_has_a_vector_or_a_reason() {
         let covered = hit.contains(&(row.name, row.template));
         match row.source {
             Source::Listings if !covered => missing.push(row.name),
-            Source::AsfermiOnly(_) | Source::SpecPage | Source::Derived(_) | Source::Mesa(_) => {
+            Source::AsfermiOnly(_)
+            | Source::SpecPage
+            | Source::Derived(_)
+            | Source::Mesa(_)
+            | Source::Envydis(_) => {
                 assert!(!covered, "{} is marked unlisted but has vectors", row.name)
             }
             _ => {}
@@ -286,6 +290,7 @@ fn docs_page() -> String {
             Source::Derived(why) => format!("derived: {why}"),
             Source::AsfermiOnly(why) => format!("asfermi only: {why}"),
             Source::Mesa(f) => format!("Mesa 22.3.6 `{f}`"),
+            Source::Envydis(e) => format!("envydis `{e}`"),
         };
         let guard = if row.guarded { "" } else { " (unguarded)" };
         let guard = if row.po {
@@ -302,6 +307,9 @@ fn docs_page() -> String {
         ));
     }
     s.push_str("\n## Not supported\n\n");
+    if NOT_SUPPORTED.is_empty() {
+        s.push_str("None: every opcode of asfermi's `Instructions.md` has a row.\n");
+    }
     for (n, why) in NOT_SUPPORTED {
         s.push_str(&format!("- {n}: {why}\n"));
     }

@@ -272,6 +272,25 @@ fn atomics_run_and_a_local_atomic_faults() {
 }
 
 #[test]
+fn a_partial_barrier_that_cannot_complete_is_a_deadlock() {
+    // Warp 1 exits; warp 0 waits at barrier 1 for all 64 threads.
+    faults(
+        "deadlock",
+        &format!(
+            "{PROLOGUE}\nISETP.GE.U32.AND P0, pt, R0, 0x20, pt;\n@P0 EXIT;\n\
+             BAR.RED.POPC 0x1, 0x40;\nEXIT;"
+        ),
+        64,
+        &[],
+        &[
+            "`BAR.RED.POPC 0x1, 0x40;`",
+            "tid=(0,0,0)",
+            "barrier deadlock: barrier 1 waits for 64 threads, 32 arrived",
+        ],
+    );
+}
+
+#[test]
 fn unsupported_instructions_fault_with_their_text() {
     faults(
         "longjmp",

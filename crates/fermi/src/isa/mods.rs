@@ -384,6 +384,10 @@ pub const TEX_NODEP: Mod = m("no dependency", &[9], &[(0, ""), (1, ".NODEP")]);
 /// Texture issue mode, bits 7–8 (Mesa `emitTEX`: 0x80 "t mode", 0x100 "p mode").
 pub const TEX_MODE: Mod = m("texture mode", &[7, 8], &[(1, ".T"), (2, ".P")]);
 
+/// P2R/R2P bit 5, which envydis (`gf100.c`, `F1(high5, 0x5, N("high"))`) names "high" and
+/// whose meaning no source gives; spelled after envydis.
+pub const P2R_HIGH: Mod = m("high (meaning unknown)", &[5], &[(0, ""), (1, ".HIGH")]);
+
 /// Condition codes, a 5-bit field (Mesa `emitCondCode`; values 7 and 8, absent there, as in
 /// the float comparison `FCMP_OP`). Spelled as cuobjdump spells `CC.T`.
 pub static CC_NAMES: &[(u8, &str)] = &[

@@ -58,6 +58,20 @@ const fn asfermi(r: Row, why: &'static str) -> Row {
     }
 }
 
+const fn envydis(r: Row, entry: &'static str) -> Row {
+    Row {
+        source: Source::Envydis(entry),
+        ..r
+    }
+}
+
+/// A listed row whose `.CC` destination bit (48, or 58 in the 32-bit-immediate form) rests on
+/// envydis (`gf100.c`: `acout30` / `acout3a` on `logop`, `minmax`, `set`, `shl`, `shr`); the
+/// listings never set it. The row keeps its listing source.
+const fn envydis_cc(r: Row) -> Row {
+    r
+}
+
 const fn mesa(r: Row, function: &'static str) -> Row {
     Row {
         source: Source::Mesa(function),
@@ -102,12 +116,12 @@ pub static ROWS: &[Row] = &[
     po(row("ISCADD", "1100 000000 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[], &[D48, A.neg(56), C.neg(55), uimm(5, 5)])),
     row("ISETP", "1100 010000 1110 111000 000000 00000000000000000000 00 0111000000 011000", &[ICMP_OP, U32, X, LOGIC], &[pred(17), pred(14), A, C, P3]),
     row("ICMP", "1100 010000 1110 000000 000000 00000000000000000000 00 0000000000 001100", &[ICMP_OP, U32], &[D, A, C, R3]),
-    row("ISET", "1100 010000 1110 000000 000000 00000000000000000000 00 0111000000 001000", &[ICMP_OP, U32, X, LOGIC], &[D, A, C, P3]),
-    row("IMNMX", "1100 010000 1110 000000 000000 00000000000000000000 00 0111000000 010000", &[U32], &[D, A, C, P3]),
-    row("LOP", "1100 000000 1110 000000 000000 00000000000000000000 00 0000000000 010110", &[LOP_OP], &[D, A.not(9), C.not(8)]),
-    row("LOP32I", "0100 000000 1110 000000 000000 00000000000000000000 00 0000000000 011100", &[LOP_OP], &[D, A.not(9), simm(26, 32)]),
-    row("SHL", "1100 000001 1110 000000 000000 00000000000000000000 00 0000000000 000110", &[WRAP], &[D, A, C]),
-    row("SHR", "1100 010000 1110 000000 000000 00000000000000000000 00 0000000000 011010", &[U32, WRAP], &[D, A, C]),
+    envydis_cc(row("ISET", "1100 010000 1110 000000 000000 00000000000000000000 00 0111000000 001000", &[ICMP_OP, U32, X, LOGIC], &[D48, A, C, P3])),
+    envydis_cc(row("IMNMX", "1100 010000 1110 000000 000000 00000000000000000000 00 0111000000 010000", &[U32], &[D48, A, C, P3])),
+    envydis_cc(row("LOP", "1100 000000 1110 000000 000000 00000000000000000000 00 0000000000 010110", &[LOP_OP], &[D48, A.not(9), C.not(8)])),
+    envydis_cc(row("LOP32I", "0100 000000 1110 000000 000000 00000000000000000000 00 0000000000 011100", &[LOP_OP], &[reg(14).cc(58), A.not(9), simm(26, 32)])),
+    envydis_cc(row("SHL", "1100 000001 1110 000000 000000 00000000000000000000 00 0000000000 000110", &[WRAP], &[D48, A, C])),
+    envydis_cc(row("SHR", "1100 010000 1110 000000 000000 00000000000000000000 00 0000000000 011010", &[U32, WRAP], &[D48, A, C])),
     row("BFE", "1100 010000 1110 000000 000000 00000000000000000000 00 0000000000 001110", &[U32], &[D, A, C]),
     row("BFI", "1100 000000 1110 000000 000000 00000000000000000000 00 0000000000 010100", &[], &[D, A, C, R3]),
     row("SEL", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000100", &[], &[D, A, C, P3]),
@@ -209,6 +223,8 @@ pub static ROWS: &[Row] = &[
     asfermi(row("LEPC", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 100010", &[], &[D]), "OpcodeMiscellaneous.md, LEPC template; LEPC_Test.md reads back 0x00001c0444000000 for `LEPC R0`"),
     asfermi(row("LDLK", "1010 000100 1110 000000 000000 00000000000000000000 00 0000000000 000101", &[MEM_TYPE], &[split_pred(), D, mem(32)]), "OpcodeDataMovement.md, LDLK template (predicate split p_0 at 8-9, p_1 at 58)"),
     asfermi(row("STUL", "1010 000100 1110 000000 000000 00000000000000000000 00 0000000000 010111", &[MEM_TYPE], &[mem(32), D]), "OpcodeDataMovement.md, STUL template"),
+    envydis(row("P2R", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 001100", &[P2R_HIGH], &[D, text("PR"), A, C]), P2R_ENVYDIS),
+    envydis(row("R2P", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 101100", &[P2R_HIGH], &[text("PR"), A, C]), R2P_ENVYDIS),
     asfermi(row("MEMBAR", "1010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000111", &[MEMBAR_LEVEL], &[]), UNSEEN),
 ];
 
@@ -235,18 +251,14 @@ const BRX_CONST: &str = "BRX's opcode with the constant-address bit 14 and c[ban
 const UNSEEN: &str = "absent from the cuobjdump listings; opcode from asfermi, operand layout \
     that of its listed siblings; unverified against NVIDIA output";
 
+/// P2R and R2P: envydis' `mov $r, [$r or] $flags mask` entries (opcode 0xc and 0xd of the
+/// "moving and converting" group, type 4), `$flags` being `P0`–`P6` at bits 0–6 and the
+/// condition code at 12–15. The text follows later cuobjdump (`P2R R0, PR, RZ, 0x7f`); no
+/// sm_20 listing shows either. Bits 14–19 of R2P, which envydis does not read, are fixed 0.
+const P2R_ENVYDIS: &str = "0x3000000000000004 & 0xfc00000000000007: mov DST, SRC1 or [high5] \
+    flags mask is2";
+const R2P_ENVYDIS: &str = "0x3400000000000004 & 0xfc00000000000007: mov [high5] flags, SRC1 \
+    mask is2";
+
 /// asfermi opcodes this table does not encode, and why.
-pub static NOT_SUPPORTED: &[(&str, &str)] = &[
-    (
-        "P2R",
-        "predicates to register: no source gives its layout (not in the listings, not on \
-         asfermi's pages, which only name it in Instructions.md and OpcodeToDo.md, and not \
-         emitted by Mesa 22.3.6's Fermi emitter)",
-    ),
-    (
-        "R2P",
-        "register to predicates: no source gives its layout (not in the listings, not on \
-         asfermi's pages, which only name it in Instructions.md and OpcodeToDo.md, and not \
-         emitted by Mesa 22.3.6's Fermi emitter)",
-    ),
-];
+pub static NOT_SUPPORTED: &[(&str, &str)] = &[];

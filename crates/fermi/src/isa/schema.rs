@@ -229,6 +229,10 @@ pub enum Source {
     /// Absent from the listings; the layout is that of Mesa 22.3.6's Fermi emitter
     /// (`src/nouveau/codegen/nv50_ir_emit_nvc0.cpp`), in the function named.
     Mesa(&'static str),
+    /// Absent from the listings, asfermi's pages and Mesa's Fermi emitter; the layout is that
+    /// of envytools' Fermi disassembler (`envydis/gf100.c`, commit f102b823), in the table
+    /// entry quoted.
+    Envydis(&'static str),
 }
 
 /// One instruction form. `template` is the full 64-bit pattern written least significant bit
