@@ -569,6 +569,24 @@ pub fn lower_module(
     src: &SourceFile,
     global: &mut GlobalMemory,
 ) -> Result<Program, LoadError> {
+    lower_module_with_globals(m, src, global).map(|(prog, _)| prog)
+}
+
+/// A module-scope `.global` variable as placed in device memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub addr: u64,
+    pub size: u64,
+}
+
+/// [`lower_module`], also giving where each module-scope `.global` variable was placed (the
+/// driver API's `cuModuleGetGlobal` looks variables up by name).
+pub fn lower_module_with_globals(
+    m: &ir::Module,
+    src: &SourceFile,
+    global: &mut GlobalMemory,
+) -> Result<(Program, Vec<GlobalVar>), LoadError> {
     let mut l = Lowerer {
         m,
         src,
@@ -597,5 +615,17 @@ pub fn lower_module(
     l.lower_functions()?;
     l.call_graph();
     l.check_local_limit()?;
-    Ok(l.prog)
+    let globals = m
+        .globals
+        .iter()
+        .filter_map(|&v| match (l.vars.get(v.index()), m.var(v)) {
+            (Some(&VarLoc::Global(addr)), Some(var)) => Some(GlobalVar {
+                name: var.name.clone(),
+                addr,
+                size: var.size,
+            }),
+            _ => None,
+        })
+        .collect();
+    Ok((l.prog, globals))
 }
