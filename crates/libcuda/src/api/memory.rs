@@ -77,7 +77,7 @@ fn memset(d: &Driver, dst: CUdeviceptr, pattern: &[u8], count: usize) -> Result<
     let n = count
         .checked_mul(pattern.len())
         .ok_or(CUDA_ERROR_INVALID_VALUE)?;
-    if dst % pattern.len() as u64 != 0 {
+    if !dst.is_multiple_of(pattern.len() as u64) {
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
     check_device(d, dst, n)?;
