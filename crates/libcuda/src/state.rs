@@ -51,6 +51,15 @@ pub struct Event {
     pub recorded: Option<Instant>,
 }
 
+/// A `cuLinkCreate` session: the PTX inputs so far and, once complete, the linked image.
+#[derive(Default)]
+pub struct Link {
+    pub inputs: Vec<(String, Vec<u8>)>,
+    /// The linked PTX, NUL-terminated; `cuLinkComplete` hands out a pointer into it, valid
+    /// until `cuLinkDestroy`.
+    pub image: Option<Vec<u8>>,
+}
+
 /// A host allocation made by `cuMemAllocHost`/`cuMemHostAlloc`.
 pub struct HostAlloc {
     pub len: usize,
@@ -76,6 +85,7 @@ pub struct Driver {
     /// Device allocations made by the program: base -> (length, owning context).
     pub device_allocs: BTreeMap<u64, (u64, u64)>,
     pub host_allocs: BTreeMap<usize, HostAlloc>,
+    pub links: HashMap<u64, Link>,
     /// Lowered modules by PTX text (the key is the whole text, so equal keys are equal
     /// modules). A module with `.global` variables is lowered again per load: each load
     /// owns its variables.
@@ -97,6 +107,7 @@ impl Driver {
             events: HashMap::new(),
             device_allocs: BTreeMap::new(),
             host_allocs: BTreeMap::new(),
+            links: HashMap::new(),
             image_cache: HashMap::new(),
         }
     }

@@ -71,8 +71,14 @@ pub fn load_image(
 
 /// Load `text` into the current context and return the module handle.
 pub fn load_module(text: &[u8], name: &str) -> Result<Handle, LoadFailure> {
+    load_module_in(text, name, true)
+}
+
+/// Load `text`; owned by the current context when `in_context`, else by none (a library,
+/// which outlives contexts).
+pub fn load_module_in(text: &[u8], name: &str, in_context: bool) -> Result<Handle, LoadFailure> {
     state::with(|d| {
-        let ctx = d.current_ctx()?;
+        let ctx = if in_context { d.current_ctx()? } else { 0 };
         let image = match load_image(d, text, name) {
             Ok(i) => i,
             Err(f) => return Ok(Err(f)),
@@ -85,19 +91,19 @@ pub fn load_module(text: &[u8], name: &str) -> Result<Handle, LoadFailure> {
 }
 
 /// The PTX text of a `cuModuleLoadData` image: a NUL-terminated string.
-fn image_text<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
+pub fn image_text<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
     Ok(c_str(image.cast())?.to_bytes())
 }
 
 /// JIT options the caller passed: where to write the error and info logs.
-struct JitLogs {
-    error: Option<(*mut c_char, usize, usize)>,
-    info: Option<(*mut c_char, usize, usize)>,
+pub struct JitLogs {
+    pub error: Option<(*mut c_char, usize, usize)>,
+    pub info: Option<(*mut c_char, usize, usize)>,
 }
 
 /// Read `options`/`optionValues`: log buffers and their sizes (passed by value in the
 /// pointer slots, as the driver API specifies); other options do not change what ptxvm does.
-fn jit_logs(
+pub fn jit_logs(
     n: c_uint,
     options: *const c_int,
     values: *const *mut c_void,
@@ -122,7 +128,7 @@ fn jit_logs(
 }
 
 /// Write `text` into a log buffer and its used size back into the size option's slot.
-fn write_log(log: Option<(*mut c_char, usize, usize)>, values: *mut *mut c_void, text: &str) {
+pub fn write_log(log: Option<(*mut c_char, usize, usize)>, values: *mut *mut c_void, text: &str) {
     if let Some((b, cap, slot)) = log {
         if !b.is_null() && cap > 0 {
             let _ = put_c_string(b, cap, text);
@@ -133,7 +139,7 @@ fn write_log(log: Option<(*mut c_char, usize, usize)>, values: *mut *mut c_void,
     }
 }
 
-fn maybe_log(f: &LoadFailure) {
+pub fn maybe_log(f: &LoadFailure) {
     if std::env::var_os("PTXVM_CUDA_LOG").is_some() && !f.log.is_empty() {
         eprintln!("ptxvm libcuda: module load failed:\n{}", f.log);
     }
