@@ -34,46 +34,68 @@ fn install_library(dir: &Path) {
     std::fs::copy(&lib, dir.join("libcuda.so")).expect("copy libcuda.so");
 }
 
-#[test]
-fn c_client_exercises_every_tier1_call() {
+/// Compile `tests/c/<source>` against include/cuda.h and the built library in `dir`.
+fn build_client(dir: &Path, source: &str) -> PathBuf {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = scratch("c-client");
-    install_library(&dir);
-    let exe = dir.join("driver_test");
+    install_library(dir);
+    let exe = dir.join(source.trim_end_matches(".c"));
     let gcc = Command::new("gcc")
         .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
         .arg(crate_dir.join("include"))
-        .arg(crate_dir.join("tests/c/driver_test.c"))
+        .arg(crate_dir.join("tests/c").join(source))
         .arg("-o")
         .arg(&exe)
         .arg("-L")
-        .arg(&dir)
+        .arg(dir)
         .args(["-lcuda", "-lpthread"])
         .arg(format!("-Wl,-rpath,{}", dir.display()))
         .output()
-        .expect("gcc must be installed to build the C client");
+        .expect("gcc must be installed to build the C clients");
     assert!(
         gcc.status.success(),
-        "gcc failed:\n{}",
+        "gcc failed on {source}:\n{}",
         String::from_utf8_lossy(&gcc.stderr)
     );
-    let run = Command::new(&exe)
-        .arg(crate_dir.join("tests/c/kernels.ptx"))
-        .arg(&dir)
+    exe
+}
+
+/// Run a C client; its stdout must start with "ok". Returns its stderr.
+fn run_client(exe: &Path, args: &[&std::ffi::OsStr]) -> String {
+    let run = Command::new(exe)
+        .args(args)
         .env_remove("PTXVM_CUDA_LOG")
         .output()
         .expect("run the C client");
     let stdout = String::from_utf8_lossy(&run.stdout);
-    let stderr = String::from_utf8_lossy(&run.stderr);
+    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
     assert!(
         run.status.success() && stdout.starts_with("ok "),
-        "C client failed ({}):\n{stdout}\n{stderr}",
+        "C client {} failed ({}):\n{stdout}\n{stderr}",
+        exe.display(),
         run.status
     );
+    stderr
+}
+
+#[test]
+fn c_client_exercises_every_tier1_call() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("c-client");
+    let exe = build_client(&dir, "driver_test.c");
+    let kernels = crate_dir.join("tests/c/kernels.ptx");
+    let stderr = run_client(&exe, &[kernels.as_os_str(), dir.as_os_str()]);
     // The faulting launch printed ptxvm's report naming the kernel, line and thread.
     assert!(
         stderr.contains("kernel `oob` faulted at") && stderr.contains("tid=(0,0,0)"),
         "no fault report on stderr:\n{stderr}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn c_client_links_and_launches_through_tier2() {
+    let dir = scratch("c-tier2");
+    let exe = build_client(&dir, "tier2_test.c");
+    run_client(&exe, &[]);
     let _ = std::fs::remove_dir_all(&dir);
 }

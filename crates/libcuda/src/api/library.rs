@@ -19,21 +19,49 @@ use crate::state::{self, Link};
 use crate::CUresult;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
-/// Merge the PTX inputs of a link into one module.
+/// The variable a one-line module-scope declaration declares (`.extern .global .u32 x[4];`
+/// -> `x`), when the line is a variable declaration.
+fn declared_variable(line: &str) -> Option<&str> {
+    let t = line.trim();
+    if !t.ends_with(';') || t.contains(".func") || t.contains(".entry") || !t.starts_with('.') {
+        return None;
+    }
+    let head = t.split(['=', '[', ';']).next()?;
+    head.split_whitespace()
+        .last()
+        .filter(|w| !w.starts_with('.') && !w.is_empty())
+}
+
+/// Merge the PTX inputs of a link into one module. An `.extern` variable that another input
+/// defines is dropped: the definition is the one variable both inputs name.
 pub fn link_inputs(inputs: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let texts: Vec<String> = inputs
+        .iter()
+        .map(|(_, t)| String::from_utf8_lossy(t.strip_suffix(&[0]).unwrap_or(t)).into_owned())
+        .collect();
+    let defined: std::collections::HashSet<&str> = texts
+        .iter()
+        .flat_map(|t| t.lines())
+        .filter(|l| !l.trim_start().starts_with(".extern"))
+        .filter_map(declared_variable)
+        .collect();
     let mut out = Vec::new();
-    for (i, (name, text)) in inputs.iter().enumerate() {
+    for (i, ((name, _), text)) in inputs.iter().zip(&texts).enumerate() {
         out.extend_from_slice(format!("// ---- link input {i}: {name}\n").as_bytes());
-        let text = text.strip_suffix(&[0]).unwrap_or(text);
-        for line in text.split(|&b| b == b'\n') {
-            let t = line.trim_ascii_start();
-            let header = [&b".version"[..], b".target", b".address_size"]
+        for line in text.lines() {
+            let t = line.trim_start();
+            let header = [".version", ".target", ".address_size"]
                 .iter()
                 .any(|h| t.starts_with(h));
             if i > 0 && header {
                 out.extend_from_slice(b"// (header of the first input applies) ");
             }
-            out.extend_from_slice(line);
+            if t.starts_with(".extern")
+                && declared_variable(line).is_some_and(|v| defined.contains(v))
+            {
+                out.extend_from_slice(b"// (defined by another input) ");
+            }
+            out.extend_from_slice(line.as_bytes());
             out.push(b'\n');
         }
     }
