@@ -24,7 +24,10 @@ if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi
 pip=("$venv/bin/python" -m pip --disable-pip-version-check -q)
-if ! "${pip[@]}" install "tinygrad==0.14.0" "numpy>=1.26,<3"; then
+# numba-cuda compiles with libnvvm and asks nvrtc for the supported architectures; nvJitLink
+# stays uninstalled so that numba hands its PTX to the driver (cuLink*).
+if ! "${pip[@]}" install "tinygrad==0.14.0" "numpy>=1.26,<3" "numba-cuda==0.30.4" \
+    "cuda-toolkit[nvvm,cudart,nvrtc]==13.5.0"; then
   if ! "$venv/bin/python" -c "import urllib.request; urllib.request.urlopen('https://pypi.org/simple/pip/', timeout=15)" 2>/dev/null; then
     echo "== libcuda Python clients SKIPPED: PyPI (https://pypi.org) is unreachable"
     exit 0
@@ -36,5 +39,6 @@ echo "== libcuda Python clients: environment ready after $(( $(date +%s) - start
 
 DEV=CUDA:PTX JIT=2 CUDA_PATH="$libdir/libcuda.so" LD_LIBRARY_PATH="$libdir" \
   "$venv/bin/python" crates/libcuda/clients/tinygrad_client.py
+LD_LIBRARY_PATH="$libdir" "$venv/bin/python" crates/libcuda/clients/numba_client.py
 
 echo "== libcuda Python clients passed in $(( $(date +%s) - start )) s"
