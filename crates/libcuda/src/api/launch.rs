@@ -111,6 +111,18 @@ fn launch_error(e: &exec::ExecError) -> CUresult {
     }
 }
 
+/// Launch options: the worker count is computed once, because asking the OS for it
+/// (`available_parallelism` reads the cgroup limits) costs more than a small launch.
+fn run_options() -> exec::RunOptions<'static> {
+    static WORKERS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let threads =
+        *WORKERS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    exec::RunOptions {
+        threads,
+        ..exec::RunOptions::default()
+    }
+}
+
 /// Run a launch to completion.
 pub fn launch(
     d: &mut Driver,
@@ -145,13 +157,7 @@ pub fn launch(
     let image = m.image.clone();
     let name = f.name.clone();
     d.dev
-        .launch(
-            &image.loaded,
-            &name,
-            &cfg,
-            &args,
-            &exec::RunOptions::default(),
-        )
+        .launch(&image.loaded, &name, &cfg, &args, &run_options())
         .map(|_| ())
         .map_err(|e| launch_error(&e))
 }
