@@ -91,19 +91,19 @@ pub fn load_module_in(text: &[u8], name: &str, in_context: bool) -> Result<Handl
 }
 
 /// The PTX text of a `cuModuleLoadData` image: a NUL-terminated string.
-pub fn image_text<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
+pub(crate) fn image_text<'a>(image: *const c_void) -> Result<&'a [u8], CUresult> {
     Ok(c_str(image.cast())?.to_bytes())
 }
 
 /// JIT options the caller passed: where to write the error and info logs.
-pub struct JitLogs {
+pub(crate) struct JitLogs {
     pub error: Option<(*mut c_char, usize, usize)>,
     pub info: Option<(*mut c_char, usize, usize)>,
 }
 
 /// Read `options`/`optionValues`: log buffers and their sizes (passed by value in the
 /// pointer slots, as the driver API specifies); other options do not change what ptxvm does.
-pub fn jit_logs(
+pub(crate) fn jit_logs(
     n: c_uint,
     options: *const c_int,
     values: *const *mut c_void,
@@ -128,7 +128,7 @@ pub fn jit_logs(
 }
 
 /// Write `text` into a log buffer and its used size back into the size option's slot.
-pub fn write_log(log: Option<(*mut c_char, usize, usize)>, values: *mut *mut c_void, text: &str) {
+pub(crate) fn write_log(log: Option<(*mut c_char, usize, usize)>, values: *mut *mut c_void, text: &str) {
     if let Some((b, cap, slot)) = log {
         if !b.is_null() && cap > 0 {
             let _ = put_c_string(b, cap, text);
