@@ -86,6 +86,11 @@ pub struct Driver {
     pub device_allocs: BTreeMap<u64, (u64, u64)>,
     pub host_allocs: BTreeMap<usize, HostAlloc>,
     pub links: HashMap<u64, Link>,
+    /// Host memory the device sees (managed and host-registered allocations), kept equal to
+    /// its device copy around every operation that touches device memory.
+    pub mirrors: Vec<crate::api::mirror::Mirror>,
+    /// Pages of the device window mapped for the host (managed allocations).
+    pub host_pages: std::collections::BTreeSet<u64>,
     /// Lowered modules by PTX text (the key is the whole text, so equal keys are equal
     /// modules). A module with `.global` variables is lowered again per load: each load
     /// owns its variables.
@@ -108,6 +113,8 @@ impl Driver {
             device_allocs: BTreeMap::new(),
             host_allocs: BTreeMap::new(),
             links: HashMap::new(),
+            mirrors: Vec::new(),
+            host_pages: std::collections::BTreeSet::new(),
             image_cache: HashMap::new(),
         }
     }
@@ -163,6 +170,7 @@ impl Driver {
             .filter(|(_, &(_, c))| c == ctx)
             .map(|(&b, _)| b)
             .collect();
+        self.mirrors.retain(|m| !allocs.contains(&m.device));
         for b in allocs {
             self.device_allocs.remove(&b);
             self.dev.memory_mut().take(b);
@@ -235,5 +243,12 @@ fn reserve_device_range() {
         // An old kernel that ignores MAP_FIXED_NOREPLACE placed it elsewhere: give it back.
         // SAFETY: `p` is the mapping just created, of `len` bytes, used by nothing.
         unsafe { libc::munmap(p, len) };
+    } else if p != libc::MAP_FAILED {
+        WINDOW_RESERVED.store(true, std::sync::atomic::Ordering::Relaxed);
     }
 }
+
+/// Whether this process holds the device window (so pages of it may be mapped for the host
+/// at the same addresses: managed memory).
+pub static WINDOW_RESERVED: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);

@@ -33,8 +33,9 @@ pub fn attribute(attr: u32) -> Option<i32> {
         CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT => SM_COUNT,
         CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT => 0,
         CU_DEVICE_ATTRIBUTE_INTEGRATED => 0,
-        // Kernels cannot read host memory: no mapped or pageable access.
-        CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY => 0,
+        // Mapped host memory has a device copy kept equal around each operation
+        // (api::mirror); pageable memory is not reachable from kernels.
+        CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY => 1,
         CU_DEVICE_ATTRIBUTE_COMPUTE_MODE => 0,
         CU_DEVICE_ATTRIBUTE_SURFACE_ALIGNMENT => 512,
         CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS => 1,
@@ -55,7 +56,9 @@ pub fn attribute(attr: u32) -> Option<i32> {
         CU_DEVICE_ATTRIBUTE_LOCAL_L1_CACHE_SUPPORTED => 1,
         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR => 100 * 1024,
         CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR => 65536,
-        CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY => 0,
+        CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY => {
+            i32::from(crate::state::WINDOW_RESERVED.load(std::sync::atomic::Ordering::Relaxed))
+        }
         CU_DEVICE_ATTRIBUTE_MULTI_GPU_BOARD => 0,
         CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO => 64,
         CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED => 1,

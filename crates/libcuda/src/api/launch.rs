@@ -156,10 +156,12 @@ pub fn launch(
     };
     let image = m.image.clone();
     let name = f.name.clone();
-    d.dev
-        .launch(&image.loaded, &name, &cfg, &args, &run_options())
-        .map(|_| ())
-        .map_err(|e| launch_error(&e))
+    super::mirror::synced(d, |d| {
+        d.dev
+            .launch(&image.loaded, &name, &cfg, &args, &run_options())
+            .map(|_| ())
+    })
+    .map_err(|e| launch_error(&e))
 }
 
 #[no_mangle]

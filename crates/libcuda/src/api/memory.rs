@@ -87,19 +87,20 @@ fn memset(d: &Driver, dst: CUdeviceptr, pattern: &[u8], count: usize) -> Result<
         .map_err(|_| CUDA_ERROR_INVALID_VALUE)
 }
 
-/// Run `f` with the driver after checking the current context and the stream argument.
+/// Run `f` with the driver after checking the current context and the stream argument
+/// (mirrored host memory made current around it).
 fn on_stream(stream: Handle, f: impl FnOnce(&mut Driver) -> Result<(), CUresult>) -> CUresult {
     status(state::with(|d| {
         d.current_ctx()?;
         d.check_stream(stream)?;
-        f(d)
+        super::mirror::synced(d, f)
     }))
 }
 
 fn in_ctx(f: impl FnOnce(&mut Driver) -> Result<(), CUresult>) -> CUresult {
     status(state::with(|d| {
         d.current_ctx()?;
-        f(d)
+        super::mirror::synced(d, f)
     }))
 }
 
@@ -125,9 +126,14 @@ pub unsafe extern "C" fn cuMemFree_v2(dptr: CUdeviceptr) -> CUresult {
         if dptr == 0 {
             return Ok(());
         }
+        // A registered range's device copy is freed by cuMemHostUnregister only.
+        if super::mirror::mirror_at(d, dptr).is_some_and(|m| !m.managed) {
+            return Err(CUDA_ERROR_INVALID_VALUE);
+        }
         if d.device_allocs.remove(&dptr).is_none() {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
+        super::mirror::drop_managed(d, dptr);
         d.dev.memory_mut().take(dptr);
         Ok(())
     })
@@ -165,11 +171,6 @@ fn host_alloc(pp: *mut *mut c_void, bytesize: usize, flags: c_uint) -> CUresult 
         if pp.is_null() {
             return Err(CUDA_ERROR_INVALID_VALUE);
         }
-        // Kernels cannot reach host memory, so a mapping was never granted
-        // (CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY is 0).
-        if flags & CU_MEMHOSTALLOC_DEVICEMAP_FLAG != 0 {
-            return Err(CUDA_ERROR_NOT_SUPPORTED);
-        }
         // SAFETY: calloc of a positive size; the result is checked for null below and
         // freed only by cuMemFreeHost through the table.
         let p = unsafe { libc::calloc(bytesize.max(1), 1) }.cast::<u8>();
@@ -184,6 +185,21 @@ fn host_alloc(pp: *mut *mut c_void, bytesize: usize, flags: c_uint) -> CUresult 
                 ptr: p,
             },
         );
+        // A mapped allocation gets a device copy (cuMemHostGetDevicePointer).
+        if flags & CU_MEMHOSTALLOC_DEVICEMAP_FLAG != 0 {
+            let ctx = d.current_ctx()?;
+            let dev = d
+                .dev
+                .alloc(bytesize.max(1) as u64)
+                .map_err(|_| CUDA_ERROR_OUT_OF_MEMORY)?;
+            d.device_allocs.insert(dev.0, (bytesize.max(1) as u64, ctx));
+            d.mirrors.push(super::mirror::Mirror {
+                host: p as usize,
+                device: dev.0,
+                len: bytesize,
+                managed: false,
+            });
+        }
         put(pp, p.cast())
     })
 }
@@ -212,6 +228,11 @@ pub unsafe extern "C" fn cuMemFreeHost(p: *mut c_void) -> CUresult {
             .host_allocs
             .remove(&(p as usize))
             .ok_or(CUDA_ERROR_INVALID_VALUE)?;
+        if let Some(i) = d.mirrors.iter().position(|m| m.host == p as usize) {
+            let m = d.mirrors.remove(i);
+            d.device_allocs.remove(&m.device);
+            d.dev.memory_mut().take(m.device);
+        }
         // SAFETY: `a.ptr` came from calloc in `host_alloc` and was removed from the table,
         // so it is freed exactly once.
         unsafe { libc::free(a.ptr.cast()) };

@@ -128,7 +128,11 @@ pub(crate) fn jit_logs(
 }
 
 /// Write `text` into a log buffer and its used size back into the size option's slot.
-pub(crate) fn write_log(log: Option<(*mut c_char, usize, usize)>, values: *mut *mut c_void, text: &str) {
+pub(crate) fn write_log(
+    log: Option<(*mut c_char, usize, usize)>,
+    values: *mut *mut c_void,
+    text: &str,
+) {
     if let Some((b, cap, slot)) = log {
         if !b.is_null() && cap > 0 {
             let _ = put_c_string(b, cap, text);

@@ -10,6 +10,12 @@ use std::ffi::{c_int, c_uint, c_void};
 
 /// What `ptr` is: (memory type, owning context, range start, range length).
 fn classify(d: &Driver, ptr: CUdeviceptr) -> Option<(u32, u64, u64, u64)> {
+    if let Some(m) = d.mirrors.iter().find(|m| {
+        !m.managed && usize::try_from(ptr).is_ok_and(|p| p >= m.host && p < m.host + m.len)
+    }) {
+        let ctx = d.device_allocs.get(&m.device).map_or(0, |&(_, c)| c);
+        return Some((CU_MEMORYTYPE_HOST, ctx, m.host as u64, m.len as u64));
+    }
     if let Some((base, len)) = d.device_range(ptr, 0) {
         let ctx = d.device_allocs.get(&base).map_or(0, |&(_, c)| c);
         return Some((CU_MEMORYTYPE_DEVICE, ctx, base, len));
@@ -26,6 +32,7 @@ fn classify(d: &Driver, ptr: CUdeviceptr) -> Option<(u32, u64, u64, u64)> {
 /// Write attribute `attr` of `ptr` to `data`.
 fn attribute(d: &Driver, attr: u32, data: *mut c_void, ptr: CUdeviceptr) -> Result<(), CUresult> {
     let (ty, ctx, base, len) = classify(d, ptr).ok_or(CUDA_ERROR_INVALID_VALUE)?;
+    let managed = super::mirror::mirror_at(d, ptr).is_some_and(|m| m.managed);
     match attr {
         CU_POINTER_ATTRIBUTE_CONTEXT => put(data.cast::<u64>(), ctx),
         CU_POINTER_ATTRIBUTE_MEMORY_TYPE => put(data.cast::<c_uint>(), ty),
@@ -36,7 +43,7 @@ fn attribute(d: &Driver, attr: u32, data: *mut c_void, ptr: CUdeviceptr) -> Resu
             put(data.cast::<u64>(), ptr)
         }
         CU_POINTER_ATTRIBUTE_BUFFER_ID => put(data.cast::<u64>(), base),
-        CU_POINTER_ATTRIBUTE_IS_MANAGED => put(data.cast::<c_uint>(), 0),
+        CU_POINTER_ATTRIBUTE_IS_MANAGED => put(data.cast::<c_uint>(), c_uint::from(managed)),
         CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL => put(data.cast::<c_int>(), 0),
         CU_POINTER_ATTRIBUTE_RANGE_START_ADDR => put(data.cast::<u64>(), base),
         CU_POINTER_ATTRIBUTE_RANGE_SIZE => put(data.cast::<usize>(), len as usize),

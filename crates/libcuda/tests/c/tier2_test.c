@@ -121,6 +121,54 @@ int main(void) {
     OK(cuMemcpyDtoH(&bval, bias, 4));
     TRUE(bsize == 4 && bval == 1000);
 
+    /* Managed memory: one pointer for the host and the kernel. */
+    int managed_ok = 0;
+    OK(cuDeviceGetAttribute(&managed_ok, CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, dev));
+    TRUE(managed_ok == 1);
+    unsigned int *m = NULL;
+    OK(cuMemAllocManaged((CUdeviceptr *)&m, sizeof host, CU_MEM_ATTACH_GLOBAL));
+    TRUE(m != NULL && m[0] == 0);
+    for (unsigned int i = 0; i < T; i++) m[i] = i + 7;
+    CUdeviceptr mp = (CUdeviceptr)(size_t)m;
+    void *mparams[] = {&mp};
+    OK(cuLaunchKernelEx(&cfg, f, mparams, NULL));
+    wrong = 0;
+    for (unsigned int i = 0; i < T; i++) wrong += m[i] != 2 * (i + 7) + 1000;
+    TRUE(wrong == 0);
+    unsigned int is_managed = 0;
+    OK(cuPointerGetAttribute(&is_managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, mp));
+    TRUE(is_managed == 1);
+    OK(cuMemFree(mp));
+
+    /* Host-registered memory: the kernel writes through its device pointer, the host reads
+       its own array. */
+    static unsigned int reg[T];
+    for (unsigned int i = 0; i < T; i++) reg[i] = 3 * i;
+    OK(cuMemHostRegister(reg, sizeof reg, CU_MEMHOSTREGISTER_DEVICEMAP));
+    EXPECT(cuMemHostRegister(reg, sizeof reg, 0), CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+    CUdeviceptr rp = 0;
+    OK(cuMemHostGetDevicePointer(&rp, reg, 0));
+    void *rparams[] = {&rp};
+    OK(cuLaunchKernelEx(&cfg, f, rparams, NULL));
+    wrong = 0;
+    for (unsigned int i = 0; i < T; i++) wrong += reg[i] != 2 * (3 * i) + 1000;
+    TRUE(wrong == 0);
+    OK(cuMemHostUnregister(reg));
+    EXPECT(cuMemHostUnregister(reg), CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+
+    /* Mapped page-locked memory. */
+    unsigned int *mapped = NULL;
+    OK(cuMemHostAlloc((void **)&mapped, sizeof host, CU_MEMHOSTALLOC_DEVICEMAP));
+    for (unsigned int i = 0; i < T; i++) mapped[i] = i;
+    CUdeviceptr hp = 0;
+    OK(cuMemHostGetDevicePointer(&hp, mapped, 0));
+    void *hparams[] = {&hp};
+    OK(cuLaunchKernelEx(&cfg, f, hparams, NULL));
+    wrong = 0;
+    for (unsigned int i = 0; i < T; i++) wrong += mapped[i] != 2 * i + 1000;
+    TRUE(wrong == 0);
+    OK(cuMemFreeHost(mapped));
+
     OK(cuMemFree(d));
     OK(cuLibraryUnload(lib));
     EXPECT(cuLibraryGetKernel(&k, lib, "apply"), CUDA_ERROR_INVALID_HANDLE);
