@@ -95,6 +95,8 @@ pub struct Driver {
     /// modules). A module with `.global` variables is lowered again per load: each load
     /// owns its variables.
     pub image_cache: HashMap<Vec<u8>, Arc<ModuleImage>>,
+    /// Checked modules by PTX text, for the modules `image_cache` cannot share.
+    pub checked_cache: HashMap<Vec<u8>, Arc<(diag::SourceFile, ir::Module)>>,
 }
 
 impl Driver {
@@ -116,6 +118,7 @@ impl Driver {
             mirrors: Vec::new(),
             host_pages: std::collections::BTreeSet::new(),
             image_cache: HashMap::new(),
+            checked_cache: HashMap::new(),
         }
     }
 

@@ -26,6 +26,10 @@ fn fail(code: CUresult, log: impl Into<String>) -> LoadFailure {
     }
 }
 
+/// Distinct module texts each cache keeps; past it the cache starts over, so a program that
+/// generates modules without end does not grow without bound.
+const CACHE_LIMIT: usize = 512;
+
 /// Check and lower PTX `text` (cached by content), named `name` in diagnostics.
 pub fn load_image(
     d: &mut Driver,
@@ -41,22 +45,34 @@ pub fn load_image(
             "ptxvm runs PTX text; cubin and fatbin images are not supported",
         ));
     }
-    let src_text = std::str::from_utf8(text).map_err(|e| {
-        fail(
-            CUDA_ERROR_INVALID_PTX,
-            format!("{name}: PTX is not UTF-8 text: {e}"),
-        )
-    })?;
-    let file = diag::SourceFile::new(name, src_text);
-    let (module, diags) = check::check_source(&file);
-    let module = match module {
-        Some(m) if !diag::has_errors(&diags) => m,
-        _ => {
-            return Err(fail(CUDA_ERROR_INVALID_PTX, diag::render(&file, &diags)));
+    let checked = match d.checked_cache.get(text) {
+        Some(c) => c.clone(),
+        None => {
+            let src_text = std::str::from_utf8(text).map_err(|e| {
+                fail(
+                    CUDA_ERROR_INVALID_PTX,
+                    format!("{name}: PTX is not UTF-8 text: {e}"),
+                )
+            })?;
+            let file = diag::SourceFile::new(name, src_text);
+            let (module, diags) = check::check_source(&file);
+            let module = match module {
+                Some(m) if !diag::has_errors(&diags) => m,
+                _ => {
+                    return Err(fail(CUDA_ERROR_INVALID_PTX, diag::render(&file, &diags)));
+                }
+            };
+            let c = Arc::new((file, module));
+            if d.checked_cache.len() >= CACHE_LIMIT {
+                d.checked_cache.clear();
+            }
+            d.checked_cache.insert(text.to_vec(), c.clone());
+            c
         }
     };
+    let (file, module) = (&checked.0, &checked.1);
     let (program, globals) =
-        exec::lower::lower_module_with_globals(&module, &file, d.dev.memory_mut())
+        exec::lower::lower_module_with_globals(module, file, d.dev.memory_mut())
             .map_err(|e| fail(CUDA_ERROR_INVALID_PTX, e.to_string()))?;
     let image = Arc::new(ModuleImage {
         loaded: exec::LoadedModule { program },
@@ -64,6 +80,9 @@ pub fn load_image(
         globals,
     });
     if image.globals.is_empty() {
+        if d.image_cache.len() >= CACHE_LIMIT {
+            d.image_cache.clear();
+        }
         d.image_cache.insert(text.to_vec(), image.clone());
     }
     Ok(image)
