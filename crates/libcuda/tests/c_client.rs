@@ -61,11 +61,17 @@ fn build_client(dir: &Path, source: &str) -> PathBuf {
 
 /// Run a C client; its stdout must start with "ok". Returns its stderr.
 fn run_client(exe: &Path, args: &[&std::ffi::OsStr]) -> String {
-    let run = Command::new(exe)
-        .args(args)
-        .env_remove("PTXVM_CUDA_LOG")
-        .output()
-        .expect("run the C client");
+    run_client_with(exe, args, false)
+}
+
+/// [`run_client`], with `PTXVM_CUDA_LOG` set when `log` is.
+fn run_client_with(exe: &Path, args: &[&std::ffi::OsStr], log: bool) -> String {
+    let mut cmd = Command::new(exe);
+    cmd.args(args).env_remove("PTXVM_CUDA_LOG");
+    if log {
+        cmd.env("PTXVM_CUDA_LOG", "1");
+    }
+    let run = cmd.output().expect("run the C client");
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
     assert!(
@@ -89,6 +95,18 @@ fn c_client_exercises_every_tier1_call() {
         stderr.contains("kernel `oob` faulted at") && stderr.contains("tid=(0,0,0)"),
         "no fault report on stderr:\n{stderr}"
     );
+    // Without PTXVM_CUDA_LOG an unimplemented function is silent; with it, it names itself
+    // once, and a rejected module's diagnostics are shown.
+    assert!(!stderr.contains("not implemented"), "{stderr}");
+    let logged = run_client_with(&exe, &[kernels.as_os_str(), dir.as_os_str()], true);
+    assert_eq!(
+        logged
+            .matches("cuGraphCreate is not implemented (CUDA_ERROR_NOT_SUPPORTED)")
+            .count(),
+        1,
+        "{logged}"
+    );
+    assert!(logged.contains("frobnicate"), "{logged}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

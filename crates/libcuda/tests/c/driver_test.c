@@ -432,9 +432,60 @@ int main(int argc, char **argv) {
     EXPECT(cuGetProcAddress_v2("cuNoSuchFunction", &fn, 13000, 0, &qr), CUDA_ERROR_NOT_FOUND);
     TRUE(qr == CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
 
+    /* The rest of the context, stream, event and function queries. */
+    unsigned int cflags = 99, api = 0;
+    OK(cuCtxGetFlags(&cflags));
+    TRUE(cflags == 0);
+    OK(cuCtxGetApiVersion(primary, &api));
+    TRUE(api >= 12000);
+    size_t limit = 0;
+    OK(cuCtxGetLimit(&limit, CU_LIMIT_STACK_SIZE));
+    TRUE(limit > 0);
+    OK(cuCtxSetLimit(CU_LIMIT_STACK_SIZE, 4096));
+    EXPECT(cuCtxGetLimit(&limit, (CUlimit)99), CUDA_ERROR_UNSUPPORTED_LIMIT);
+    int least = 1, greatest = 1;
+    OK(cuCtxGetStreamPriorityRange(&least, &greatest));
+    TRUE(least == 0 && greatest < 0);
+    CUstream sp;
+    OK(cuStreamCreateWithPriority(&sp, CU_STREAM_DEFAULT, greatest));
+    OK(cuStreamGetPriority(sp, &prio));
+    TRUE(prio == greatest);
+    unsigned int sflags = 99;
+    OK(cuStreamGetFlags(sp, &sflags));
+    TRUE(sflags == CU_STREAM_DEFAULT);
+    CUcontext sctx = NULL;
+    OK(cuStreamGetCtx(sp, &sctx));
+    TRUE(sctx == primary);
+    OK(cuMemcpyAsync(dc, da, 16, sp));
+    OK(cuMemcpyDtoH(words, dc, 16));
+    {
+        float a0;
+        memcpy(&a0, &words[0], 4);
+        TRUE(a0 == a[0]);
+    }
+    OK(cuEventRecordWithFlags(e1, sp, 0));
+    OK(cuStreamDestroy(sp));
+    int major = 0, minor = 0;
+    OK(cuDeviceComputeCapability(&major, &minor, dev));
+    TRUE(major == 8 && minor == 6);
+    CUmodule owner = NULL;
+    OK(cuFuncGetModule(&owner, vadd));
+    TRUE(owner == mod);
+    const char *fname = NULL;
+    OK(cuFuncGetName(&fname, vadd));
+    TRUE(fname && strcmp(fname, "vadd") == 0);
+    size_t avail = 0;
+    OK(cuOccupancyAvailableDynamicSMemPerBlock(&avail, rev, 2, 64));
+    TRUE(avail > 0 && avail <= 99 * 1024);
+    OK(cuDevicePrimaryCtxSetFlags(dev, CU_CTX_SCHED_YIELD));
+    OK(cuDevicePrimaryCtxGetState(dev, &flags, &active));
+    TRUE(flags == CU_CTX_SCHED_YIELD && active == 1);
+    OK(cuDevicePrimaryCtxSetFlags(dev, 0));
+
     /* An exported function the library does not implement. */
     CUgraph g;
     EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED);
+    EXPECT(cuGraphCreate(&g, 0), CUDA_ERROR_NOT_SUPPORTED); /* logged once, not twice */
 
     /* Several host threads at once on the primary context. */
     pthread_t th[4];
@@ -460,7 +511,13 @@ int main(int argc, char **argv) {
     OK(cuMemFree(dc));
     OK(cuMemFree(tiny));
     EXPECT(cuMemFree(da), CUDA_ERROR_INVALID_VALUE);
+    /* Reset frees what the primary context owned. */
+    CUdeviceptr leftover;
+    OK(cuMemAlloc(&leftover, 16));
+    OK(cuDevicePrimaryCtxReset(dev));
+    EXPECT(cuMemFree(leftover), CUDA_ERROR_INVALID_VALUE);
     OK(cuDevicePrimaryCtxRelease(dev));
+    EXPECT(cuDevicePrimaryCtxRelease(dev), CUDA_ERROR_INVALID_CONTEXT);
     free(host);
     free(ptx);
 
