@@ -459,3 +459,46 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
     };
     status(state::with(|d| launch(d, &l, kernelParams, extra)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{declared_variable, link_inputs};
+
+    #[test]
+    fn variable_declarations_are_recognised() {
+        assert_eq!(
+            declared_variable(".extern .global .u32 bias;"),
+            Some("bias")
+        );
+        assert_eq!(
+            declared_variable(".visible .global .align 4 .u32 t[4] = {1, 2, 3, 4};"),
+            Some("t")
+        );
+        assert_eq!(
+            declared_variable(".extern .func (.param .u32 r) f(.param .u32 x);"),
+            None
+        );
+        assert_eq!(declared_variable("    add.u32 %r1, %r2, %r3;"), None);
+    }
+
+    #[test]
+    fn link_keeps_one_header_and_the_definition_of_a_shared_variable() {
+        let a =
+            b".version 7.0\n.target sm_80\n.address_size 64\n.extern .global .u32 v;\n".to_vec();
+        let b = b".version 7.8\n.target sm_86\n.address_size 64\n.visible .global .u32 v = 3;\n\0"
+            .to_vec();
+        let out = link_inputs(&[("a".into(), a), ("b".into(), b)]);
+        let text = String::from_utf8(out.strip_suffix(&[0]).expect("NUL-terminated").to_vec())
+            .expect("utf-8");
+        let live: Vec<&str> = text.lines().filter(|l| !l.starts_with("//")).collect();
+        assert_eq!(
+            live,
+            [
+                ".version 7.0",
+                ".target sm_80",
+                ".address_size 64",
+                ".visible .global .u32 v = 3;"
+            ]
+        );
+    }
+}

@@ -82,3 +82,49 @@ pub unsafe extern "C" fn cuGetProcAddress(
 ) -> CUresult {
     cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, std::ptr::null_mut())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    #[test]
+    fn every_declared_function_is_reachable_at_cuda_13() {
+        for &(name, base, since) in crate::PROCS {
+            assert!(since <= 13000, "{name} introduced after 13000");
+            let got = resolve(base, 13000).expect("a variant at 13000");
+            assert!(crate::symbol_address(got).is_some(), "{got} has no address");
+            // The answer is the newest variant: none of `base`'s variants is newer.
+            let newest = crate::PROCS
+                .iter()
+                .filter(|p| p.1 == base)
+                .map(|p| p.2)
+                .max();
+            let got_since = crate::PROCS.iter().find(|p| p.0 == got).map(|p| p.2);
+            assert_eq!(got_since, newest, "{base}");
+            assert!(crate::symbol_address(name).is_some());
+        }
+    }
+
+    #[test]
+    fn versions_pick_the_variant_of_their_time() {
+        // cuda-bindings' requests (the examples and cydriver's table).
+        assert_eq!(resolve("cuMemAlloc", 3020), Ok("cuMemAlloc_v2"));
+        assert_eq!(resolve("cuCtxCreate", 11040), Ok("cuCtxCreate_v3"));
+        assert_eq!(resolve("cuCtxCreate", 12050), Ok("cuCtxCreate_v4"));
+        assert_eq!(
+            resolve("cuStreamGetCaptureInfo", 10010),
+            Ok("cuStreamGetCaptureInfo")
+        );
+        assert_eq!(
+            resolve("cuStreamGetCaptureInfo", 11030),
+            Ok("cuStreamGetCaptureInfo_v2")
+        );
+        assert_eq!(
+            resolve("cuDevicePrimaryCtxRelease", 11000),
+            Ok("cuDevicePrimaryCtxRelease_v2")
+        );
+        assert_eq!(resolve("cuInit", 2000), Ok("cuInit"));
+        assert_eq!(resolve("cuMemAlloc", 2000), Err(true));
+        assert_eq!(resolve("cuNoSuchThing", 13000), Err(false));
+    }
+}
