@@ -48,7 +48,9 @@ fn build_client(dir: &Path, source: &str) -> PathBuf {
         .arg("-L")
         .arg(dir)
         .args(["-lcuda", "-lpthread"])
-        .arg(format!("-Wl,-rpath,{}", dir.display()))
+        // RPATH, not RUNPATH: the library of this build wins over any libcuda.so.1 on
+        // LD_LIBRARY_PATH (cargo puts its target directories there for tests).
+        .arg(format!("-Wl,--disable-new-dtags,-rpath,{}", dir.display()))
         .output()
         .expect("gcc must be installed to build the C clients");
     assert!(
@@ -67,7 +69,9 @@ fn run_client(exe: &Path, args: &[&std::ffi::OsStr]) -> String {
 /// [`run_client`], with `PTXVM_CUDA_LOG` set when `log` is.
 fn run_client_with(exe: &Path, args: &[&std::ffi::OsStr], log: bool) -> String {
     let mut cmd = Command::new(exe);
-    cmd.args(args).env_remove("PTXVM_CUDA_LOG");
+    cmd.args(args)
+        .env_remove("PTXVM_CUDA_LOG")
+        .env_remove("LD_LIBRARY_PATH");
     if log {
         cmd.env("PTXVM_CUDA_LOG", "1");
     }

@@ -224,3 +224,57 @@ pub unsafe extern "C" fn cuEventElapsedTime_v2(
 ) -> CUresult {
     cuEventElapsedTime(pMilliseconds, hStart, hEnd)
 }
+
+/// A host function queued on a stream runs at once, after the work before it (which is
+/// done). It runs without the driver lock held, so it may itself call the driver.
+#[no_mangle]
+pub unsafe extern "C" fn cuLaunchHostFunc(
+    hStream: Handle,
+    fn_: Option<unsafe extern "C" fn(*mut std::ffi::c_void)>,
+    userData: *mut std::ffi::c_void,
+) -> CUresult {
+    let Some(f) = fn_ else {
+        return CUDA_ERROR_INVALID_VALUE;
+    };
+    let r = stream_ok(hStream);
+    if r != CUDA_SUCCESS {
+        return r;
+    }
+    // SAFETY: the program passed `f` to be called with `userData`; that is all we do.
+    unsafe { f(userData) };
+    CUDA_SUCCESS
+}
+
+/// A stream callback runs at once with the stream's status (always success: errors are
+/// returned by the calls that cause them).
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamAddCallback(
+    hStream: Handle,
+    callback: Option<unsafe extern "C" fn(Handle, CUresult, *mut std::ffi::c_void)>,
+    userData: *mut std::ffi::c_void,
+    flags: c_uint,
+) -> CUresult {
+    // "flags: Reserved for future use, must be 0".
+    let Some(f) = callback.filter(|_| flags == 0) else {
+        return CUDA_ERROR_INVALID_VALUE;
+    };
+    let r = stream_ok(hStream);
+    if r != CUDA_SUCCESS {
+        return r;
+    }
+    // SAFETY: the program passed `f` to be called with these arguments; that is all we do.
+    unsafe { f(hStream, CUDA_SUCCESS, userData) };
+    CUDA_SUCCESS
+}
+
+/// There is no profiler to start or stop; accepted so profiling hooks in programs are
+/// harmless.
+#[no_mangle]
+pub unsafe extern "C" fn cuProfilerStart() -> CUresult {
+    CUDA_SUCCESS
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cuProfilerStop() -> CUresult {
+    CUDA_SUCCESS
+}

@@ -53,6 +53,13 @@ static char *read_file(const char *path) {
 enum { N = 1000 };
 
 static CUcontext primary;
+
+static int host_calls = 0;
+static void host_fn(void *data) { host_calls += *(int *)data; }
+static void stream_cb(CUstream s, CUresult status, void *data) {
+    (void)s;
+    if (status == CUDA_SUCCESS) host_calls += *(int *)data;
+}
 static CUfunction vadd;
 
 /* One host thread's share of the thread-safety check: its own buffers and launch. */
@@ -464,6 +471,11 @@ int main(int argc, char **argv) {
         TRUE(a0 == a[0]);
     }
     OK(cuEventRecordWithFlags(e1, sp, 0));
+    int one = 1, ten = 10;
+    OK(cuLaunchHostFunc(sp, host_fn, &one));
+    OK(cuStreamAddCallback(sp, stream_cb, &ten, 0));
+    EXPECT(cuStreamAddCallback(sp, stream_cb, &ten, 1), CUDA_ERROR_INVALID_VALUE);
+    TRUE(host_calls == 11);
     OK(cuStreamDestroy(sp));
     int major = 0, minor = 0;
     OK(cuDeviceComputeCapability(&major, &minor, dev));
