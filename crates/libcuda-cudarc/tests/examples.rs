@@ -1,5 +1,5 @@
 //! cudarc's examples (01 allocate, 02 copy, 03 launch-kernel, 04 streams, 05 device-repr,
-//! 06 threading, 10 function-attributes) on ptxvm's `libcuda.so`, unmodified except that
+//! 06 threading, 09 constant-memory, 10 function-attributes) on ptxvm's `libcuda.so`, unmodified except that
 //! kernels cudarc compiles with nvrtc are given as PTX (nvrtc is NVIDIA's compiler, not part
 //! of the driver) and each example's printing became assertions.
 //!
@@ -270,6 +270,42 @@ example!(example_06_threading, {
         }
         Ok(())
     })
+});
+
+example!(example_09_constant_memory, {
+    let ctx = CudaContext::new(0)?;
+    let stream = ctx.default_stream();
+    let module = ctx.load_module(Ptx::from_file(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/constant_memory.ptx"),
+    ))?;
+    let mut coefficients_symbol = module.get_global("coefficients", &stream)?;
+    assert_eq!(coefficients_symbol.len(), 16);
+    let coefficients = [1.0f32, 2.0, 3.0, 4.0];
+    let mut symbol_view = coefficients_symbol.as_view_mut();
+    let mut symbol_f32 = unsafe { symbol_view.transmute_mut::<f32>(4).expect("16 bytes") };
+    stream.memcpy_htod(&coefficients, &mut symbol_f32)?;
+    let polynomial_kernel = module.load_function("polynomial_kernel")?;
+    let input = vec![0.0f32, 1.0, 2.0, 3.0, 4.0, 5.0];
+    let n = input.len();
+    let input_dev = stream.clone_htod(&input)?;
+    let mut output_dev = stream.alloc_zeros::<f32>(n)?;
+    unsafe {
+        stream
+            .launch_builder(&polynomial_kernel)
+            .arg(&mut output_dev)
+            .arg(&input_dev)
+            .arg(&(n as i32))
+            .launch(LaunchConfig::for_num_elems(n as u32))
+    }?;
+    let output = stream.clone_dtoh(&output_dev)?;
+    for (&x, &y) in input.iter().zip(&output) {
+        let want = coefficients[0]
+            + coefficients[1] * x
+            + coefficients[2] * x * x
+            + coefficients[3] * x * x * x;
+        assert!((y - want).abs() < 1e-4, "f({x}) = {y}, want {want}");
+    }
+    Ok(())
 });
 
 example!(example_10_function_attributes, {

@@ -30,6 +30,19 @@ pub struct Context {
 pub struct Module {
     pub ctx: u64,
     pub image: Arc<ModuleImage>,
+    /// The module's `.const` variables, each with a device copy the program may write
+    /// (`cuModuleGetGlobal` + a copy); copied into the constant bank before each launch.
+    pub consts: Vec<ConstShadow>,
+}
+
+/// A `.const` variable's device copy.
+pub struct ConstShadow {
+    pub name: String,
+    /// Offset in the program's constant bank.
+    pub offset: u64,
+    /// Device address of the copy.
+    pub addr: u64,
+    pub size: u64,
 }
 
 pub struct Function {
@@ -165,6 +178,18 @@ impl Driver {
         }
     }
 
+    /// Drop module `h`, its functions and its constant copies.
+    pub fn unload(&mut self, h: u64) -> bool {
+        let Some(m) = self.modules.remove(&h) else {
+            return false;
+        };
+        for c in &m.consts {
+            self.dev.memory_mut().take(c.addr);
+        }
+        self.functions.retain(|_, f| f.module != h);
+        true
+    }
+
     /// Free everything a destroyed context owned.
     pub fn drop_context_objects(&mut self, ctx: u64) {
         let allocs: Vec<u64> = self
@@ -185,8 +210,7 @@ impl Driver {
             .map(|(&h, _)| h)
             .collect();
         for m in mods {
-            self.modules.remove(&m);
-            self.functions.retain(|_, f| f.module != m);
+            self.unload(m);
         }
         self.streams.retain(|_, s| s.ctx != ctx);
     }

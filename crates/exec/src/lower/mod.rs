@@ -572,16 +572,19 @@ pub fn lower_module(
     lower_module_with_globals(m, src, global).map(|(prog, _)| prog)
 }
 
-/// A module-scope `.global` variable as placed in device memory.
+/// A module-scope variable as placed by the loader: for `.global` its device address, for
+/// `.const` its offset in [`Program::const_bank`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GlobalVar {
     pub name: String,
     pub addr: u64,
     pub size: u64,
+    /// `true` for a `.const` variable (`addr` is then an offset in the constant bank).
+    pub constant: bool,
 }
 
-/// [`lower_module`], also giving where each module-scope `.global` variable was placed (the
-/// driver API's `cuModuleGetGlobal` looks variables up by name).
+/// [`lower_module`], also giving where each module-scope `.global` and `.const` variable was
+/// placed (the driver API's `cuModuleGetGlobal` looks variables up by name).
 pub fn lower_module_with_globals(
     m: &ir::Module,
     src: &SourceFile,
@@ -623,6 +626,13 @@ pub fn lower_module_with_globals(
                 name: var.name.clone(),
                 addr,
                 size: var.size,
+                constant: false,
+            }),
+            (Some(&VarLoc::Const(addr)), Some(var)) if var.const_bank == 0 => Some(GlobalVar {
+                name: var.name.clone(),
+                addr,
+                size: var.size,
+                constant: true,
             }),
             _ => None,
         })

@@ -123,6 +123,34 @@ fn run_options() -> exec::RunOptions<'static> {
     }
 }
 
+/// Copy the device copies of module `module`'s `.const` variables into its constant bank
+/// (the program may have written them since the last launch). The module's image is its own
+/// when it has constants (never shared through the cache).
+fn refresh_constants(d: &mut Driver, module: Handle) {
+    let Some(m) = d.modules.get_mut(&module) else {
+        return;
+    };
+    if m.consts.is_empty() {
+        return;
+    }
+    let Some(image) = std::sync::Arc::get_mut(&mut m.image) else {
+        return;
+    };
+    for c in &m.consts {
+        if let Ok(bytes) = d.dev.read(exec::DevicePtr(c.addr), c.size) {
+            let at = c.offset as usize;
+            if let Some(dst) = image
+                .loaded
+                .program
+                .const_bank
+                .get_mut(at..at + bytes.len())
+            {
+                dst.copy_from_slice(&bytes);
+            }
+        }
+    }
+}
+
 /// Run a launch to completion.
 pub fn launch(
     d: &mut Driver,
@@ -148,14 +176,26 @@ pub fn launch(
         return Err(CUDA_ERROR_INVALID_VALUE);
     }
     let args = collect_args(&k.params, kernel_params, extra)?;
+    let module = f.module;
+    refresh_constants(d, module);
     let cfg = exec::LaunchConfig {
         grid: l.grid,
         block: l.block,
         shared_bytes: l.shared,
         textures: Vec::new(),
     };
-    let image = m.image.clone();
-    let name = f.name.clone();
+    let image = d
+        .modules
+        .get(&module)
+        .ok_or(CUDA_ERROR_INVALID_HANDLE)?
+        .image
+        .clone();
+    let name = d
+        .functions
+        .get(&l.func)
+        .ok_or(CUDA_ERROR_INVALID_HANDLE)?
+        .name
+        .clone();
     super::mirror::synced(d, |d| {
         d.dev
             .launch(&image.loaded, &name, &cfg, &args, &run_options())

@@ -8,7 +8,7 @@
 use super::Handle;
 use crate::consts::*;
 use crate::ffi::{c_str, index, put, put_c_string, status};
-use crate::state::{self, Driver, Function, Module, ModuleImage};
+use crate::state::{self, ConstShadow, Driver, Function, Module, ModuleImage};
 use crate::CUresult;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::sync::Arc;
@@ -79,6 +79,8 @@ pub fn load_image(
         ptx_version: i32::from(module.version.major) * 10 + i32::from(module.version.minor),
         globals,
     });
+    // Each load owns its variables (`.global` in device memory, `.const` in its bank), so
+    // only a module without any is shared.
     if image.globals.is_empty() {
         if d.image_cache.len() >= CACHE_LIMIT {
             d.image_cache.clear();
@@ -102,8 +104,35 @@ pub fn load_module_in(text: &[u8], name: &str, in_context: bool) -> Result<Handl
             Ok(i) => i,
             Err(f) => return Ok(Err(f)),
         };
+        let mut consts = Vec::new();
+        for g in image.globals.iter().filter(|g| g.constant) {
+            let at = usize::try_from(g.addr).unwrap_or(usize::MAX);
+            let init = image
+                .loaded
+                .program
+                .const_bank
+                .get(at..at.saturating_add(g.size as usize))
+                .unwrap_or(&[]);
+            let Ok(p) = d.dev.alloc(g.size.max(1)) else {
+                for c in &consts {
+                    let c: &ConstShadow = c;
+                    d.dev.memory_mut().take(c.addr);
+                }
+                return Ok(Err(fail(
+                    CUDA_ERROR_OUT_OF_MEMORY,
+                    "no device memory for `.const` variables",
+                )));
+            };
+            let _ = d.dev.write(p, init);
+            consts.push(ConstShadow {
+                name: g.name.clone(),
+                offset: g.addr,
+                addr: p.0,
+                size: g.size,
+            });
+        }
         let h = d.handle();
-        d.modules.insert(h, Module { ctx, image });
+        d.modules.insert(h, Module { ctx, image, consts });
         Ok(Ok(h))
     })
     .map_err(|code| fail(code, ""))?
@@ -230,9 +259,11 @@ pub unsafe extern "C" fn cuModuleLoad(module: *mut Handle, fname: *const c_char)
 #[no_mangle]
 pub unsafe extern "C" fn cuModuleUnload(hmod: Handle) -> CUresult {
     status(state::with(|d| {
-        d.modules.remove(&hmod).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
-        d.functions.retain(|_, f| f.module != hmod);
-        Ok(())
+        if d.unload(hmod) {
+            Ok(())
+        } else {
+            Err(CUDA_ERROR_INVALID_HANDLE)
+        }
     }))
 }
 
@@ -291,17 +322,21 @@ pub unsafe extern "C" fn cuModuleGetGlobal_v2(
         let name = c_str(name)?.to_string_lossy().into_owned();
         state::with(|d| {
             let m = d.modules.get(&hmod).ok_or(CUDA_ERROR_INVALID_HANDLE)?;
-            let g = m
-                .image
-                .globals
-                .iter()
-                .find(|g| g.name == name)
-                .ok_or(CUDA_ERROR_NOT_FOUND)?;
+            let (addr, size) = match m.consts.iter().find(|c| c.name == name) {
+                Some(c) => (c.addr, c.size),
+                None => m
+                    .image
+                    .globals
+                    .iter()
+                    .find(|g| g.name == name && !g.constant)
+                    .map(|g| (g.addr, g.size))
+                    .ok_or(CUDA_ERROR_NOT_FOUND)?,
+            };
             if !dptr.is_null() {
-                put(dptr, g.addr)?;
+                put(dptr, addr)?;
             }
             if !bytes.is_null() {
-                put(bytes, g.size as usize)?;
+                put(bytes, size as usize)?;
             }
             Ok(())
         })
