@@ -569,6 +569,27 @@ pub fn lower_module(
     src: &SourceFile,
     global: &mut GlobalMemory,
 ) -> Result<Program, LoadError> {
+    lower_module_with_globals(m, src, global).map(|(prog, _)| prog)
+}
+
+/// A module-scope variable as placed by the loader: for `.global` its device address, for
+/// `.const` its offset in [`Program::const_bank`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalVar {
+    pub name: String,
+    pub addr: u64,
+    pub size: u64,
+    /// `true` for a `.const` variable (`addr` is then an offset in the constant bank).
+    pub constant: bool,
+}
+
+/// [`lower_module`], also giving where each module-scope `.global` and `.const` variable was
+/// placed (the driver API's `cuModuleGetGlobal` looks variables up by name).
+pub fn lower_module_with_globals(
+    m: &ir::Module,
+    src: &SourceFile,
+    global: &mut GlobalMemory,
+) -> Result<(Program, Vec<GlobalVar>), LoadError> {
     let mut l = Lowerer {
         m,
         src,
@@ -597,5 +618,24 @@ pub fn lower_module(
     l.lower_functions()?;
     l.call_graph();
     l.check_local_limit()?;
-    Ok(l.prog)
+    let globals = m
+        .globals
+        .iter()
+        .filter_map(|&v| match (l.vars.get(v.index()), m.var(v)) {
+            (Some(&VarLoc::Global(addr)), Some(var)) => Some(GlobalVar {
+                name: var.name.clone(),
+                addr,
+                size: var.size,
+                constant: false,
+            }),
+            (Some(&VarLoc::Const(addr)), Some(var)) if var.const_bank == 0 => Some(GlobalVar {
+                name: var.name.clone(),
+                addr,
+                size: var.size,
+                constant: true,
+            }),
+            _ => None,
+        })
+        .collect();
+    Ok((l.prog, globals))
 }
