@@ -7,7 +7,7 @@
 //! (destinations never share a register with the sources of their own instruction: several
 //! selections write part of the result before reading every source, e.g. the two halves of
 //! `mul.wide`). Registers are then coloured greedily in order of first appearance: 32-bit
-//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P6 (R0, R1 and R2:R3 are
+//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P5 (P6 is scratch; R0, R1 and R2:R3 are
 //! the scratch registers and the stack pointer, see `regs.rs`).
 //!
 //! This is not yet the `regalloc2`-based allocator the design asks for: there is no
@@ -202,7 +202,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         };
         let gpr_free = |g: u8| !taken.iter().any(|&l| occupies(l, g));
         let chosen = match width_of(reg.ty) {
-            Some(1) => (0..=6u8)
+            Some(1) => (0..crate::regs::SCRATCH_PRED)
                 .find(|&p| !taken.contains(&Loc::Pred(p)))
                 .map(Loc::Pred),
             Some(64) => (4..=61u8)
@@ -226,7 +226,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             }
             None => {
                 let what = if reg.ty == ir::Type::Pred {
-                    "more than 7 predicates live at once"
+                    "more than 6 predicates live at once"
                 } else {
                     "more than 59 general registers live at once"
                 };

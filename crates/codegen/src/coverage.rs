@@ -42,7 +42,8 @@ pub fn status(op: Opcode) -> Status {
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
         Ret | Exit => Rule("EXIT in an entry"),
-        Mul24 | Mad24 | Sad | Div | Rem | Clz | Bfind | Brev | Bfe => {
+        Div | Rem => Rule(".s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); not 64-bit, not .f32/.f64 yet"),
+        Mul24 | Mad24 | Sad | Clz | Bfind | Brev | Bfe => {
             NotSupported(LATER)
         }
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),

@@ -11,11 +11,14 @@ use std::collections::HashMap;
 /// R0 is a 32-bit scratch register, R1 the stack pointer, R2:R3 a 64-bit scratch pair.
 pub const SCRATCH: u8 = 0;
 pub const SCRATCH_PAIR: u8 = 2;
+/// P6 is the scratch predicate of multi-instruction sequences (div/rem); PTX predicates get
+/// P0–P5.
+pub const SCRATCH_PRED: u8 = 6;
 const FIRST_FREE: u8 = 4;
 /// R63 is RZ.
 const LAST_GPR: u8 = 62;
-/// P7 is PT.
-const LAST_PRED: u8 = 6;
+/// P7 is PT; P6 is the scratch predicate.
+const LAST_PRED: u8 = SCRATCH_PRED - 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {

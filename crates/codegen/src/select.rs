@@ -4,6 +4,8 @@
 //! Anything this selector cannot translate exactly returns an error naming the instruction and
 //! the reason; it never emits an approximation.
 
+mod divide;
+
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR};
 use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
@@ -285,6 +287,11 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
+            Opcode::Div | Opcode::Rem
+                if w == 32 && matches!(ty, Type::U32 | Type::S32 | Type::B32) =>
+            {
+                self.divrem32(inst, &g, ty, inst.op == Opcode::Rem)
+            }
             Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not if ty == Type::Pred => {
                 self.pred_logic(inst, &g)
             }
