@@ -48,13 +48,14 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
             ),
         ));
     }
+    let (consts, constant2) = constant_bank(module);
     let mut errors = Vec::new();
     let mut kernels = Vec::new();
     for f in &module.functions {
         if f.kind != FuncKind::Entry || f.body.is_none() {
             continue;
         }
-        match compile_entry(module, f, file) {
+        match compile_entry(module, f, file, &consts) {
             Ok(k) => kernels.push(k),
             Err(mut e) => errors.append(&mut e),
         }
@@ -70,11 +71,43 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
                 ir::AddressSize::Bits64 => AddressSize::Bits64,
             },
             kernels,
-            constant2: Vec::new(),
+            constant2,
             constants: Vec::new(),
         },
         warnings,
     })
+}
+
+/// Module-scope `.const` variables (bank 0 in PTX) laid out in declaration order in `c[0x2]`,
+/// where NVIDIA's sm_20 code keeps `__constant__` data, with their initial bytes. Variables
+/// whose initializers hold addresses (relocations) are left out: reading them is an error.
+fn constant_bank(module: &Module) -> (HashMap<ir::VarId, u32>, Vec<u8>) {
+    let mut offsets = HashMap::new();
+    let mut bytes = Vec::new();
+    for v in &module.globals {
+        let Some(var) = module.var(*v) else { continue };
+        if var.space != Space::Const || var.const_bank != 0 {
+            continue;
+        }
+        if var.init.as_ref().is_some_and(|i| !i.relocs.is_empty()) {
+            continue;
+        }
+        let off = align_up(bytes.len() as u32, var.align.max(4));
+        let Some(end) = u32::try_from(var.size)
+            .ok()
+            .and_then(|n| off.checked_add(n))
+            .filter(|&e| e <= 0x10000)
+        else {
+            continue; // larger than the 64 KiB bank: its uses are errors
+        };
+        bytes.resize(end as usize, 0);
+        if let Some(init) = &var.init {
+            let n = init.bytes.len().min((end - off) as usize);
+            bytes[off as usize..off as usize + n].copy_from_slice(&init.bytes[..n]);
+        }
+        offsets.insert(*v, off);
+    }
+    (offsets, bytes)
 }
 
 fn align_up(x: u32, a: u32) -> u32 {
@@ -85,6 +118,7 @@ fn compile_entry(
     module: &Module,
     f: &Function,
     file: &SourceFile,
+    consts: &HashMap<ir::VarId, u32>,
 ) -> Result<Kernel, Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let body = f.insts();
@@ -131,6 +165,10 @@ fn compile_entry(
         .collect();
     let mut shared = HashMap::new();
     let mut smem = 0u32;
+    // Local variables at fixed offsets of the thread's local window, below the stack (the
+    // Fermi executor and the driver put the stack above `local_size`).
+    let mut local = HashMap::new();
+    let mut lmem = 0u32;
     for v in module.globals.iter().chain(f.locals.iter()) {
         let Some(var) = module.var(*v) else { continue };
         match var.space {
@@ -140,14 +178,26 @@ fn compile_entry(
                 shared.insert(*v, off);
                 smem = off.saturating_add(size);
             }
-            Space::Local if f.locals.contains(v) => {
-                return Err(err(
-                    var.span,
-                    "local memory variables are not yet translated".into(),
-                ));
+            Space::Local if named.contains(v) => {
+                if var.init.is_some() {
+                    return Err(err(
+                        var.span,
+                        "initialized local variables are not translated".into(),
+                    ));
+                }
+                let size = u32::try_from(var.size).unwrap_or(u32::MAX);
+                let off = align_up(lmem, var.align.max(4));
+                local.insert(*v, off);
+                lmem = off.saturating_add(size);
             }
             _ => {}
         }
+    }
+    if lmem > 512 * 1024 {
+        return Err(err(
+            f.span,
+            format!("{lmem} bytes of local memory per thread; sm_20 has 512 KiB"),
+        ));
     }
     if smem > 48 * 1024 {
         return Err(err(
@@ -196,6 +246,8 @@ fn compile_entry(
         out: vec![Line::Inst("MOV R1, c [0x1] [0x100];".into())],
         params: param_off,
         shared,
+        local,
+        consts: consts.clone(),
         a64: module.address_size == ir::AddressSize::Bits64,
         uses_bar: false,
         carry: None,
@@ -326,7 +378,7 @@ fn compile_entry(
         params,
         param_size: end,
         shared_size: smem,
-        local_size: 0,
+        local_size: align_up(lmem, 16),
         reg_count: sel.regs.max_gpr + 1,
         bar_count: u8::from(sel.uses_bar),
         frame_size: 0,

@@ -28,6 +28,10 @@ pub struct Selector<'a> {
     pub params: HashMap<VarId, u32>,
     /// Offsets in the CTA's shared window.
     pub shared: HashMap<VarId, u32>,
+    /// Offsets in the thread's local window.
+    pub local: HashMap<VarId, u32>,
+    /// Offsets of module `.const` variables in `c[0x2]`.
+    pub consts: HashMap<VarId, u32>,
     pub a64: bool,
     pub uses_bar: bool,
     /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
@@ -468,12 +472,11 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Mov => self.mov(inst, &g, w),
-            Opcode::Cvta if !has(Flag::To) || mods.space == Some(Space::Global) => {
-                match mods.space {
-                    Some(Space::Global) => self.copy(inst, &g, w),
-                    _ => Err("only the global window is an identity mapping on sm_20 here; shared/local/const windows are not yet translated".into()),
-                }
-            }
+            Opcode::Cvta => match mods.space {
+                Some(Space::Global) => self.copy(inst, &g, w),
+                Some(Space::Shared | Space::SharedCta) => self.cvta_shared(inst, &g, w, has(Flag::To)),
+                _ => Err("only the global and shared windows are translated: the Fermi executor gives kernels no constant holding the local window's generic base".into()),
+            },
             Opcode::Cvt => self.cvt(inst, &g),
             Opcode::Ld => self.ld(inst, &g, ty),
             Opcode::St => self.st(inst, &g, ty),
@@ -502,6 +505,34 @@ impl<'a> Selector<'a> {
                 Err(format!("{why} (see docs/codegen.md)"))
             }
         }
+    }
+
+    /// `cvta.shared` and `cvta.to.shared`: the shared window's generic base is `c[0x0][0x0]`
+    /// (what NVIDIA's driver and the Fermi executor put there). A shared offset is below
+    /// 2^24, so the 64-bit forms need no carry: to generic, the high half is 0 as for every
+    /// window address; to shared, the high half of an offset is 0.
+    fn cvta_shared(&mut self, inst: &Inst, g: &str, w: u32, to: bool) -> R<()> {
+        let d = self.dst(inst)?;
+        let neg = if to { "-" } else { "" };
+        let a = Self::opnd(inst, 1)?;
+        let (dl, dh) = if w == 64 {
+            let (l, h) = self.pair(d)?;
+            (l, Some(h))
+        } else {
+            (self.gpr(d)?, None)
+        };
+        let al = match a {
+            Operand::Reg(r) => match self.loc(*r)? {
+                Loc::Gpr(n) | Loc::Pair(n) => format!("R{n}"),
+                Loc::Pred(_) => return Err("a predicate operand".into()),
+            },
+            _ => self.reg32(a, g, SCRATCH)?,
+        };
+        self.emit(g, format!("IADD {dl}, {al}, {neg}c [0x0] [0x0];"));
+        if let Some(dh) = dh {
+            self.emit(g, format!("MOV {dh}, RZ;"));
+        }
+        Ok(())
     }
 
     /// 64-bit shifts by an immediate, on the two halves (PTX clamps amounts at 64).
@@ -786,10 +817,16 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Operand::VarAddr { var, offset } => {
+                // A window offset: shared, local, or c[0x2] (as `mov` of a variable gives
+                // its address in its own space).
                 let base = *self
                     .shared
                     .get(var)
-                    .ok_or("the address of a non-shared variable has no selection rule yet")?;
+                    .or_else(|| self.local.get(var))
+                    .or_else(|| self.consts.get(var))
+                    .ok_or(
+                        "the address of a global variable or function has no selection rule yet",
+                    )?;
                 let v = i64::from(base) + offset;
                 let d = self.dst(inst)?;
                 if w == 64 {
@@ -1050,7 +1087,11 @@ impl<'a> Selector<'a> {
     fn address(&mut self, a: &Address, space: Option<Space>) -> R<(String, i64)> {
         match a.base {
             AddrBase::Reg(r) => {
-                let text = if self.a64 && space != Some(Space::Shared) {
+                let window = matches!(
+                    space,
+                    Some(Space::Shared | Space::SharedCta | Space::Local | Space::Const)
+                );
+                let text = if self.a64 && !window {
                     self.pair(r)?.0
                 } else {
                     match self.loc(r)? {
@@ -1061,12 +1102,18 @@ impl<'a> Selector<'a> {
                 };
                 Ok((text, a.offset))
             }
-            AddrBase::Var(v) => match self.shared.get(&v) {
-                Some(off) if space == Some(Space::Shared) => {
-                    Ok(("RZ".into(), i64::from(*off) + a.offset))
+            AddrBase::Var(v) => {
+                let window = match space {
+                    Some(Space::Shared | Space::SharedCta) => &self.shared,
+                    Some(Space::Local) => &self.local,
+                    Some(Space::Const) => &self.consts,
+                    _ => return Err("addressing this variable has no selection rule yet".into()),
+                };
+                match window.get(&v) {
+                    Some(off) => Ok(("RZ".into(), i64::from(*off) + a.offset)),
+                    None => Err("this variable has no place in the space the access names (a .const bank other than 0, an initializer holding addresses, or a variable of another space)".into()),
                 }
-                _ => Err("addressing this variable has no selection rule yet".into()),
-            },
+            }
             AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
         }
     }
@@ -1186,6 +1233,14 @@ impl<'a> Selector<'a> {
         }
         let acc = Self::access(ty)?;
         let (base, off) = self.address(addr, space)?;
+        if space == Some(Space::Const) {
+            // `__constant__` data in c[0x2]; LDC takes the window offset in a register.
+            if !(0..0x10000).contains(&off) {
+                return Err("a constant offset outside the 64 KiB bank".into());
+            }
+            self.emit(g, format!("LDC{acc} {dl}, c [0x2] [{base}+{}];", hex(off)));
+            return Ok(());
+        }
         let off = hex(off);
         let op = self.mem_op(space, true)?;
         self.emit(g, format!("{op}{acc} {dl}, [{base}+{off}];"));
@@ -1202,6 +1257,7 @@ impl<'a> Selector<'a> {
                 if self.a64 { ".E" } else { "" }
             )),
             Some(Space::Shared | Space::SharedCta) => Ok(if load { "LDS" } else { "STS" }.into()),
+            Some(Space::Local) => Ok(if load { "LDL" } else { "STL" }.into()),
             Some(s) => Err(format!(
                 "{} {} have no selection rule yet",
                 if load { "loads from" } else { "stores to" },
