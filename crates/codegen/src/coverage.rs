@@ -41,7 +41,7 @@ pub fn status(op: Opcode) -> Status {
         Cvta => Rule(".global to and from generic (identity on sm_20's flat global window), .shared (the window base c[0x0][0x0])"),
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
-        Ret | Exit => Rule("EXIT in an entry"),
+        Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (not guarded)"),
         Div | Rem => Rule(".s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); not 64-bit, not .f32/.f64 yet"),
         Mul24 | Mad24 | Sad | Clz | Bfind | Brev | Bfe => {
             NotSupported(LATER)
@@ -52,7 +52,7 @@ pub fn status(op: Opcode) -> Status {
         Set | Slct | Cnot | Prmt | Isspacep => NotSupported(LATER),
         Ldu | Prefetch | Prefetchu => NotSupported(LATER),
         Tex | Txq => NotSupported("the Fermi executor does not run textures, so no translation could be proven"),
-        Call => NotSupported("the call ABI (CAL/RET with parameters on the stack) is not yet translated"),
+        Call => Rule("direct calls of .func with .param parameters (CAL/RET, arguments on the stack, callee-saved registers, recursion); not indirect, not guarded"),
         Brx => NotSupported("the Fermi executor does not run BRX, so no translation could be proven"),
         Fence => NotSupported("requires sm_70: sm_20 code uses membar"),
         Atom | Red => NotSupported("the Fermi executor does not run ATOM/RED, so no translation could be proven"),

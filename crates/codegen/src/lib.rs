@@ -13,6 +13,8 @@
 //! docs/codegen.md for what is and is not covered.
 
 pub mod alloc;
+pub mod body;
+pub mod calls;
 pub mod cfg;
 pub mod coverage;
 pub mod regs;
@@ -21,8 +23,8 @@ pub mod select;
 
 use diag::{Diagnostic, SourceFile, Span};
 use fermi::cubin::{self, AddressSize, Arch, Kernel, Param};
-use ir::{FuncKind, Function, Module, Opcode, Space};
-use select::{Line, Selector};
+use ir::{FuncKind, Function, Module, Space};
+use select::Line;
 use std::collections::HashMap;
 
 /// The translation of one module.
@@ -149,10 +151,33 @@ fn compile_entry(
             format!("{end} bytes of parameters; sm_20 takes at most 4096"),
         ));
     }
-    // Shared variables the body names (module scope or the entry's own), laid out in
+    // The `.func`s the entry calls, directly or not.
+    let (funcs, recursive) = calls::reachable(module, f).map_err(|m| err(f.span, m))?;
+    let func_bodies: Vec<(ir::FuncId, &Function)> = funcs
+        .iter()
+        .filter_map(|&id| module.function(id).map(|g| (id, g)))
+        .collect();
+    for (_, g) in &func_bodies {
+        if let Some(v) = g.locals.iter().find(|v| {
+            module
+                .var(**v)
+                .is_some_and(|var| matches!(var.space, Space::Local | Space::Shared))
+        }) {
+            let span = module.var(*v).map_or(g.span, |var| var.span);
+            return Err(err(
+                span,
+                format!(
+                    "`{}` declares .local/.shared variables, which are not translated in a .func",
+                    g.name
+                ),
+            ));
+        }
+    }
+    // Shared variables the bodies name (module scope or the entry's own), laid out in
     // declaration order: like ptxas, a kernel's window holds only what it uses.
     let named: std::collections::HashSet<ir::VarId> = body
         .iter()
+        .chain(func_bodies.iter().flat_map(|(_, g)| g.insts().iter()))
         .flat_map(|i| i.operands.iter())
         .filter_map(|o| match o {
             ir::Operand::VarAddr { var, .. } => Some(*var),
@@ -205,166 +230,63 @@ fn compile_entry(
             format!("{smem} bytes of shared memory; sm_20 has 48 KiB per CTA"),
         ));
     }
-    let graph = cfg::build_cfg(body);
-    let divergent: Vec<usize> = graph
-        .blocks
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| {
-            b.end > b.start
-                && body.get(b.end - 1).is_some_and(|i| {
-                    i.op == Opcode::Bra && i.guard.is_some() && !i.mods.has(isa::Flag::Uni)
-                })
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let block_span = |b: usize| {
-        graph
-            .blocks
-            .get(b)
-            .and_then(|blk| body.get(blk.start))
-            .map_or(f.span, |i| i.span)
-    };
-    let plan = cfg::plan_reconvergence(&graph, &divergent).map_err(|e| {
-        err(
-            block_span(e.block),
-            format!(
-                "cannot map control flow onto the reconvergence stack: {}",
-                e.message
-            ),
-        )
-    })?;
-
-    let assignment = alloc::allocate(f, &graph).map_err(|e| {
-        let span = body.get(e.inst).map_or(f.span, |i| i.span);
-        err(span, format!("cannot allocate registers: {}", e.message))
-    })?;
-    let mut sel = Selector {
+    let mut layouts = HashMap::new();
+    for &(id, g) in &func_bodies {
+        let l = calls::arg_layout(module, g).map_err(|m| err(g.span, m))?;
+        layouts.insert(id, l);
+    }
+    let mut outgoing = HashMap::new();
+    outgoing.insert(
+        None,
+        calls::outgoing(f, &layouts).map_err(|m| err(f.span, m))?,
+    );
+    for &(id, g) in &func_bodies {
+        outgoing.insert(
+            Some(id),
+            calls::outgoing(g, &layouts).map_err(|m| err(g.span, m))?,
+        );
+    }
+    let env = body::Env {
         module,
-        func: f,
-        regs: regs::RegMap::from_assignment(assignment),
-        out: vec![Line::Inst("MOV R1, c [0x1] [0x100];".into())],
+        file,
         params: param_off,
         shared,
         local,
         consts: consts.clone(),
-        a64: module.address_size == ir::AddressSize::Bits64,
-        uses_bar: false,
-        carry: None,
+        layouts,
+        outgoing,
     };
     let mut errors = Vec::new();
-    let n = graph.blocks.len();
-    // Per join block, its regions from the innermost (smallest) out.
-    let stubs_of = |x: usize| -> Vec<usize> {
-        let mut v: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].join == x).collect();
-        v.sort_by_key(|&i| plan[i].size());
-        v
-    };
-    // Where an edge p → t must land: the `.S` of the innermost region around p that
-    // reconverges at t, or t itself.
-    let edge_label = |p: usize, t: usize| -> String {
-        match stubs_of(t).into_iter().find(|&i| plan[i].region[p]) {
-            Some(i) => format!("S{i}"),
-            None => format!("B{t}"),
-        }
-    };
-    for (b, blk) in graph.blocks.iter().enumerate() {
-        sel.out.push(Line::Label(format!("B{b}")));
-        sel.carry = None;
-        // One `NOP.S` per region meeting here, innermost first; after an inner region's lanes
-        // reconverge they go on to the enclosing region's `.S`.
-        let stubs = stubs_of(b);
-        for (k, &i) in stubs.iter().enumerate() {
-            sel.out.push(Line::Label(format!("S{i}")));
-            sel.out.push(Line::Inst("NOP.S CC.T;".into()));
-            sel.out.push(Line::Label(format!("T{i}")));
-            let parent = stubs
-                .iter()
-                .copied()
-                .filter(|&j| j != i && plan[j].size() > plan[i].size())
-                .find(|&j| (0..n).all(|q| !plan[i].region[q] || plan[j].region[q]));
-            let next = stubs.get(k + 1).copied();
-            if let Some(pj) = parent {
-                if Some(pj) != next {
-                    sel.out.push(Line::Inst(format!("BRA S{pj};")));
+    let mut lines = Vec::new();
+    let mut max_gpr = 3u8;
+    let mut uses_bar = false;
+    let mut entry_frame = 0;
+    let mut stack = 0u32;
+    for (role, g) in std::iter::once((body::Role::Entry, f))
+        .chain(func_bodies.iter().map(|&(id, g)| (body::Role::Func(id), g)))
+    {
+        match body::compile_body(&env, g, role) {
+            Ok(b) => {
+                lines.extend(b.lines);
+                max_gpr = max_gpr.max(b.max_gpr);
+                uses_bar |= b.uses_bar;
+                match role {
+                    body::Role::Entry => entry_frame = b.frame,
+                    // Enough for every callee's frame at once (a bound for acyclic call
+                    // graphs); recursion relies on the driver's extra stack as well.
+                    body::Role::Func(_) => stack += b.frame,
                 }
             }
+            Err(mut e) => errors.append(&mut e),
         }
-        let mut ssys: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].at == b).collect();
-        // The outer region's SSY first: it must be below the inner one on the stack.
-        ssys.sort_by_key(|&i| std::cmp::Reverse(plan[i].size()));
-        let insts = body.get(blk.start..blk.end).unwrap_or(&[]);
-        let term = insts
-            .last()
-            .filter(|i| matches!(i.op, Opcode::Bra | Opcode::Ret | Opcode::Exit));
-        let plain = if term.is_some() {
-            &insts[..insts.len() - 1]
-        } else {
-            insts
-        };
-        for inst in plain {
-            if let Err(why) = sel.select(inst) {
-                errors.push(unsupported(file, inst, &why));
-            }
-        }
-        for &i in &ssys {
-            sel.out.push(Line::Inst(format!("SSY T{i};")));
-        }
-        match term {
-            Some(inst) if inst.op == Opcode::Bra => {
-                let Some(t) = cfg::branch_target(inst) else {
-                    errors.push(unsupported(file, inst, "an indirect branch"));
-                    continue;
-                };
-                let tb = graph.block_of_inst.get(t).copied().unwrap_or(usize::MAX);
-                match sel.select(inst) {
-                    Ok(()) => {}
-                    Err(why) => errors.push(unsupported(file, inst, &why)),
-                }
-                let g = match inst.guard {
-                    None => String::new(),
-                    Some(gd) => match sel.regs.loc(f, gd.reg) {
-                        Ok(regs::Loc::Pred(p)) => {
-                            format!("@{}P{p} ", if gd.negated { "!" } else { "" })
-                        }
-                        _ => {
-                            errors.push(unsupported(file, inst, "guard is not a predicate"));
-                            continue;
-                        }
-                    },
-                };
-                sel.out
-                    .push(Line::Inst(format!("{g}BRA {};", edge_label(b, tb))));
-            }
-            Some(inst) => {
-                if let Err(why) = sel.select(inst) {
-                    errors.push(unsupported(file, inst, &why));
-                }
-            }
-            None => {}
-        }
-        // Falling through into a join whose first `.S` is not this block's: branch to it.
-        let falls = blk.succs.contains(&(b + 1))
-            && term.is_none_or(|t| t.guard.is_some() || t.op != Opcode::Bra);
-        if falls {
-            let label = edge_label(b, b + 1);
-            let first = stubs_of(b + 1).first().map(|i| format!("S{i}"));
-            if label.starts_with('S') && Some(&label) != first.as_ref() {
-                sel.out.push(Line::Inst(format!("BRA {label};")));
-            }
-        }
-        // The end of the body, or a block falling off into nothing: the thread ends.
-        if b + 1 == n
-            && (blk.start == blk.end
-                || term.is_none_or(|t| t.guard.is_some() || t.op == Opcode::Bra))
-        {
-            sel.out.push(Line::Inst("EXIT;".into()));
-        }
+    }
+    if recursive {
+        stack = stack.max(4096);
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    let code = assemble_lines(&sel.out).map_err(|m| {
+    let code = assemble_lines(&lines).map_err(|m| {
         err(
             f.span,
             format!(
@@ -379,17 +301,17 @@ fn compile_entry(
         param_size: end,
         shared_size: smem,
         local_size: align_up(lmem, 16),
-        reg_count: sel.regs.max_gpr + 1,
-        bar_count: u8::from(sel.uses_bar),
-        frame_size: 0,
-        min_stack_size: 0,
+        reg_count: max_gpr + 1,
+        bar_count: u8::from(uses_bar),
+        frame_size: entry_frame,
+        min_stack_size: stack,
         max_threads: None,
         sync_stack: None,
         constants: Vec::new(),
     })
 }
 
-fn unsupported(file: &SourceFile, inst: &ir::Inst, why: &str) -> Diagnostic {
+pub(crate) fn unsupported(file: &SourceFile, inst: &ir::Inst, why: &str) -> Diagnostic {
     let text = file
         .text
         .get(inst.span.range())

@@ -79,6 +79,21 @@ impl RegMap {
         }
     }
 
+    /// The predicate registers the allocation uses (a `.func` saves them).
+    pub fn preds_used(&self) -> Vec<u8> {
+        let mut v: Vec<u8> = self
+            .map
+            .values()
+            .filter_map(|l| match l {
+                Loc::Pred(p) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// The location of `r`: the allocator's, or (for a map built with [`RegMap::new`])
     /// a register of its own assigned on first use.
     pub fn loc(&mut self, f: &Function, r: RegId) -> Result<Loc, String> {

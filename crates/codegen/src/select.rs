@@ -4,6 +4,7 @@
 //! Anything this selector cannot translate exactly returns an error naming the instruction and
 //! the reason; it never emits an approximation.
 
+mod call;
 mod divide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR};
@@ -32,6 +33,13 @@ pub struct Selector<'a> {
     pub local: HashMap<VarId, u32>,
     /// Offsets of module `.const` variables in `c[0x2]`.
     pub consts: HashMap<VarId, u32>,
+    /// `.param` variables on the stack (a `.func`'s own parameters, call-site arguments and
+    /// results), as offsets from R1.
+    pub stack_params: HashMap<VarId, i64>,
+    /// The argument blocks of the `.func`s this kernel calls.
+    pub layouts: HashMap<ir::FuncId, crate::calls::ArgLayout>,
+    /// In a `.func`: what `ret` runs (restores, R1 back, `RET`); `None` in an entry.
+    pub epilogue: Option<Vec<String>>,
     pub a64: bool,
     pub uses_bar: bool,
     /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
@@ -491,10 +499,20 @@ impl<'a> Selector<'a> {
                 self.emit(&g, "BAR.RED.POPC RZ, RZ;".into());
                 Ok(())
             }
-            Opcode::Ret | Opcode::Exit => {
+            Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
                 Ok(())
             }
+            Opcode::Ret => {
+                if !g.is_empty() && self.epilogue.is_some() {
+                    return Err("a guarded ret in a .func has no selection rule yet".into());
+                }
+                for l in self.end_lines() {
+                    self.emit(&g, l);
+                }
+                Ok(())
+            }
+            Opcode::Call => self.call(inst, &g),
             Opcode::Bra => Ok(()), // emitted by the caller, which knows the layout
             _ => {
                 let why = if unsupported_mods.iter().any(|f| has(*f)) {
@@ -1213,6 +1231,11 @@ impl<'a> Selector<'a> {
             Loc::Gpr(n) => (format!("R{n}"), String::new()),
             Loc::Pred(_) => return Err("a predicate destination".into()),
         };
+        if let Some(at) = self.stack_slot(addr, space) {
+            let acc = Self::access(ty)?;
+            self.emit(g, format!("LDL{acc} {dl}, [R1+{}];", hex(at)));
+            return Ok(());
+        }
         if matches!(space, Some(Space::Param | Space::ParamEntry)) {
             let AddrBase::Var(v) = addr.base else {
                 return Err("a parameter load through a register".into());
@@ -1292,6 +1315,10 @@ impl<'a> Selector<'a> {
         };
         let space = inst.mods.space;
         let acc = Self::access(ty)?;
+        if let Some(at) = self.stack_slot(addr, space) {
+            self.emit(g, format!("STL{acc} [R1+{}], {v};", hex(at)));
+            return Ok(());
+        }
         let (base, off) = self.address(addr, space)?;
         let off = hex(off);
         let op = self.mem_op(space, false)?;
