@@ -7,7 +7,7 @@
 //! (destinations never share a register with the sources of their own instruction: several
 //! selections write part of the result before reading every source, e.g. the two halves of
 //! `mul.wide`). Registers are then coloured greedily in order of first appearance: 32-bit
-//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P5 (P6 is scratch; R0, R1 and R2:R3 are
+//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P6 (P6 is kept as scratch in bodies with div/rem; R0, R1 and R2:R3 are
 //! the scratch registers and the stack pointer, see `regs.rs`).
 //!
 //! This is not yet the `regalloc2`-based allocator the design asks for: there is no
@@ -188,6 +188,16 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         .filter_map(|(r, s)| s.map(|s| (s, r)))
         .collect();
     order.sort_unstable();
+    // P6 is kept free for the div/rem sequences' scratch predicate only where they occur.
+    let preds = if f
+        .insts()
+        .iter()
+        .any(|i| matches!(i.op, ir::Opcode::Div | ir::Opcode::Rem))
+    {
+        crate::regs::SCRATCH_PRED
+    } else {
+        crate::regs::SCRATCH_PRED + 1
+    };
     let mut loc: HashMap<usize, Loc> = HashMap::new();
     for &(at, r) in &order {
         let reg = &f.regs[r];
@@ -202,7 +212,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         };
         let gpr_free = |g: u8| !taken.iter().any(|&l| occupies(l, g));
         let chosen = match width_of(reg.ty) {
-            Some(1) => (0..crate::regs::SCRATCH_PRED)
+            Some(1) => (0..preds)
                 .find(|&p| !taken.contains(&Loc::Pred(p)))
                 .map(Loc::Pred),
             Some(64) => (4..=61u8)
@@ -226,7 +236,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             }
             None => {
                 let what = if reg.ty == ir::Type::Pred {
-                    "more than 6 predicates live at once"
+                    "more predicates live at once than P0-P6 (P0-P5 with div/rem)"
                 } else {
                     "more than 59 general registers live at once"
                 };

@@ -11,8 +11,8 @@ use std::collections::HashMap;
 /// R0 is a 32-bit scratch register, R1 the stack pointer, R2:R3 a 64-bit scratch pair.
 pub const SCRATCH: u8 = 0;
 pub const SCRATCH_PAIR: u8 = 2;
-/// P6 is the scratch predicate of multi-instruction sequences (div/rem); PTX predicates get
-/// P0–P5.
+/// P6 is the scratch predicate of multi-instruction sequences (div/rem): the allocator keeps it
+/// free in bodies that contain them.
 pub const SCRATCH_PRED: u8 = 6;
 const FIRST_FREE: u8 = 4;
 /// R63 is RZ.
