@@ -7,7 +7,7 @@
 //! (destinations never share a register with the sources of their own instruction: several
 //! selections write part of the result before reading every source, e.g. the two halves of
 //! `mul.wide`). Registers are then coloured greedily in order of first appearance: 32-bit
-//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P6 (P6 is kept as scratch in bodies with div/rem; R0, R1 and R2:R3 are
+//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P6 (P6 is kept as scratch in bodies with div/rem or 64-bit setp; R0, R1 and R2:R3 are
 //! the scratch registers and the stack pointer, see `regs.rs`).
 //!
 //! This is not yet the `regalloc2`-based allocator the design asks for: there is no
@@ -189,11 +189,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         .collect();
     order.sort_unstable();
     // P6 is kept free for the div/rem sequences' scratch predicate only where they occur.
-    let preds = if f
-        .insts()
-        .iter()
-        .any(|i| matches!(i.op, ir::Opcode::Div | ir::Opcode::Rem))
-    {
+    let preds = if f.insts().iter().any(crate::select::needs_scratch_pred) {
         crate::regs::SCRATCH_PRED
     } else {
         crate::regs::SCRATCH_PRED + 1
@@ -236,7 +232,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             }
             None => {
                 let what = if reg.ty == ir::Type::Pred {
-                    "more predicates live at once than P0-P6 (P0-P5 with div/rem)"
+                    "more predicates live at once than P0-P6 (P0-P5 with div/rem or 64-bit setp)"
                 } else {
                     "more than 59 general registers live at once"
                 };

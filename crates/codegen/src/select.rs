@@ -7,7 +7,7 @@
 mod call;
 mod divide;
 
-use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR};
+use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
@@ -482,8 +482,13 @@ impl<'a> Selector<'a> {
             Opcode::Mov => self.mov(inst, &g, w),
             Opcode::Cvta => match mods.space {
                 Some(Space::Global) => self.copy(inst, &g, w),
-                Some(Space::Shared | Space::SharedCta) => self.cvta_shared(inst, &g, w, has(Flag::To)),
-                _ => Err("only the global and shared windows are translated: the Fermi executor gives kernels no constant holding the local window's generic base".into()),
+                Some(Space::Shared | Space::SharedCta) => {
+                    self.cvta_window(inst, &g, w, has(Flag::To), 0x0)
+                }
+                Some(Space::Local) => self.cvta_window(inst, &g, w, has(Flag::To), 0x4),
+                _ => {
+                    Err("the constant and parameter windows have no generic addresses here".into())
+                }
             },
             Opcode::Cvt => self.cvt(inst, &g),
             Opcode::Ld => self.ld(inst, &g, ty),
@@ -525,11 +530,12 @@ impl<'a> Selector<'a> {
         }
     }
 
-    /// `cvta.shared` and `cvta.to.shared`: the shared window's generic base is `c[0x0][0x0]`
-    /// (what NVIDIA's driver and the Fermi executor put there). A shared offset is below
-    /// 2^24, so the 64-bit forms need no carry: to generic, the high half is 0 as for every
-    /// window address; to shared, the high half of an offset is 0.
-    fn cvta_shared(&mut self, inst: &Inst, g: &str, w: u32, to: bool) -> R<()> {
+    /// `cvta` to and from the shared and local windows, whose generic bases are `c[0x0][0x0]`
+    /// (what NVIDIA's driver and the Fermi executor put there) and `c[0x0][0x4]` (the Fermi
+    /// executor's choice, docs/spec-notes.md). A window offset is below 2^24, so the 64-bit
+    /// forms need no carry: to generic, the high half is 0 as for every window address; to
+    /// the window, the high half of an offset is 0.
+    fn cvta_window(&mut self, inst: &Inst, g: &str, w: u32, to: bool, base: u32) -> R<()> {
         let d = self.dst(inst)?;
         let neg = if to { "-" } else { "" };
         let a = Self::opnd(inst, 1)?;
@@ -546,7 +552,7 @@ impl<'a> Selector<'a> {
             },
             _ => self.reg32(a, g, SCRATCH)?,
         };
-        self.emit(g, format!("IADD {dl}, {al}, {neg}c [0x0] [0x0];"));
+        self.emit(g, format!("IADD {dl}, {al}, {neg}c [0x0] [{base:#x}];"));
         if let Some(dh) = dh {
             self.emit(g, format!("MOV {dh}, RZ;"));
         }
@@ -766,6 +772,53 @@ impl<'a> Selector<'a> {
                 let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
                 let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
                 self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, {q}, {a}, {b}, {c};"));
+            }
+            _ if bits(ty) == 64 && ty != Type::F64 => {
+                if q != "pt" {
+                    return Err(
+                        "64-bit setp with a complement output has no selection rule yet".into(),
+                    );
+                }
+                if c.trim_start_matches('!') == p {
+                    return Err("a 64-bit setp combining with its own destination".into());
+                }
+                let (name, signed) = int_cmp(cmp, is_signed(ty))?;
+                let (al, ah) = self.src64(Self::opnd(inst, 1)?, g)?;
+                let (bl, bh) = match Self::opnd(inst, 2)? {
+                    Operand::Reg(r) => self.pair(*r)?,
+                    Operand::Imm(0) => ("RZ".into(), "RZ".into()),
+                    Operand::Imm(_) if al == "R2" || ah == "R3" => {
+                        return Err("a 64-bit setp of two immediates".into())
+                    }
+                    other => self.src64(other, g)?,
+                };
+                let s = format!("P{SCRATCH_PRED}");
+                let u = if signed { "" } else { ".U32" };
+                let lines = match name {
+                    "EQ" => vec![
+                        format!("ISETP.EQ.U32.AND {s}, pt, {al}, {bl}, pt;"),
+                        format!("ISETP.EQ.U32.AND {p}, pt, {ah}, {bh}, {s};"),
+                    ],
+                    "NE" => vec![
+                        format!("ISETP.NE.U32.AND {s}, pt, {al}, {bl}, pt;"),
+                        format!("ISETP.NE.U32.OR {p}, pt, {ah}, {bh}, {s};"),
+                    ],
+                    _ => {
+                        // (hi strictly ordered) or (hi equal and lo ordered, unsigned).
+                        let strict = if name.starts_with('L') { "LT" } else { "GT" };
+                        vec![
+                            format!("ISETP.{name}.U32.AND {s}, pt, {al}, {bl}, pt;"),
+                            format!("ISETP.EQ.U32.AND {s}, pt, {ah}, {bh}, {s};"),
+                            format!("ISETP.{strict}{u}.OR {p}, pt, {ah}, {bh}, {s};"),
+                        ]
+                    }
+                };
+                for l in lines {
+                    self.emit(g, l);
+                }
+                if c != "pt" || bop != "AND" {
+                    self.emit(g, format!("PSETP.{bop}.AND {p}, pt, {p}, {c}, pt;"));
+                }
             }
             _ => return Err(format!("setp{} has no selection rule yet", ty_spelling(ty))),
         }
@@ -1324,6 +1377,17 @@ impl<'a> Selector<'a> {
         let op = self.mem_op(space, false)?;
         self.emit(g, format!("{op}{acc} [{base}+{off}], {v};"));
         Ok(())
+    }
+}
+
+/// Whether `inst`'s sequence uses the scratch predicate P6 (the allocator keeps it free then).
+pub fn needs_scratch_pred(inst: &Inst) -> bool {
+    match inst.op {
+        Opcode::Div | Opcode::Rem => true,
+        Opcode::Setp => inst
+            .ty()
+            .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
+        _ => false,
     }
 }
 

@@ -1,6 +1,6 @@
 //! Local arrays (LDL/STL at window offsets, through a variable or a register), `.const` data
 //! (c[0x2] with its initializer, LDC through a register) and `cvta` to and from the shared
-//! window, on both executors bit for bit and against the kernel's meaning written here.
+//! and local windows (a local variable read through its generic address), on both executors bit for bit and against the kernel's meaning written here.
 
 mod common;
 use common::*;
@@ -44,7 +44,9 @@ LOOP:
 	ld.const.u32 %r9, [tab+28];
 	ld.const.u64 %rd5, [wide];
 	st.local.u64 [one], %rd5;
-	ld.local.u64 %rd6, [one];
+	mov.u64 %rd10, one;
+	cvta.local.u64 %rd11, %rd10;
+	ld.u64 %rd6, [%rd11];
 	mov.u64 %rd7, sh;
 	cvta.shared.u64 %rd8, %rd7;
 	mul.wide.u32 %rd3, %r1, 4;
