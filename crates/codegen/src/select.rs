@@ -6,6 +6,7 @@
 
 mod call;
 mod divide;
+mod subword;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
@@ -246,6 +247,11 @@ impl<'a> Selector<'a> {
         let mods = &inst.mods;
         let unsupported_mods = [Flag::Sat, Flag::Cc, Flag::Ftz, Flag::Approx];
         let has = |f: Flag| mods.has(f);
+        if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
+            if let Some(done) = self.subword(inst, &g, ty) {
+                return done;
+            }
+        }
         match inst.op {
             Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
             Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
