@@ -110,12 +110,34 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
     let n = f.regs.len();
     let nb = cfg.blocks.len();
     let (mut u, mut d) = (Vec::new(), Vec::new());
+    // A `.func`'s register return values are read by its epilogue at every `ret` (and at the
+    // end of a body that falls off its end).
+    let ret_regs: Vec<usize> = f
+        .rets
+        .iter()
+        .filter_map(|p| match p {
+            ir::Param::Reg(r) => Some(r.index()),
+            ir::Param::Var(_) => None,
+        })
+        .collect();
+    let last = body.len().wrapping_sub(1);
+    let uses_defs = |at: usize, inst: &Inst, u: &mut Vec<usize>, d: &mut Vec<usize>| {
+        uses_defs(inst, u, d);
+        if inst.op == ir::Opcode::Ret || at == last {
+            u.extend_from_slice(&ret_regs);
+        }
+    };
     // Per block: registers read before written (gen) and written unconditionally (kill).
     let mut gen = vec![Bits::new(n); nb];
     let mut kill = vec![Bits::new(n); nb];
     for (b, blk) in cfg.blocks.iter().enumerate() {
-        for inst in body.get(blk.start..blk.end).unwrap_or(&[]) {
-            uses_defs(inst, &mut u, &mut d);
+        for (k, inst) in body
+            .get(blk.start..blk.end)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+        {
+            uses_defs(blk.start + k, inst, &mut u, &mut d);
             for &r in &u {
                 if !kill[b].has(r) {
                     gen[b].set(r);
@@ -159,7 +181,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         let mut live = live_out[b].clone();
         for idx in (blk.start..blk.end).rev() {
             let Some(inst) = body.get(idx) else { continue };
-            uses_defs(inst, &mut u, &mut d);
+            uses_defs(idx, inst, &mut u, &mut d);
             for &x in &d {
                 for y in live.iter() {
                     edge(x, y);
@@ -179,6 +201,16 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             for &x in u.iter().chain(&d) {
                 let seen = &mut first_seen[x];
                 *seen = Some(seen.map_or(idx, |s| s.min(idx)));
+            }
+        }
+    }
+    // Registers live on entry (a `.func`'s register parameters, or values read before any
+    // write) are all defined "before" the body: they interfere with each other.
+    if let Some(entry) = live_in.first() {
+        let regs: Vec<usize> = entry.iter().collect();
+        for (i, &x) in regs.iter().enumerate() {
+            for &y in &regs[i + 1..] {
+                edge(x, y);
             }
         }
     }

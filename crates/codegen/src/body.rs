@@ -142,6 +142,27 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
                 epilogue.push(format!("IADD R1, R1, {frame:#x};"));
             }
             epilogue.push("RET;".into());
+            // Register parameters: inputs loaded after the saves, results stored before the
+            // restores.
+            if let Some(l) = env.layouts.get(&id) {
+                let mut stores = Vec::new();
+                for &(r, off, is_ret) in &l.reg_params {
+                    let at = frame + off;
+                    let (acc, n) = match regs.loc_of(r) {
+                        Some(regs::Loc::Gpr(n)) => ("", n),
+                        Some(regs::Loc::Pair(n)) => (".64", n),
+                        // Never named by the body: nothing to pass.
+                        _ => continue,
+                    };
+                    if is_ret {
+                        stores.push(format!("STL{acc} [R1+{at:#x}], R{n};"));
+                    } else {
+                        out.push(Line::Inst(format!("LDL{acc} R{n}, [R1+{at:#x}];")));
+                    }
+                }
+                stores.append(&mut epilogue);
+                epilogue = stores;
+            }
         }
     }
     let mut sel = Selector {

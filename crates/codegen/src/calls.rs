@@ -22,6 +22,9 @@ pub struct ArgLayout {
     pub rets: usize,
     /// The callee's own `.param` variables and their slot offsets.
     pub vars: HashMap<VarId, u32>,
+    /// The callee's register parameters (PTX 1.x `.reg` parameters) and their slot offsets:
+    /// loaded by its prologue (inputs) or stored by its epilogue (returns).
+    pub reg_params: Vec<(ir::RegId, u32, bool)>,
     pub size: u32,
 }
 
@@ -34,18 +37,33 @@ pub fn arg_layout(module: &Module, f: &Function) -> Result<ArgLayout, String> {
         rets: f.rets.len(),
         ..ArgLayout::default()
     };
-    for p in f.rets.iter().chain(f.params.iter()) {
-        let Param::Var(v) = p else {
-            return Err(format!(
-                "`{}` has register (.reg) parameters, which are not translated",
-                f.name
-            ));
+    for (i, p) in f.rets.iter().chain(f.params.iter()).enumerate() {
+        let (size, align) = match p {
+            Param::Var(v) => {
+                let var = module.var(*v).ok_or("bad parameter")?;
+                let size = u32::try_from(var.size).map_err(|_| "parameter too large")?;
+                (size, var.align.max(4))
+            }
+            Param::Reg(r) => {
+                let reg = f.reg(*r).ok_or("bad parameter")?;
+                match crate::regs::width_of(reg.ty) {
+                    Some(64) => (8, 8),
+                    Some(1) | None => return Err(format!(
+                        "`{}` has a predicate or .b128 register parameter, which is not translated",
+                        f.name
+                    )),
+                    Some(_) => (4, 4),
+                }
+            }
         };
-        let var = module.var(*v).ok_or("bad parameter")?;
-        let size = u32::try_from(var.size).map_err(|_| "parameter too large")?;
-        let off = align_up(l.size, var.align.max(4));
+        let off = align_up(l.size, align);
         l.slots.push((off, size));
-        l.vars.insert(*v, off);
+        match p {
+            Param::Var(v) => {
+                l.vars.insert(*v, off);
+            }
+            Param::Reg(r) => l.reg_params.push((*r, off, i < f.rets.len())),
+        }
         l.size = off.checked_add(size).ok_or("parameters too large")?;
     }
     l.size = align_up(l.size, 8);

@@ -79,6 +79,11 @@ impl RegMap {
         }
     }
 
+    /// The location the allocator gave `r`, if it saw it.
+    pub fn loc_of(&self, r: RegId) -> Option<Loc> {
+        self.map.get(&r).copied()
+    }
+
     /// The predicate registers the allocation uses (a `.func` saves them).
     pub fn preds_used(&self) -> Vec<u8> {
         let mut v: Vec<u8> = self

@@ -497,7 +497,9 @@ impl<'a> Selector<'a> {
                 }
             },
             Opcode::Cvt => self.cvt(inst, &g),
-            Opcode::Ld => self.ld(inst, &g, ty),
+            // ldu reads the same value as ld (it only promises the address is warp-uniform and
+            // read-only); LD serves both.
+            Opcode::Ld | Opcode::Ldu => self.ld(inst, &g, ty),
             Opcode::St => self.st(inst, &g, ty),
             Opcode::Bar | Opcode::Barrier if !has(Flag::Arrive) && !has(Flag::Red) => {
                 match (inst.operands.first(), inst.operands.get(1)) {
@@ -525,6 +527,8 @@ impl<'a> Selector<'a> {
             }
             Opcode::Call => self.call(inst, &g),
             Opcode::Bra => Ok(()), // emitted by the caller, which knows the layout
+            // A prefetch has no effect on any value (ptx-isa §9.7.9.15): nothing to emit.
+            Opcode::Prefetch | Opcode::Prefetchu => Ok(()),
             _ => {
                 let why = if unsupported_mods.iter().any(|f| has(*f)) {
                     "its modifiers have no selection rule yet"
@@ -889,6 +893,7 @@ impl<'a> Selector<'a> {
                         format!("MOV {d}, c [0x0] [{}];", hex(0x14 + 4 * i64::from(*index))),
                     ),
                     S::Laneid => self.emit(g, format!("S2R {d}, SR_LaneId;")),
+                    S::WarpSz => self.emit(g, format!("MOV32I {d}, 0x20;")),
                     _ => return Err("this special register has no selection rule yet".into()),
                 }
                 Ok(())
