@@ -48,10 +48,12 @@ pub fn arg_layout(module: &Module, f: &Function) -> Result<ArgLayout, String> {
                 let reg = f.reg(*r).ok_or("bad parameter")?;
                 match crate::regs::width_of(reg.ty) {
                     Some(64) => (8, 8),
-                    Some(1) | None => return Err(format!(
+                    Some(1) | None => {
+                        return Err(format!(
                         "`{}` has a predicate or .b128 register parameter, which is not translated",
                         f.name
-                    )),
+                    ))
+                    }
                     Some(_) => (4, 4),
                 }
             }

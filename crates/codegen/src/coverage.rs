@@ -24,7 +24,7 @@ pub fn status(op: Opcode) -> Status {
         Add => Rule(".s32/.u32 (IADD), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Sub => Rule(".s32/.u32 (IADD with negated operand), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .f32 (FMUL), .f64 (DMUL)"),
-        Mad => Rule(".lo on 32-bit integers (IMAD), .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA)"),
+        Mad => Rule(".lo on 32-bit integers (IMAD), .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
         Min | Max => Rule(".s32/.u32 (IMNMX); .f32 waits for the Fermi executor to run FMNMX"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
@@ -43,13 +43,18 @@ pub fn status(op: Opcode) -> Status {
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
         Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (not guarded)"),
         Div | Rem => Rule(".s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); not 64-bit, not .f32/.f64 yet"),
-        Mul24 | Mad24 | Sad | Clz | Bfind | Brev | Bfe => {
+        Mul24 | Mad24 => Rule(".lo .u32/.s32 (24-bit operands masked or sign-extended, IMUL/IMAD)"),
+        Sad => Rule(".u32/.s32 (ISAD)"),
+        Set => Rule("integer comparisons to a .u32/.s32 mask (ISET); not float sources or .f32 results"),
+        Slct => Rule("with an .s32 selector (ICMP.GE)"),
+        Cnot => Rule("32-bit (ISET.EQ then negate)"),
+        Clz | Bfind | Brev | Bfe => {
             NotSupported(LATER)
         }
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
         Madc => NotSupported("IMAD has no .X form in the table: the carry-in of madc cannot be expressed in one instruction; no sequence written yet"),
         Rcp | Sqrt | Rsqrt | Sin | Cos | Lg2 | Ex2 | Testp | Copysign => NotSupported(LATER),
-        Set | Slct | Cnot | Prmt | Isspacep => NotSupported(LATER),
+        Prmt | Isspacep => NotSupported(LATER),
         Ldu => Rule("as ld (LD): the same value"),
         Prefetch | Prefetchu => Rule("nothing: a prefetch changes no value"),
         Tex | Txq => NotSupported("the Fermi executor does not run textures, so no translation could be proven"),

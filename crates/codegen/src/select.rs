@@ -6,6 +6,7 @@
 
 mod call;
 mod divide;
+mod legacy;
 mod subword;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
@@ -247,6 +248,14 @@ impl<'a> Selector<'a> {
         let mods = &inst.mods;
         let unsupported_mods = [Flag::Sat, Flag::Cc, Flag::Ftz, Flag::Approx];
         let has = |f: Flag| mods.has(f);
+        if matches!(
+            inst.op,
+            Opcode::Set | Opcode::Slct | Opcode::Cnot | Opcode::Mul24 | Opcode::Mad24 | Opcode::Sad
+        ) {
+            if let Some(done) = self.legacy_int(inst, &g) {
+                return done;
+            }
+        }
         if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
             if let Some(done) = self.subword(inst, &g, ty) {
                 return done;
@@ -672,11 +681,36 @@ impl<'a> Selector<'a> {
 
     fn fma(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let m = &inst.mods;
-        if m.rounding.is_none() {
-            return Err("mad.f32/.f64 without a rounding modifier (sm_1x unfused semantics) has no selection rule yet".into());
-        }
         if m.has(Flag::Sat) {
             return Err(".sat has no selection rule yet".into());
+        }
+        if m.rounding.is_none() {
+            // PTX 1.x `mad` without a rounding modifier (ops::float::mad_f32/mad_f64): the
+            // product rounded to nearest, then the add rounded to nearest; not fused.
+            if inst.op != Opcode::Mad {
+                return Err("fma without a rounding modifier".into());
+            }
+            if ty == Type::F32 {
+                let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+                self.emit(g, format!("FMUL{ftz} R{SCRATCH}, {a}, {b};"));
+                let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
+                self.emit(g, format!("FADD{ftz} {d}, R{SCRATCH}, {c};"));
+            } else {
+                let (dl, _) = self.pair(self.dst(inst)?)?;
+                let mut part = |i: usize| -> R<String> {
+                    match Self::opnd(inst, i)? {
+                        Operand::Reg(r) => Ok(self.pair(*r)?.0),
+                        _ => Err("an immediate f64 mad operand".to_string()),
+                    }
+                };
+                let (a, b, c) = (part(1)?, part(2)?, part(3)?);
+                self.emit(g, format!("DMUL R{SCRATCH_PAIR}, {a}, {b};"));
+                self.emit(g, format!("DADD {dl}, R{SCRATCH_PAIR}, {c};"));
+            }
+            return Ok(());
         }
         let rnd = rounding_suffix(m.rounding)?;
         if ty == Type::F32 {
