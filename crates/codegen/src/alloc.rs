@@ -226,6 +226,12 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
     } else {
         crate::regs::SCRATCH_PRED + 1
     };
+    // R4–R13 are kept free for the f32 division sequence's f64 temporaries where it occurs.
+    let first = if f.insts().iter().any(crate::select::needs_f64_scratch) {
+        14
+    } else {
+        4
+    };
     let mut loc: HashMap<usize, Loc> = HashMap::new();
     for &(at, r) in &order {
         let reg = &f.regs[r];
@@ -243,11 +249,11 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             Some(1) => (0..preds)
                 .find(|&p| !taken.contains(&Loc::Pred(p)))
                 .map(Loc::Pred),
-            Some(64) => (4..=61u8)
+            Some(64) => (first..=61u8)
                 .step_by(2)
                 .find(|&g| gpr_free(g) && gpr_free(g + 1))
                 .map(Loc::Pair),
-            Some(_) => (4..=62u8).find(|&g| gpr_free(g)).map(Loc::Gpr),
+            Some(_) => (first..=62u8).find(|&g| gpr_free(g)).map(Loc::Gpr),
             None => {
                 return Err(AllocError {
                     inst: at,

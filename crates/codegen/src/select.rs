@@ -6,6 +6,7 @@
 
 mod call;
 mod divide;
+mod fdiv;
 mod legacy;
 mod subword;
 
@@ -314,6 +315,24 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
+            Opcode::Div | Opcode::Rcp
+                if ty == Type::F32 && has(Flag::Approx) && !has(Flag::Ftz) && !has(Flag::Sat) =>
+            {
+                // ops: a × (1/b) and 1/a, the reciprocal being what MUFU.RCP computes.
+                let d = self.gpr(self.dst(inst)?)?;
+                let last = if inst.op == Opcode::Rcp { 1 } else { 2 };
+                let b = self.reg32(Self::opnd(inst, last)?, &g, SCRATCH)?;
+                if inst.op == Opcode::Rcp {
+                    self.emit(&g, format!("MUFU.RCP {d}, {b};"));
+                } else {
+                    self.emit(&g, format!("MUFU.RCP R{SCRATCH}, {b};"));
+                    let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH_PAIR)?;
+                    self.emit(&g, format!("FMUL {d}, {a}, R{SCRATCH};"));
+                }
+                Ok(())
+            }
+            Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
+            Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
             Opcode::Div | Opcode::Rem
                 if w == 32 && matches!(ty, Type::U32 | Type::S32 | Type::B32) =>
             {
@@ -1428,12 +1447,19 @@ impl<'a> Selector<'a> {
 /// Whether `inst`'s sequence uses the scratch predicate P6 (the allocator keeps it free then).
 pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
-        Opcode::Div | Opcode::Rem => true,
+        Opcode::Div | Opcode::Rem | Opcode::Rcp => true,
         Opcode::Setp => inst
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
         _ => false,
     }
+}
+
+/// Whether `inst`'s sequence uses the f64 temporaries R4–R13 (the allocator keeps them free).
+pub fn needs_f64_scratch(inst: &Inst) -> bool {
+    matches!(inst.op, Opcode::Div | Opcode::Rcp)
+        && inst.ty() == Some(Type::F32)
+        && !inst.mods.has(Flag::Approx)
 }
 
 fn i2i_type(t: Type) -> &'static str {
