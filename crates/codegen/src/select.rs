@@ -7,6 +7,7 @@
 mod call;
 mod divide;
 mod fdiv;
+mod fsqrt;
 mod legacy;
 mod subword;
 
@@ -333,6 +334,7 @@ impl<'a> Selector<'a> {
             }
             Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
             Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
+            Opcode::Sqrt if ty == Type::F32 && mods.rounding.is_some() => self.sqrt_f32(inst, &g),
             Opcode::Div | Opcode::Rem
                 if w == 32 && matches!(ty, Type::U32 | Type::S32 | Type::B32) =>
             {
@@ -1447,7 +1449,7 @@ impl<'a> Selector<'a> {
 /// Whether `inst`'s sequence uses the scratch predicate P6 (the allocator keeps it free then).
 pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
-        Opcode::Div | Opcode::Rem | Opcode::Rcp => true,
+        Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt => true,
         Opcode::Setp => inst
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
@@ -1457,7 +1459,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
 
 /// Whether `inst`'s sequence uses the f64 temporaries R4–R13 (the allocator keeps them free).
 pub fn needs_f64_scratch(inst: &Inst) -> bool {
-    matches!(inst.op, Opcode::Div | Opcode::Rcp)
+    matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
         && inst.ty() == Some(Type::F32)
         && !inst.mods.has(Flag::Approx)
 }
