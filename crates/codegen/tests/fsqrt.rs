@@ -44,7 +44,7 @@ fn f32_square_root_is_exact_on_both_executors() {
         a.push(((k * k) as f32).to_bits());
         a.push(((k * k) as f32 * 2f32.powi(-140)).to_bits());
     }
-    let mut s = 0x0ddb_a11u32;
+    let mut s = 0x00dd_ba11_u32;
     while a.len() < 16384 {
         s ^= s << 13;
         s ^= s >> 17;
