@@ -26,7 +26,7 @@ pub fn status(op: Opcode) -> Status {
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .f32 (FMUL), .f64 (DMUL)"),
         Mad => Rule(".lo on 32-bit integers (IMAD), .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
-        Min | Max => Rule(".s32/.u32 (IMNMX); .f32 waits for the Fermi executor to run FMNMX"),
+        Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; not .NaN/.xorsign), 16-bit"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
         Membar => Rule("membar.cta/.gl/.sys (MEMBAR)"),
         And | Or | Xor => Rule(".b32 (LOP), .b64 (two LOPs)"),
@@ -49,7 +49,10 @@ pub fn status(op: Opcode) -> Status {
         Set => Rule("integer comparisons to a .u32/.s32 mask (ISET); not float sources or .f32 results"),
         Slct => Rule("with an .s32 selector (ICMP.GE)"),
         Cnot => Rule("32-bit (ISET.EQ then negate)"),
-        Clz | Bfind | Brev | Bfe => {
+        Clz => Rule(".b32 (31 - FLO.U32)"),
+        Bfind => Rule(".u32/.s32 (FLO); not .shiftamt"),
+        Bfe => Rule(".u32/.s32 (BFE with position and length packed)"),
+        Brev => {
             NotSupported(LATER)
         }
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
@@ -57,7 +60,8 @@ pub fn status(op: Opcode) -> Status {
         Rcp => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx.f32 (MUFU.RCP); not .ftz, not .f64"),
         Sqrt => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding); not .approx/.ftz, not .f64"),
         Rsqrt | Sin | Cos | Lg2 | Ex2 | Testp | Copysign => NotSupported(LATER),
-        Prmt | Isspacep => NotSupported(LATER),
+        Prmt => Rule(".b32 with every mode (PRMT)"),
+        Isspacep => NotSupported(LATER),
         Ldu => Rule("as ld (LD): the same value"),
         Prefetch | Prefetchu => Rule("nothing: a prefetch changes no value"),
         Tex | Txq => NotSupported("the Fermi executor does not run textures, so no translation could be proven"),
@@ -67,7 +71,7 @@ pub fn status(op: Opcode) -> Status {
         Atom | Red => NotSupported("the Fermi executor does not run ATOM/RED, so no translation could be proven"),
         Vote => Rule("vote.all/.any/.uni .pred and vote.ballot.b32 without .sync (VOTE.ALL/ANY/EQ)"),
         Bfi => Rule(".b32 (BFI with position and length packed, as NVIDIA does)"),
-        Popc => Rule(".b32 (POPC d, a, a)"),
+        Popc => Rule(".b32 (POPC d, a, a), .b64 (two POPCs and IADD)"),
         Trap | Brkpt | Pmevent => NotSupported(LATER),
         Vadd | Vsub | Vabsdiff | Vmin | Vmax | Vshl | Vshr | Vmad | Vset => NotSupported(LATER),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match

@@ -4,6 +4,7 @@
 //! Anything this selector cannot translate exactly returns an error naming the instruction and
 //! the reason; it never emits an approximation.
 
+mod bits;
 mod call;
 mod divide;
 mod fdiv;
@@ -255,6 +256,20 @@ impl<'a> Selector<'a> {
             Opcode::Set | Opcode::Slct | Opcode::Cnot | Opcode::Mul24 | Opcode::Mad24 | Opcode::Sad
         ) {
             if let Some(done) = self.legacy_int(inst, &g) {
+                return done;
+            }
+        }
+        if matches!(
+            inst.op,
+            Opcode::Bfind
+                | Opcode::Clz
+                | Opcode::Bfe
+                | Opcode::Prmt
+                | Opcode::Popc
+                | Opcode::Min
+                | Opcode::Max
+        ) {
+            if let Some(done) = self.bits(inst, &g, ty) {
                 return done;
             }
         }
