@@ -4,6 +4,7 @@
 //! Anything this selector cannot translate exactly returns an error naming the instruction and
 //! the reason; it never emits an approximation.
 
+mod atomic;
 mod bits;
 mod call;
 mod divide;
@@ -571,6 +572,7 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Call => self.call(inst, &g),
+            Opcode::Atom | Opcode::Red => self.atomic(inst, &g, ty),
             Opcode::Bra => Ok(()), // emitted by the caller, which knows the layout
             // A prefetch has no effect on any value (ptx-isa §9.7.9.15): nothing to emit.
             Opcode::Prefetch | Opcode::Prefetchu => Ok(()),
