@@ -99,3 +99,17 @@ fn call_immediates_agree() {
         vec![zeros32(8)],
     );
 }
+
+#[test]
+fn generic_addressing_through_one_device_function_agrees() {
+    // generic_ptrs(g, out): one CTA of 32 threads; sums through generic pointers into global,
+    // shared and local memory in one .func, and a generic atom on a shared counter.
+    let g = int_edges(40, 0x6e6e_0001);
+    run_file(
+        "tests/kernels/generic_addressing.ptx",
+        "generic_ptrs",
+        [1, 1, 1],
+        [32, 1, 1],
+        vec![u32s(&g), zeros32(8 * 32)],
+    );
+}
