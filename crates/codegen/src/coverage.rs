@@ -39,7 +39,7 @@ pub fn status(op: Opcode) -> Status {
         St => Rule(".global/generic (ST, ST.E), .shared (STS), .local (STL); vectors as one access per element"),
         Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I), float->float (F2F) with PTX's rounding modes; not .sat, not f16"),
         Cvta => Rule(".global to and from generic (identity on sm_20's flat global window), .shared and .local (the window bases c[0x0][0x0] and c[0x0][0x4])"),
-        Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads)"),
+        Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads), bar.red.popc/.and/.or on barrier 0 (BAR.RED)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
         Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (not guarded)"),
         Div => Rule(".s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full exact through f64, .approx (MUFU.RCP, FMUL); not 64-bit integers, not .f64, not .ftz"),

@@ -562,6 +562,32 @@ impl<'a> Selector<'a> {
                 self.emit(&g, "EXIT;".into());
                 Ok(())
             }
+            Opcode::Bar | Opcode::Barrier if has(Flag::Red) && !has(Flag::Arrive) => {
+                // bar.red.{popc,and,or} d, n, {!}c: BAR.RED.<op> with the register or
+                // predicate destination (barrier n, the whole CTA).
+                let id = match Self::opnd(inst, 1)? {
+                    Operand::Imm(0) => "RZ".to_string(),
+                    Operand::Imm(n) if *n < 16 => hex(*n as i64),
+                    _ => return Err("a barrier number in a register".into()),
+                };
+                if !matches!(inst.operands.get(2), None | Some(Operand::Omitted)) {
+                    return Err("a reduction barrier with a thread count".into());
+                }
+                let c = self.pred_src(Self::opnd(inst, 3)?)?;
+                let d = self.dst(inst)?;
+                let text = if has(Flag::Popc) {
+                    format!("BAR.RED.POPC {}, pt, {id}, RZ, {c};", self.gpr(d)?)
+                } else {
+                    let op = match (mods.bool_op, mods.atom_op) {
+                        (Some(BoolOp::Or), _) | (_, Some(isa::AtomOp::Or)) => "OR",
+                        _ => "AND",
+                    };
+                    format!("BAR.RED.{op} RZ, {}, {id}, RZ, {c};", self.pred(d)?)
+                };
+                self.uses_bar = true;
+                self.emit(&g, text);
+                Ok(())
+            }
             Opcode::Ret => {
                 if !g.is_empty() && self.epilogue.is_some() {
                     return Err("a guarded ret in a .func has no selection rule yet".into());

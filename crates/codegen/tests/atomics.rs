@@ -136,3 +136,65 @@ fn global_atomics_agree_with_the_spec() {
         vec![n as u32, (0..n as u32).fold(0u32, |s, x| s.wrapping_add(x))]
     );
 }
+
+#[test]
+fn barrier_reductions_agree_with_the_meaning() {
+    // Each thread: popc = number of odd inputs in its CTA, all = every input odd, any = some.
+    let text = r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry bar_red(.param .u64 in, .param .u64 out)
+{
+	.reg .pred %p<4>;
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [in];
+	ld.param.u64 %rd4, [out];
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %ctaid.x;
+	mad.lo.u32 %r4, %r3, %r2, %r1;
+	mul.wide.u32 %rd2, %r4, 4;
+	add.s64 %rd3, %rd1, %rd2;
+	ld.global.u32 %r5, [%rd3];
+	and.b32 %r6, %r5, 1;
+	setp.ne.u32 %p1, %r6, 0;
+	bar.red.popc.u32 %r7, 0, %p1;
+	bar.red.and.pred %p2, 1, %p1;
+	bar.red.or.pred %p3, 2, !%p1;
+	selp.u32 %r8, 1, 0, %p2;
+	selp.u32 %r9, 1, 0, %p3;
+	mul.lo.u32 %r10, %r4, 12;
+	cvt.u64.u32 %rd5, %r10;
+	add.s64 %rd6, %rd4, %rd5;
+	st.global.u32 [%rd6], %r7;
+	st.global.u32 [%rd6+4], %r8;
+	st.global.u32 [%rd6+8], %r9;
+	ret;
+}
+"#;
+    // CTA 0: mixed; CTA 1: all odd; CTA 2: all even.
+    let mut input = int_edges(128, 0x0dd0_0dd0);
+    input.extend((0..128u32).map(|i| 2 * i + 1));
+    input.extend((0..128u32).map(|i| 2 * i));
+    let out = run_both(
+        "bar_red.ptx",
+        text,
+        &spec("bar_red", 3, 128, vec![u32s(&input), zeros32(3 * 384)]),
+    );
+    let got = words(&out[1]);
+    for cta in 0..3 {
+        let odd = input[128 * cta..128 * (cta + 1)]
+            .iter()
+            .filter(|&&x| x & 1 == 1)
+            .count() as u32;
+        for t in 0..128 {
+            let i = 128 * cta + t;
+            assert_eq!(
+                &got[3 * i..3 * i + 3],
+                &[odd, u32::from(odd == 128), u32::from(odd < 128)],
+                "CTA {cta} thread {t}"
+            );
+        }
+    }
+}
