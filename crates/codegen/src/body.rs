@@ -180,6 +180,7 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
             Role::Entry => None,
             Role::Func(_) => Some(epilogue),
         },
+        label_prefix: pre.clone(),
         a64: env.module.address_size == ir::AddressSize::Bits64,
         uses_bar: false,
         carry: None,

@@ -47,6 +47,8 @@ pub struct Selector<'a> {
     pub layouts: HashMap<ir::FuncId, crate::calls::ArgLayout>,
     /// In a `.func`: what `ret` runs (restores, R1 back, `RET`); `None` in an entry.
     pub epilogue: Option<Vec<String>>,
+    /// Prefix of the labels this body's sequences define (unique per function).
+    pub label_prefix: String,
     pub a64: bool,
     pub uses_bar: bool,
     /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
@@ -1328,6 +1330,9 @@ impl<'a> Selector<'a> {
 pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt => true,
+        Opcode::Atom | Opcode::Red => {
+            matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
+        }
         Opcode::Setp => inst
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),

@@ -113,3 +113,41 @@ fn generic_addressing_through_one_device_function_agrees() {
         vec![u32s(&g), zeros32(8 * 32)],
     );
 }
+
+/// Histograms with `atom.shared` (NVIDIA's LDSLK/STSUL loop), merged with `atom.global` and
+/// `red.global`; the bin counts are checked against a count done here.
+#[test]
+fn shared_atomic_histograms_agree_and_count_right() {
+    let data: Vec<u8> = (0..3000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    let bytes = buffer(exec::ElemType::U8, &data, |x: u8| vec![x]);
+    let path = "tests/kernels/histogram.ptx";
+    let text = std::fs::read_to_string(format!("../../{path}")).expect(path);
+    for kernel in ["histogram", "histogram_global"] {
+        let out = run_both(
+            path,
+            &text,
+            &spec(
+                kernel,
+                4,
+                128,
+                vec![bytes.clone(), value_u32(3000), zeros32(256)],
+            ),
+        );
+        let mut want = vec![0xdead_beefu32; 256];
+        for &b in &data {
+            want[usize::from(b)] = want[usize::from(b)].wrapping_add(1);
+        }
+        assert_eq!(words(&out[1]), want, "{kernel}");
+    }
+    // tests/run/histogram.ptx: 64 bins of u32 data.
+    let vals = int_edges(2048, 0x4157_0001);
+    run_file(
+        "tests/run/histogram.ptx",
+        "histogram",
+        [4, 1, 1],
+        [128, 1, 1],
+        vec![u32s(&vals), zeros32(64), value_u32(2048)],
+    );
+}
