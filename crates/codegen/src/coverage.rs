@@ -23,7 +23,7 @@ pub fn status(op: Opcode) -> Status {
     match op {
         Add => Rule(".s32/.u32 (IADD), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Sub => Rule(".s32/.u32 (IADD with negated operand), .cc chains, .f32 (FADD), .f64 (DADD)"),
-        Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .f32 (FMUL), .f64 (DMUL)"),
+        Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo on 64-bit (IMUL/IMAD on the halves), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
         Mad => Rule(".lo on 32-bit integers (IMAD), .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
         Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; not .NaN/.xorsign), 16-bit"),

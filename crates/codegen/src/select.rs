@@ -335,6 +335,27 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
+            Opcode::Mul
+                if w == 64
+                    && !ty_is_float(ty)
+                    && matches!(mods.mul_mode, None | Some(MulMode::Lo)) =>
+            {
+                // The low 64 bits: lo = al·bl, hi = umulhi(al, bl) + al·bh + ah·bl.
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                let (al, ah) = match Self::opnd(inst, 1)? {
+                    Operand::Reg(r) => self.pair(*r)?,
+                    _ => return Err("an immediate first factor".into()),
+                };
+                let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                self.emit(&g, format!("IMUL.U32.U32.HI R{SCRATCH}, {al}, {bl};"));
+                self.emit(
+                    &g,
+                    format!("IMAD.U32.U32 R{SCRATCH}, {al}, {bh}, R{SCRATCH};"),
+                );
+                self.emit(&g, format!("IMAD.U32.U32 {dh}, {ah}, {bl}, R{SCRATCH};"));
+                self.emit(&g, format!("IMUL.U32.U32 {dl}, {al}, {bl};"));
+                Ok(())
+            }
             Opcode::Div | Opcode::Rcp
                 if ty == Type::F32 && has(Flag::Approx) && !has(Flag::Ftz) && !has(Flag::Sat) =>
             {
@@ -1345,6 +1366,10 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
     matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
         && inst.ty() == Some(Type::F32)
         && !inst.mods.has(Flag::Approx)
+}
+
+fn ty_is_float(t: Type) -> bool {
+    matches!(t, Type::F32 | Type::F64 | Type::F16 | Type::Bf16)
 }
 
 fn i2i_type(t: Type) -> &'static str {

@@ -121,3 +121,83 @@ fn sixty_four_bit_comparisons_agree_with_rust() {
         );
     }
 }
+
+#[test]
+fn sixty_four_bit_multiplication_agrees_with_rust() {
+    let text = r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry mul64(.param .u64 pa, .param .u64 pb, .param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.s64 %rd7, %rd1, %rd4;
+	ld.global.u64 %rd5, [%rd7];
+	add.s64 %rd7, %rd2, %rd4;
+	ld.global.u64 %rd6, [%rd7];
+	mul.wide.u32 %rd4, %r4, 16;
+	add.s64 %rd7, %rd3, %rd4;
+	mul.lo.u64 %rd8, %rd5, %rd6;
+	st.global.u64 [%rd7], %rd8;
+	mul.lo.s64 %rd8, %rd5, 1099511627777;
+	st.global.u64 [%rd7+8], %rd8;
+	ret;
+}
+"#;
+    let edges: Vec<u64> = [
+        0u64,
+        1,
+        2,
+        0xffff_ffff,
+        0x1_0000_0000,
+        0x7fff_ffff_ffff_ffff,
+        0x8000_0000_0000_0000,
+        0xffff_ffff_ffff_ffff,
+        0x1234_5678_9abc_def0,
+        0xfedc_ba98_7654_3210,
+        0x0000_0001_ffff_ffff,
+        0xdead_beef_0000_0001,
+        3,
+        0x8000_0000,
+        0xffff_fffe_0000_0003,
+        0x5555_5555_5555_5555,
+    ]
+    .to_vec();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &x in &edges {
+        for &y in &edges {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let n = a.len();
+    let out = run_both(
+        "mul64.ptx",
+        text,
+        &spec(
+            "mul64",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u64s(&b), zeros32(4 * n)],
+        ),
+    );
+    let got = words(&out[2]);
+    for i in 0..n {
+        let w = |k: usize| u64::from(got[4 * i + 2 * k]) | u64::from(got[4 * i + 2 * k + 1]) << 32;
+        assert_eq!(w(0), a[i].wrapping_mul(b[i]), "{:#x} * {:#x}", a[i], b[i]);
+        assert_eq!(
+            w(1),
+            a[i].wrapping_mul(1_099_511_627_777),
+            "{:#x} * imm",
+            a[i]
+        );
+    }
+}
