@@ -22,7 +22,7 @@ pub fn status(op: Opcode) -> Status {
     use Status::*;
     match op {
         Add => Rule(".s32/.u32 (IADD), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
-        Sub => Rule(".s32/.u32 (IADD with negated operand), .cc chains, .f32 (FADD), .f64 (DADD)"),
+        Sub => Rule(".s32/.u32 (IADD with negated operand), .s64/.u64 (IADD.CC + IADD.X, negated), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo on 64-bit (IMUL/IMAD on the halves), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
         Mad => Rule(".lo on 32-bit integers (IMAD), .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),

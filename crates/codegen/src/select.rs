@@ -321,17 +321,25 @@ impl<'a> Selector<'a> {
                 self.emit(&g, format!("IADD {d}, {a}, {b};"));
                 Ok(())
             }
-            Opcode::Add if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
+            Opcode::Add | Opcode::Sub if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
                 if self.carry.is_some() {
                     return Err(
                         "a 64-bit add would overwrite the carry flag of a pending .cc chain".into(),
                     );
                 }
+                if matches!(Self::opnd(inst, 1)?, Operand::Imm(x) if *x != 0)
+                    && matches!(Self::opnd(inst, 2)?, Operand::Imm(x) if *x != 0)
+                {
+                    return Err("a 64-bit add/sub of two immediates".into());
+                }
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
                 let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
                 let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
-                self.emit(&g, format!("IADD {dl}.CC, {al}, {bl};"));
-                self.emit(&g, format!("IADD.X {dh}, {ah}, {bh};"));
+                // Subtraction as in the tested `sub.cc` chains: a negated operand is its two's
+                // complement on the low half and its complement plus the carry on the high.
+                let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+                self.emit(&g, format!("IADD {dl}.CC, {al}, {neg}{bl};"));
+                self.emit(&g, format!("IADD.X {dh}, {ah}, {neg}{bh};"));
                 Ok(())
             }
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),

@@ -123,7 +123,7 @@ fn sixty_four_bit_comparisons_agree_with_rust() {
 }
 
 #[test]
-fn sixty_four_bit_multiplication_agrees_with_rust() {
+fn sixty_four_bit_multiplication_and_subtraction_agree_with_rust() {
     let text = r#".version 7.0
 .target sm_20
 .address_size 64
@@ -143,12 +143,18 @@ fn sixty_four_bit_multiplication_agrees_with_rust() {
 	ld.global.u64 %rd5, [%rd7];
 	add.s64 %rd7, %rd2, %rd4;
 	ld.global.u64 %rd6, [%rd7];
-	mul.wide.u32 %rd4, %r4, 16;
+	mul.wide.u32 %rd4, %r4, 40;
 	add.s64 %rd7, %rd3, %rd4;
 	mul.lo.u64 %rd8, %rd5, %rd6;
 	st.global.u64 [%rd7], %rd8;
 	mul.lo.s64 %rd8, %rd5, 1099511627777;
 	st.global.u64 [%rd7+8], %rd8;
+	sub.s64 %rd8, %rd5, %rd6;
+	st.global.u64 [%rd7+16], %rd8;
+	sub.s64 %rd8, %rd5, 1125899906842624;
+	st.global.u64 [%rd7+24], %rd8;
+	sub.s64 %rd8, 0, %rd6;
+	st.global.u64 [%rd7+32], %rd8;
 	ret;
 }
 "#;
@@ -186,12 +192,13 @@ fn sixty_four_bit_multiplication_agrees_with_rust() {
             "mul64",
             n as u32 / 64,
             64,
-            vec![u64s(&a), u64s(&b), zeros32(4 * n)],
+            vec![u64s(&a), u64s(&b), zeros32(10 * n)],
         ),
     );
     let got = words(&out[2]);
     for i in 0..n {
-        let w = |k: usize| u64::from(got[4 * i + 2 * k]) | u64::from(got[4 * i + 2 * k + 1]) << 32;
+        let w =
+            |k: usize| u64::from(got[10 * i + 2 * k]) | u64::from(got[10 * i + 2 * k + 1]) << 32;
         assert_eq!(w(0), a[i].wrapping_mul(b[i]), "{:#x} * {:#x}", a[i], b[i]);
         assert_eq!(
             w(1),
