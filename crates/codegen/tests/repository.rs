@@ -151,3 +151,15 @@ fn shared_atomic_histograms_agree_and_count_right() {
         vec![u32s(&vals), zeros32(64), value_u32(2048)],
     );
 }
+
+#[test]
+fn register_indexed_shared_array_agrees_with_the_meaning() {
+    // idx64(out): out[2t] = 3 (t ^ 1), out[2t + 1] = 4 (t + 1).
+    let path = "tests/kernels/array_index_64.ptx";
+    let text = std::fs::read_to_string(format!("../../{path}")).expect(path);
+    let out = run_both(path, &text, &spec("idx64", 1, 32, vec![zeros32(64)]));
+    let want: Vec<u32> = (0..32u32)
+        .flat_map(|t| [3 * (t ^ 1), 4 * (t + 1)])
+        .collect();
+    assert_eq!(words(&out[0]), want);
+}
