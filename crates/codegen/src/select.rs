@@ -383,6 +383,9 @@ impl<'a> Selector<'a> {
             Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
             Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
             Opcode::Sqrt if ty == Type::F32 && mods.rounding.is_some() => self.sqrt_f32(inst, &g),
+            Opcode::Div | Opcode::Rem if matches!(ty, Type::U64 | Type::B64) => {
+                self.divrem_u64(inst, &g, inst.op == Opcode::Rem)
+            }
             Opcode::Div | Opcode::Rem
                 if w == 32 && matches!(ty, Type::U32 | Type::S32 | Type::B32) =>
             {
@@ -1369,11 +1372,15 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
     }
 }
 
-/// Whether `inst`'s sequence uses the f64 temporaries R4–R13 (the allocator keeps them free).
+/// Whether `inst`'s sequence uses the temporaries R4–R13 (IEEE f32 division and square root,
+/// 64-bit div/rem): the allocator keeps them free.
 pub fn needs_f64_scratch(inst: &Inst) -> bool {
-    matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
-        && inst.ty() == Some(Type::F32)
-        && !inst.mods.has(Flag::Approx)
+    let wide_int = matches!(inst.op, Opcode::Div | Opcode::Rem)
+        && matches!(inst.ty(), Some(Type::U64 | Type::B64));
+    wide_int
+        || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
+            && inst.ty() == Some(Type::F32)
+            && !inst.mods.has(Flag::Approx)
 }
 
 fn ty_is_float(t: Type) -> bool {

@@ -144,3 +144,89 @@ fn div_and_rem_agree_on_both_executors_and_with_the_spec() {
         );
     }
 }
+
+#[test]
+fn sixty_four_bit_unsigned_div_and_rem_agree_with_the_spec() {
+    let text = r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry divrem64(.param .u64 pa, .param .u64 pb, .param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<12>;
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.s64 %rd7, %rd1, %rd4;
+	ld.global.u64 %rd5, [%rd7];
+	add.s64 %rd7, %rd2, %rd4;
+	ld.global.u64 %rd6, [%rd7];
+	mul.wide.u32 %rd4, %r4, 24;
+	add.s64 %rd7, %rd3, %rd4;
+	div.u64 %rd8, %rd5, %rd6;
+	st.global.u64 [%rd7], %rd8;
+	rem.u64 %rd8, %rd5, %rd6;
+	st.global.u64 [%rd7+8], %rd8;
+	rem.u64 %rd8, %rd5, 1000;
+	st.global.u64 [%rd7+16], %rd8;
+	ret;
+}
+"#;
+    let mut edges: Vec<u64> = vec![
+        0,
+        1,
+        2,
+        3,
+        7,
+        1000,
+        0xffff_ffff,
+        0x1_0000_0000,
+        0x1_0000_0001,
+        0x7fff_ffff_ffff_ffff,
+        0x8000_0000_0000_0000,
+        0xffff_ffff_ffff_fffe,
+        0xffff_ffff_ffff_ffff,
+    ];
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    while edges.len() < 32 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        edges.push(s >> (s % 64));
+    }
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &x in &edges {
+        for &y in &edges {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let n = a.len();
+    let out = run_both(
+        "divrem64.ptx",
+        text,
+        &spec(
+            "divrem64",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u64s(&b), zeros32(6 * n)],
+        ),
+    );
+    let got = words(&out[2]);
+    for i in 0..n {
+        let w = |k: usize| u64::from(got[6 * i + 2 * k]) | u64::from(got[6 * i + 2 * k + 1]) << 32;
+        let (x, y) = (a[i], b[i]);
+        assert_eq!(
+            w(0),
+            x.checked_div(y).unwrap_or(u64::MAX),
+            "{x:#x} / {y:#x}"
+        );
+        assert_eq!(w(1), x.checked_rem(y).unwrap_or(x), "{x:#x} % {y:#x}");
+        assert_eq!(w(2), x % 1000, "{x:#x} % 1000");
+    }
+}

@@ -149,3 +149,67 @@ impl Selector<'_> {
         }
     }
 }
+
+impl Selector<'_> {
+    /// `div`/`rem .u64`: restoring division, one quotient bit per iteration of a uniform
+    /// 64-iteration loop (every lane runs it the same number of times, so the loop's branch
+    /// never diverges). The dividend's pair shifts left into the remainder and collects the
+    /// quotient bits at its low end. With `b = 0` every step subtracts 0 and sets the bit:
+    /// the quotient is all ones and the remainder `a`, as `ops::int::divrem`.
+    /// Temporaries: R4–R11 (kept free like the f64 temporaries of fdiv.rs), R0, R2, P6.
+    pub(super) fn divrem_u64(&mut self, inst: &Inst, g: &str, rem: bool) -> R<()> {
+        if !g.is_empty() {
+            return Err("a guarded 64-bit div/rem has no selection rule yet".into());
+        }
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = self.src64(Self::opnd(inst, 1)?, "")?;
+        let t = |k: u8| format!("R{}", super::fdiv::F64_SCRATCH + k);
+        let (nl, nh, dvl, dvh, rl, rh) = (t(0), t(1), t(2), t(3), t(4), t(5));
+        // The dividend into n (before b's immediate may reuse R2:R3).
+        self.emit("", format!("MOV {nl}, {al};"));
+        self.emit("", format!("MOV {nh}, {ah};"));
+        let (bl, bh) = self.src64(Self::opnd(inst, 2)?, "")?;
+        let (s0, s2) = (format!("R{SCRATCH}"), format!("R{SCRATCH_PAIR}"));
+        let p = format!("P{SCRATCH_PRED}");
+        let top = format!("{}D{}L", self.label_prefix, self.out.len());
+        for l in [
+            format!("MOV {dvl}, {bl};"),
+            format!("MOV {dvh}, {bh};"),
+            format!("MOV {rl}, RZ;"),
+            format!("MOV {rh}, RZ;"),
+            format!("MOV32I {s0}, 0x40;"),
+        ] {
+            self.emit("", l);
+        }
+        self.out.push(super::Line::Label(top.clone()));
+        for l in [
+            // r:n <<= 1 (128-bit shift across the two pairs).
+            format!("SHL {rh}, {rh}, 0x1;"),
+            format!("SHR.U32 {s2}, {rl}, 0x1f;"),
+            format!("LOP.OR {rh}, {rh}, {s2};"),
+            format!("SHL {rl}, {rl}, 0x1;"),
+            format!("SHR.U32 {s2}, {nh}, 0x1f;"),
+            format!("LOP.OR {rl}, {rl}, {s2};"),
+            format!("SHL {nh}, {nh}, 0x1;"),
+            format!("SHR.U32 {s2}, {nl}, 0x1f;"),
+            format!("LOP.OR {nh}, {nh}, {s2};"),
+            format!("SHL {nl}, {nl}, 0x1;"),
+            // r >= d (unsigned 64-bit): subtract and set the quotient bit.
+            format!("ISETP.GE.U32.AND {p}, pt, {rl}, {dvl}, pt;"),
+            format!("ISETP.EQ.U32.AND {p}, pt, {rh}, {dvh}, {p};"),
+            format!("ISETP.GT.U32.OR {p}, pt, {rh}, {dvh}, {p};"),
+            format!("@{p} IADD {rl}.CC, {rl}, -{dvl};"),
+            format!("@{p} IADD.X {rh}, {rh}, -{dvh};"),
+            format!("@{p} LOP32I.OR {nl}, {nl}, 0x1;"),
+            format!("IADD {s0}, {s0}, -0x1;"),
+            format!("ISETP.NE.U32.AND {p}, pt, {s0}, RZ, pt;"),
+            format!("@{p} BRA {top};"),
+        ] {
+            self.emit("", l);
+        }
+        let (ql, qh) = if rem { (rl, rh) } else { (nl, nh) };
+        self.emit("", format!("MOV {dl}, {ql};"));
+        self.emit("", format!("MOV {dh}, {qh};"));
+        Ok(())
+    }
+}
