@@ -85,11 +85,34 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
     // The frame of a `.func`: its outgoing argument block, then the saved registers.
     let saved_gprs: Vec<u8> = (4..=regs.max_gpr).collect();
     let saved_preds = regs.preds_used();
+    // A `.func`'s `.local` variables live in its frame (one copy per activation), above
+    // its outgoing argument block: offsets from R1.
+    let mut frame_locals: HashMap<VarId, i64> = HashMap::new();
+    let mut locals_end = match role {
+        Role::Entry => 0,
+        Role::Func(id) => env.outgoing.get(&Some(id)).map_or(0, |o| o.1),
+    };
+    if let Role::Func(_) = role {
+        for v in &f.locals {
+            let Some(var) = env.module.var(*v) else {
+                continue;
+            };
+            if var.space != ir::Space::Local {
+                continue;
+            }
+            let size = u32::try_from(var.size)
+                .ok()
+                .filter(|&s| s <= 64 * 1024)
+                .ok_or_else(|| err(var.span, "a .local variable over 64 KiB in a .func".into()))?;
+            let at = locals_end.next_multiple_of(var.align.clamp(4, 16));
+            frame_locals.insert(*v, i64::from(at));
+            locals_end = at + size;
+        }
+    }
     let frame = match role {
         Role::Entry => env.outgoing.get(&None).map_or(0, |o| o.1),
-        Role::Func(id) => {
-            let out = env.outgoing.get(&Some(id)).map_or(0, |o| o.1);
-            out + 4 * (saved_gprs.len() + saved_preds.len()) as u32
+        Role::Func(_) => {
+            locals_end.next_multiple_of(4) + 4 * (saved_gprs.len() + saved_preds.len()) as u32
         }
     };
     let frame = frame.next_multiple_of(8);
@@ -104,10 +127,7 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
         .unwrap_or_default();
     let mut out = Vec::new();
     let mut epilogue = Vec::new();
-    let save_base = match role {
-        Role::Entry => 0,
-        Role::Func(id) => env.outgoing.get(&Some(id)).map_or(0, |o| o.1),
-    };
+    let save_base = locals_end.next_multiple_of(4);
     match role {
         Role::Entry => {
             out.push(Line::Inst("MOV R1, c [0x1] [0x100];".into()));
@@ -181,6 +201,7 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
             Role::Func(_) => Some(epilogue),
         },
         label_prefix: pre.clone(),
+        frame_locals,
         a64: env.module.address_size == ir::AddressSize::Bits64,
         uses_bar: false,
         carry: None,

@@ -159,15 +159,16 @@ fn compile_entry(
         .collect();
     for (_, g) in &func_bodies {
         if let Some(v) = g.locals.iter().find(|v| {
-            module
-                .var(**v)
-                .is_some_and(|var| matches!(var.space, Space::Local | Space::Shared))
+            module.var(**v).is_some_and(|var| {
+                matches!(var.space, Space::Shared | Space::SharedCta)
+                    || var.space == Space::Local && var.init.is_some()
+            })
         }) {
             let span = module.var(*v).map_or(g.span, |var| var.span);
             return Err(err(
                 span,
                 format!(
-                    "`{}` declares .local/.shared variables, which are not translated in a .func",
+                    "`{}` declares .shared or initialized .local variables, which are not translated in a .func",
                     g.name
                 ),
             ));

@@ -49,6 +49,8 @@ pub struct Selector<'a> {
     pub epilogue: Option<Vec<String>>,
     /// Prefix of the labels this body's sequences define (unique per function).
     pub label_prefix: String,
+    /// A `.func`'s `.local` variables: offsets in its frame, from R1.
+    pub frame_locals: HashMap<VarId, i64>,
     pub a64: bool,
     pub uses_bar: bool,
     /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
@@ -1031,6 +1033,21 @@ impl<'a> Selector<'a> {
                 }
                 Ok(())
             }
+            Operand::VarAddr { var, offset } if self.frame_locals.contains_key(var) => {
+                // A `.func`'s local: its frame address, R1 plus the offset (a local window
+                // offset, as the address of a local variable is).
+                let at = self.frame_locals.get(var).copied().unwrap_or(0) + offset;
+                let d = self.dst(inst)?;
+                if w == 64 {
+                    let (dl, dh) = self.pair(d)?;
+                    self.emit(g, format!("IADD {dl}, R1, {};", hex(at)));
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                } else {
+                    let d = self.gpr(d)?;
+                    self.emit(g, format!("IADD {d}, R1, {};", hex(at)));
+                }
+                Ok(())
+            }
             Operand::VarAddr { var, offset } => {
                 // A window offset: shared, local, or c[0x2] (as `mov` of a variable gives
                 // its address in its own space).
@@ -1150,6 +1167,12 @@ impl<'a> Selector<'a> {
                     }
                 };
                 Ok((text, a.offset))
+            }
+            AddrBase::Var(v)
+                if space == Some(Space::Local) && self.frame_locals.contains_key(&v) =>
+            {
+                let at = self.frame_locals.get(&v).copied().unwrap_or(0);
+                Ok(("R1".into(), at + a.offset))
             }
             AddrBase::Var(v) => {
                 let window = match space {

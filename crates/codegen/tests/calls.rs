@@ -113,3 +113,53 @@ fn warp_size_agrees() {
     let got = words(&out[0]);
     assert_eq!(got, (0..64).map(|t| 64 + t).collect::<Vec<u32>>());
 }
+
+fn gcd(x: u64, y: u64) -> u64 {
+    if y == 0 {
+        x
+    } else {
+        gcd(y, x % y)
+    }
+}
+
+fn tri(k: u32) -> u32 {
+    k * (k + 1) / 2
+}
+
+#[test]
+fn kernels_calls_recursion_struct_results_and_frame_locals_agree() {
+    let n = 96u32;
+    let out = run_file(
+        "tests/kernels/calls.ptx",
+        "calls",
+        2,
+        64,
+        vec![zeros32(5 * 128), value_u32(n)],
+    );
+    let got = words(&out[0]);
+    for g in 0..n {
+        let (x, y) = (u64::from(g + 1) * 0x9e37_79b9, u64::from(7 * g + 3) * 12);
+        let (a, b) = (1000 * g + 7, g % 13 + 1);
+        let last = if g % 2 == 1 {
+            u32::from((g % 25) % 2 == 0)
+        } else {
+            tri(g % 30)
+        };
+        assert_eq!(
+            &got[5 * g as usize..5 * g as usize + 5],
+            &[fib(g % 16), gcd(x, y) as u32, a / b, a % b, last],
+            "thread {g}"
+        );
+    }
+    let out = run_file(
+        "tests/kernels/calls.ptx",
+        "frame_locals",
+        1,
+        64,
+        vec![zeros32(64)],
+    );
+    assert_eq!(
+        words(&out[0]),
+        (0..64).map(|t| tri(t % 24)).collect::<Vec<u32>>()
+    );
+}
