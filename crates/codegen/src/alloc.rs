@@ -7,7 +7,7 @@
 //! (destinations never share a register with the sources of their own instruction: several
 //! selections write part of the result before reading every source, e.g. the two halves of
 //! `mul.wide`). Registers are then coloured greedily in order of first appearance: 32-bit
-//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P6 (R0, R1 and R2:R3 are
+//! values in R4–R62, 64-bit values in aligned pairs, predicates in P0–P6 (P6 is kept as scratch in bodies with div/rem or 64-bit setp; R0, R1 and R2:R3 are
 //! the scratch registers and the stack pointer, see `regs.rs`).
 //!
 //! This is not yet the `regalloc2`-based allocator the design asks for: there is no
@@ -113,12 +113,34 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
     let n = f.regs.len();
     let nb = cfg.blocks.len();
     let (mut u, mut d) = (Vec::new(), Vec::new());
+    // A `.func`'s register return values are read by its epilogue at every `ret` (and at the
+    // end of a body that falls off its end).
+    let ret_regs: Vec<usize> = f
+        .rets
+        .iter()
+        .filter_map(|p| match p {
+            ir::Param::Reg(r) => Some(r.index()),
+            ir::Param::Var(_) => None,
+        })
+        .collect();
+    let last = body.len().wrapping_sub(1);
+    let uses_defs = |at: usize, inst: &Inst, u: &mut Vec<usize>, d: &mut Vec<usize>| {
+        uses_defs(inst, u, d);
+        if inst.op == ir::Opcode::Ret || at == last {
+            u.extend_from_slice(&ret_regs);
+        }
+    };
     // Per block: registers read before written (gen) and written unconditionally (kill).
     let mut gen = vec![Bits::new(n); nb];
     let mut kill = vec![Bits::new(n); nb];
     for (b, blk) in cfg.blocks.iter().enumerate() {
-        for inst in body.get(blk.start..blk.end).unwrap_or(&[]) {
-            uses_defs(inst, &mut u, &mut d);
+        for (k, inst) in body
+            .get(blk.start..blk.end)
+            .unwrap_or(&[])
+            .iter()
+            .enumerate()
+        {
+            uses_defs(blk.start + k, inst, &mut u, &mut d);
             for &r in &u {
                 if !kill[b].has(r) {
                     gen[b].set(r);
@@ -162,7 +184,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         let mut live = live_out[b].clone();
         for idx in (blk.start..blk.end).rev() {
             let Some(inst) = body.get(idx) else { continue };
-            uses_defs(inst, &mut u, &mut d);
+            uses_defs(idx, inst, &mut u, &mut d);
             for &x in &d {
                 for y in live.iter() {
                     edge(x, y);
@@ -185,12 +207,34 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             }
         }
     }
+    // Registers live on entry (a `.func`'s register parameters, or values read before any
+    // write) are all defined "before" the body: they interfere with each other.
+    if let Some(entry) = live_in.first() {
+        let regs: Vec<usize> = entry.iter().collect();
+        for (i, &x) in regs.iter().enumerate() {
+            for &y in &regs[i + 1..] {
+                edge(x, y);
+            }
+        }
+    }
     let mut order: Vec<(usize, usize)> = first_seen
         .iter()
         .enumerate()
         .filter_map(|(r, s)| s.map(|s| (s, r)))
         .collect();
     order.sort_unstable();
+    // P6 is kept free for the div/rem sequences' scratch predicate only where they occur.
+    let preds = if f.insts().iter().any(crate::select::needs_scratch_pred) {
+        crate::regs::SCRATCH_PRED
+    } else {
+        crate::regs::SCRATCH_PRED + 1
+    };
+    // R4–R13 are kept free for the f32 division sequence's f64 temporaries where it occurs.
+    let first = if f.insts().iter().any(crate::select::needs_f64_scratch) {
+        14
+    } else {
+        4
+    };
     let mut loc: HashMap<usize, Loc> = HashMap::new();
     for &(at, r) in &order {
         let reg = &f.regs[r];
@@ -205,14 +249,14 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         };
         let gpr_free = |g: u8| !taken.iter().any(|&l| occupies(l, g));
         let chosen = match width_of(reg.ty) {
-            Some(1) => (0..=6u8)
+            Some(1) => (0..preds)
                 .find(|&p| !taken.contains(&Loc::Pred(p)))
                 .map(Loc::Pred),
-            Some(64) => (4..=61u8)
+            Some(64) => (first..=61u8)
                 .step_by(2)
                 .find(|&g| gpr_free(g) && gpr_free(g + 1))
                 .map(Loc::Pair),
-            Some(_) => (4..=62u8).find(|&g| gpr_free(g)).map(Loc::Gpr),
+            Some(_) => (first..=62u8).find(|&g| gpr_free(g)).map(Loc::Gpr),
             None => {
                 return Err(AllocError {
                     inst: at,
@@ -229,7 +273,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             }
             None => {
                 let what = if reg.ty == ir::Type::Pred {
-                    "more than 7 predicates live at once"
+                    "more predicates live at once than P0-P6 (P0-P5 with div/rem or 64-bit setp)"
                 } else {
                     "more than 59 general registers live at once"
                 };

@@ -13,6 +13,8 @@
 //! docs/codegen.md for what is and is not covered.
 
 pub mod alloc;
+pub mod body;
+pub mod calls;
 pub mod cfg;
 pub mod coverage;
 pub mod regs;
@@ -21,8 +23,8 @@ pub mod select;
 
 use diag::{Diagnostic, SourceFile, Span};
 use fermi::cubin::{self, AddressSize, Arch, Kernel, Param};
-use ir::{FuncKind, Function, Module, Opcode, Space};
-use select::{Line, Selector};
+use ir::{FuncKind, Function, Module, Space};
+use select::Line;
 use std::collections::HashMap;
 
 /// The translation of one module.
@@ -48,13 +50,14 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
             ),
         ));
     }
+    let (consts, constant2) = constant_bank(module);
     let mut errors = Vec::new();
     let mut kernels = Vec::new();
     for f in &module.functions {
         if f.kind != FuncKind::Entry || f.body.is_none() {
             continue;
         }
-        match compile_entry(module, f, file) {
+        match compile_entry(module, f, file, &consts) {
             Ok(k) => kernels.push(k),
             Err(mut e) => errors.append(&mut e),
         }
@@ -70,11 +73,43 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
                 ir::AddressSize::Bits64 => AddressSize::Bits64,
             },
             kernels,
-            constant2: Vec::new(),
+            constant2,
             constants: Vec::new(),
         },
         warnings,
     })
+}
+
+/// Module-scope `.const` variables (bank 0 in PTX) laid out in declaration order in `c[0x2]`,
+/// where NVIDIA's sm_20 code keeps `__constant__` data, with their initial bytes. Variables
+/// whose initializers hold addresses (relocations) are left out: reading them is an error.
+fn constant_bank(module: &Module) -> (HashMap<ir::VarId, u32>, Vec<u8>) {
+    let mut offsets = HashMap::new();
+    let mut bytes = Vec::new();
+    for v in &module.globals {
+        let Some(var) = module.var(*v) else { continue };
+        if var.space != Space::Const || var.const_bank != 0 {
+            continue;
+        }
+        if var.init.as_ref().is_some_and(|i| !i.relocs.is_empty()) {
+            continue;
+        }
+        let off = align_up(bytes.len() as u32, var.align.max(4));
+        let Some(end) = u32::try_from(var.size)
+            .ok()
+            .and_then(|n| off.checked_add(n))
+            .filter(|&e| e <= 0x10000)
+        else {
+            continue; // larger than the 64 KiB bank: its uses are errors
+        };
+        bytes.resize(end as usize, 0);
+        if let Some(init) = &var.init {
+            let n = init.bytes.len().min((end - off) as usize);
+            bytes[off as usize..off as usize + n].copy_from_slice(&init.bytes[..n]);
+        }
+        offsets.insert(*v, off);
+    }
+    (offsets, bytes)
 }
 
 fn align_up(x: u32, a: u32) -> u32 {
@@ -85,6 +120,7 @@ fn compile_entry(
     module: &Module,
     f: &Function,
     file: &SourceFile,
+    consts: &HashMap<ir::VarId, u32>,
 ) -> Result<Kernel, Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let body = f.insts();
@@ -115,10 +151,34 @@ fn compile_entry(
             format!("{end} bytes of parameters; sm_20 takes at most 4096"),
         ));
     }
-    // Shared variables the body names (module scope or the entry's own), laid out in
+    // The `.func`s the entry calls, directly or not.
+    let (funcs, recursive) = calls::reachable(module, f).map_err(|m| err(f.span, m))?;
+    let func_bodies: Vec<(ir::FuncId, &Function)> = funcs
+        .iter()
+        .filter_map(|&id| module.function(id).map(|g| (id, g)))
+        .collect();
+    for (_, g) in &func_bodies {
+        if let Some(v) = g.locals.iter().find(|v| {
+            module.var(**v).is_some_and(|var| {
+                matches!(var.space, Space::Shared | Space::SharedCta)
+                    || var.space == Space::Local && var.init.is_some()
+            })
+        }) {
+            let span = module.var(*v).map_or(g.span, |var| var.span);
+            return Err(err(
+                span,
+                format!(
+                    "`{}` declares .shared or initialized .local variables, which are not translated in a .func",
+                    g.name
+                ),
+            ));
+        }
+    }
+    // Shared variables the bodies name (module scope or the entry's own), laid out in
     // declaration order: like ptxas, a kernel's window holds only what it uses.
     let named: std::collections::HashSet<ir::VarId> = body
         .iter()
+        .chain(func_bodies.iter().flat_map(|(_, g)| g.insts().iter()))
         .flat_map(|i| i.operands.iter())
         .filter_map(|o| match o {
             ir::Operand::VarAddr { var, .. } => Some(*var),
@@ -131,6 +191,10 @@ fn compile_entry(
         .collect();
     let mut shared = HashMap::new();
     let mut smem = 0u32;
+    // Local variables at fixed offsets of the thread's local window, below the stack (the
+    // Fermi executor and the driver put the stack above `local_size`).
+    let mut local = HashMap::new();
+    let mut lmem = 0u32;
     for v in module.globals.iter().chain(f.locals.iter()) {
         let Some(var) = module.var(*v) else { continue };
         match var.space {
@@ -140,14 +204,26 @@ fn compile_entry(
                 shared.insert(*v, off);
                 smem = off.saturating_add(size);
             }
-            Space::Local if f.locals.contains(v) => {
-                return Err(err(
-                    var.span,
-                    "local memory variables are not yet translated".into(),
-                ));
+            Space::Local if named.contains(v) => {
+                if var.init.is_some() {
+                    return Err(err(
+                        var.span,
+                        "initialized local variables are not translated".into(),
+                    ));
+                }
+                let size = u32::try_from(var.size).unwrap_or(u32::MAX);
+                let off = align_up(lmem, var.align.max(4));
+                local.insert(*v, off);
+                lmem = off.saturating_add(size);
             }
             _ => {}
         }
+    }
+    if lmem > 512 * 1024 {
+        return Err(err(
+            f.span,
+            format!("{lmem} bytes of local memory per thread; sm_20 has 512 KiB"),
+        ));
     }
     if smem > 48 * 1024 {
         return Err(err(
@@ -155,164 +231,63 @@ fn compile_entry(
             format!("{smem} bytes of shared memory; sm_20 has 48 KiB per CTA"),
         ));
     }
-    let graph = cfg::build_cfg(body);
-    let divergent: Vec<usize> = graph
-        .blocks
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| {
-            b.end > b.start
-                && body.get(b.end - 1).is_some_and(|i| {
-                    i.op == Opcode::Bra && i.guard.is_some() && !i.mods.has(isa::Flag::Uni)
-                })
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let block_span = |b: usize| {
-        graph
-            .blocks
-            .get(b)
-            .and_then(|blk| body.get(blk.start))
-            .map_or(f.span, |i| i.span)
-    };
-    let plan = cfg::plan_reconvergence(&graph, &divergent).map_err(|e| {
-        err(
-            block_span(e.block),
-            format!(
-                "cannot map control flow onto the reconvergence stack: {}",
-                e.message
-            ),
-        )
-    })?;
-
-    let assignment = alloc::allocate(f, &graph).map_err(|e| {
-        let span = body.get(e.inst).map_or(f.span, |i| i.span);
-        err(span, format!("cannot allocate registers: {}", e.message))
-    })?;
-    let mut sel = Selector {
+    let mut layouts = HashMap::new();
+    for &(id, g) in &func_bodies {
+        let l = calls::arg_layout(module, g).map_err(|m| err(g.span, m))?;
+        layouts.insert(id, l);
+    }
+    let mut outgoing = HashMap::new();
+    outgoing.insert(
+        None,
+        calls::outgoing(f, &layouts).map_err(|m| err(f.span, m))?,
+    );
+    for &(id, g) in &func_bodies {
+        outgoing.insert(
+            Some(id),
+            calls::outgoing(g, &layouts).map_err(|m| err(g.span, m))?,
+        );
+    }
+    let env = body::Env {
         module,
-        func: f,
-        regs: regs::RegMap::from_assignment(assignment),
-        out: vec![Line::Inst("MOV R1, c [0x1] [0x100];".into())],
+        file,
         params: param_off,
         shared,
-        a64: module.address_size == ir::AddressSize::Bits64,
-        uses_bar: false,
-        carry: None,
+        local,
+        consts: consts.clone(),
+        layouts,
+        outgoing,
     };
     let mut errors = Vec::new();
-    let n = graph.blocks.len();
-    // Per join block, its regions from the innermost (smallest) out.
-    let stubs_of = |x: usize| -> Vec<usize> {
-        let mut v: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].join == x).collect();
-        v.sort_by_key(|&i| plan[i].size());
-        v
-    };
-    // Where an edge p → t must land: the `.S` of the innermost region around p that
-    // reconverges at t, or t itself.
-    let edge_label = |p: usize, t: usize| -> String {
-        match stubs_of(t).into_iter().find(|&i| plan[i].region[p]) {
-            Some(i) => format!("S{i}"),
-            None => format!("B{t}"),
-        }
-    };
-    for (b, blk) in graph.blocks.iter().enumerate() {
-        sel.out.push(Line::Label(format!("B{b}")));
-        sel.carry = None;
-        // One `NOP.S` per region meeting here, innermost first; after an inner region's lanes
-        // reconverge they go on to the enclosing region's `.S`.
-        let stubs = stubs_of(b);
-        for (k, &i) in stubs.iter().enumerate() {
-            sel.out.push(Line::Label(format!("S{i}")));
-            sel.out.push(Line::Inst("NOP.S CC.T;".into()));
-            sel.out.push(Line::Label(format!("T{i}")));
-            let parent = stubs
-                .iter()
-                .copied()
-                .filter(|&j| j != i && plan[j].size() > plan[i].size())
-                .find(|&j| (0..n).all(|q| !plan[i].region[q] || plan[j].region[q]));
-            let next = stubs.get(k + 1).copied();
-            if let Some(pj) = parent {
-                if Some(pj) != next {
-                    sel.out.push(Line::Inst(format!("BRA S{pj};")));
+    let mut lines = Vec::new();
+    let mut max_gpr = 3u8;
+    let mut uses_bar = false;
+    let mut entry_frame = 0;
+    let mut stack = 0u32;
+    for (role, g) in std::iter::once((body::Role::Entry, f))
+        .chain(func_bodies.iter().map(|&(id, g)| (body::Role::Func(id), g)))
+    {
+        match body::compile_body(&env, g, role) {
+            Ok(b) => {
+                lines.extend(b.lines);
+                max_gpr = max_gpr.max(b.max_gpr);
+                uses_bar |= b.uses_bar;
+                match role {
+                    body::Role::Entry => entry_frame = b.frame,
+                    // Enough for every callee's frame at once (a bound for acyclic call
+                    // graphs); recursion relies on the driver's extra stack as well.
+                    body::Role::Func(_) => stack += b.frame,
                 }
             }
+            Err(mut e) => errors.append(&mut e),
         }
-        let mut ssys: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].at == b).collect();
-        // The outer region's SSY first: it must be below the inner one on the stack.
-        ssys.sort_by_key(|&i| std::cmp::Reverse(plan[i].size()));
-        let insts = body.get(blk.start..blk.end).unwrap_or(&[]);
-        let term = insts
-            .last()
-            .filter(|i| matches!(i.op, Opcode::Bra | Opcode::Ret | Opcode::Exit));
-        let plain = if term.is_some() {
-            &insts[..insts.len() - 1]
-        } else {
-            insts
-        };
-        for inst in plain {
-            if let Err(why) = sel.select(inst) {
-                errors.push(unsupported(file, inst, &why));
-            }
-        }
-        for &i in &ssys {
-            sel.out.push(Line::Inst(format!("SSY T{i};")));
-        }
-        match term {
-            Some(inst) if inst.op == Opcode::Bra => {
-                let Some(t) = cfg::branch_target(inst) else {
-                    errors.push(unsupported(file, inst, "an indirect branch"));
-                    continue;
-                };
-                let tb = graph.block_of_inst.get(t).copied().unwrap_or(usize::MAX);
-                match sel.select(inst) {
-                    Ok(()) => {}
-                    Err(why) => errors.push(unsupported(file, inst, &why)),
-                }
-                let g = match inst.guard {
-                    None => String::new(),
-                    Some(gd) => match sel.regs.loc(f, gd.reg) {
-                        Ok(regs::Loc::Pred(p)) => {
-                            format!("@{}P{p} ", if gd.negated { "!" } else { "" })
-                        }
-                        _ => {
-                            errors.push(unsupported(file, inst, "guard is not a predicate"));
-                            continue;
-                        }
-                    },
-                };
-                sel.out
-                    .push(Line::Inst(format!("{g}BRA {};", edge_label(b, tb))));
-            }
-            Some(inst) => {
-                if let Err(why) = sel.select(inst) {
-                    errors.push(unsupported(file, inst, &why));
-                }
-            }
-            None => {}
-        }
-        // Falling through into a join whose first `.S` is not this block's: branch to it.
-        let falls = blk.succs.contains(&(b + 1))
-            && term.is_none_or(|t| t.guard.is_some() || t.op != Opcode::Bra);
-        if falls {
-            let label = edge_label(b, b + 1);
-            let first = stubs_of(b + 1).first().map(|i| format!("S{i}"));
-            if label.starts_with('S') && Some(&label) != first.as_ref() {
-                sel.out.push(Line::Inst(format!("BRA {label};")));
-            }
-        }
-        // The end of the body, or a block falling off into nothing: the thread ends.
-        if b + 1 == n
-            && (blk.start == blk.end
-                || term.is_none_or(|t| t.guard.is_some() || t.op == Opcode::Bra))
-        {
-            sel.out.push(Line::Inst("EXIT;".into()));
-        }
+    }
+    if recursive {
+        stack = stack.max(4096);
     }
     if !errors.is_empty() {
         return Err(errors);
     }
-    let code = assemble_lines(&sel.out).map_err(|m| {
+    let code = assemble_lines(&lines).map_err(|m| {
         err(
             f.span,
             format!(
@@ -326,18 +301,18 @@ fn compile_entry(
         params,
         param_size: end,
         shared_size: smem,
-        local_size: 0,
-        reg_count: sel.regs.max_gpr + 1,
-        bar_count: u8::from(sel.uses_bar),
-        frame_size: 0,
-        min_stack_size: 0,
+        local_size: align_up(lmem, 16),
+        reg_count: max_gpr + 1,
+        bar_count: u8::from(uses_bar),
+        frame_size: entry_frame,
+        min_stack_size: stack,
         max_threads: None,
         sync_stack: None,
         constants: Vec::new(),
     })
 }
 
-fn unsupported(file: &SourceFile, inst: &ir::Inst, why: &str) -> Diagnostic {
+pub(crate) fn unsupported(file: &SourceFile, inst: &ir::Inst, why: &str) -> Diagnostic {
     let text = file
         .text
         .get(inst.span.range())

@@ -11,11 +11,14 @@ use std::collections::HashMap;
 /// R0 is a 32-bit scratch register, R1 the stack pointer, R2:R3 a 64-bit scratch pair.
 pub const SCRATCH: u8 = 0;
 pub const SCRATCH_PAIR: u8 = 2;
+/// P6 is the scratch predicate of multi-instruction sequences (div/rem): the allocator keeps it
+/// free in bodies that contain them.
+pub const SCRATCH_PRED: u8 = 6;
 const FIRST_FREE: u8 = 4;
 /// R63 is RZ.
 const LAST_GPR: u8 = 62;
-/// P7 is PT.
-const LAST_PRED: u8 = 6;
+/// P7 is PT; P6 is the scratch predicate.
+const LAST_PRED: u8 = SCRATCH_PRED - 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
@@ -74,6 +77,26 @@ impl RegMap {
             next_pred: u8::MAX,
             max_gpr,
         }
+    }
+
+    /// The location the allocator gave `r`, if it saw it.
+    pub fn loc_of(&self, r: RegId) -> Option<Loc> {
+        self.map.get(&r).copied()
+    }
+
+    /// The predicate registers the allocation uses (a `.func` saves them).
+    pub fn preds_used(&self) -> Vec<u8> {
+        let mut v: Vec<u8> = self
+            .map
+            .values()
+            .filter_map(|l| match l {
+                Loc::Pred(p) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     /// The location of `r`: the allocator's, or (for a map built with [`RegMap::new`])

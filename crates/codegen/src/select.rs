@@ -4,7 +4,17 @@
 //! Anything this selector cannot translate exactly returns an error naming the instruction and
 //! the reason; it never emits an approximation.
 
-use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR};
+mod atomic;
+mod bits;
+mod call;
+mod convert;
+mod divide;
+mod fdiv;
+mod fsqrt;
+mod legacy;
+mod subword;
+
+use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
@@ -26,6 +36,21 @@ pub struct Selector<'a> {
     pub params: HashMap<VarId, u32>,
     /// Offsets in the CTA's shared window.
     pub shared: HashMap<VarId, u32>,
+    /// Offsets in the thread's local window.
+    pub local: HashMap<VarId, u32>,
+    /// Offsets of module `.const` variables in `c[0x2]`.
+    pub consts: HashMap<VarId, u32>,
+    /// `.param` variables on the stack (a `.func`'s own parameters, call-site arguments and
+    /// results), as offsets from R1.
+    pub stack_params: HashMap<VarId, i64>,
+    /// The argument blocks of the `.func`s this kernel calls.
+    pub layouts: HashMap<ir::FuncId, crate::calls::ArgLayout>,
+    /// In a `.func`: what `ret` runs (restores, R1 back, `RET`); `None` in an entry.
+    pub epilogue: Option<Vec<String>>,
+    /// Prefix of the labels this body's sequences define (unique per function).
+    pub label_prefix: String,
+    /// A `.func`'s `.local` variables: offsets in its frame, from R1.
+    pub frame_locals: HashMap<VarId, i64>,
     pub a64: bool,
     pub uses_bar: bool,
     /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
@@ -232,6 +257,33 @@ impl<'a> Selector<'a> {
         let mods = &inst.mods;
         let unsupported_mods = [Flag::Sat, Flag::Cc, Flag::Ftz, Flag::Approx];
         let has = |f: Flag| mods.has(f);
+        if matches!(
+            inst.op,
+            Opcode::Set | Opcode::Slct | Opcode::Cnot | Opcode::Mul24 | Opcode::Mad24 | Opcode::Sad
+        ) {
+            if let Some(done) = self.legacy_int(inst, &g) {
+                return done;
+            }
+        }
+        if matches!(
+            inst.op,
+            Opcode::Bfind
+                | Opcode::Clz
+                | Opcode::Bfe
+                | Opcode::Prmt
+                | Opcode::Popc
+                | Opcode::Min
+                | Opcode::Max
+        ) {
+            if let Some(done) = self.bits(inst, &g, ty) {
+                return done;
+            }
+        }
+        if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
+            if let Some(done) = self.subword(inst, &g, ty) {
+                return done;
+            }
+        }
         match inst.op {
             Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
             Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
@@ -271,20 +323,76 @@ impl<'a> Selector<'a> {
                 self.emit(&g, format!("IADD {d}, {a}, {b};"));
                 Ok(())
             }
-            Opcode::Add if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
+            Opcode::Add | Opcode::Sub if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
                 if self.carry.is_some() {
                     return Err(
                         "a 64-bit add would overwrite the carry flag of a pending .cc chain".into(),
                     );
                 }
+                if matches!(Self::opnd(inst, 1)?, Operand::Imm(x) if *x != 0)
+                    && matches!(Self::opnd(inst, 2)?, Operand::Imm(x) if *x != 0)
+                {
+                    return Err("a 64-bit add/sub of two immediates".into());
+                }
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
                 let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
                 let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
-                self.emit(&g, format!("IADD {dl}.CC, {al}, {bl};"));
-                self.emit(&g, format!("IADD.X {dh}, {ah}, {bh};"));
+                // Subtraction as in the tested `sub.cc` chains: a negated operand is its two's
+                // complement on the low half and its complement plus the carry on the high.
+                let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+                self.emit(&g, format!("IADD {dl}.CC, {al}, {neg}{bl};"));
+                self.emit(&g, format!("IADD.X {dh}, {ah}, {neg}{bh};"));
                 Ok(())
             }
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
+            Opcode::Mul
+                if w == 64
+                    && !ty_is_float(ty)
+                    && matches!(mods.mul_mode, None | Some(MulMode::Lo)) =>
+            {
+                // The low 64 bits: lo = al·bl, hi = umulhi(al, bl) + al·bh + ah·bl.
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                let (al, ah) = match Self::opnd(inst, 1)? {
+                    Operand::Reg(r) => self.pair(*r)?,
+                    _ => return Err("an immediate first factor".into()),
+                };
+                let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                self.emit(&g, format!("IMUL.U32.U32.HI R{SCRATCH}, {al}, {bl};"));
+                self.emit(
+                    &g,
+                    format!("IMAD.U32.U32 R{SCRATCH}, {al}, {bh}, R{SCRATCH};"),
+                );
+                self.emit(&g, format!("IMAD.U32.U32 {dh}, {ah}, {bl}, R{SCRATCH};"));
+                self.emit(&g, format!("IMUL.U32.U32 {dl}, {al}, {bl};"));
+                Ok(())
+            }
+            Opcode::Div | Opcode::Rcp
+                if ty == Type::F32 && has(Flag::Approx) && !has(Flag::Ftz) && !has(Flag::Sat) =>
+            {
+                // ops: a × (1/b) and 1/a, the reciprocal being what MUFU.RCP computes.
+                let d = self.gpr(self.dst(inst)?)?;
+                let last = if inst.op == Opcode::Rcp { 1 } else { 2 };
+                let b = self.reg32(Self::opnd(inst, last)?, &g, SCRATCH)?;
+                if inst.op == Opcode::Rcp {
+                    self.emit(&g, format!("MUFU.RCP {d}, {b};"));
+                } else {
+                    self.emit(&g, format!("MUFU.RCP R{SCRATCH}, {b};"));
+                    let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH_PAIR)?;
+                    self.emit(&g, format!("FMUL {d}, {a}, R{SCRATCH};"));
+                }
+                Ok(())
+            }
+            Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
+            Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
+            Opcode::Sqrt if ty == Type::F32 && mods.rounding.is_some() => self.sqrt_f32(inst, &g),
+            Opcode::Div | Opcode::Rem if matches!(ty, Type::U64 | Type::B64) => {
+                self.divrem_u64(inst, &g, inst.op == Opcode::Rem)
+            }
+            Opcode::Div | Opcode::Rem
+                if w == 32 && matches!(ty, Type::U32 | Type::S32 | Type::B32) =>
+            {
+                self.divrem32(inst, &g, ty, inst.op == Opcode::Rem)
+            }
             Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not if ty == Type::Pred => {
                 self.pred_logic(inst, &g)
             }
@@ -461,14 +569,20 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Mov => self.mov(inst, &g, w),
-            Opcode::Cvta if !has(Flag::To) || mods.space == Some(Space::Global) => {
-                match mods.space {
-                    Some(Space::Global) => self.copy(inst, &g, w),
-                    _ => Err("only the global window is an identity mapping on sm_20 here; shared/local/const windows are not yet translated".into()),
+            Opcode::Cvta => match mods.space {
+                Some(Space::Global) => self.copy(inst, &g, w),
+                Some(Space::Shared | Space::SharedCta) => {
+                    self.cvta_window(inst, &g, w, has(Flag::To), 0x0)
                 }
-            }
+                Some(Space::Local) => self.cvta_window(inst, &g, w, has(Flag::To), 0x4),
+                _ => {
+                    Err("the constant and parameter windows have no generic addresses here".into())
+                }
+            },
             Opcode::Cvt => self.cvt(inst, &g),
-            Opcode::Ld => self.ld(inst, &g, ty),
+            // ldu reads the same value as ld (it only promises the address is warp-uniform and
+            // read-only); LD serves both.
+            Opcode::Ld | Opcode::Ldu => self.ld(inst, &g, ty),
             Opcode::St => self.st(inst, &g, ty),
             Opcode::Bar | Opcode::Barrier if !has(Flag::Arrive) && !has(Flag::Red) => {
                 match (inst.operands.first(), inst.operands.get(1)) {
@@ -481,11 +595,50 @@ impl<'a> Selector<'a> {
                 self.emit(&g, "BAR.RED.POPC RZ, RZ;".into());
                 Ok(())
             }
-            Opcode::Ret | Opcode::Exit => {
+            Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
                 Ok(())
             }
+            Opcode::Bar | Opcode::Barrier if has(Flag::Red) && !has(Flag::Arrive) => {
+                // bar.red.{popc,and,or} d, n, {!}c: BAR.RED.<op> with the register or
+                // predicate destination (barrier n, the whole CTA).
+                let id = match Self::opnd(inst, 1)? {
+                    Operand::Imm(0) => "RZ".to_string(),
+                    Operand::Imm(n) if *n < 16 => hex(*n as i64),
+                    _ => return Err("a barrier number in a register".into()),
+                };
+                if !matches!(inst.operands.get(2), None | Some(Operand::Omitted)) {
+                    return Err("a reduction barrier with a thread count".into());
+                }
+                let c = self.pred_src(Self::opnd(inst, 3)?)?;
+                let d = self.dst(inst)?;
+                let text = if has(Flag::Popc) {
+                    format!("BAR.RED.POPC {}, pt, {id}, RZ, {c};", self.gpr(d)?)
+                } else {
+                    let op = match (mods.bool_op, mods.atom_op) {
+                        (Some(BoolOp::Or), _) | (_, Some(isa::AtomOp::Or)) => "OR",
+                        _ => "AND",
+                    };
+                    format!("BAR.RED.{op} RZ, {}, {id}, RZ, {c};", self.pred(d)?)
+                };
+                self.uses_bar = true;
+                self.emit(&g, text);
+                Ok(())
+            }
+            Opcode::Ret => {
+                if !g.is_empty() && self.epilogue.is_some() {
+                    return Err("a guarded ret in a .func has no selection rule yet".into());
+                }
+                for l in self.end_lines() {
+                    self.emit(&g, l);
+                }
+                Ok(())
+            }
+            Opcode::Call => self.call(inst, &g),
+            Opcode::Atom | Opcode::Red => self.atomic(inst, &g, ty),
             Opcode::Bra => Ok(()), // emitted by the caller, which knows the layout
+            // A prefetch has no effect on any value (ptx-isa §9.7.9.15): nothing to emit.
+            Opcode::Prefetch | Opcode::Prefetchu => Ok(()),
             _ => {
                 let why = if unsupported_mods.iter().any(|f| has(*f)) {
                     "its modifiers have no selection rule yet"
@@ -495,6 +648,35 @@ impl<'a> Selector<'a> {
                 Err(format!("{why} (see docs/codegen.md)"))
             }
         }
+    }
+
+    /// `cvta` to and from the shared and local windows, whose generic bases are `c[0x0][0x0]`
+    /// (what NVIDIA's driver and the Fermi executor put there) and `c[0x0][0x4]` (the Fermi
+    /// executor's choice, docs/spec-notes.md). A window offset is below 2^24, so the 64-bit
+    /// forms need no carry: to generic, the high half is 0 as for every window address; to
+    /// the window, the high half of an offset is 0.
+    fn cvta_window(&mut self, inst: &Inst, g: &str, w: u32, to: bool, base: u32) -> R<()> {
+        let d = self.dst(inst)?;
+        let neg = if to { "-" } else { "" };
+        let a = Self::opnd(inst, 1)?;
+        let (dl, dh) = if w == 64 {
+            let (l, h) = self.pair(d)?;
+            (l, Some(h))
+        } else {
+            (self.gpr(d)?, None)
+        };
+        let al = match a {
+            Operand::Reg(r) => match self.loc(*r)? {
+                Loc::Gpr(n) | Loc::Pair(n) => format!("R{n}"),
+                Loc::Pred(_) => return Err("a predicate operand".into()),
+            },
+            _ => self.reg32(a, g, SCRATCH)?,
+        };
+        self.emit(g, format!("IADD {dl}, {al}, {neg}c [0x0] [{base:#x}];"));
+        if let Some(dh) = dh {
+            self.emit(g, format!("MOV {dh}, RZ;"));
+        }
+        Ok(())
     }
 
     /// 64-bit shifts by an immediate, on the two halves (PTX clamps amounts at 64).
@@ -600,11 +782,36 @@ impl<'a> Selector<'a> {
 
     fn fma(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let m = &inst.mods;
-        if m.rounding.is_none() {
-            return Err("mad.f32/.f64 without a rounding modifier (sm_1x unfused semantics) has no selection rule yet".into());
-        }
         if m.has(Flag::Sat) {
             return Err(".sat has no selection rule yet".into());
+        }
+        if m.rounding.is_none() {
+            // PTX 1.x `mad` without a rounding modifier (ops::float::mad_f32/mad_f64): the
+            // product rounded to nearest, then the add rounded to nearest; not fused.
+            if inst.op != Opcode::Mad {
+                return Err("fma without a rounding modifier".into());
+            }
+            if ty == Type::F32 {
+                let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+                self.emit(g, format!("FMUL{ftz} R{SCRATCH}, {a}, {b};"));
+                let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
+                self.emit(g, format!("FADD{ftz} {d}, R{SCRATCH}, {c};"));
+            } else {
+                let (dl, _) = self.pair(self.dst(inst)?)?;
+                let mut part = |i: usize| -> R<String> {
+                    match Self::opnd(inst, i)? {
+                        Operand::Reg(r) => Ok(self.pair(*r)?.0),
+                        _ => Err("an immediate f64 mad operand".to_string()),
+                    }
+                };
+                let (a, b, c) = (part(1)?, part(2)?, part(3)?);
+                self.emit(g, format!("DMUL R{SCRATCH_PAIR}, {a}, {b};"));
+                self.emit(g, format!("DADD {dl}, R{SCRATCH_PAIR}, {c};"));
+            }
+            return Ok(());
         }
         let rnd = rounding_suffix(m.rounding)?;
         if ty == Type::F32 {
@@ -711,6 +918,53 @@ impl<'a> Selector<'a> {
                 let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
                 self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, {q}, {a}, {b}, {c};"));
             }
+            _ if bits(ty) == 64 && ty != Type::F64 => {
+                if q != "pt" {
+                    return Err(
+                        "64-bit setp with a complement output has no selection rule yet".into(),
+                    );
+                }
+                if c.trim_start_matches('!') == p {
+                    return Err("a 64-bit setp combining with its own destination".into());
+                }
+                let (name, signed) = int_cmp(cmp, is_signed(ty))?;
+                let (al, ah) = self.src64(Self::opnd(inst, 1)?, g)?;
+                let (bl, bh) = match Self::opnd(inst, 2)? {
+                    Operand::Reg(r) => self.pair(*r)?,
+                    Operand::Imm(0) => ("RZ".into(), "RZ".into()),
+                    Operand::Imm(_) if al == "R2" || ah == "R3" => {
+                        return Err("a 64-bit setp of two immediates".into())
+                    }
+                    other => self.src64(other, g)?,
+                };
+                let s = format!("P{SCRATCH_PRED}");
+                let u = if signed { "" } else { ".U32" };
+                let lines = match name {
+                    "EQ" => vec![
+                        format!("ISETP.EQ.U32.AND {s}, pt, {al}, {bl}, pt;"),
+                        format!("ISETP.EQ.U32.AND {p}, pt, {ah}, {bh}, {s};"),
+                    ],
+                    "NE" => vec![
+                        format!("ISETP.NE.U32.AND {s}, pt, {al}, {bl}, pt;"),
+                        format!("ISETP.NE.U32.OR {p}, pt, {ah}, {bh}, {s};"),
+                    ],
+                    _ => {
+                        // (hi strictly ordered) or (hi equal and lo ordered, unsigned).
+                        let strict = if name.starts_with('L') { "LT" } else { "GT" };
+                        vec![
+                            format!("ISETP.{name}.U32.AND {s}, pt, {al}, {bl}, pt;"),
+                            format!("ISETP.EQ.U32.AND {s}, pt, {ah}, {bh}, {s};"),
+                            format!("ISETP.{strict}{u}.OR {p}, pt, {ah}, {bh}, {s};"),
+                        ]
+                    }
+                };
+                for l in lines {
+                    self.emit(g, l);
+                }
+                if c != "pt" || bop != "AND" {
+                    self.emit(g, format!("PSETP.{bop}.AND {p}, pt, {p}, {c}, pt;"));
+                }
+            }
             _ => return Err(format!("setp{} has no selection rule yet", ty_spelling(ty))),
         }
         Ok(())
@@ -774,15 +1028,37 @@ impl<'a> Selector<'a> {
                         format!("MOV {d}, c [0x0] [{}];", hex(0x14 + 4 * i64::from(*index))),
                     ),
                     S::Laneid => self.emit(g, format!("S2R {d}, SR_LaneId;")),
+                    S::WarpSz => self.emit(g, format!("MOV32I {d}, 0x20;")),
                     _ => return Err("this special register has no selection rule yet".into()),
                 }
                 Ok(())
             }
+            Operand::VarAddr { var, offset } if self.frame_locals.contains_key(var) => {
+                // A `.func`'s local: its frame address, R1 plus the offset (a local window
+                // offset, as the address of a local variable is).
+                let at = self.frame_locals.get(var).copied().unwrap_or(0) + offset;
+                let d = self.dst(inst)?;
+                if w == 64 {
+                    let (dl, dh) = self.pair(d)?;
+                    self.emit(g, format!("IADD {dl}, R1, {};", hex(at)));
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                } else {
+                    let d = self.gpr(d)?;
+                    self.emit(g, format!("IADD {d}, R1, {};", hex(at)));
+                }
+                Ok(())
+            }
             Operand::VarAddr { var, offset } => {
+                // A window offset: shared, local, or c[0x2] (as `mov` of a variable gives
+                // its address in its own space).
                 let base = *self
                     .shared
                     .get(var)
-                    .ok_or("the address of a non-shared variable has no selection rule yet")?;
+                    .or_else(|| self.local.get(var))
+                    .or_else(|| self.consts.get(var))
+                    .ok_or(
+                        "the address of a global variable or function has no selection rule yet",
+                    )?;
                 let v = i64::from(base) + offset;
                 let d = self.dst(inst)?;
                 if w == 64 {
@@ -842,104 +1118,6 @@ impl<'a> Selector<'a> {
         }
     }
 
-    fn cvt(&mut self, inst: &Inst, g: &str) -> R<()> {
-        let (dt, st) = (
-            inst.type_slot(0).ok_or("no type")?,
-            inst.type_slot(1).ok_or("no type")?,
-        );
-        let m = &inst.mods;
-        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
-        let any_int = |t: Type| {
-            matches!(
-                t,
-                Type::U8
-                    | Type::S8
-                    | Type::U16
-                    | Type::S16
-                    | Type::U32
-                    | Type::S32
-                    | Type::U64
-                    | Type::S64
-            )
-        };
-        if (float(dt) || float(st))
-            && !m.has(Flag::Sat)
-            && (float(dt) || any_int(dt))
-            && (float(st) || any_int(st))
-        {
-            return self.cvt_float(inst, g, dt, st);
-        }
-        if m.rounding.is_some() || m.has(Flag::Sat) || m.has(Flag::Ftz) {
-            return Err("cvt with rounding/.sat/.ftz has no selection rule yet".into());
-        }
-        if let Operand::Special { .. } = Self::opnd(inst, 1)? {
-            if bits(dt) == 32 {
-                return self.mov(inst, g, 32);
-            }
-        }
-        let small = |t: Type| {
-            matches!(
-                t,
-                Type::U8 | Type::S8 | Type::U16 | Type::S16 | Type::U32 | Type::S32
-            )
-        };
-        if small(dt) && small(st) && (bits(dt) < 32 || bits(st) < 32) {
-            let d = self.gpr(self.dst(inst)?)?;
-            let a = match Self::opnd(inst, 1)? {
-                Operand::Reg(r) => self.gpr(*r)?,
-                _ => return Err("an immediate cvt source".into()),
-            };
-            self.emit(g, format!("I2I{}{} {d}, {a};", i2i_type(dt), i2i_type(st)));
-            return Ok(());
-        }
-        let int = |t: Type| {
-            matches!(
-                t,
-                Type::U32 | Type::S32 | Type::U64 | Type::S64 | Type::B32 | Type::B64
-            )
-        };
-        if !int(dt) || !int(st) {
-            return Err(format!(
-                "cvt{}{} has no selection rule yet",
-                ty_spelling(dt),
-                ty_spelling(st)
-            ));
-        }
-        let d = self.dst(inst)?;
-        let a = match Self::opnd(inst, 1)? {
-            Operand::Reg(r) => *r,
-            _ => return Err("an immediate cvt source".into()),
-        };
-        match (bits(dt), bits(st)) {
-            (32, 32) => {
-                let (d, a) = (self.gpr(d)?, self.gpr(a)?);
-                self.emit(g, format!("MOV {d}, {a};"));
-            }
-            (32, 64) => {
-                let d = self.gpr(d)?;
-                let (al, _) = self.pair(a)?;
-                self.emit(g, format!("MOV {d}, {al};"));
-            }
-            (64, 32) => {
-                let (dl, dh) = self.pair(d)?;
-                let a = self.gpr(a)?;
-                self.emit(g, format!("MOV {dl}, {a};"));
-                if is_signed(st) {
-                    self.emit(g, format!("SHR {dh}, {a}, 0x1f;"));
-                } else {
-                    self.emit(g, format!("MOV {dh}, RZ;"));
-                }
-            }
-            _ => {
-                let (dl, dh) = self.pair(d)?;
-                let (al, ah) = self.pair(a)?;
-                self.emit(g, format!("MOV {dl}, {al};"));
-                self.emit(g, format!("MOV {dh}, {ah};"));
-            }
-        }
-        Ok(())
-    }
-
     fn pred_src(&mut self, o: &Operand) -> R<String> {
         match o {
             Operand::Reg(r) => self.pred(*r),
@@ -971,79 +1149,15 @@ impl<'a> Selector<'a> {
         Ok(())
     }
 
-    /// A register operand as text, the low register of a pair for 64-bit values.
-    fn any_reg(&mut self, o: &Operand) -> R<String> {
-        match o {
-            Operand::Reg(r) => match self.loc(*r)? {
-                Loc::Gpr(n) | Loc::Pair(n) => Ok(format!("R{n}")),
-                Loc::Pred(_) => Err("a predicate operand".into()),
-            },
-            _ => Err("an immediate cvt source".into()),
-        }
-    }
-
-    /// Conversions with a float on either side: `I2F`, `F2I`, `F2F`, whose rounding
-    /// modifiers are PTX's (`.rn/.rz/.rm/.rp` for float results, `.rni/.rzi/.rmi/.rpi` for
-    /// integer results and float-to-float rounding to an integer).
-    fn cvt_float(&mut self, inst: &Inst, g: &str, dt: Type, st: Type) -> R<()> {
-        let fty = |t: Type| match t {
-            Type::F32 => ".F32",
-            Type::F64 => ".F64",
-            Type::U8 => ".U8",
-            Type::S8 => ".S8",
-            Type::U16 => ".U16",
-            Type::S16 => ".S16",
-            Type::U32 => ".U32",
-            Type::S32 => ".S32",
-            Type::U64 => ".U64",
-            _ => ".S64",
-        };
-        let ftz = if inst.mods.has(Flag::Ftz) { ".FTZ" } else { "" };
-        let d = self.any_reg(Self::opnd(inst, 0)?)?;
-        let a = self.any_reg(Self::opnd(inst, 1)?)?;
-        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
-        let r = inst.mods.rounding;
-        let text = if !float(st) {
-            let rnd = match r {
-                Some(Rounding::Rn) => "",
-                Some(Rounding::Rz) => ".RZ",
-                Some(Rounding::Rm) => ".RM",
-                Some(Rounding::Rp) => ".RP",
-                _ => return Err("integer-to-float cvt needs .rn/.rz/.rm/.rp".into()),
-            };
-            format!("I2F{}{}{rnd} {d}, {a};", fty(dt), fty(st))
-        } else if !float(dt) {
-            let rnd = match r {
-                Some(Rounding::Rni) => "",
-                Some(Rounding::Rzi) => ".TRUNC",
-                Some(Rounding::Rmi) => ".FLOOR",
-                Some(Rounding::Rpi) => ".CEIL",
-                _ => return Err("float-to-integer cvt needs .rni/.rzi/.rmi/.rpi".into()),
-            };
-            format!("F2I{ftz}{}{}{rnd} {d}, {a};", fty(dt), fty(st))
-        } else {
-            let rnd = match r {
-                None | Some(Rounding::Rn) => "",
-                Some(Rounding::Rz) => ".RZ",
-                Some(Rounding::Rm) => ".RM",
-                Some(Rounding::Rp) => ".RP",
-                Some(Rounding::Rni) => ".ROUND",
-                Some(Rounding::Rzi) => ".TRUNC",
-                Some(Rounding::Rmi) => ".FLOOR",
-                Some(Rounding::Rpi) => ".CEIL",
-                Some(_) => return Err("this rounding has no F2F form".into()),
-            };
-            format!("F2F{ftz}{}{}{rnd} {d}, {a};", fty(dt), fty(st))
-        };
-        self.emit(g, text);
-        Ok(())
-    }
-
     /// `[base+offset]` as a Fermi address: (register text, offset).
     fn address(&mut self, a: &Address, space: Option<Space>) -> R<(String, i64)> {
         match a.base {
             AddrBase::Reg(r) => {
-                let text = if self.a64 && space != Some(Space::Shared) {
+                let window = matches!(
+                    space,
+                    Some(Space::Shared | Space::SharedCta | Space::Local | Space::Const)
+                );
+                let text = if self.a64 && !window {
                     self.pair(r)?.0
                 } else {
                     match self.loc(r)? {
@@ -1054,12 +1168,24 @@ impl<'a> Selector<'a> {
                 };
                 Ok((text, a.offset))
             }
-            AddrBase::Var(v) => match self.shared.get(&v) {
-                Some(off) if space == Some(Space::Shared) => {
-                    Ok(("RZ".into(), i64::from(*off) + a.offset))
+            AddrBase::Var(v)
+                if space == Some(Space::Local) && self.frame_locals.contains_key(&v) =>
+            {
+                let at = self.frame_locals.get(&v).copied().unwrap_or(0);
+                Ok(("R1".into(), at + a.offset))
+            }
+            AddrBase::Var(v) => {
+                let window = match space {
+                    Some(Space::Shared | Space::SharedCta) => &self.shared,
+                    Some(Space::Local) => &self.local,
+                    Some(Space::Const) => &self.consts,
+                    _ => return Err("addressing this variable has no selection rule yet".into()),
+                };
+                match window.get(&v) {
+                    Some(off) => Ok(("RZ".into(), i64::from(*off) + a.offset)),
+                    None => Err("this variable has no place in the space the access names (a .const bank other than 0, an initializer holding addresses, or a variable of another space)".into()),
                 }
-                _ => Err("addressing this variable has no selection rule yet".into()),
-            },
+            }
             AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
         }
     }
@@ -1159,6 +1285,11 @@ impl<'a> Selector<'a> {
             Loc::Gpr(n) => (format!("R{n}"), String::new()),
             Loc::Pred(_) => return Err("a predicate destination".into()),
         };
+        if let Some(at) = self.stack_slot(addr, space) {
+            let acc = Self::access(ty)?;
+            self.emit(g, format!("LDL{acc} {dl}, [R1+{}];", hex(at)));
+            return Ok(());
+        }
         if matches!(space, Some(Space::Param | Space::ParamEntry)) {
             let AddrBase::Var(v) = addr.base else {
                 return Err("a parameter load through a register".into());
@@ -1179,6 +1310,14 @@ impl<'a> Selector<'a> {
         }
         let acc = Self::access(ty)?;
         let (base, off) = self.address(addr, space)?;
+        if space == Some(Space::Const) {
+            // `__constant__` data in c[0x2]; LDC takes the window offset in a register.
+            if !(0..0x10000).contains(&off) {
+                return Err("a constant offset outside the 64 KiB bank".into());
+            }
+            self.emit(g, format!("LDC{acc} {dl}, c [0x2] [{base}+{}];", hex(off)));
+            return Ok(());
+        }
         let off = hex(off);
         let op = self.mem_op(space, true)?;
         self.emit(g, format!("{op}{acc} {dl}, [{base}+{off}];"));
@@ -1195,6 +1334,7 @@ impl<'a> Selector<'a> {
                 if self.a64 { ".E" } else { "" }
             )),
             Some(Space::Shared | Space::SharedCta) => Ok(if load { "LDS" } else { "STS" }.into()),
+            Some(Space::Local) => Ok(if load { "LDL" } else { "STL" }.into()),
             Some(s) => Err(format!(
                 "{} {} have no selection rule yet",
                 if load { "loads from" } else { "stores to" },
@@ -1229,12 +1369,45 @@ impl<'a> Selector<'a> {
         };
         let space = inst.mods.space;
         let acc = Self::access(ty)?;
+        if let Some(at) = self.stack_slot(addr, space) {
+            self.emit(g, format!("STL{acc} [R1+{}], {v};", hex(at)));
+            return Ok(());
+        }
         let (base, off) = self.address(addr, space)?;
         let off = hex(off);
         let op = self.mem_op(space, false)?;
         self.emit(g, format!("{op}{acc} [{base}+{off}], {v};"));
         Ok(())
     }
+}
+
+/// Whether `inst`'s sequence uses the scratch predicate P6 (the allocator keeps it free then).
+pub fn needs_scratch_pred(inst: &Inst) -> bool {
+    match inst.op {
+        Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt => true,
+        Opcode::Atom | Opcode::Red => {
+            matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
+        }
+        Opcode::Setp => inst
+            .ty()
+            .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
+        _ => false,
+    }
+}
+
+/// Whether `inst`'s sequence uses the temporaries R4–R13 (IEEE f32 division and square root,
+/// 64-bit div/rem): the allocator keeps them free.
+pub fn needs_f64_scratch(inst: &Inst) -> bool {
+    let wide_int = matches!(inst.op, Opcode::Div | Opcode::Rem)
+        && matches!(inst.ty(), Some(Type::U64 | Type::B64));
+    wide_int
+        || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
+            && inst.ty() == Some(Type::F32)
+            && !inst.mods.has(Flag::Approx)
+}
+
+fn ty_is_float(t: Type) -> bool {
+    matches!(t, Type::F32 | Type::F64 | Type::F16 | Type::Bf16)
 }
 
 fn i2i_type(t: Type) -> &'static str {

@@ -3,7 +3,7 @@
 
 use crate::error::{Fault, RunError};
 use crate::image::Image;
-use crate::memory::{Global, SHARED_WINDOW};
+use crate::memory::{Global, LOCAL_WINDOW, SHARED_WINDOW};
 use crate::warp::CtaMem;
 use exec::{BufferResult, LaunchSpec, ParamSpec, RunResult};
 use fermi::cubin::Module;
@@ -102,6 +102,9 @@ pub fn run_module(
     let cbank_len = PARAM_BASE + param_end as usize;
     let mut cbank0 = vec![0u8; cbank_len];
     put(&mut cbank0, 0, &(SHARED_WINDOW as u32).to_le_bytes());
+    // The local window's generic base next to the shared one: translated `cvta.local` reads it
+    // here (docs/spec-notes.md, "Generic local window in c[0x0][0x4]").
+    put(&mut cbank0, 4, &(LOCAL_WINDOW as u32).to_le_bytes());
     for (i, n) in spec.block.iter().enumerate() {
         put(&mut cbank0, 0x8 + 4 * i, &n.to_le_bytes());
     }

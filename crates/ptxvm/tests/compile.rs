@@ -95,7 +95,7 @@ fn untranslatable_instruction_is_a_located_error_and_no_output() {
     let out = dir.join("never.cubin");
     let o = ptxvm(&[
         "compile",
-        "tests/run/histogram.ptx",
+        "tests/run/faults.ptx",
         "-arch=sm_20",
         "-o",
         out.to_str().unwrap(),
@@ -103,7 +103,7 @@ fn untranslatable_instruction_is_a_located_error_and_no_output() {
     assert_eq!(o.status.code(), Some(1));
     let e = text(&o.stderr);
     assert!(
-        e.contains("tests/run/histogram.ptx:35:2: error: cannot translate `atom.shared.add.u32"),
+        e.contains("tests/run/faults.ptx:44:2: error: cannot translate `@%p1 trap`"),
         "{e}"
     );
     assert!(!out.exists());

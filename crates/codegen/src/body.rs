@@ -1,0 +1,328 @@
+//! One function body to Fermi text: control flow on the reconvergence stack, register
+//! allocation, selection, and (for a `.func`) the frame prologue and epilogue of the calling
+//! convention in `calls.rs`.
+
+use crate::calls::ArgLayout;
+use crate::select::{Line, Selector};
+use crate::{alloc, cfg, regs, unsupported};
+use diag::{Diagnostic, SourceFile, Span};
+use ir::{FuncId, Function, Module, Opcode, VarId};
+use std::collections::HashMap;
+
+/// Which kind of body: the kernel's entry, or a called `.func`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Entry,
+    Func(FuncId),
+}
+
+/// What every body of one kernel shares.
+pub struct Env<'a> {
+    pub module: &'a Module,
+    pub file: &'a SourceFile,
+    pub params: HashMap<VarId, u32>,
+    pub shared: HashMap<VarId, u32>,
+    pub local: HashMap<VarId, u32>,
+    pub consts: HashMap<VarId, u32>,
+    pub layouts: HashMap<FuncId, ArgLayout>,
+    /// Per body (`None`: the entry), its call-site `.param` variables at their slots and the
+    /// size of its outgoing argument block.
+    pub outgoing: HashMap<Option<FuncId>, (HashMap<VarId, u32>, u32)>,
+}
+
+/// A translated body.
+pub struct Body {
+    pub lines: Vec<Line>,
+    pub max_gpr: u8,
+    pub uses_bar: bool,
+    /// The frame the body's prologue allocates.
+    pub frame: u32,
+}
+
+pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Diagnostic>> {
+    let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
+    let file = env.file;
+    let body = f.insts();
+    let pre = match role {
+        Role::Entry => String::new(),
+        Role::Func(id) => format!("F{}_", id.0),
+    };
+    let graph = cfg::build_cfg(body);
+    let divergent: Vec<usize> = graph
+        .blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| {
+            b.end > b.start
+                && body.get(b.end - 1).is_some_and(|i| {
+                    i.op == Opcode::Bra && i.guard.is_some() && !i.mods.has(isa::Flag::Uni)
+                })
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let block_span = |b: usize| {
+        graph
+            .blocks
+            .get(b)
+            .and_then(|blk| body.get(blk.start))
+            .map_or(f.span, |i| i.span)
+    };
+    let plan = cfg::plan_reconvergence(&graph, &divergent).map_err(|e| {
+        err(
+            block_span(e.block),
+            format!(
+                "cannot map control flow onto the reconvergence stack: {}",
+                e.message
+            ),
+        )
+    })?;
+
+    let assignment = alloc::allocate(f, &graph).map_err(|e| {
+        let span = body.get(e.inst).map_or(f.span, |i| i.span);
+        err(span, format!("cannot allocate registers: {}", e.message))
+    })?;
+    let regs = regs::RegMap::from_assignment(assignment);
+    // The frame of a `.func`: its outgoing argument block, then the saved registers.
+    let saved_gprs: Vec<u8> = (4..=regs.max_gpr).collect();
+    let saved_preds = regs.preds_used();
+    // A `.func`'s `.local` variables live in its frame (one copy per activation), above
+    // its outgoing argument block: offsets from R1.
+    let mut frame_locals: HashMap<VarId, i64> = HashMap::new();
+    let mut locals_end = match role {
+        Role::Entry => 0,
+        Role::Func(id) => env.outgoing.get(&Some(id)).map_or(0, |o| o.1),
+    };
+    if let Role::Func(_) = role {
+        for v in &f.locals {
+            let Some(var) = env.module.var(*v) else {
+                continue;
+            };
+            if var.space != ir::Space::Local {
+                continue;
+            }
+            let size = u32::try_from(var.size)
+                .ok()
+                .filter(|&s| s <= 64 * 1024)
+                .ok_or_else(|| err(var.span, "a .local variable over 64 KiB in a .func".into()))?;
+            let at = locals_end.next_multiple_of(var.align.clamp(4, 16));
+            frame_locals.insert(*v, i64::from(at));
+            locals_end = at + size;
+        }
+    }
+    let frame = match role {
+        Role::Entry => env.outgoing.get(&None).map_or(0, |o| o.1),
+        Role::Func(_) => {
+            locals_end.next_multiple_of(4) + 4 * (saved_gprs.len() + saved_preds.len()) as u32
+        }
+    };
+    let frame = frame.next_multiple_of(8);
+    let key = match role {
+        Role::Entry => None,
+        Role::Func(id) => Some(id),
+    };
+    let mut stack_params: HashMap<ir::VarId, i64> = env
+        .outgoing
+        .get(&key)
+        .map(|o| o.0.iter().map(|(v, off)| (*v, i64::from(*off))).collect())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    let mut epilogue = Vec::new();
+    let save_base = locals_end.next_multiple_of(4);
+    match role {
+        Role::Entry => {
+            out.push(Line::Inst("MOV R1, c [0x1] [0x100];".into()));
+            if frame > 0 {
+                out.push(Line::Inst(format!("IADD R1, R1, -{frame:#x};")));
+            }
+        }
+        Role::Func(id) => {
+            out.push(Line::Label(format!("F{}", id.0)));
+            if let Some(l) = env.layouts.get(&id) {
+                for (v, off) in &l.vars {
+                    stack_params.insert(*v, i64::from(frame + off));
+                }
+            }
+            if frame > 0 {
+                out.push(Line::Inst(format!("IADD R1, R1, -{frame:#x};")));
+            }
+            let mut at = save_base;
+            for g in &saved_gprs {
+                out.push(Line::Inst(format!("STL [R1+{at:#x}], R{g};")));
+                epilogue.push(format!("LDL R{g}, [R1+{at:#x}];"));
+                at += 4;
+            }
+            for p in &saved_preds {
+                out.push(Line::Inst(format!("SEL R0, RZ, 0x1, !P{p};")));
+                out.push(Line::Inst(format!("STL [R1+{at:#x}], R0;")));
+                epilogue.push(format!("LDL R0, [R1+{at:#x}];"));
+                epilogue.push(format!("ISETP.NE.AND P{p}, pt, R0, RZ, pt;"));
+                at += 4;
+            }
+            if frame > 0 {
+                epilogue.push(format!("IADD R1, R1, {frame:#x};"));
+            }
+            epilogue.push("RET;".into());
+            // Register parameters: inputs loaded after the saves, results stored before the
+            // restores.
+            if let Some(l) = env.layouts.get(&id) {
+                let mut stores = Vec::new();
+                for &(r, off, is_ret) in &l.reg_params {
+                    let at = frame + off;
+                    let (acc, n) = match regs.loc_of(r) {
+                        Some(regs::Loc::Gpr(n)) => ("", n),
+                        Some(regs::Loc::Pair(n)) => (".64", n),
+                        // Never named by the body: nothing to pass.
+                        _ => continue,
+                    };
+                    if is_ret {
+                        stores.push(format!("STL{acc} [R1+{at:#x}], R{n};"));
+                    } else {
+                        out.push(Line::Inst(format!("LDL{acc} R{n}, [R1+{at:#x}];")));
+                    }
+                }
+                stores.append(&mut epilogue);
+                epilogue = stores;
+            }
+        }
+    }
+    let mut sel = Selector {
+        module: env.module,
+        func: f,
+        regs,
+        out,
+        params: env.params.clone(),
+        shared: env.shared.clone(),
+        local: env.local.clone(),
+        consts: env.consts.clone(),
+        stack_params,
+        layouts: env.layouts.clone(),
+        epilogue: match role {
+            Role::Entry => None,
+            Role::Func(_) => Some(epilogue),
+        },
+        label_prefix: pre.clone(),
+        frame_locals,
+        a64: env.module.address_size == ir::AddressSize::Bits64,
+        uses_bar: false,
+        carry: None,
+    };
+    let mut errors = Vec::new();
+    let n = graph.blocks.len();
+    // Per join block, its regions from the innermost (smallest) out.
+    let stubs_of = |x: usize| -> Vec<usize> {
+        let mut v: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].join == x).collect();
+        v.sort_by_key(|&i| plan[i].size());
+        v
+    };
+    // Where an edge p → t must land: the `.S` of the innermost region around p that
+    // reconverges at t, or t itself.
+    let edge_label = |p: usize, t: usize| -> String {
+        match stubs_of(t).into_iter().find(|&i| plan[i].region[p]) {
+            Some(i) => format!("{pre}S{i}"),
+            None => format!("{pre}B{t}"),
+        }
+    };
+    for (b, blk) in graph.blocks.iter().enumerate() {
+        sel.out.push(Line::Label(format!("{pre}B{b}")));
+        sel.carry = None;
+        // One `NOP.S` per region meeting here, innermost first; after an inner region's lanes
+        // reconverge they go on to the enclosing region's `.S`.
+        let stubs = stubs_of(b);
+        for (k, &i) in stubs.iter().enumerate() {
+            sel.out.push(Line::Label(format!("{pre}S{i}")));
+            sel.out.push(Line::Inst("NOP.S CC.T;".into()));
+            sel.out.push(Line::Label(format!("{pre}T{i}")));
+            let parent = stubs
+                .iter()
+                .copied()
+                .filter(|&j| j != i && plan[j].size() > plan[i].size())
+                .find(|&j| (0..n).all(|q| !plan[i].region[q] || plan[j].region[q]));
+            let next = stubs.get(k + 1).copied();
+            if let Some(pj) = parent {
+                if Some(pj) != next {
+                    sel.out.push(Line::Inst(format!("BRA {pre}S{pj};")));
+                }
+            }
+        }
+        let mut ssys: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].at == b).collect();
+        // The outer region's SSY first: it must be below the inner one on the stack.
+        ssys.sort_by_key(|&i| std::cmp::Reverse(plan[i].size()));
+        let insts = body.get(blk.start..blk.end).unwrap_or(&[]);
+        let term = insts
+            .last()
+            .filter(|i| matches!(i.op, Opcode::Bra | Opcode::Ret | Opcode::Exit));
+        let plain = if term.is_some() {
+            &insts[..insts.len() - 1]
+        } else {
+            insts
+        };
+        for inst in plain {
+            if let Err(why) = sel.select(inst) {
+                errors.push(unsupported(file, inst, &why));
+            }
+        }
+        for &i in &ssys {
+            sel.out.push(Line::Inst(format!("SSY {pre}T{i};")));
+        }
+        match term {
+            Some(inst) if inst.op == Opcode::Bra => {
+                let Some(t) = cfg::branch_target(inst) else {
+                    errors.push(unsupported(file, inst, "an indirect branch"));
+                    continue;
+                };
+                let tb = graph.block_of_inst.get(t).copied().unwrap_or(usize::MAX);
+                match sel.select(inst) {
+                    Ok(()) => {}
+                    Err(why) => errors.push(unsupported(file, inst, &why)),
+                }
+                let g = match inst.guard {
+                    None => String::new(),
+                    Some(gd) => match sel.regs.loc(f, gd.reg) {
+                        Ok(regs::Loc::Pred(p)) => {
+                            format!("@{}P{p} ", if gd.negated { "!" } else { "" })
+                        }
+                        _ => {
+                            errors.push(unsupported(file, inst, "guard is not a predicate"));
+                            continue;
+                        }
+                    },
+                };
+                sel.out
+                    .push(Line::Inst(format!("{g}BRA {};", edge_label(b, tb))));
+            }
+            Some(inst) => {
+                if let Err(why) = sel.select(inst) {
+                    errors.push(unsupported(file, inst, &why));
+                }
+            }
+            None => {}
+        }
+        // Falling through into a join whose first `.S` is not this block's: branch to it.
+        let falls = blk.succs.contains(&(b + 1))
+            && term.is_none_or(|t| t.guard.is_some() || t.op != Opcode::Bra);
+        if falls {
+            let label = edge_label(b, b + 1);
+            let first = stubs_of(b + 1).first().map(|i| format!("{pre}S{i}"));
+            if label.starts_with('S') && Some(&label) != first.as_ref() {
+                sel.out.push(Line::Inst(format!("BRA {label};")));
+            }
+        }
+        // The end of the body, or a block falling off into nothing: the thread ends.
+        if b + 1 == n
+            && (blk.start == blk.end
+                || term.is_none_or(|t| t.guard.is_some() || t.op == Opcode::Bra))
+        {
+            let end = sel.end_lines();
+            sel.out.extend(end.into_iter().map(Line::Inst));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(Body {
+        max_gpr: sel.regs.max_gpr,
+        uses_bar: sel.uses_bar,
+        lines: sel.out,
+        frame,
+    })
+}

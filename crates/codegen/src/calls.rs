@@ -1,0 +1,190 @@
+//! Calls: which `.func`s an entry reaches, and the stack layout of their parameters.
+//!
+//! The calling convention (ptxvm's, on sm_20's ABI machinery: `CAL`/`RET`, the stack pointer
+//! R1 growing down in local memory):
+//! - a caller passes arguments and receives results in an argument block at `[R1+0…]` of its
+//!   own frame: the callee's return parameters first, then its input parameters, each at its
+//!   alignment (`.param` variables of the call site are placed at the slot they bind);
+//! - the callee lowers R1 by its frame, saves every general register it allocates (R4 up) and
+//!   every predicate it uses in the frame, reads its parameters at `[R1+frame+slot]`, and
+//!   restores them and R1 before `RET`. So all registers are callee-saved, and recursion works
+//!   (each activation has its own frame);
+//! - R0, R2, R3 and P6 are scratch within one instruction's sequence, never live across a call.
+
+use ir::{FuncId, Function, Module, Opcode, Operand, Param, VarId};
+use std::collections::HashMap;
+
+/// The argument block of a `.func`: a slot per return parameter, then per input parameter.
+#[derive(Clone, Debug, Default)]
+pub struct ArgLayout {
+    /// Offsets and sizes of the return slots, then the parameter slots.
+    pub slots: Vec<(u32, u32)>,
+    pub rets: usize,
+    /// The callee's own `.param` variables and their slot offsets.
+    pub vars: HashMap<VarId, u32>,
+    /// The callee's register parameters (PTX 1.x `.reg` parameters) and their slot offsets:
+    /// loaded by its prologue (inputs) or stored by its epilogue (returns).
+    pub reg_params: Vec<(ir::RegId, u32, bool)>,
+    pub size: u32,
+}
+
+fn align_up(x: u32, a: u32) -> u32 {
+    x.div_ceil(a.max(1)) * a.max(1)
+}
+
+pub fn arg_layout(module: &Module, f: &Function) -> Result<ArgLayout, String> {
+    let mut l = ArgLayout {
+        rets: f.rets.len(),
+        ..ArgLayout::default()
+    };
+    for (i, p) in f.rets.iter().chain(f.params.iter()).enumerate() {
+        let (size, align) = match p {
+            Param::Var(v) => {
+                let var = module.var(*v).ok_or("bad parameter")?;
+                let size = u32::try_from(var.size).map_err(|_| "parameter too large")?;
+                (size, var.align.max(4))
+            }
+            Param::Reg(r) => {
+                let reg = f.reg(*r).ok_or("bad parameter")?;
+                match crate::regs::width_of(reg.ty) {
+                    Some(64) => (8, 8),
+                    Some(1) | None => {
+                        return Err(format!(
+                        "`{}` has a predicate or .b128 register parameter, which is not translated",
+                        f.name
+                    ))
+                    }
+                    Some(_) => (4, 4),
+                }
+            }
+        };
+        let off = align_up(l.size, align);
+        l.slots.push((off, size));
+        match p {
+            Param::Var(v) => {
+                l.vars.insert(*v, off);
+            }
+            Param::Reg(r) => l.reg_params.push((*r, off, i < f.rets.len())),
+        }
+        l.size = off.checked_add(size).ok_or("parameters too large")?;
+    }
+    l.size = align_up(l.size, 8);
+    Ok(l)
+}
+
+/// The `.func`s `f` calls directly.
+pub fn callees(f: &Function) -> Result<Vec<FuncId>, String> {
+    let mut out = Vec::new();
+    for inst in f.insts() {
+        if inst.op != Opcode::Call {
+            continue;
+        }
+        match inst.operands.iter().find_map(|o| match o {
+            Operand::Func(id) => Some(*id),
+            _ => None,
+        }) {
+            Some(id) if !out.contains(&id) => out.push(id),
+            Some(_) => {}
+            None => return Err("indirect calls are not translated".into()),
+        }
+    }
+    Ok(out)
+}
+
+/// Every `.func` reachable from `entry`, in discovery order, with whether any is recursive
+/// (reaches itself).
+pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool), String> {
+    let mut order: Vec<FuncId> = Vec::new();
+    let mut edges: HashMap<FuncId, Vec<FuncId>> = HashMap::new();
+    let mut work = callees(entry)?;
+    while let Some(id) = work.pop() {
+        if order.contains(&id) {
+            continue;
+        }
+        let f = module.function(id).ok_or("bad callee")?;
+        if f.body.is_none() {
+            return Err(format!(
+                "`{}` is declared without a body here (an .extern function)",
+                f.name
+            ));
+        }
+        order.push(id);
+        let c = callees(f)?;
+        work.extend(c.iter().copied());
+        edges.insert(id, c);
+    }
+    // A cycle: some function reaches itself.
+    let reaches_self = |start: FuncId| {
+        let mut seen = vec![start];
+        let mut stack = edges.get(&start).cloned().unwrap_or_default();
+        while let Some(x) = stack.pop() {
+            if x == start {
+                return true;
+            }
+            if !seen.contains(&x) {
+                seen.push(x);
+                stack.extend(edges.get(&x).cloned().unwrap_or_default());
+            }
+        }
+        false
+    };
+    let recursive = order.iter().any(|&id| reaches_self(id));
+    Ok((order, recursive))
+}
+
+/// The call-site `.param` variables of `f` placed at the slots they bind (offsets from the
+/// caller's R1), and the size of the largest argument block `f` needs.
+pub fn outgoing(
+    f: &Function,
+    layouts: &HashMap<FuncId, ArgLayout>,
+) -> Result<(HashMap<VarId, u32>, u32), String> {
+    let mut at = HashMap::new();
+    let mut size = 0;
+    for inst in f.insts() {
+        if inst.op != Opcode::Call {
+            continue;
+        }
+        let Some(l) = inst.operands.iter().find_map(|o| match o {
+            Operand::Func(id) => layouts.get(id),
+            _ => None,
+        }) else {
+            continue;
+        };
+        size = size.max(l.size);
+        let (rets, args) = call_lists(inst);
+        for (i, o) in rets.iter().chain(args.iter()).enumerate() {
+            let slot = if i < rets.len() {
+                l.slots.get(i)
+            } else {
+                l.slots.get(l.rets + i - rets.len())
+            };
+            let Some(&(off, _)) = slot else {
+                return Err("a call with more arguments than the callee's parameters".into());
+            };
+            if let Operand::VarAddr { var, .. } = o {
+                if at.insert(*var, off).is_some_and(|o| o != off) {
+                    return Err(
+                        "one .param variable bound at different positions of two calls".into(),
+                    );
+                }
+            }
+        }
+    }
+    Ok((at, size))
+}
+
+/// A call's return list and argument list (empty when absent).
+pub fn call_lists(inst: &ir::Inst) -> (Vec<Operand>, Vec<Operand>) {
+    let mut lists = Vec::new();
+    let mut before_func = true;
+    let mut rets = Vec::new();
+    for o in inst.operands.iter() {
+        match o {
+            Operand::Func(_) => before_func = false,
+            Operand::List(v) if before_func => rets = v.to_vec(),
+            Operand::List(v) => lists.push(v.to_vec()),
+            _ => {}
+        }
+    }
+    (rets, lists.into_iter().next().unwrap_or_default())
+}

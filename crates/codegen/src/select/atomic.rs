@@ -1,0 +1,150 @@
+//! `atom`/`red` on global (and generic) addresses: `ATOM`/`RED` with the operation and type
+//! (`.E` for 64-bit addresses). On shared memory sm_20 has no `ATOM`: the read-modify-write
+//! is NVIDIA's loop, `LDSLK` (load and take the word's lock), the operation and `STSUL`
+//! (store and release) under the lock predicate, lanes without the lock retrying, inside an
+//! `SSY` so the warp reconverges after it.
+
+use super::{Selector, R};
+use crate::regs::{Loc, SCRATCH, SCRATCH_PAIR};
+use ir::{Inst, Opcode, Operand, Space, Type};
+use isa::{AtomOp, Flag};
+
+impl Selector<'_> {
+    pub(super) fn atomic(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        if matches!(m.space, Some(Space::Shared | Space::SharedCta)) {
+            return self.shared_atomic(inst, g, ty);
+        }
+        if !matches!(m.space, None | Some(Space::Global)) {
+            return Err("atomics on this space have no selection rule".into());
+        }
+        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() {
+            return Err(
+                "atomics with a scope, ordering or vector have no selection rule yet".into(),
+            );
+        }
+        let op = m.atom_op.ok_or("an atomic without an operation")?;
+        let t = match (op, ty) {
+            (AtomOp::Add, Type::F32) if !m.has(Flag::NoFtz) => ".F32.FTZ.RN",
+            (AtomOp::Add | AtomOp::Min | AtomOp::Max, Type::S32) => ".S32",
+            (AtomOp::Min | AtomOp::Max | AtomOp::Add | AtomOp::Inc | AtomOp::Dec, Type::U32) => {
+                ".U32"
+            }
+            (AtomOp::And | AtomOp::Or | AtomOp::Xor | AtomOp::Exch | AtomOp::Cas, Type::B32) => "",
+            (AtomOp::Add, Type::U64) => ".U64",
+            (AtomOp::Exch | AtomOp::Cas, Type::B64) => ".U64",
+            _ => return Err("this atomic operation and type have no ATOM form".into()),
+        };
+        let name = op.spelling().trim_start_matches('.').to_uppercase();
+        let e = if self.a64 { ".E" } else { "" };
+        let red = inst.op == Opcode::Red;
+        let (ai, bi) = if red { (0, 1) } else { (1, 2) };
+        let Operand::Address(addr) = Self::opnd(inst, ai)? else {
+            return Err("unexpected address operand".into());
+        };
+        let (base, off) = self.address(addr, m.space)?;
+        let wide = t == ".U64";
+        let val = |s: &mut Self, i: usize, scratch: u8| -> R<String> {
+            match Self::opnd(inst, i)? {
+                Operand::Reg(r) => match s.loc(*r)? {
+                    Loc::Gpr(n) | Loc::Pair(n) => Ok(format!("R{n}")),
+                    Loc::Pred(_) => Err("a predicate operand".into()),
+                },
+                o if !wide => s.reg32(o, g, scratch),
+                _ => Err("a 64-bit immediate atomic operand".into()),
+            }
+        };
+        let b = val(self, bi, SCRATCH)?;
+        let at = format!("[{base}+{}]", super::hex(off));
+        if red {
+            self.emit(g, format!("RED{e}.{name}{t} {at}, {b};"));
+        } else {
+            let d = match self.loc(self.dst(inst)?)? {
+                Loc::Gpr(n) | Loc::Pair(n) => format!("R{n}"),
+                Loc::Pred(_) => return Err("a predicate destination".into()),
+            };
+            let c = if op == AtomOp::Cas {
+                format!(", {}", val(self, 3, SCRATCH_PAIR)?)
+            } else {
+                String::new()
+            };
+            self.emit(g, format!("ATOM{e}.{name}{t} {d}, {at}, {b}{c};"));
+        }
+        Ok(())
+    }
+
+    fn shared_atomic(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let m = &inst.mods;
+        if !g.is_empty() {
+            return Err("a guarded shared atomic has no selection rule yet".into());
+        }
+        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() {
+            return Err(
+                "atomics with a scope, ordering or vector have no selection rule yet".into(),
+            );
+        }
+        let op = m.atom_op.ok_or("an atomic without an operation")?;
+        let red = inst.op == Opcode::Red;
+        let (ai, bi) = if red { (0, 1) } else { (1, 2) };
+        let Operand::Address(addr) = Self::opnd(inst, ai)? else {
+            return Err("unexpected address operand".into());
+        };
+        let (base, off) = self.address(addr, m.space)?;
+        let at = format!("[{base}+{}]", super::hex(off));
+        let old = if red {
+            format!("R{}", SCRATCH_PAIR + 1)
+        } else {
+            self.gpr(self.dst(inst)?)?
+        };
+        let new = format!("R{SCRATCH_PAIR}");
+        let b = self.reg32(Self::opnd(inst, bi)?, "", SCRATCH)?;
+        let p = format!("P{}", crate::regs::SCRATCH_PRED);
+        let signed = matches!(ty, Type::S32);
+        let apply = match (op, ty) {
+            (AtomOp::Add, Type::U32 | Type::S32) => vec![format!("IADD {new}, {old}, {b};")],
+            // atom.add.f32 rounds to nearest and flushes subnormals (as ATOM's .F32.FTZ.RN).
+            (AtomOp::Add, Type::F32) if !m.has(Flag::NoFtz) => {
+                vec![format!("FADD.FTZ {new}, {old}, {b};")]
+            }
+            (AtomOp::Min | AtomOp::Max, Type::U32 | Type::S32) => {
+                let u = if signed { "" } else { ".U32" };
+                let sel = if op == AtomOp::Min { "pt" } else { "!pt" };
+                vec![format!("IMNMX{u} {new}, {old}, {b}, {sel};")]
+            }
+            (AtomOp::And | AtomOp::Or | AtomOp::Xor, Type::B32) => {
+                let name = op.spelling().trim_start_matches('.').to_uppercase();
+                vec![format!("LOP.{name} {new}, {old}, {b};")]
+            }
+            (AtomOp::Exch, Type::B32) => vec![format!("MOV {new}, {b};")],
+            (AtomOp::Cas, Type::B32) if !red => {
+                let c = self.reg32(Self::opnd(inst, 3)?, "", SCRATCH_PAIR + 1)?;
+                // new = old - b; then (new == 0) ? c : old.
+                vec![
+                    format!("IADD {new}, {old}, -{b};"),
+                    format!("ICMP.EQ.U32 {new}, {c}, {old}, {new};"),
+                ]
+            }
+            _ => {
+                return Err(
+                    "this shared atomic operation and type have no selection rule yet".into(),
+                )
+            }
+        };
+        let k = self.out.len();
+        let (top, after) = (
+            format!("{}A{k}L", self.label_prefix),
+            format!("{}A{k}T", self.label_prefix),
+        );
+        self.emit("", format!("SSY {after};"));
+        self.out.push(super::Line::Label(top.clone()));
+        self.emit("", format!("LDSLK {p}, {old}, {at};"));
+        for l in apply {
+            self.emit("", format!("@{p} {l}"));
+        }
+        self.emit("", format!("@{p} STSUL {at}, {new};"));
+        self.emit("", format!("@!{p} BRA {top};"));
+        self.emit("", "NOP.S CC.T;".into());
+        self.out.push(super::Line::Label(after));
+        Ok(())
+    }
+}

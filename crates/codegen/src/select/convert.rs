@@ -1,0 +1,175 @@
+//! `cvt` between integer and float types: `MOV`/`SHR` for 32↔64 bits, `I2I` for 8/16-bit
+//! types, `I2F`, `F2I`, `F2F` with PTX's rounding modifiers.
+
+use super::{bits, i2i_type, is_signed, ty_spelling, Selector, R};
+use crate::regs::Loc;
+use ir::{Inst, Operand, Type};
+use isa::{Flag, Rounding};
+
+impl Selector<'_> {
+    pub(super) fn cvt(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let (dt, st) = (
+            inst.type_slot(0).ok_or("no type")?,
+            inst.type_slot(1).ok_or("no type")?,
+        );
+        let m = &inst.mods;
+        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
+        let any_int = |t: Type| {
+            matches!(
+                t,
+                Type::U8
+                    | Type::S8
+                    | Type::U16
+                    | Type::S16
+                    | Type::U32
+                    | Type::S32
+                    | Type::U64
+                    | Type::S64
+            )
+        };
+        if (float(dt) || float(st))
+            && !m.has(Flag::Sat)
+            && (float(dt) || any_int(dt))
+            && (float(st) || any_int(st))
+        {
+            return self.cvt_float(inst, g, dt, st);
+        }
+        if m.rounding.is_some() || m.has(Flag::Sat) || m.has(Flag::Ftz) {
+            return Err("cvt with rounding/.sat/.ftz has no selection rule yet".into());
+        }
+        if let Operand::Special { .. } = Self::opnd(inst, 1)? {
+            if bits(dt) == 32 {
+                return self.mov(inst, g, 32);
+            }
+        }
+        let small = |t: Type| {
+            matches!(
+                t,
+                Type::U8 | Type::S8 | Type::U16 | Type::S16 | Type::U32 | Type::S32
+            )
+        };
+        if small(dt) && small(st) && (bits(dt) < 32 || bits(st) < 32) {
+            let d = self.gpr(self.dst(inst)?)?;
+            let a = match Self::opnd(inst, 1)? {
+                Operand::Reg(r) => self.gpr(*r)?,
+                _ => return Err("an immediate cvt source".into()),
+            };
+            self.emit(g, format!("I2I{}{} {d}, {a};", i2i_type(dt), i2i_type(st)));
+            return Ok(());
+        }
+        let int = |t: Type| {
+            matches!(
+                t,
+                Type::U32 | Type::S32 | Type::U64 | Type::S64 | Type::B32 | Type::B64
+            )
+        };
+        if !int(dt) || !int(st) {
+            return Err(format!(
+                "cvt{}{} has no selection rule yet",
+                ty_spelling(dt),
+                ty_spelling(st)
+            ));
+        }
+        let d = self.dst(inst)?;
+        let a = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => *r,
+            _ => return Err("an immediate cvt source".into()),
+        };
+        match (bits(dt), bits(st)) {
+            (32, 32) => {
+                let (d, a) = (self.gpr(d)?, self.gpr(a)?);
+                self.emit(g, format!("MOV {d}, {a};"));
+            }
+            (32, 64) => {
+                let d = self.gpr(d)?;
+                let (al, _) = self.pair(a)?;
+                self.emit(g, format!("MOV {d}, {al};"));
+            }
+            (64, 32) => {
+                let (dl, dh) = self.pair(d)?;
+                let a = self.gpr(a)?;
+                self.emit(g, format!("MOV {dl}, {a};"));
+                if is_signed(st) {
+                    self.emit(g, format!("SHR {dh}, {a}, 0x1f;"));
+                } else {
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                }
+            }
+            _ => {
+                let (dl, dh) = self.pair(d)?;
+                let (al, ah) = self.pair(a)?;
+                self.emit(g, format!("MOV {dl}, {al};"));
+                self.emit(g, format!("MOV {dh}, {ah};"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A register operand as text, the low register of a pair for 64-bit values.
+    fn any_reg(&mut self, o: &Operand) -> R<String> {
+        match o {
+            Operand::Reg(r) => match self.loc(*r)? {
+                Loc::Gpr(n) | Loc::Pair(n) => Ok(format!("R{n}")),
+                Loc::Pred(_) => Err("a predicate operand".into()),
+            },
+            _ => Err("an immediate cvt source".into()),
+        }
+    }
+
+    /// Conversions with a float on either side: `I2F`, `F2I`, `F2F`, whose rounding
+    /// modifiers are PTX's (`.rn/.rz/.rm/.rp` for float results, `.rni/.rzi/.rmi/.rpi` for
+    /// integer results and float-to-float rounding to an integer).
+    fn cvt_float(&mut self, inst: &Inst, g: &str, dt: Type, st: Type) -> R<()> {
+        let fty = |t: Type| match t {
+            Type::F32 => ".F32",
+            Type::F64 => ".F64",
+            Type::U8 => ".U8",
+            Type::S8 => ".S8",
+            Type::U16 => ".U16",
+            Type::S16 => ".S16",
+            Type::U32 => ".U32",
+            Type::S32 => ".S32",
+            Type::U64 => ".U64",
+            _ => ".S64",
+        };
+        let ftz = if inst.mods.has(Flag::Ftz) { ".FTZ" } else { "" };
+        let d = self.any_reg(Self::opnd(inst, 0)?)?;
+        let a = self.any_reg(Self::opnd(inst, 1)?)?;
+        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
+        let r = inst.mods.rounding;
+        let text = if !float(st) {
+            let rnd = match r {
+                Some(Rounding::Rn) => "",
+                Some(Rounding::Rz) => ".RZ",
+                Some(Rounding::Rm) => ".RM",
+                Some(Rounding::Rp) => ".RP",
+                _ => return Err("integer-to-float cvt needs .rn/.rz/.rm/.rp".into()),
+            };
+            format!("I2F{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+        } else if !float(dt) {
+            let rnd = match r {
+                Some(Rounding::Rni) => "",
+                Some(Rounding::Rzi) => ".TRUNC",
+                Some(Rounding::Rmi) => ".FLOOR",
+                Some(Rounding::Rpi) => ".CEIL",
+                _ => return Err("float-to-integer cvt needs .rni/.rzi/.rmi/.rpi".into()),
+            };
+            format!("F2I{ftz}{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+        } else {
+            let rnd = match r {
+                None | Some(Rounding::Rn) => "",
+                Some(Rounding::Rz) => ".RZ",
+                Some(Rounding::Rm) => ".RM",
+                Some(Rounding::Rp) => ".RP",
+                Some(Rounding::Rni) => ".ROUND",
+                Some(Rounding::Rzi) => ".TRUNC",
+                Some(Rounding::Rmi) => ".FLOOR",
+                Some(Rounding::Rpi) => ".CEIL",
+                Some(_) => return Err("this rounding has no F2F form".into()),
+            };
+            format!("F2F{ftz}{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+        };
+        self.emit(g, text);
+        Ok(())
+    }
+}

@@ -1,0 +1,215 @@
+//! Integer `div`/`rem` on 32 bits: NVIDIA's sm_20 sequence around `MUFU.RCP`.
+//!
+//! Fermi has no integer divider. ptxas computes an underestimate of `2^32 / b` from the
+//! reciprocal of `b` converted rounding up (`I2F.RP`), its bits lowered by 2 ulp and scaled by
+//! 2^32 (adding `0x0ffffffe` adds 32 to the exponent and takes 2 from the significand), refines
+//! it with one Newton step in integers (`q0 += umulhi(q0, -b·q0)`), takes `q = umulhi(a, q0)`
+//! and corrects `q` and `r = a - q·b` at most twice while `r >= b`. The 2 ulp keep the estimate
+//! an underestimate for a reciprocal up to 1 ulp off, so the corrections only ever add.
+//!
+//! Division by zero follows `ops::int::divrem` (all ones; `rem` gives `a`): with `b = 0` the
+//! reciprocal is +inf, the scaled value a negative float that `F2I.U32` saturates to 0, so
+//! `q0 = 0` and `r = a`, and only the quotient needs the explicit all-ones fix. Signed forms
+//! divide magnitudes and then negate (`MIN / -1` wraps to `MIN`, `MIN % -1` is 0, as `ops`).
+
+use super::{Selector, R};
+use crate::regs::{SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
+use ir::{Inst, Operand, Type};
+
+/// A div/rem operand: a register, or a constant known at translation time.
+enum Value {
+    Reg(String),
+    Const(u32),
+}
+
+impl Selector<'_> {
+    pub(super) fn divrem32(&mut self, inst: &Inst, g: &str, ty: Type, rem: bool) -> R<()> {
+        let signed = super::is_signed(ty);
+        let guarded = !g.is_empty();
+        if guarded && signed {
+            return Err(
+                "a guarded signed div/rem has no selection rule yet (its sequence needs the destination as a temporary)"
+                    .into(),
+            );
+        }
+        let d = self.gpr(self.dst(inst)?)?;
+        let p = format!("P{SCRATCH_PRED}");
+        let (q, r, t) = (
+            format!("R{SCRATCH}"),
+            format!("R{SCRATCH_PAIR}"),
+            SCRATCH_PAIR + 1,
+        );
+        // Each operand: its register (for the sign fix) or its constant value.
+        let a = self.divide_operand(Self::opnd(inst, 1)?)?;
+        let b = self.divide_operand(Self::opnd(inst, 2)?)?;
+        // The unsigned magnitudes: `ub` in R3 (or b's own register), `ua` in the destination
+        // (free until the end: it never shares a register with a source) or a's register.
+        let magnitude = |s: &mut Self, o: &Value, into: &str| -> R<String> {
+            Ok(match o {
+                Value::Reg(x) if signed => {
+                    s.emit("", format!("I2I.S32.S32 {into}, |{x}|;"));
+                    into.to_string()
+                }
+                Value::Reg(x) => x.clone(),
+                Value::Const(v) => {
+                    let m = if signed {
+                        (*v as i32).unsigned_abs()
+                    } else {
+                        *v
+                    };
+                    if m == 0 {
+                        "RZ".into()
+                    } else {
+                        s.emit(
+                            "",
+                            format!("MOV32I {into}, {};", super::hex(i64::from(m as i32))),
+                        );
+                        into.to_string()
+                    }
+                }
+            })
+        };
+        if guarded && (signed || matches!(a, Value::Const(_))) {
+            return Err(
+                "a guarded signed div/rem or one of an immediate has no selection rule yet (its sequence needs the destination as a temporary)"
+                    .into(),
+            );
+        }
+        let ub = magnitude(self, &b, &format!("R{t}"))?;
+        let ua = magnitude(self, &a, &d)?;
+        for line in [
+            format!("I2F.F32.U32.RP {q}, {ub};"),
+            format!("MUFU.RCP {q}, {q};"),
+            format!("IADD32I {q}, {q}, 0xffffffe;"),
+            format!("F2I.FTZ.U32.F32.TRUNC {q}, {q};"),
+            format!("IMUL.U32.U32 {r}, {q}, {ub};"),
+            format!("IADD {r}, RZ, -{r};"),
+            format!("IMUL.U32.U32.HI {r}, {q}, {r};"),
+            format!("IADD {q}, {q}, {r};"),
+            format!("IMUL.U32.U32.HI {q}, {ua}, {q};"),
+            format!("IMUL.U32.U32 {r}, {q}, {ub};"),
+            format!("IADD {r}, {ua}, -{r};"),
+        ] {
+            self.emit("", line);
+        }
+        for _ in 0..2 {
+            self.emit("", format!("ISETP.GE.U32.AND {p}, pt, {r}, {ub}, pt;"));
+            self.emit("", format!("@{p} IADD {r}, {r}, -{ub};"));
+            self.emit("", format!("@{p} IADD {q}, {q}, 0x1;"));
+        }
+        // A signed result is negated when `negate` holds: the remainder takes the dividend's
+        // sign, the quotient is negative when the signs differ.
+        let negate = |s: &mut Self, x: &str| -> R<()> {
+            if !signed {
+                return Ok(());
+            }
+            let sign = |o: &Value| match o {
+                Value::Reg(x) => Err(x.clone()),
+                Value::Const(v) => Ok((*v as i32) < 0),
+            };
+            let test = match (sign(&a), if rem { Ok(false) } else { sign(&b) }) {
+                (Ok(na), Ok(nb)) => {
+                    if na != nb {
+                        s.emit("", format!("IADD {x}, RZ, -{x};"));
+                    }
+                    return Ok(());
+                }
+                (Err(ra), Err(rb)) => {
+                    // Only for a quotient: the remainder in R2 is dead by then.
+                    s.emit("", format!("LOP.XOR {r}, {ra}, {rb};"));
+                    format!("ISETP.LT.AND {p}, pt, {r}, RZ, pt;")
+                }
+                (Err(reg), Ok(neg)) | (Ok(neg), Err(reg)) => {
+                    let cmp = if neg { "GE" } else { "LT" };
+                    format!("ISETP.{cmp}.AND {p}, pt, {reg}, RZ, pt;")
+                }
+            };
+            s.emit("", test);
+            s.emit("", format!("@{p} IADD {x}, RZ, -{x};"));
+            Ok(())
+        };
+        if rem {
+            negate(self, &r)?;
+            self.emit(g, format!("MOV {d}, {r};"));
+        } else {
+            negate(self, &q)?;
+            // Division by zero: all ones whatever the signs (after the sign fix).
+            self.emit("", format!("ISETP.EQ.U32.AND {p}, pt, {ub}, RZ, pt;"));
+            self.emit("", format!("@{p} MOV32I {q}, -0x1;"));
+            self.emit(g, format!("MOV {d}, {q};"));
+        }
+        Ok(())
+    }
+
+    fn divide_operand(&mut self, o: &Operand) -> R<Value> {
+        match o {
+            Operand::Reg(r) => Ok(Value::Reg(self.gpr(*r)?)),
+            Operand::Imm(v) => Ok(Value::Const(*v as u32)),
+            _ => Err("unsupported div/rem operand".into()),
+        }
+    }
+}
+
+impl Selector<'_> {
+    /// `div`/`rem .u64`: restoring division, one quotient bit per iteration of a uniform
+    /// 64-iteration loop (every lane runs it the same number of times, so the loop's branch
+    /// never diverges). The dividend's pair shifts left into the remainder and collects the
+    /// quotient bits at its low end. With `b = 0` every step subtracts 0 and sets the bit:
+    /// the quotient is all ones and the remainder `a`, as `ops::int::divrem`.
+    /// Temporaries: R4–R11 (kept free like the f64 temporaries of fdiv.rs), R0, R2, P6.
+    pub(super) fn divrem_u64(&mut self, inst: &Inst, g: &str, rem: bool) -> R<()> {
+        if !g.is_empty() {
+            return Err("a guarded 64-bit div/rem has no selection rule yet".into());
+        }
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = self.src64(Self::opnd(inst, 1)?, "")?;
+        let t = |k: u8| format!("R{}", super::fdiv::F64_SCRATCH + k);
+        let (nl, nh, dvl, dvh, rl, rh) = (t(0), t(1), t(2), t(3), t(4), t(5));
+        // The dividend into n (before b's immediate may reuse R2:R3).
+        self.emit("", format!("MOV {nl}, {al};"));
+        self.emit("", format!("MOV {nh}, {ah};"));
+        let (bl, bh) = self.src64(Self::opnd(inst, 2)?, "")?;
+        let (s0, s2) = (format!("R{SCRATCH}"), format!("R{SCRATCH_PAIR}"));
+        let p = format!("P{SCRATCH_PRED}");
+        let top = format!("{}D{}L", self.label_prefix, self.out.len());
+        for l in [
+            format!("MOV {dvl}, {bl};"),
+            format!("MOV {dvh}, {bh};"),
+            format!("MOV {rl}, RZ;"),
+            format!("MOV {rh}, RZ;"),
+            format!("MOV32I {s0}, 0x40;"),
+        ] {
+            self.emit("", l);
+        }
+        self.out.push(super::Line::Label(top.clone()));
+        for l in [
+            // r:n <<= 1 (128-bit shift across the two pairs).
+            format!("SHL {rh}, {rh}, 0x1;"),
+            format!("SHR.U32 {s2}, {rl}, 0x1f;"),
+            format!("LOP.OR {rh}, {rh}, {s2};"),
+            format!("SHL {rl}, {rl}, 0x1;"),
+            format!("SHR.U32 {s2}, {nh}, 0x1f;"),
+            format!("LOP.OR {rl}, {rl}, {s2};"),
+            format!("SHL {nh}, {nh}, 0x1;"),
+            format!("SHR.U32 {s2}, {nl}, 0x1f;"),
+            format!("LOP.OR {nh}, {nh}, {s2};"),
+            format!("SHL {nl}, {nl}, 0x1;"),
+            // r >= d (unsigned 64-bit): subtract and set the quotient bit.
+            format!("ISETP.GE.U32.AND {p}, pt, {rl}, {dvl}, pt;"),
+            format!("ISETP.EQ.U32.AND {p}, pt, {rh}, {dvh}, {p};"),
+            format!("ISETP.GT.U32.OR {p}, pt, {rh}, {dvh}, {p};"),
+            format!("@{p} IADD {rl}.CC, {rl}, -{dvl};"),
+            format!("@{p} IADD.X {rh}, {rh}, -{dvh};"),
+            format!("@{p} LOP32I.OR {nl}, {nl}, 0x1;"),
+            format!("IADD {s0}, {s0}, -0x1;"),
+            format!("ISETP.NE.U32.AND {p}, pt, {s0}, RZ, pt;"),
+            format!("@{p} BRA {top};"),
+        ] {
+            self.emit("", l);
+        }
+        let (ql, qh) = if rem { (rl, rh) } else { (nl, nh) };
+        self.emit("", format!("MOV {dl}, {ql};"));
+        self.emit("", format!("MOV {dh}, {qh};"));
+        Ok(())
+    }
+}
