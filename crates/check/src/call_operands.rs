@@ -16,8 +16,8 @@ impl<'a> Checker<'a> {
             return None;
         };
         let text = name.ident.text(self.src);
-        match body.labels.get(text) {
-            Some((idx, _)) => Some(Operand::Label(*idx)),
+        match body.label(text) {
+            Some(idx) => Some(Operand::Label(idx)),
             None => {
                 self.error(name.span(), format!("undeclared label `{text}`"));
                 None
@@ -51,7 +51,7 @@ impl<'a> Checker<'a> {
         };
         let targets: Option<Box<[InstIdx]>> = labels
             .iter()
-            .map(|(l, _)| body.labels.get(l).map(|t| t.0))
+            .map(|(l, _)| body.label(l))
             .collect();
         targets.map(Operand::TargetList)
     }

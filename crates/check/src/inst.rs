@@ -16,6 +16,14 @@ const MAX_MODS: usize = isa::MAX_SPELLED;
 
 impl<'a> Checker<'a> {
     pub(crate) fn check_instruction(&mut self, body: &mut Body<'a>, inst: &ast::Instruction) {
+        let unwrapped;
+        let inst = match self.unwrap_single_brace(inst) {
+            Some(u) => {
+                unwrapped = u;
+                &unwrapped
+            }
+            None => inst,
+        };
         let guard = inst.guard.as_ref().and_then(|g| self.lower_guard(body, g));
         if inst.guard.is_some() && guard.is_none() {
             return;
@@ -257,6 +265,13 @@ impl<'a> Checker<'a> {
                         "`{opcode}` cannot write to `{}`: the state space is read-only (ptx-isa-1.1 §5.1 Table 5)",
                         bad.unwrap_or("")
                     )
+                } else if e.kind == isa::MatchErrorKind::UnknownOpcode
+                    && isa::NOT_SUPPORTED.contains(&opcode)
+                {
+                    // Name the whole instruction (`cp.async.bulk.tensor…`, not just `cp`):
+                    // the opcode alone does not say which family is missing.
+                    let whole = ast::span_text(self.src, span).split_whitespace().collect::<String>();
+                    format!("`{whole}` is a PTX instruction that ptxvm does not support")
                 } else {
                     e.message.clone()
                 };
@@ -552,6 +567,33 @@ impl<'a> Checker<'a> {
                 span,
             });
         }
+    }
+}
+
+impl Checker<'_> {
+    /// `ld.global.b32 { %r1 }, [%rd1];` (every Triton kernel writes its scalar loads and stores
+    /// so): ptxas takes a one-element brace list as the value of a scalar `ld`, `ldu` or `st`
+    /// and means the element. The instruction with each such list replaced by its element, or
+    /// `None` when there is nothing to replace (the common case, which costs one scan).
+    fn unwrap_single_brace(&self, inst: &ast::Instruction) -> Option<ast::Instruction> {
+        let single = |o: &ast::Operand| matches!(o, ast::Operand::Vector(v) if v.elements.len() == 1);
+        if !inst.operands.iter().any(single)
+            || !matches!(inst.opcode.text(self.src), "ld" | "ldu" | "st")
+            || inst
+                .modifiers(self.src)
+                .any(|(_, m)| matches!(m, ".v2" | ".v3" | ".v4" | ".v8"))
+        {
+            return None;
+        }
+        let mut out = inst.clone();
+        for o in &mut out.operands {
+            if let ast::Operand::Vector(v) = o {
+                if let [e] = v.elements.as_slice() {
+                    *o = e.clone();
+                }
+            }
+        }
+        Some(out)
     }
 }
 

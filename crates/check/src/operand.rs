@@ -450,6 +450,19 @@ impl<'a> Checker<'a> {
         let ty = slot.expected.unwrap_or(Type::B64);
         match imm_bits(v, ty) {
             Ok(bits) => Some(Operand::Imm(bits)),
+            // ptxas truncates an integer immediate to its operand's size (compiler test suites
+            // write `add.cc.u32 d, 0xffffffffffffffffU, 1`); we do too, and say so.
+            Err(msg) if crate::imm::truncated_int_bits(v, ty).is_some() => {
+                let bits = crate::imm::truncated_int_bits(v, ty).unwrap_or_default();
+                self.warn(
+                    e.span(),
+                    format!(
+                        "{msg}; truncated to {bits:#x} as ptxas does (operand `{}` of `{}`)",
+                        slot.role.name, slot.mnemonic
+                    ),
+                );
+                Some(Operand::Imm(bits))
+            }
             Err(msg) => {
                 self.error(
                     e.span(),

@@ -23,11 +23,25 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
     ("tex: tex.geom{.v4}.dtype.btype d, a, c;", "", "a texture operand in a register: there are no texture handles, textures are bound to .tex/.texref variables"),
 ];
 
+/// Whole instruction families the checker accepts and the executor does not run yet
+/// (opcode, reason): each is a gap, listed in the README's known limits.
+const NOT_RUNNABLE_OPCODES: &[(&str, &str)] = &[
+    ("cp", "cp.async and its groups are checked but not executed yet (issue 16)"),
+    ("ldmatrix", "matrix loads are checked but not executed yet (issue 16)"),
+    ("stmatrix", "matrix stores are checked but not executed yet (issue 16)"),
+    ("movmatrix", "movmatrix is checked but not executed yet (issue 16)"),
+    ("mma", "tensor-core mma.sync is checked but not executed yet (issue 16)"),
+    ("elect", "elect.sync is checked but not executed yet (issue 16)"),
+];
+
 fn not_runnable(form: &Form, line: &str) -> bool {
     let key = form.key();
-    NOT_RUNNABLE
+    NOT_RUNNABLE_OPCODES
         .iter()
-        .any(|(k, text, _)| *k == key && line.contains(text))
+        .any(|(op, _)| *op == form.opcode.name())
+        || NOT_RUNNABLE
+            .iter()
+            .any(|(k, text, _)| *k == key && line.contains(text))
 }
 
 /// Per row: instances the checker accepted, and the refusals (message → one example).

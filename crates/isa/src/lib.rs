@@ -64,7 +64,7 @@ pub use matching::{
 };
 pub use mods::{
     AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags, Geom, ModClass,
-    ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir, ShflMode, Space,
+    ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir, ShflMode, Space, SrcSpace, ALayout, BLayout,
     TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
 };
 pub use opcode::Opcode;

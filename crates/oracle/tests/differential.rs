@@ -50,6 +50,35 @@ const NOT_COMPARED: &[(&str, &str, &str)] = &[
         "st",
         ".param",
         "`.param` through a register address: the reference models `.param` variables by name",
+    ),    (
+        "cp",
+        "",
+        "cp.async and its groups: checked but executed by neither machine yet (issue 16)",
+    ),
+    (
+        "ldmatrix",
+        "",
+        "ldmatrix: checked but executed by neither machine yet (issue 16)",
+    ),
+    (
+        "stmatrix",
+        "",
+        "stmatrix: checked but executed by neither machine yet (issue 16)",
+    ),
+    (
+        "movmatrix",
+        "",
+        "movmatrix: checked but executed by neither machine yet (issue 16)",
+    ),
+    (
+        "mma",
+        "",
+        "mma.sync: checked but executed by neither machine yet (issue 16)",
+    ),
+    (
+        "elect",
+        "",
+        "elect.sync: checked but executed by neither machine yet (issue 16)",
     ),
 ];
 
