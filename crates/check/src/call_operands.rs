@@ -49,10 +49,7 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        let targets: Option<Box<[InstIdx]>> = labels
-            .iter()
-            .map(|(l, _)| body.label(l))
-            .collect();
+        let targets: Option<Box<[InstIdx]>> = labels.iter().map(|(l, _)| body.label(l)).collect();
         targets.map(Operand::TargetList)
     }
 

@@ -522,11 +522,8 @@ impl<'a> Checker<'a> {
                                 .any(|&(n, b, _)| n == name && b == block);
                         if same_block {
                             self.push(
-                                Diagnostic::error(
-                                    l.name.span,
-                                    format!("duplicate label `{name}`"),
-                                )
-                                .with_label(prev, "previous definition here"),
+                                Diagnostic::error(l.name.span, format!("duplicate label `{name}`"))
+                                    .with_label(prev, "previous definition here"),
                             );
                             continue;
                         }

@@ -62,10 +62,11 @@ pub(crate) fn imm_bits(v: Value, ty: Type) -> Result<u64, String> {
 /// `None` for every other refusal. The checker takes the truncated bits with a warning.
 pub(crate) fn truncated_int_bits(v: Value, ty: Type) -> Option<u64> {
     match (v, ty.basic()) {
-        (
-            Value::Int { bits, .. },
-            BasicType::Signed | BasicType::Unsigned | BasicType::Bits,
-        ) if !ty.is_packed() && ty.size_bits() < 64 => Some(bits & ((1u64 << ty.size_bits()) - 1)),
+        (Value::Int { bits, .. }, BasicType::Signed | BasicType::Unsigned | BasicType::Bits)
+            if !ty.is_packed() && ty.size_bits() < 64 =>
+        {
+            Some(bits & ((1u64 << ty.size_bits()) - 1))
+        }
         _ => None,
     }
 }
@@ -203,7 +204,7 @@ mod tests {
         assert_eq!(imm_bits(int(1), Type::Pred), Ok(1));
         assert_eq!(imm_bits(int(0), Type::Pred), Ok(0));
         // `-1` is "true" (LLVM's and NVIDIA's spelling); ptxas takes any nonzero value as true.
-        assert_eq!(imm_bits(int(-1i64 as u64), Type::Pred), Ok(1));
+        assert_eq!(imm_bits(int(-1), Type::Pred), Ok(1));
         assert_eq!(imm_bits(int(2), Type::Pred), Ok(1));
     }
 }

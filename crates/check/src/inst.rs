@@ -270,7 +270,9 @@ impl<'a> Checker<'a> {
                 {
                     // Name the whole instruction (`cp.async.bulk.tensor…`, not just `cp`):
                     // the opcode alone does not say which family is missing.
-                    let whole = ast::span_text(self.src, span).split_whitespace().collect::<String>();
+                    let whole = ast::span_text(self.src, span)
+                        .split_whitespace()
+                        .collect::<String>();
                     format!("`{whole}` is a PTX instruction that ptxvm does not support")
                 } else {
                     e.message.clone()
@@ -576,7 +578,8 @@ impl Checker<'_> {
     /// and means the element. The instruction with each such list replaced by its element, or
     /// `None` when there is nothing to replace (the common case, which costs one scan).
     fn unwrap_single_brace(&self, inst: &ast::Instruction) -> Option<ast::Instruction> {
-        let single = |o: &ast::Operand| matches!(o, ast::Operand::Vector(v) if v.elements.len() == 1);
+        let single =
+            |o: &ast::Operand| matches!(o, ast::Operand::Vector(v) if v.elements.len() == 1);
         if !inst.operands.iter().any(single)
             || !matches!(inst.opcode.text(self.src), "ld" | "ldu" | "st")
             || inst

@@ -26,12 +26,30 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[
 /// Whole instruction families the checker accepts and the executor does not run yet
 /// (opcode, reason): each is a gap, listed in the README's known limits.
 const NOT_RUNNABLE_OPCODES: &[(&str, &str)] = &[
-    ("cp", "cp.async and its groups are checked but not executed yet (issue 16)"),
-    ("ldmatrix", "matrix loads are checked but not executed yet (issue 16)"),
-    ("stmatrix", "matrix stores are checked but not executed yet (issue 16)"),
-    ("movmatrix", "movmatrix is checked but not executed yet (issue 16)"),
-    ("mma", "tensor-core mma.sync is checked but not executed yet (issue 16)"),
-    ("elect", "elect.sync is checked but not executed yet (issue 16)"),
+    (
+        "cp",
+        "cp.async and its groups are checked but not executed yet (issue 16)",
+    ),
+    (
+        "ldmatrix",
+        "matrix loads are checked but not executed yet (issue 16)",
+    ),
+    (
+        "stmatrix",
+        "matrix stores are checked but not executed yet (issue 16)",
+    ),
+    (
+        "movmatrix",
+        "movmatrix is checked but not executed yet (issue 16)",
+    ),
+    (
+        "mma",
+        "tensor-core mma.sync is checked but not executed yet (issue 16)",
+    ),
+    (
+        "elect",
+        "elect.sync is checked but not executed yet (issue 16)",
+    ),
 ];
 
 fn not_runnable(form: &Form, line: &str) -> bool {

@@ -50,7 +50,8 @@ const NOT_COMPARED: &[(&str, &str, &str)] = &[
         "st",
         ".param",
         "`.param` through a register address: the reference models `.param` variables by name",
-    ),    (
+    ),
+    (
         "cp",
         "",
         "cp.async and its groups: checked but executed by neither machine yet (issue 16)",
