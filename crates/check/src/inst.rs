@@ -134,6 +134,9 @@ impl<'a> Checker<'a> {
         if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;
         }
+        if !self.check_cp_size(m, &operands, &inst.operands) {
+            return;
+        }
         self.warn_unspecified(m, &operands, &inst.operands);
         if !self.keep_ir {
             // Nobody reads a diagnostics-only check's instructions (see `finish_body`).
@@ -431,6 +434,33 @@ impl<'a> Checker<'a> {
                     "`vmad` negates either the product (`-a` or `-b`) or `c`, not both",
                 )
                 .with_note("ptx-video.md vmad: \"PTX allows negation of either (a*b) or c\""),
+            );
+            return false;
+        }
+        true
+    }
+
+    /// PTX ISA 8.x §9.7.9.25.3.1: `cp-size` "can only be 4, 8 and 16" for `.ca`, and only
+    /// 16 for `.cg` (ptxas refuses the rest).
+    fn check_cp_size(&mut self, m: &isa::Match, ops: &[Operand], ast_ops: &[ast::Operand]) -> bool {
+        if m.form.opcode != Opcode::Cp {
+            return true;
+        }
+        let Some(i) = m.form.operands.iter().position(|o| o.name == "size") else {
+            return true;
+        };
+        let cg = m.mods.cache == Some(isa::CacheOp::Cg);
+        let ok = match ops.get(i) {
+            Some(Operand::Imm(16)) => true,
+            Some(Operand::Imm(4 | 8)) => !cg,
+            _ => false,
+        };
+        if !ok {
+            let span = ast_ops.get(i).map_or(Span::default(), |o| o.span());
+            let allowed = if cg { "16" } else { "4, 8 or 16" };
+            self.error(
+                span,
+                format!("`cp.async` copies {allowed} bytes here (PTX ISA 8.x §9.7.9.25.3.1)"),
             );
             return false;
         }
