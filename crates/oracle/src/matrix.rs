@@ -137,14 +137,25 @@ pub(crate) fn run_matrix(
                     env,
                     i,
                 };
-                let off = match resolve(&cx, &a)? {
-                    Loc::Shared(off) => off,
-                    _ => return Err(unsupported()),
+                // 16 aligned bytes in shared memory: a generic address elsewhere faults.
+                let (off, shared) = match resolve(&cx, &a)? {
+                    Loc::Shared(x) => (x, true),
+                    Loc::Global(x)
+                    | Loc::Local(x)
+                    | Loc::Const(x)
+                    | Loc::KernelParam(x)
+                    | Loc::FrameParam(_, x) => (x, false),
                 };
                 if !off.is_multiple_of(16) {
                     return Err(Fault::Misaligned {
                         addr: off,
                         size: 16,
+                    });
+                }
+                if !shared {
+                    return Err(Fault::OutOfBounds {
+                        space: "shared",
+                        addr: off,
                     });
                 }
                 rows[lane] = off;
