@@ -8,6 +8,9 @@
 //! lane's fragment is A[r][kk] (plus a distinct C value): so every A, B and C/D position is
 //! checked against the table, and a swap of any two positions fails.
 
+// Lane and element loops index several fragments at once, as the manual's tables do.
+#![allow(clippy::needless_range_loop)]
+
 use ops::half::HalfFormat;
 use ops::mma::{mma_sync, Frag, MmaKind};
 
