@@ -585,6 +585,11 @@ impl<'a> Checker<'a> {
                     // `mov.u32 r, arr+4`: a variable's address plus a constant.
                     return self.lower_sym_expr(body, slot, e);
                 }
+                if has_name && kind == OperandKind::Src {
+                    if let Some(op) = self.lower_reg_offset(body, slot, e) {
+                        return op;
+                    }
+                }
                 if kind == OperandKind::SrcReg {
                     self.error(
                         e.span(),

@@ -59,3 +59,34 @@ fn a_64_bit_immediate_on_a_32_bit_add_is_truncated() {
     // 0x100000005 truncated is 5; 0 + 5 = 5.
     assert_eq!(read_u32(&dev, p, 3), vec![0, 1, 5]);
 }
+
+#[test]
+fn register_plus_immediate_sources_are_the_sum() {
+    // ptxas accepts `reg + imm` / `reg - imm` / `imm + reg` where an instruction reads a value
+    // and means the sum, wrapping at the operand's width.
+    let text = r#"
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+	.reg .b32 %r<4>;
+	.reg .b64 %rd<4>;
+	ld.param.u64 %rd1, [p];
+	ld.global.u64 %rd2, [%rd1];
+	ld.global.u32 %r1, [%rd1+8];
+	st.global.u64 [%rd1+16], %rd2 + 5;
+	st.global.u32 [%rd1+24], %r1 - 3;
+	add.u32 %r2, 7 + %r1, 1;
+	st.global.u32 [%rd1+28], %r2;
+	ret;
+}
+"#;
+    let (mut dev, m) = load("reg_plus_imm.ptx", text);
+    // [0..8) = 0xffff_ffff_ffff_fffe, [8..12) = 1, the rest 0.
+    let p = upload_u32(&mut dev, &[0xffff_fffe, 0xffff_ffff, 1, 0, 0, 0, 0, 0]);
+    launch(&dev, &m, "k", &cfg([1, 1, 1], [1, 1, 1]), &[Arg::ptr(p)]).unwrap();
+    let got = read_u32(&dev, p, 8);
+    // 0xffff_ffff_ffff_fffe + 5 wraps to 3; 1 - 3 wraps to 0xffff_fffe; 7 + 1 + 1 = 9.
+    assert_eq!(&got[4..8], &[3, 0, 0xffff_fffe, 9]);
+}
