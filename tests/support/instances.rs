@@ -133,6 +133,10 @@ pub fn instance_imm(
             }),
         };
         let text = match role.kind {
+            // `cp.async` copies 16 bytes in every form (4 and 8 only with `.ca`).
+            OperandKind::Imm if form.opcode == isa::Opcode::Cp && role.name == "size" => {
+                "16".to_string()
+            }
             OperandKind::Imm => "1".to_string(),
             OperandKind::Addr => format!("[{}]", g.reg(addr_ty)),
             OperandKind::TexAddr => {

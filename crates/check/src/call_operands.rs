@@ -16,8 +16,8 @@ impl<'a> Checker<'a> {
             return None;
         };
         let text = name.ident.text(self.src);
-        match body.labels.get(text) {
-            Some((idx, _)) => Some(Operand::Label(*idx)),
+        match body.label(text) {
+            Some(idx) => Some(Operand::Label(idx)),
             None => {
                 self.error(name.span(), format!("undeclared label `{text}`"));
                 None
@@ -49,10 +49,7 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        let targets: Option<Box<[InstIdx]>> = labels
-            .iter()
-            .map(|(l, _)| body.labels.get(l).map(|t| t.0))
-            .collect();
+        let targets: Option<Box<[InstIdx]>> = labels.iter().map(|(l, _)| body.label(l)).collect();
         targets.map(Operand::TargetList)
     }
 

@@ -30,7 +30,17 @@ pub(crate) struct Body<'a> {
     pub regs: Vec<Reg>,
     pub locals: Vec<VarId>,
     pub insts: Vec<ir::Inst>,
-    pub labels: FastMap<&'a str, (InstIdx, Span)>,
+    /// Each label's first definition, with the `{ }` block it is in (blocks are numbered in
+    /// source order, the body itself being 0).
+    pub labels: FastMap<&'a str, (InstIdx, Span, u32)>,
+    /// Later definitions of a name already defined in another, non-nested block (ptxas scopes
+    /// labels by block: NVIDIA's libraries write `waitLoop:` in two sibling blocks).
+    pub sibling_labels: Vec<(&'a str, u32, InstIdx)>,
+    /// The blocks enclosing the statement being checked, innermost last, and the number of
+    /// blocks entered so far (both follow the numbering of `labels`).
+    pub block_stack: Vec<u32>,
+    pub blocks_seen: u32,
+    pub check_blocks_seen: u32,
     pub label_list: Vec<(String, InstIdx)>,
     pub protos: FastMap<&'a str, ProtoId>,
     /// `name: .branchtargets L1, L2, …;` lists of this body: name, its span, the labels.
@@ -54,7 +64,7 @@ pub(crate) struct Body<'a> {
 #[derive(Default)]
 pub(crate) struct Scratch<'a> {
     scope: FuncScope<'a>,
-    labels: FastMap<&'a str, (InstIdx, Span)>,
+    labels: FastMap<&'a str, (InstIdx, Span, u32)>,
     protos: FastMap<&'a str, ProtoId>,
     /// Without [`Checker::keep_ir`], a body's instruction and register tables are emptied and
     /// reused for the next body instead of being handed to the module.
@@ -76,6 +86,29 @@ impl<'a> Body<'a> {
         let written = self.insts.len().saturating_sub(self.setup_insts.len());
         self.setup_insts
             .push(u32::try_from(written).unwrap_or(u32::MAX));
+    }
+    /// The instruction a label names from the current block: the definition in the innermost
+    /// enclosing block that has one. A name defined only in blocks that do not enclose the
+    /// use resolves to its first definition (ptxas refuses such a branch; the checker has
+    /// always accepted it).
+    pub fn label(&self, name: &str) -> Option<InstIdx> {
+        let &(first, _, first_block) = self.labels.get(name)?;
+        if self.sibling_labels.is_empty() {
+            return Some(first);
+        }
+        for &b in self.block_stack.iter().rev() {
+            if b == first_block {
+                return Some(first);
+            }
+            if let Some(&(_, _, at)) = self
+                .sibling_labels
+                .iter()
+                .find(|&&(n, nb, _)| n == name && nb == b)
+            {
+                return Some(at);
+            }
+        }
+        Some(first)
     }
     pub fn reg_ty(&self, r: RegId) -> Option<Type> {
         self.regs.get(r.index()).map(|r| r.ty)
@@ -394,6 +427,10 @@ impl<'a> Checker<'a> {
             locals: Vec::new(),
             insts: scratch.insts,
             labels: scratch.labels,
+            sibling_labels: Vec::new(),
+            block_stack: vec![0],
+            blocks_seen: 0,
+            check_blocks_seen: 0,
             label_list: scratch.label_list,
             target_lists: Vec::new(),
             protos: scratch.protos,
@@ -436,7 +473,7 @@ impl<'a> Checker<'a> {
         }
         let mut count = 0u32;
         let mut regs = 0u64;
-        self.collect_labels(stmts, &mut body, &mut count, &mut regs);
+        self.collect_labels(stmts, &mut body, (&mut count, &mut regs), &mut vec![0]);
         if self.keep_ir {
             body.insts.reserve_exact(count as usize);
         }
@@ -457,9 +494,10 @@ impl<'a> Checker<'a> {
         &mut self,
         stmts: &[ast::Statement],
         body: &mut Body<'a>,
-        count: &mut u32,
-        regs: &mut u64,
+        (count, regs): (&mut u32, &mut u64),
+        blocks: &mut Vec<u32>,
     ) {
+        let block = blocks.last().copied().unwrap_or(0);
         for s in stmts {
             match s {
                 ast::Statement::Instruction(_) => *count = count.saturating_add(1),
@@ -474,21 +512,40 @@ impl<'a> Checker<'a> {
                 }
                 ast::Statement::Label(l) => {
                     let name = l.name.text(self.src);
-                    if let Some((_, prev)) = body.labels.get(name) {
-                        let prev = *prev;
-                        self.push(
-                            Diagnostic::error(l.name.span, format!("duplicate label `{name}`"))
-                                .with_label(prev, "previous definition here"),
-                        );
+                    if let Some(&(_, prev, prev_block)) = body.labels.get(name) {
+                        // The same name in another block is another label; in the same
+                        // block it is a duplicate.
+                        let same_block = prev_block == block
+                            || body
+                                .sibling_labels
+                                .iter()
+                                .any(|&(n, b, _)| n == name && b == block);
+                        if same_block {
+                            self.push(
+                                Diagnostic::error(l.name.span, format!("duplicate label `{name}`"))
+                                    .with_label(prev, "previous definition here"),
+                            );
+                            continue;
+                        }
+                        body.sibling_labels.push((name, block, InstIdx(*count)));
+                        if self.keep_ir {
+                            body.label_list.push((name.to_string(), InstIdx(*count)));
+                        }
                         continue;
                     }
-                    body.labels.insert(name, (InstIdx(*count), l.name.span));
+                    body.labels
+                        .insert(name, (InstIdx(*count), l.name.span, block));
                     if self.keep_ir {
                         // The IR's label names, for messages and disassembly.
                         body.label_list.push((name.to_string(), InstIdx(*count)));
                     }
                 }
-                ast::Statement::Block(b) => self.collect_labels(&b.statements, body, count, regs),
+                ast::Statement::Block(b) => {
+                    body.blocks_seen += 1;
+                    blocks.push(body.blocks_seen);
+                    self.collect_labels(&b.statements, body, (&mut *count, &mut *regs), blocks);
+                    blocks.pop();
+                }
                 ast::Statement::BranchTargets(t) => {
                     let name = t.name.text(self.src);
                     if let Some(prev) = body.target_lists.iter().find(|l| l.0 == name) {
@@ -522,7 +579,11 @@ impl<'a> Checker<'a> {
                 S::Label(_) => {}
                 S::Block(b) => {
                     body.scope.enter();
+                    body.check_blocks_seen += 1;
+                    let n = body.check_blocks_seen;
+                    body.block_stack.push(n);
                     self.check_statements(&b.statements, body, false);
+                    body.block_stack.pop();
                     body.scope.leave();
                 }
                 S::Variable(v) => self.declare_body_variable(body, v, top),

@@ -16,13 +16,9 @@ use isa::{BasicType, Type};
 pub(crate) fn imm_bits(v: Value, ty: Type) -> Result<u64, String> {
     let size = ty.size_bits();
     match (v, ty.basic()) {
-        (Value::Int { bits, .. }, BasicType::Pred) => match bits {
-            0 | 1 => Ok(bits),
-            _ => Err(format!(
-                "predicate immediate must be 0 or 1, not {}",
-                bits as i64
-            )),
-        },
+        // LLVM and NVIDIA's own libraries write "true" as `-1` (`mov.pred %p1, -1;`); ptxas
+        // 12.9 takes any integer there, zero being false and every other value true.
+        (Value::Int { bits, .. }, BasicType::Pred) => Ok(u64::from(bits != 0)),
         (Value::Float { .. }, BasicType::Pred) => {
             Err("floating-point immediate for a predicate operand".to_string())
         }
@@ -58,6 +54,20 @@ pub(crate) fn imm_bits(v: Value, ty: Type) -> Result<u64, String> {
             "floating-point immediate where an integer is expected ({})",
             ty.suffix()
         )),
+    }
+}
+
+/// An integer immediate that [`imm_bits`] refused because it does not fit its operand,
+/// truncated to the operand's size as ptxas does (`add.cc.u32 d, 0xffffffffffffffffU, 1`):
+/// `None` for every other refusal. The checker takes the truncated bits with a warning.
+pub(crate) fn truncated_int_bits(v: Value, ty: Type) -> Option<u64> {
+    match (v, ty.basic()) {
+        (Value::Int { bits, .. }, BasicType::Signed | BasicType::Unsigned | BasicType::Bits)
+            if !ty.is_packed() && ty.size_bits() < 64 =>
+        {
+            Some(bits & ((1u64 << ty.size_bits()) - 1))
+        }
+        _ => None,
     }
 }
 
@@ -192,7 +202,10 @@ mod tests {
     #[test]
     fn predicates() {
         assert_eq!(imm_bits(int(1), Type::Pred), Ok(1));
-        assert!(imm_bits(int(2), Type::Pred).is_err());
+        assert_eq!(imm_bits(int(0), Type::Pred), Ok(0));
+        // `-1` is "true" (LLVM's and NVIDIA's spelling); ptxas takes any nonzero value as true.
+        assert_eq!(imm_bits(int(-1), Type::Pred), Ok(1));
+        assert_eq!(imm_bits(int(2), Type::Pred), Ok(1));
     }
 }
 

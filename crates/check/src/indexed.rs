@@ -132,7 +132,7 @@ impl<'a> Checker<'a> {
 
     /// Appends an instruction the checker made up (unguarded: it writes only its own
     /// registers) and records it, so labels can be moved past it when the body is finished.
-    fn emit_setup<const N: usize>(
+    pub(crate) fn emit_setup<const N: usize>(
         &mut self,
         body: &mut Body<'a>,
         opcode: &str,

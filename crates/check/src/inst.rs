@@ -16,6 +16,14 @@ const MAX_MODS: usize = isa::MAX_SPELLED;
 
 impl<'a> Checker<'a> {
     pub(crate) fn check_instruction(&mut self, body: &mut Body<'a>, inst: &ast::Instruction) {
+        let unwrapped;
+        let inst = match self.unwrap_single_brace(inst) {
+            Some(u) => {
+                unwrapped = u;
+                &unwrapped
+            }
+            None => inst,
+        };
         let guard = inst.guard.as_ref().and_then(|g| self.lower_guard(body, g));
         if inst.guard.is_some() && guard.is_none() {
             return;
@@ -124,6 +132,9 @@ impl<'a> Checker<'a> {
         self.convert_call_immediates(m, &mut operands, &inst.operands);
         self.check_call(body, m, &operands, inst.span);
         if !self.check_barrier_number(m, &operands, &inst.operands) {
+            return;
+        }
+        if !self.check_cp_size(m, &operands, &inst.operands) {
             return;
         }
         self.warn_unspecified(m, &operands, &inst.operands);
@@ -257,6 +268,15 @@ impl<'a> Checker<'a> {
                         "`{opcode}` cannot write to `{}`: the state space is read-only (ptx-isa-1.1 §5.1 Table 5)",
                         bad.unwrap_or("")
                     )
+                } else if e.kind == isa::MatchErrorKind::UnknownOpcode
+                    && isa::NOT_SUPPORTED.contains(&opcode)
+                {
+                    // Name the whole instruction (`cp.async.bulk.tensor…`, not just `cp`):
+                    // the opcode alone does not say which family is missing.
+                    let whole = ast::span_text(self.src, span)
+                        .split_whitespace()
+                        .collect::<String>();
+                    format!("`{whole}` is a PTX instruction that ptxvm does not support")
                 } else {
                     e.message.clone()
                 };
@@ -420,6 +440,33 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// PTX ISA 8.x §9.7.9.25.3.1: `cp-size` "can only be 4, 8 and 16" for `.ca`, and only
+    /// 16 for `.cg` (ptxas refuses the rest).
+    fn check_cp_size(&mut self, m: &isa::Match, ops: &[Operand], ast_ops: &[ast::Operand]) -> bool {
+        if m.form.opcode != Opcode::Cp {
+            return true;
+        }
+        let Some(i) = m.form.operands.iter().position(|o| o.name == "size") else {
+            return true;
+        };
+        let cg = m.mods.cache == Some(isa::CacheOp::Cg);
+        let ok = match ops.get(i) {
+            Some(Operand::Imm(16)) => true,
+            Some(Operand::Imm(4 | 8)) => !cg,
+            _ => false,
+        };
+        if !ok {
+            let span = ast_ops.get(i).map_or(Span::default(), |o| o.span());
+            let allowed = if cg { "16" } else { "4, 8 or 16" };
+            self.error(
+                span,
+                format!("`cp.async` copies {allowed} bytes here (PTX ISA 8.x §9.7.9.25.3.1)"),
+            );
+            return false;
+        }
+        true
+    }
+
     fn check_barrier_number(
         &mut self,
         m: &isa::Match,
@@ -552,6 +599,34 @@ impl<'a> Checker<'a> {
                 span,
             });
         }
+    }
+}
+
+impl Checker<'_> {
+    /// `ld.global.b32 { %r1 }, [%rd1];` (every Triton kernel writes its scalar loads and stores
+    /// so): ptxas takes a one-element brace list as the value of a scalar `ld`, `ldu` or `st`
+    /// and means the element. The instruction with each such list replaced by its element, or
+    /// `None` when there is nothing to replace (the common case, which costs one scan).
+    fn unwrap_single_brace(&self, inst: &ast::Instruction) -> Option<ast::Instruction> {
+        let single =
+            |o: &ast::Operand| matches!(o, ast::Operand::Vector(v) if v.elements.len() == 1);
+        if !inst.operands.iter().any(single)
+            || !matches!(inst.opcode.text(self.src), "ld" | "ldu" | "st")
+            || inst
+                .modifiers(self.src)
+                .any(|(_, m)| matches!(m, ".v2" | ".v3" | ".v4" | ".v8"))
+        {
+            return None;
+        }
+        let mut out = inst.clone();
+        for o in &mut out.operands {
+            if let ast::Operand::Vector(v) = o {
+                if let [e] = v.elements.as_slice() {
+                    *o = e.clone();
+                }
+            }
+        }
+        Some(out)
     }
 }
 

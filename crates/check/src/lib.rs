@@ -36,6 +36,7 @@ mod indexed;
 mod init;
 mod inst;
 mod operand;
+mod reg_offset;
 mod scope;
 mod selector;
 mod sreg_decl;

@@ -450,6 +450,19 @@ impl<'a> Checker<'a> {
         let ty = slot.expected.unwrap_or(Type::B64);
         match imm_bits(v, ty) {
             Ok(bits) => Some(Operand::Imm(bits)),
+            // ptxas truncates an integer immediate to its operand's size (compiler test suites
+            // write `add.cc.u32 d, 0xffffffffffffffffU, 1`); we do too, and say so.
+            Err(msg) if crate::imm::truncated_int_bits(v, ty).is_some() => {
+                let bits = crate::imm::truncated_int_bits(v, ty).unwrap_or_default();
+                self.warn(
+                    e.span(),
+                    format!(
+                        "{msg}; truncated to {bits:#x} as ptxas does (operand `{}` of `{}`)",
+                        slot.role.name, slot.mnemonic
+                    ),
+                );
+                Some(Operand::Imm(bits))
+            }
             Err(msg) => {
                 self.error(
                     e.span(),
@@ -571,6 +584,11 @@ impl<'a> Checker<'a> {
                 if has_name && kind == OperandKind::SrcSym {
                     // `mov.u32 r, arr+4`: a variable's address plus a constant.
                     return self.lower_sym_expr(body, slot, e);
+                }
+                if has_name && kind == OperandKind::Src {
+                    if let Some(op) = self.lower_reg_offset(body, slot, e) {
+                        return op;
+                    }
                 }
                 if kind == OperandKind::SrcReg {
                     self.error(

@@ -255,6 +255,12 @@ impl Warp {
                 }
             }
             Op::WarpSync { member } => return self.check_members(member, mask, "bar.warp.sync"),
+            Op::Elect { d, p, member } => {
+                if !self.check_members(member, mask, "elect.sync")? {
+                    return Ok(false);
+                }
+                self.exec_elect(d, p, mask);
+            }
             _ => {}
         }
         Ok(true)

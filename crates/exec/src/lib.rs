@@ -47,6 +47,7 @@ mod lane_ops;
 mod lanes;
 pub mod launch_spec;
 pub mod lower;
+mod matrix;
 mod mem_fast;
 mod mem_ops;
 pub mod memory;

@@ -10,7 +10,7 @@ use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Warp};
 
 /// A resolved location of one lane's access.
-enum Loc<'m> {
+pub(crate) enum Loc<'m> {
     Global(&'m Allocation, u64),
     Shared(u64),
     Local(u64),
@@ -20,7 +20,7 @@ enum Loc<'m> {
 
 impl Warp {
     #[inline(always)]
-    fn lane_addr(&self, addr: &Addr, lane: usize, addr64: bool) -> u64 {
+    pub(crate) fn lane_addr(&self, addr: &Addr, lane: usize, addr64: bool) -> u64 {
         let base = match addr.base {
             AddrBase::None => 0,
             AddrBase::R32(r) => self.r32[r.0 as usize][lane] as u64,
@@ -39,7 +39,7 @@ impl Warp {
 
     /// Resolve `[addr, addr+size)` in `space` for one lane, checking bounds and alignment.
     #[inline]
-    fn locate<'m>(
+    pub(crate) fn locate<'m>(
         &self,
         ctx: &Ctx<'m>,
         space: Space,
@@ -96,7 +96,14 @@ impl Warp {
         }
     }
 
-    fn read_loc(&self, ctx: &Ctx<'_>, shared: &[u8], loc: &Loc<'_>, lane: usize, size: u64) -> u64 {
+    pub(crate) fn read_loc(
+        &self,
+        ctx: &Ctx<'_>,
+        shared: &[u8],
+        loc: &Loc<'_>,
+        lane: usize,
+        size: u64,
+    ) -> u64 {
         match *loc {
             Loc::Global(a, off) => a.load(off, size),
             Loc::Shared(off) => load_bytes(shared, off, size).unwrap_or(0),

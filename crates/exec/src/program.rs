@@ -750,6 +750,24 @@ pub enum Op {
         a: R32,
         member: S32,
     },
+    /// `mma.sync`, `ldmatrix`, `stmatrix`, `movmatrix` (crate::matrix): boxed, as they are
+    /// rare and their register lists long.
+    Matrix(Box<MatrixOp>),
+    /// `cp.async.ca/.cg` (crate::matrix): copies `size` bytes from global to shared memory at
+    /// issue, bytes from `src_size` on being zeros.
+    CpAsync {
+        dst: Addr,
+        dst_space: Space,
+        src: Addr,
+        size: u8,
+        src_size: Option<S32>,
+    },
+    /// `elect.sync`: the lowest executing lane of `member` is the leader.
+    Elect {
+        d: Option<R32>,
+        p: Option<Pred>,
+        member: S32,
+    },
     /// `match.any.sync`/`match.all.sync` (`all`) on a 32- or 64-bit value.
     Match {
         all: bool,
@@ -847,6 +865,32 @@ pub enum PredSrc {
 /// A per-lane function over up to four 64-bit inputs, for instructions rare enough that a
 /// call per lane is fine.
 pub type LaneFn = fn(&[u64; 4]) -> u64;
+
+/// A warp-wide matrix instruction (`Op::Matrix`).
+#[derive(Clone, Debug)]
+pub enum MatrixOp {
+    Mma {
+        kind: ops::mma::MmaKind,
+        sat: bool,
+        d: Vec<Reg>,
+        a: Vec<Reg>,
+        b: Vec<Reg>,
+        c: Vec<Reg>,
+    },
+    /// `ldmatrix` (`load`) or `stmatrix`: one 8x8 `.b16` matrix per register of `regs`, whose
+    /// rows are addressed by lanes 8i..8i+7 of `addr`.
+    LdSt {
+        load: bool,
+        trans: bool,
+        space: Space,
+        addr: Addr,
+        regs: Vec<Reg>,
+    },
+    Movmatrix {
+        d: Reg,
+        a: Reg,
+    },
+}
 
 /// An instruction with its guard and the source line it came from.
 #[derive(Clone, Debug)]

@@ -368,6 +368,9 @@ impl Warp {
                 | Op::Cvta { .. } => {
                     self.exec_mem(ctx, shared, &inst.op, mask)?;
                 }
+                Op::Matrix(_) | Op::CpAsync { .. } => {
+                    self.exec_matrix(ctx, shared, &inst.op, mask)?;
+                }
                 Op::Tex { .. } | Op::TexCube { .. } | Op::Txq { .. } => {
                     self.exec_tex(ctx, &inst.op, mask)?
                 }
@@ -472,6 +475,7 @@ impl Warp {
                 | Op::Activemask { .. }
                 | Op::Redux { .. }
                 | Op::Match { .. }
+                | Op::Elect { .. }
                 | Op::WarpSync { .. } => {
                     if !self.exec_collective(&inst.op, mask)? {
                         // Independent thread scheduling: the executing lanes wait here for the

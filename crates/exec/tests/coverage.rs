@@ -20,11 +20,22 @@ use std::fmt::Write;
 /// instruction line contains — `""` for every instance of the row —, reason).
 const NOT_RUNNABLE: &[(&str, &str, &str)] = &[];
 
+/// Forms the checker accepts and the executor does not run yet: (opcode, texts the
+/// instruction line contains, all of them, reason). Each is a gap, listed in the README.
+const NOT_RUNNABLE_FORMS: &[(&str, &[&str], &str)] = &[(
+    "mma",
+    &["m8n8k4", ".f16"],
+    "the sm_70 quad-pair mma.m8n8k4 .f16 layout is not executed yet (issue 16)",
+)];
+
 fn not_runnable(form: &Form, line: &str) -> bool {
     let key = form.key();
-    NOT_RUNNABLE
+    NOT_RUNNABLE_FORMS
         .iter()
-        .any(|(k, text, _)| *k == key && line.contains(text))
+        .any(|(op, texts, _)| *op == form.opcode.name() && texts.iter().all(|t| line.contains(t)))
+        || NOT_RUNNABLE
+            .iter()
+            .any(|(k, text, _)| *k == key && line.contains(text))
 }
 
 /// Per row: instances the checker accepted, and the refusals (message → one example).

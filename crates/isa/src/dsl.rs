@@ -475,6 +475,8 @@ fn has_destination(op: Opcode) -> bool {
             | Opcode::Prefetch
             | Opcode::Prefetchu
             | Opcode::Nanosleep
+            | Opcode::Cp
+            | Opcode::Stmatrix
     )
 }
 

@@ -63,9 +63,9 @@ pub use matching::{
     MatchError, MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS, NOT_SUPPORTED,
 };
 pub use mods::{
-    AtomOp, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags, Geom, ModClass,
-    ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir, ShflMode, Space,
-    TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
+    ALayout, AtomOp, BLayout, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags,
+    Geom, ModClass, ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir,
+    ShflMode, Space, SrcSpace, TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
 };
 pub use opcode::Opcode;
 pub use sreg::{lookup_special_reg, SpecialReg, SpecialRegInfo, SPECIAL_REGS};

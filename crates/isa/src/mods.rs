@@ -54,6 +54,20 @@ spelled_enum!(
         Satfinite = ".satfinite",
         Mask = ".mask",
         Idx = ".idx",
+        Async = ".async",
+        CommitGroup = ".commit_group",
+        WaitGroup = ".wait_group",
+        WaitAll = ".wait_all",
+        Proxy = ".proxy",
+        Trans = ".trans",
+        X1 = ".x1",
+        X2 = ".x2",
+        X4 = ".x4",
+        M8n8 = ".m8n8",
+        M8n8k4 = ".m8n8k4",
+        M16n8k8 = ".m16n8k8",
+        M16n8k16 = ".m16n8k16",
+        M16n8k32 = ".m16n8k32",
     }
 );
 
@@ -320,6 +334,22 @@ spelled_enum!(
     }
 );
 
+spelled_enum!(
+    /// The source state space of a copy between two spaces (`cp.async.ca.shared.global`):
+    /// the destination's is [`Space`].
+    SrcSpace { Global = ".global" }
+);
+
+spelled_enum!(
+    /// Layout of `mma`'s A matrix (PTX ISA 8.x §9.7.14.5.14 `.alayout`).
+    ALayout { Row = ".row", Col = ".col" }
+);
+
+spelled_enum!(
+    /// Layout of `mma`'s B matrix (`.blayout`): its own class, so `.row.row` fills two slots.
+    BLayout { Row = ".row", Col = ".col" }
+);
+
 /// Generates, from one list of the modifier classes other than [`Flag`] (each with its
 /// [`Mods`] field and its name in messages): [`ModClass`], [`ModValue`], [`Mods`], and the
 /// functions that go between them. `Flag` is written out in each: its values are a set
@@ -427,6 +457,9 @@ mod_classes! {
     TexQuery => query, "query";
     Eviction => eviction, "eviction priority";
     PrefetchSize => prefetch_size, "prefetch size";
+    SrcSpace => src_space, "source state space";
+    ALayout => a_layout, "layout of A";
+    BLayout => b_layout, "layout of B";
 }
 
 impl ModClass {
@@ -434,7 +467,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 24] = [
+    pub const INFERENCE_ORDER: [ModClass; 27] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -459,6 +492,9 @@ impl ModClass {
         ModClass::TexQuery,
         ModClass::Eviction,
         ModClass::PrefetchSize,
+        ModClass::SrcSpace,
+        ModClass::ALayout,
+        ModClass::BLayout,
     ];
 
     pub fn from_name(s: &str) -> Option<ModClass> {

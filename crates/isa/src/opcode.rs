@@ -56,6 +56,10 @@ opcodes! {
     Vmin2 = "vmin2", Vmax2 = "vmax2", Vset2 = "vset2",
     Vadd4 = "vadd4", Vsub4 = "vsub4", Vavrg4 = "vavrg4", Vabsdiff4 = "vabsdiff4",
     Vmin4 = "vmin4", Vmax4 = "vmax4", Vset4 = "vset4",
+    // Asynchronous copies, matrix and tensor-core instructions, elect (PTX ISA 8.x §9.7.9.25,
+    // §9.7.14.5, §9.7.13.14)
+    Cp = "cp", Ldmatrix = "ldmatrix", Stmatrix = "stmatrix", Movmatrix = "movmatrix",
+    Mma = "mma", Elect = "elect",
 }
 
 #[cfg(test)]

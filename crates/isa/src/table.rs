@@ -15,6 +15,7 @@ pub const TABLE_FILES: &[(&str, &str)] = &[
     ("data.isa", include_str!("table/data.isa")),
     ("control_sync.isa", include_str!("table/control_sync.isa")),
     ("video.isa", include_str!("table/video.isa")),
+    ("modern.isa", include_str!("table/modern.isa")),
 ];
 
 struct Table {

@@ -22,6 +22,7 @@ mod cvt;
 mod fault;
 mod float;
 mod layout;
+mod matrix;
 mod memops;
 mod memory;
 mod sched;

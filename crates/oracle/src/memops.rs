@@ -299,8 +299,52 @@ pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>, m: &mut CtaMem<'_>) -> Result<bool, 
             Ok(true)
         }
         Oc::Prefetch | Oc::Prefetchu | Oc::Membar | Oc::Fence => Ok(true),
+        Oc::Cp if i.mods.has(Flag::Async) && i.mods.cache.is_some() => {
+            cp_async(cx, m)?;
+            Ok(true)
+        }
+        // Each copy completes when issued (a visible order hardware allows), so the group
+        // operations have nothing left to wait for.
+        Oc::Cp => Ok(true),
         _ => Ok(false),
     }
+}
+
+/// `cp.async.ca/.cg.shared.global [dst], [src], size{, src-size}`: `size` bytes from global
+/// to shared memory, the bytes from `src-size` on being zeros (PTX ISA 8.x §9.7.9.25.3.1).
+fn cp_async(cx: &mut Cx<'_, '_, '_>, m: &mut CtaMem<'_>) -> Result<(), Fault> {
+    let i = cx.i;
+    let (Operand::Address(d), Operand::Address(s)) = (cx.op(0).clone(), cx.op(1).clone()) else {
+        return Err(crate::fault::unsupported(i));
+    };
+    let size = match cx.op(2) {
+        Operand::Imm(n @ (4 | 8 | 16)) => *n,
+        _ => return Err(crate::fault::unsupported(i)),
+    };
+    let keep = match cx.op(3) {
+        Operand::Omitted => size,
+        _ => cx.a_as(3, Type::U32)?.min(size),
+    };
+    let dl = resolve(cx, &d)?;
+    // The source is a `.global` address whatever the instruction's (destination) space.
+    let addr64 = cx.env.layout.module.address_size.bits() == 64;
+    let sl = match s.base {
+        AddrBase::Var(_) => resolve(cx, &s)?,
+        AddrBase::Reg(r) => {
+            let at = cx.t.reg(r).wrapping_add(s.offset as u64);
+            Loc::Global(if addr64 { at } else { at & 0xffff_ffff })
+        }
+        AddrBase::Absolute => Loc::Global(s.offset as u64),
+    };
+    check_align(offset_of(sl), size)?;
+    check_align(offset_of(dl), size)?;
+    let v = load(cx, m, sl, size)?;
+    let v = if keep >= 16 {
+        v
+    } else {
+        v & ((1u128 << (8 * keep)) - 1)
+    };
+    store(cx, m, dl, size, v)
 }
 
 fn atom(cx: &mut Cx<'_, '_, '_>, m: &mut CtaMem<'_>) -> Result<(), Fault> {

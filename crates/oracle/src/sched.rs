@@ -13,7 +13,18 @@ use std::collections::HashMap;
 pub(crate) fn is_collective(op: Oc) -> bool {
     matches!(
         op,
-        Oc::Vote | Oc::Shfl | Oc::Match | Oc::Redux | Oc::Activemask | Oc::Bar | Oc::Barrier
+        Oc::Vote
+            | Oc::Shfl
+            | Oc::Match
+            | Oc::Redux
+            | Oc::Activemask
+            | Oc::Bar
+            | Oc::Barrier
+            | Oc::Elect
+            | Oc::Mma
+            | Oc::Ldmatrix
+            | Oc::Stmatrix
+            | Oc::Movmatrix
     )
 }
 

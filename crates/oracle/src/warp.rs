@@ -321,6 +321,23 @@ fn run_group(
             put_all(threads, group, env, i, r)
         }
         Oc::Bar | Oc::Barrier => Ok(()),
+        Oc::Elect => {
+            // The leader is the lowest lane that executes it (docs/spec-notes.md).
+            let leader = lanes_mask.trailing_zeros();
+            for &j in group {
+                let t = &mut threads[j];
+                if let Some(Operand::PredPair(d, p)) = i.operands.first() {
+                    t.set_reg(env, *d, Type::B32, u64::from(leader));
+                    if let Some(p) = p {
+                        t.set_reg(env, *p, Type::Pred, u64::from(t.lane() == leader));
+                    }
+                }
+            }
+            Ok(())
+        }
+        Oc::Mma | Oc::Ldmatrix | Oc::Stmatrix | Oc::Movmatrix => {
+            crate::matrix::run_matrix(threads, group, env, _m, i)
+        }
         _ => Err(crate::fault::unsupported(i)),
     }
 }

@@ -46,7 +46,28 @@ const SLOT: u64 = 64;
 
 /// Instances the comparison does not cover: (opcode, text the instruction line contains —
 /// `""` for every instance —, reason). Each entry is a gap.
-const NOT_COMPARED: &[(&str, &str, &str)] = &[];
+const NOT_COMPARED: &[(&str, &str, &str)] = &[
+    (
+        "mma",
+        "m8n8k4.row.row",
+        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
+    ),
+    (
+        "mma",
+        "m8n8k4.col",
+        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
+    ),
+    (
+        "mma",
+        "m8n8k4.row.col.f16",
+        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
+    ),
+    (
+        "mma",
+        "m8n8k4.row.col.f32",
+        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
+    ),
+];
 
 fn not_compared(form: &Form, line: &str) -> bool {
     NOT_COMPARED
@@ -643,8 +664,16 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
             // Guards give partial masks to every instruction but the CTA barriers (a lane
             // that skips one never arrives) and `shfl` (a source lane that skipped it has
             // undefined contents).
-            let unguarded = matches!(form.opcode, Opcode::Shfl | Opcode::Barrier)
-                || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp");
+            // The `.aligned` matrix instructions likewise read the registers of every lane.
+            let unguarded = matches!(
+                form.opcode,
+                Opcode::Shfl
+                    | Opcode::Barrier
+                    | Opcode::Mma
+                    | Opcode::Ldmatrix
+                    | Opcode::Stmatrix
+                    | Opcode::Movmatrix
+            ) || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp");
             for case in 0..cases {
                 let guarded = case % 2 == 1 && !unguarded;
                 let contended = case % 2 == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);

@@ -832,6 +832,9 @@ impl Lowerer<'_> {
             }
             Oc::Tex => self.tex(e, i)?,
             Oc::Txq => self.txq(e, i)?,
+            Oc::Mma | Oc::Ldmatrix | Oc::Stmatrix | Oc::Movmatrix | Oc::Cp | Oc::Elect => {
+                self.matrix(e, i)?
+            }
             Oc::Sad
             | Oc::Bfe
             | Oc::Bfi

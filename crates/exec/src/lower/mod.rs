@@ -9,6 +9,7 @@
 
 mod control;
 mod inst;
+mod matrix;
 mod mem;
 mod operand;
 
