@@ -53,6 +53,7 @@ pub mod memory;
 mod npy;
 pub mod program;
 mod run;
+pub mod sanitize;
 mod spec_data;
 mod step;
 mod tex;
@@ -131,6 +132,8 @@ pub struct RunOptions<'a> {
     /// Device memory budget of the device [`run`] creates (buffers and `.global` variables
     /// together); checked before anything is allocated.
     pub mem_limit: u64,
+    /// Run the sanitizer's checks ([`sanitize`]) and collect findings here.
+    pub sanitize: Option<&'a sanitize::Sanitizer>,
 }
 
 impl Default for RunOptions<'_> {
@@ -142,6 +145,7 @@ impl Default for RunOptions<'_> {
             ctas_done: None,
             timeout: None,
             mem_limit: memory::DEVICE_MEMORY_BYTES,
+            sanitize: None,
         }
     }
 }
@@ -339,6 +343,7 @@ impl Device {
             max_steps: opts.max_steps,
             textures: &cfg.textures,
             shared_bytes: cfg.shared_bytes,
+            sanitize: opts.sanitize,
         };
         let watch = cta::Watch {
             progress: opts.progress,

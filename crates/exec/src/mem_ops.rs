@@ -20,7 +20,7 @@ enum Loc<'m> {
 
 impl Warp {
     #[inline(always)]
-    fn lane_addr(&self, addr: &Addr, lane: usize, addr64: bool) -> u64 {
+    pub(crate) fn lane_addr(&self, addr: &Addr, lane: usize, addr64: bool) -> u64 {
         let base = match addr.base {
             AddrBase::None => 0,
             AddrBase::R32(r) => self.r32[r.0 as usize][lane] as u64,

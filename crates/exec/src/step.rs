@@ -63,6 +63,17 @@ impl Warp {
 
     /// Run until the warp exits or reaches a barrier.
     pub fn run(&mut self, ctx: &Ctx<'_>, shared: &mut [u8]) -> Result<Stop, LaneFault> {
+        self.run_with(ctx, shared, &mut crate::sanitize::hook::NoHook)
+    }
+
+    /// [`Warp::run`] with `hook` called before each instruction (the sanitizer); with
+    /// `NoHook` this is the plain warp loop.
+    pub(crate) fn run_with<H: crate::sanitize::hook::StepHook>(
+        &mut self,
+        ctx: &Ctx<'_>,
+        shared: &mut [u8],
+        hook: &mut H,
+    ) -> Result<Stop, LaneFault> {
         let insts = ctx.prog.insts.as_slice();
         loop {
             if self.pc >= self.min_wait || self.active == 0 {
@@ -94,6 +105,7 @@ impl Warp {
                     self.active & if neg { !v } else { v }
                 }
             };
+            hook.before(self, ctx, inst, mask);
             let all = (mask | self.dead) == FULL;
             match &inst.op {
                 &Op::IntRR { op, w, d, a, b } => {

@@ -37,6 +37,8 @@ pub struct Ctx<'a> {
     pub max_steps: u64,
     pub textures: &'a [Option<Texture>],
     pub shared_bytes: u32,
+    /// `--sanitize`: where the launch's findings go (`None`: no checks, no cost).
+    pub sanitize: Option<&'a crate::sanitize::Sanitizer>,
 }
 
 /// Why a warp stopped running.
