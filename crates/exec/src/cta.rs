@@ -187,7 +187,7 @@ impl CtaRunner {
                     if let Some(b) = arrival {
                         h.arrive(ctx, warps, i, b);
                     }
-                    h.completed(ctx, warps, released);
+                    h.completed(released);
                 }
             }
             if warps.iter().all(|w| w.is_done()) {

@@ -32,14 +32,10 @@ enum Access {
 }
 
 /// A barrier's first arrival in the current phase.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct BarWatch {
     /// PC and thread of the first arrival.
     first: Option<(u32, Who)>,
-    /// Threads alive in the CTA when it was first reached, and each warp's exited lanes then.
-    live_at_first: u32,
-    exited_at_first: Vec<u32>,
-    arrived: u32,
 }
 
 /// The sanitizer state of the CTA a worker is running.
@@ -143,14 +139,8 @@ impl CtaSanitizer {
             return;
         };
         match slot.first {
-            None => {
-                slot.first = Some((pc, who));
-                slot.live_at_first = warps.iter().map(Warp::live_threads).sum();
-                slot.exited_at_first = warps.iter().map(|w| w.exited).collect();
-                slot.arrived = w.live_threads();
-            }
+            None => slot.first = Some((pc, who)),
             Some((fpc, fwho)) => {
-                slot.arrived += w.live_threads();
                 if fpc != pc {
                     self.report(
                         ctx,
@@ -173,47 +163,17 @@ impl CtaSanitizer {
     }
 
     /// Barriers `ids` (bit per barrier) completed: a new barrier phase begins.
-    pub fn completed(&mut self, ctx: &Ctx<'_>, warps: &[Warp], ids: u16) {
+    pub fn completed(&mut self, ids: u16) {
         if ids == 0 {
             return;
         }
         self.epoch = self.epoch.wrapping_add(1);
         for id in 0..16usize {
-            if ids >> id & 1 == 0 {
-                continue;
+            if ids >> id & 1 != 0 {
+                if let Some(slot) = self.bars.get_mut(id) {
+                    *slot = BarWatch::default();
+                }
             }
-            let Some(slot) = self.bars.get_mut(id) else {
-                continue;
-            };
-            let watch = std::mem::take(slot);
-            let Some((pc, _)) = watch.first else { continue };
-            if watch.arrived >= watch.live_at_first {
-                continue;
-            }
-            // Threads alive at the first arrival that exited instead of arriving.
-            let gone = warps.iter().enumerate().find_map(|(i, w)| {
-                let before = watch.exited_at_first.get(i).copied().unwrap_or(0);
-                let lanes = w.exited & !before & w.lanes;
-                (lanes != 0).then(|| who_of(w, lanes.trailing_zeros() as usize))
-            });
-            let Some(gone) = gone else { continue };
-            let missing = watch.live_at_first - watch.arrived;
-            self.report(
-                ctx,
-                Check::Synccheck,
-                "barrier not reached by every thread".into(),
-                (pc, gone),
-                None,
-                None,
-                format!(
-                    "bar.sync {id} at line {} completed with {} of the {} threads that were \
-                     running when it was first reached; {missing} exited without reaching it \
-                     (the thread shown is one of them)",
-                    line_of(ctx, pc),
-                    watch.arrived,
-                    watch.live_at_first
-                ),
-            );
         }
     }
 
@@ -382,9 +342,9 @@ impl CtaSanitizer {
                 } else {
                     Some(oob(match ctx.global.nearest(off) {
                         Some((base, len)) if off >= base => format!(
-                            "address is {} bytes past the end of the nearest allocation \
+                            "address is {} bytes after the end of the nearest allocation \
                              ({len} bytes at {base:#x})",
-                            off.saturating_add(size) - (base + len).min(off.saturating_add(size))
+                            off.saturating_sub(base + len)
                         ),
                         Some((base, len)) => format!(
                             "address is {} bytes before the start of the nearest allocation \

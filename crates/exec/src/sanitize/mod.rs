@@ -9,9 +9,12 @@
 //!   by the executor's lock-step (as on hardware before sm_70), so they never race.
 //! - **initcheck**: reads of registers, shared bytes and local bytes no thread has written.
 //! - **synccheck**: `bar.sync` reached by only part of a warp (before sm_70), warps of a CTA
-//!   waiting for one barrier at different instructions, a barrier completed because threads
-//!   exited instead of arriving, and a warp collective (`vote`, `shfl` without `.sync`)
-//!   executed by only part of a warp (before sm_70).
+//!   waiting for one barrier at different instructions (so the barrier is not reached by
+//!   every thread at the same place), and a warp collective (`vote`, `shfl` without `.sync`)
+//!   executed by only part of a warp (before sm_70). A barrier that some threads never reach
+//!   while others wait is the executor's deadlock fault; threads that exit before a barrier
+//!   are not reported (the executor, like sm_70 and later, no longer counts them, and the
+//!   early `return` before `__syncthreads()` is common and harmless).
 //!
 //! The executor runs the same code with a hook after each instruction's guard is evaluated
 //! ([`crate::warp::Warp::run_with`]); without `--sanitize` the hook is a type whose methods
