@@ -242,7 +242,7 @@ impl Finding {
                 m.insert("address".into(), a.into());
             }
             if let Some(sp) = self.space {
-                m.insert("space".into(), sp.name().into());
+                m.insert("space".into(), sp.name().trim_start_matches('.').into());
             }
         }
         o
