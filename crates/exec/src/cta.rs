@@ -5,6 +5,7 @@ use crate::error::{Access, BarrierWaiter, ExecError, Fault, FaultKind};
 use crate::lanes::LANES;
 use crate::program::{BarKind, Inst, Op, Reg};
 use crate::sanitize::hook::CtaSanitizer;
+use crate::spin::SpinWatch;
 use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Stop, Warp};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,6 +29,7 @@ pub struct CtaRunner {
     shared: Vec<u8>,
     /// The sanitizer's shadow state, created on the first CTA of a sanitized launch.
     san: Option<Box<CtaSanitizer>>,
+    spin: SpinWatch,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -45,6 +47,7 @@ impl CtaRunner {
             warps: Vec::new(),
             shared: Vec::new(),
             san: None,
+            spin: SpinWatch::default(),
         }
     }
 
@@ -118,6 +121,7 @@ impl CtaRunner {
                 .get_or_insert_with(Box::default)
                 .reset(ctx, ctaid, nwarps, self.shared.len());
         }
+        self.spin.reset(nwarps);
         let mut san = ctx.sanitize.and(self.san.as_deref_mut());
         let warps = &mut self.warps[..nwarps];
         let mut bars = [BarState::default(); 16];
@@ -156,6 +160,7 @@ impl CtaRunner {
                         return Err(None);
                     }
                 }
+                let yielded = matches!(stop, Ok(Stop::Yield));
                 match stop {
                     Ok(Stop::Exited | Stop::Yield) => {}
                     Ok(Stop::Barrier) => {
@@ -181,6 +186,14 @@ impl CtaRunner {
                         let pc = w.pc;
                         return Err(Some(Self::fault(ctx, w, pc, lf)));
                     }
+                }
+                if yielded && self.spin.hung(ctx, warps, i) {
+                    let w = &warps[i];
+                    let lf = LaneFault {
+                        lane: Warp::first_lane(w.active),
+                        kind: FaultKind::Spin,
+                    };
+                    return Err(Some(Self::fault(ctx, w, w.pc, lf)));
                 }
                 let released = Self::release(ctx, warps, &mut bars);
                 if let Some(h) = san.as_deref_mut() {

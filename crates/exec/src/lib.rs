@@ -55,6 +55,7 @@ pub mod program;
 mod run;
 pub mod sanitize;
 mod spec_data;
+mod spin;
 mod step;
 mod tex;
 mod warp;

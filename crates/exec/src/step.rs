@@ -4,7 +4,7 @@ use crate::arith::{self, with_int32, with_int64};
 use crate::error::FaultKind;
 use crate::lanes::{carry_lanes, map1, map2, map2s, map3, write, Row32, Row64, LANES};
 use crate::program::{
-    CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, SimdOp, Src, Width, S32, S64,
+    CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, SimdOp, Space, Src, Width, S32, S64,
 };
 use crate::warp::{Ctx, LaneFault, Stop, Warp, FULL};
 
@@ -373,11 +373,18 @@ impl Warp {
                         self.set(d, i, r);
                     });
                 }
-                Op::Ld { .. }
-                | Op::St { .. }
-                | Op::Atom { .. }
-                | Op::AtomCas128 { .. }
-                | Op::Cvta { .. } => {
+                &Op::Ld { space, .. } => {
+                    // Counted for spin detection: other CTAs may change global memory.
+                    if matches!(space, Space::Global | Space::Generic) {
+                        self.global_loads += 1;
+                    }
+                    self.exec_mem(ctx, shared, &inst.op, mask)?;
+                }
+                Op::St { .. } | Op::Atom { .. } | Op::AtomCas128 { .. } => {
+                    self.mem_writes += 1;
+                    self.exec_mem(ctx, shared, &inst.op, mask)?;
+                }
+                Op::Cvta { .. } => {
                     self.exec_mem(ctx, shared, &inst.op, mask)?;
                 }
                 Op::Tex { .. } | Op::TexCube { .. } | Op::Txq { .. } => {
@@ -447,6 +454,7 @@ impl Warp {
                     }
                 }
                 Op::Call { .. } | Op::CallIndirect { .. } => {
+                    self.mem_writes += 1;
                     if mask != 0 {
                         self.exec_call(ctx, &inst.op, mask)?;
                         continue;
