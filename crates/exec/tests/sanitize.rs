@@ -469,11 +469,11 @@ fn memcheck_reports_the_nearest_allocation_and_the_distance_past_its_end() {
 
 #[test]
 fn the_suites_barrier_reductions_are_clean_and_unchanged() {
-    // tests/kernels/reduce.ptx's tree reduction (bar.sync between every step) over 2 CTAs of
+    // tests/kernels/reduce_shared.ptx's tree reduction (bar.sync between every step) over 2 CTAs of
     // 256 threads: no finding, and the sums a plain Rust loop computes.
-    let path = format!("{}/../../tests/kernels/reduce.ptx", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).expect("reduce.ptx");
-    let src = diag::SourceFile::new("reduce.ptx", text.as_str());
+    let path = format!("{}/../../tests/kernels/reduce_shared.ptx", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("reduce_shared.ptx");
+    let src = diag::SourceFile::new("reduce_shared.ptx", text.as_str());
     let (m, _) = check::check_source(&src);
     let mut dev = Device::new();
     let module = dev.load(&m.expect("checks"), &src).expect("loads");
