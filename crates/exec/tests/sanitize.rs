@@ -230,7 +230,11 @@ fn initcheck_reports_a_register_read_before_any_write() {
     assert_eq!(f.line, line_of(&text, "// USE"));
     // Lanes 16..32 never wrote %r2; the first of them is reported.
     assert_eq!(tid(f, 0), [16, 0, 0]);
-    assert!(f.detail.contains("%r2") && f.detail.contains("16 lanes"), "{}", f.detail);
+    assert!(
+        f.detail.contains("%r2") && f.detail.contains("16 lanes"),
+        "{}",
+        f.detail
+    );
     let clean = run(&uninit_reg_kernel(true), 32, 32);
     assert!(clean.findings.is_empty(), "{:#?}", clean.findings);
 }
@@ -471,14 +475,19 @@ fn memcheck_reports_the_nearest_allocation_and_the_distance_past_its_end() {
 fn the_suites_barrier_reductions_are_clean_and_unchanged() {
     // tests/kernels/reduce_shared.ptx's tree reduction (bar.sync between every step) over 2 CTAs of
     // 256 threads: no finding, and the sums a plain Rust loop computes.
-    let path = format!("{}/../../tests/kernels/reduce_shared.ptx", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../tests/kernels/reduce_shared.ptx",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).expect("reduce_shared.ptx");
     let src = diag::SourceFile::new("reduce_shared.ptx", text.as_str());
     let (m, _) = check::check_source(&src);
     let mut dev = Device::new();
     let module = dev.load(&m.expect("checks"), &src).expect("loads");
     let n = 1000u32;
-    let input: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    let input: Vec<u32> = (0..1024u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
     let bytes: Vec<u8> = input.iter().flat_map(|x| x.to_le_bytes()).collect();
     let inp = dev.alloc(4096).expect("alloc");
     dev.write(inp, &bytes).expect("write");

@@ -12,7 +12,11 @@ fn launch(body: &str, grid: u32, block: u32, max_steps: u64) -> Result<Vec<u32>,
     );
     let src = diag::SourceFile::new("spin.ptx", text.as_str());
     let (m, diags) = check::check_source(&src);
-    assert!(!diags.iter().any(|d| d.is_error()), "{}", diag::render(&src, &diags));
+    assert!(
+        !diags.iter().any(|d| d.is_error()),
+        "{}",
+        diag::render(&src, &diags)
+    );
     let mut dev = Device::new();
     let module = dev.load(&m.unwrap(), &src).unwrap();
     let out = dev.alloc(64).unwrap();
@@ -28,7 +32,9 @@ fn launch(body: &str, grid: u32, block: u32, max_steps: u64) -> Result<Vec<u32>,
     };
     dev.launch(&module, "k", &cfg, &[Arg::ptr(out)], &opts)?;
     let b = dev.read(out, 64).unwrap();
-    Ok(b.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect())
+    Ok(b.chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect())
 }
 
 fn line_of(body: &str, marker: &str) -> u32 {

@@ -402,9 +402,7 @@ impl Gpu {
             threads: self.threads,
             ..exec::RunOptions::default()
         };
-        let s = self
-            .dev
-            .launch(&module.loaded, kernel, &cfg, &raw, &opts)?;
+        let s = self.dev.launch(&module.loaded, kernel, &cfg, &raw, &opts)?;
         Ok(LaunchStats {
             thread_instructions: s.thread_instructions,
             ctas: s.ctas,

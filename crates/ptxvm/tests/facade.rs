@@ -37,7 +37,13 @@ fn a_kernel_runs_on_typed_buffers_and_arguments() {
     let xs: Vec<f64> = (0..40).map(|i| i as f64 - 20.5).collect();
     let buf = gpu.upload(&xs).unwrap();
     let stats = gpu
-        .launch(&m, "scale", Dim3::x(1), Dim3::x(64), &[&buf, &-2.5f64, &40u32])
+        .launch(
+            &m,
+            "scale",
+            Dim3::x(1),
+            Dim3::x(64),
+            &[&buf, &-2.5f64, &40u32],
+        )
         .unwrap();
     assert_eq!(stats.ctas, 1);
     let got: Vec<f64> = gpu.read(&buf).unwrap();
@@ -86,13 +92,23 @@ fn a_fault_is_a_typed_error_naming_thread_and_line() {
     let buf = gpu.alloc::<f64>(8).unwrap();
     // n = 9 lets thread 8 touch the element past the end.
     let e = gpu
-        .launch(&m, "scale", Dim3::x(1), Dim3::x(32), &[&buf, &1.0f64, &9u32])
+        .launch(
+            &m,
+            "scale",
+            Dim3::x(1),
+            Dim3::x(32),
+            &[&buf, &1.0f64, &9u32],
+        )
         .unwrap_err();
     let Error::Fault(f) = e else {
         panic!("expected a fault, got {e:?}")
     };
     assert_eq!(f.tid, [8, 0, 0]);
-    let line = SCALE.lines().position(|l| l.contains("ld.global.f64")).unwrap() as u32 + 1;
+    let line = SCALE
+        .lines()
+        .position(|l| l.contains("ld.global.f64"))
+        .unwrap() as u32
+        + 1;
     assert_eq!(f.line, line);
 }
 
@@ -102,7 +118,13 @@ fn misuse_is_a_launch_error() {
     let mut other = Gpu::new();
     let m = gpu.load_ptx("scale.ptx", SCALE).unwrap();
     let foreign = other.alloc::<f64>(4).unwrap();
-    let e = gpu.launch(&m, "scale", Dim3::x(1), Dim3::x(1), &[&foreign, &1.0f64, &4u32]);
+    let e = gpu.launch(
+        &m,
+        "scale",
+        Dim3::x(1),
+        Dim3::x(1),
+        &[&foreign, &1.0f64, &4u32],
+    );
     assert!(matches!(e, Err(Error::Launch(_))), "{e:?}");
     let buf = gpu.alloc::<f64>(4).unwrap();
     // A u16 where the kernel wants a .u32.

@@ -72,15 +72,15 @@ fn a_race_is_reported_with_line_source_threads_and_summary_and_exits_3() {
     // (initcheck at the load, line 19). Then warp 1's thread 32 overwrites s[32], which
     // thread 0 read (write-after-read at the store, line 13), and reads s[0], which thread 0
     // wrote (read-after-write at the load): three errors.
-    assert!(
-        err.contains("racecheck: read-after-write hazard"),
-        "{err}"
-    );
+    assert!(err.contains("racecheck: read-after-write hazard"), "{err}");
     assert!(
         err.contains("racy.ptx:19: ld.shared.u32 %r5, [%r4];"),
         "{err}"
     );
-    assert!(err.contains("thread (32, 0, 0) in block (0, 0, 0)"), "{err}");
+    assert!(
+        err.contains("thread (32, 0, 0) in block (0, 0, 0)"),
+        "{err}"
+    );
     assert!(
         err.contains("and thread (0, 0, 0) in block (0, 0, 0) at")
             && err.contains("racy.ptx:13: st.shared.u32 [%r3], %r1;"),

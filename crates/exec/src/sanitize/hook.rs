@@ -356,10 +356,7 @@ impl CtaSanitizer {
                 }
             }
             Space::Shared => bounds(self.shared.len() as u64, "CTA's shared memory"),
-            Space::Local => bounds(
-                u64::from(ctx.prog.local_bytes),
-                "thread's local memory",
-            ),
+            Space::Local => bounds(u64::from(ctx.prog.local_bytes), "thread's local memory"),
             Space::Const => bounds(ctx.prog.const_bank.len() as u64, "constant bank"),
             Space::Param => bounds(ctx.params.len() as u64, "parameter space"),
         };

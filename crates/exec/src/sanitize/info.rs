@@ -147,7 +147,13 @@ fn call_has_results(inst: &ir::Inst) -> bool {
         .iter()
         .position(|o| o.kind == OperandKind::Func);
     match (first_list, callee) {
-        (Some(l), Some(f)) => l < f && inst.operands.get(l).is_some_and(|o| !matches!(o, ir::Operand::Omitted)),
+        (Some(l), Some(f)) => {
+            l < f
+                && inst
+                    .operands
+                    .get(l)
+                    .is_some_and(|o| !matches!(o, ir::Operand::Omitted))
+        }
         _ => false,
     }
 }

@@ -183,7 +183,9 @@ impl Finding {
     /// ```
     pub fn render(&self, source: &dyn Fn(u32) -> Option<String>) -> String {
         let mut s = format!("========= {}: {}\n", self.check.name(), self.title);
-        let text = source(self.line).map(|t| format!(": {}", t.trim())).unwrap_or_default();
+        let text = source(self.line)
+            .map(|t| format!(": {}", t.trim()))
+            .unwrap_or_default();
         s.push_str(&format!(
             "=========     in kernel `{}` at {}:{}{}\n",
             self.kernel, self.file, self.line, text
@@ -191,7 +193,9 @@ impl Finding {
         for (i, p) in self.threads.iter().enumerate() {
             let role = if i == 0 { "thread" } else { "and thread" };
             let at = if i > 0 && p.line != 0 {
-                let t = source(p.line).map(|t| format!(": {}", t.trim())).unwrap_or_default();
+                let t = source(p.line)
+                    .map(|t| format!(": {}", t.trim()))
+                    .unwrap_or_default();
                 format!(" at {}:{}{}", self.file, p.line, t)
             } else {
                 String::new()
@@ -202,7 +206,10 @@ impl Finding {
             ));
         }
         if let Some(a) = self.address {
-            let space = self.space.map(|s| format!(" ({})", s.name())).unwrap_or_default();
+            let space = self
+                .space
+                .map(|s| format!(" ({})", s.name()))
+                .unwrap_or_default();
             s.push_str(&format!("=========     address {a:#x}{space}\n"));
         }
         if !self.detail.is_empty() {
