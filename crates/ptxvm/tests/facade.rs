@@ -134,3 +134,16 @@ fn misuse_is_a_launch_error() {
     assert!(matches!(e, Err(Error::Launch(_))), "{e:?}");
     assert!(other.read(&buf).is_err());
 }
+
+#[test]
+fn the_readme_example_runs_the_vector_add_example() {
+    let mut gpu = Gpu::new();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/vector_add.ptx");
+    let module = gpu.load_file(path).unwrap();
+    let a = gpu.upload(&[1.0f32, 2.0, 3.0]).unwrap();
+    let b = gpu.upload(&[10.0f32, 20.0, 30.0]).unwrap();
+    let c = gpu.alloc::<f32>(3).unwrap();
+    gpu.launch(&module, "vector_add", Dim3::x(1), Dim3::x(32), &[&a, &b, &c, &3u32])
+        .unwrap();
+    assert_eq!(gpu.read(&c).unwrap(), vec![11.0, 22.0, 33.0]);
+}
