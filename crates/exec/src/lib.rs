@@ -45,7 +45,7 @@ mod float;
 mod fround;
 mod lane_ops;
 mod lanes;
-pub(crate) mod launch_spec;
+pub mod launch_spec;
 pub(crate) mod lower;
 mod mem_fast;
 mod mem_ops;
