@@ -10,6 +10,10 @@ use crate::program::{Addr, CallArg, Inst, Op, Space};
 use crate::warp::{BarrierWait, Ctx, Warp};
 use std::collections::BTreeMap;
 
+/// Most global bytes one CTA's race shadow tracks (about 50 bytes of host memory each): a
+/// CTA that touches more is checked on the first 4 Mi bytes it touches only.
+const GLOBAL_SHADOW_BYTES: usize = 4 << 20;
+
 /// Called by the warp loop before each instruction.
 pub(crate) trait StepHook {
     fn before(&mut self, w: &Warp, ctx: &Ctx<'_>, inst: &Inst, mask: u32);
@@ -425,7 +429,15 @@ impl CtaSanitizer {
                 Some(s) => s,
                 None => return,
             },
-            _ => self.global.entry(at).or_default(),
+            _ => {
+                // Bounded host memory: past the cap, bytes not yet seen are not tracked.
+                let full = self.global.len() >= GLOBAL_SHADOW_BYTES;
+                match self.global.entry(at) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(_) if full => return,
+                    std::collections::hash_map::Entry::Vacant(e) => e.insert(ByteShadow::default()),
+                }
+            }
         };
         let warp = |x: Who| x.saturating_sub(1) / LANES as u32;
         let me = warp(who);
