@@ -143,7 +143,13 @@ fn the_readme_example_runs_the_vector_add_example() {
     let a = gpu.upload(&[1.0f32, 2.0, 3.0]).unwrap();
     let b = gpu.upload(&[10.0f32, 20.0, 30.0]).unwrap();
     let c = gpu.alloc::<f32>(3).unwrap();
-    gpu.launch(&module, "vector_add", Dim3::x(1), Dim3::x(32), &[&a, &b, &c, &3u32])
-        .unwrap();
+    gpu.launch(
+        &module,
+        "vector_add",
+        Dim3::x(1),
+        Dim3::x(32),
+        &[&a, &b, &c, &3u32],
+    )
+    .unwrap();
     assert_eq!(gpu.read(&c).unwrap(), vec![11.0, 22.0, 33.0]);
 }
