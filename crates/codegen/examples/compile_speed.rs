@@ -1,4 +1,4 @@
-//! `cargo run --release -p codegen --example compile_speed [MB]`: the speed of `ptxvm
+//! `cargo run --release -p ptxvm-codegen --example compile_speed [MB]`: the speed of `ptxvm
 //! compile` against `ptxvm check` on a generated file of compiler-style kernels (the three
 //! entries of tests/kernels/vector_add.ptx, renamed, repeated to about 20 MB by default).
 //!

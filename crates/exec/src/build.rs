@@ -25,6 +25,7 @@ impl ProgramBuilder {
                 const_bank: Vec::new(),
                 local_bytes: 0,
                 frame0: 0,
+                sanitize: Default::default(),
             },
             line: 1,
         }

@@ -4,6 +4,8 @@
 use crate::error::{Access, BarrierWaiter, ExecError, Fault, FaultKind};
 use crate::lanes::LANES;
 use crate::program::{BarKind, Inst, Op, Reg};
+use crate::sanitize::hook::CtaSanitizer;
+use crate::spin::SpinWatch;
 use crate::step::for_lanes;
 use crate::warp::{Ctx, LaneFault, Stop, Warp};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -25,6 +27,9 @@ pub const MAX_SHARED_BYTES: u64 = 16 << 20;
 pub struct CtaRunner {
     warps: Vec<Warp>,
     shared: Vec<u8>,
+    /// The sanitizer's shadow state, created on the first CTA of a sanitized launch.
+    san: Option<Box<CtaSanitizer>>,
+    spin: SpinWatch,
 }
 
 #[derive(Clone, Copy, Default)]
@@ -41,6 +46,8 @@ impl CtaRunner {
         CtaRunner {
             warps: Vec::new(),
             shared: Vec::new(),
+            san: None,
+            spin: SpinWatch::default(),
         }
     }
 
@@ -59,8 +66,25 @@ impl CtaRunner {
     }
 
     /// Run one CTA to completion; returns the thread-instructions it executed. `Err(None)`
-    /// when `abandon` said to stop (a lower-numbered CTA faulted).
+    /// when `abandon` said to stop (a lower-numbered CTA faulted). With `--sanitize`, the
+    /// CTA's findings are handed to the launch's collector however the CTA ends.
     pub fn run(
+        &mut self,
+        ctx: &Ctx<'_>,
+        ctaid: [u32; 3],
+        watch: &Watch<'_>,
+        abandon: &dyn Fn() -> bool,
+    ) -> Result<u64, Option<Fault>> {
+        let r = self.run_cta(ctx, ctaid, watch, abandon);
+        if let (Some(san), Some(s)) = (ctx.sanitize, self.san.as_deref_mut()) {
+            let [gx, gy, _] = ctx.nctaid.map(u64::from);
+            let [x, y, z] = ctaid.map(u64::from);
+            s.flush(san, x + gx * (y + gy * z));
+        }
+        r
+    }
+
+    fn run_cta(
         &mut self,
         ctx: &Ctx<'_>,
         ctaid: [u32; 3],
@@ -92,6 +116,13 @@ impl CtaRunner {
             ctx.kernel.shared_bytes as usize + ctx.shared_bytes as usize,
             0,
         );
+        if ctx.sanitize.is_some() {
+            self.san
+                .get_or_insert_with(Box::default)
+                .reset(ctx, ctaid, nwarps, self.shared.len());
+        }
+        self.spin.reset(nwarps);
+        let mut san = ctx.sanitize.and(self.san.as_deref_mut());
         let warps = &mut self.warps[..nwarps];
         let mut bars = [BarState::default(); 16];
         loop {
@@ -106,7 +137,11 @@ impl CtaRunner {
                 // deadline; nothing else changes for it (no other warp runs in between).
                 w.yield_at = w.steps.saturating_add(WARP_QUANTUM);
                 let before = w.thread_instrs;
-                let stop = w.run(ctx, &mut self.shared);
+                let stop = match san.as_deref_mut() {
+                    Some(h) => w.run_with(ctx, &mut self.shared, h),
+                    None => w.run(ctx, &mut self.shared),
+                };
+                let arrival = w.barrier.filter(|_| matches!(stop, Ok(Stop::Barrier)));
                 if let Some(p) = watch.progress {
                     p.fetch_add(w.thread_instrs - before, Ordering::Relaxed);
                 }
@@ -125,6 +160,7 @@ impl CtaRunner {
                         return Err(None);
                     }
                 }
+                let yielded = matches!(stop, Ok(Stop::Yield));
                 match stop {
                     Ok(Stop::Exited | Stop::Yield) => {}
                     Ok(Stop::Barrier) => {
@@ -151,7 +187,21 @@ impl CtaRunner {
                         return Err(Some(Self::fault(ctx, w, pc, lf)));
                     }
                 }
-                Self::release(ctx, warps, &mut bars);
+                if yielded && self.spin.hung(ctx, warps, i) {
+                    let w = &warps[i];
+                    let lf = LaneFault {
+                        lane: Warp::first_lane(w.active),
+                        kind: FaultKind::Spin,
+                    };
+                    return Err(Some(Self::fault(ctx, w, w.pc, lf)));
+                }
+                let released = Self::release(ctx, warps, &mut bars);
+                if let Some(h) = san.as_deref_mut() {
+                    if let Some(b) = arrival {
+                        h.arrive(ctx, warps, i, b);
+                    }
+                    h.completed(released);
+                }
             }
             if warps.iter().all(|w| w.is_done()) {
                 break;
@@ -205,8 +255,9 @@ impl CtaRunner {
         Some(Self::fault(ctx, first, first.pc.saturating_sub(1), lf))
     }
 
-    /// Complete every barrier whose expected arrivals are in.
-    fn release(_ctx: &Ctx<'_>, warps: &mut [Warp], bars: &mut [BarState; 16]) {
+    /// Complete every barrier whose expected arrivals are in; returns them (bit per id).
+    fn release(_ctx: &Ctx<'_>, warps: &mut [Warp], bars: &mut [BarState; 16]) -> u16 {
+        let mut released = 0u16;
         let live: u32 = warps.iter().map(|w| w.live_threads()).sum();
         for (id, s) in bars.iter_mut().enumerate() {
             if !s.used {
@@ -229,6 +280,7 @@ impl CtaRunner {
             }
             let st = *s;
             *s = BarState::default();
+            released |= 1 << id;
             for w in warps.iter_mut() {
                 let Some(b) = w.barrier else { continue };
                 if (b.id & 15) as usize != id {
@@ -247,6 +299,7 @@ impl CtaRunner {
                 }
             }
         }
+        released
     }
 }
 

@@ -27,6 +27,8 @@ pub enum FaultKind {
     StepBudget { max_steps: u64 },
     /// Calls nested deeper than the per-thread stack allows.
     StackOverflow,
+    /// The warp loops with nothing able to change what it reads (`spin.rs`): a hang.
+    Spin,
     /// An indirect call through a value that is not the address of a matching function.
     BadCallTarget { addr: u64 },
     /// `brx.idx` with an index past the end of its `.branchtargets` list.
@@ -121,6 +123,12 @@ impl fmt::Display for FaultKind {
                 )
             }
             FaultKind::StackOverflow => write!(f, "call stack overflow"),
+            FaultKind::Spin => write!(
+                f,
+                "hang: the warp spins in a loop that nothing can end (no other warp of the \
+                 CTA can run, the warp writes no memory and its registers repeat; the \
+                 thread shown is where the loop restarts)"
+            ),
             FaultKind::BadCallTarget { addr } => {
                 write!(f, "indirect call to {addr:#x}, which is not a function of this module with the call's signature")
             }

@@ -40,7 +40,7 @@ mod collective;
 mod compare;
 mod convert;
 mod cta;
-pub mod error;
+pub(crate) mod error;
 mod float;
 mod fround;
 mod lane_ops;
@@ -54,7 +54,9 @@ pub mod memory;
 mod npy;
 pub mod program;
 mod run;
+pub mod sanitize;
 mod spec_data;
+mod spin;
 mod step;
 mod tex;
 mod warp;
@@ -132,6 +134,8 @@ pub struct RunOptions<'a> {
     /// Device memory budget of the device [`run`] creates (buffers and `.global` variables
     /// together); checked before anything is allocated.
     pub mem_limit: u64,
+    /// Run the sanitizer's checks ([`sanitize`]) and collect findings here.
+    pub sanitize: Option<&'a sanitize::Sanitizer>,
 }
 
 impl Default for RunOptions<'_> {
@@ -143,6 +147,7 @@ impl Default for RunOptions<'_> {
             ctas_done: None,
             timeout: None,
             mem_limit: memory::DEVICE_MEMORY_BYTES,
+            sanitize: None,
         }
     }
 }
@@ -340,6 +345,7 @@ impl Device {
             max_steps: opts.max_steps,
             textures: &cfg.textures,
             shared_bytes: cfg.shared_bytes,
+            sanitize: opts.sanitize,
         };
         let watch = cta::Watch {
             progress: opts.progress,

@@ -283,6 +283,21 @@ impl GlobalMemory {
         Some((words, a.len))
     }
 
+    /// The allocation closest to `addr` (`base`, `len`), for out-of-bounds reports.
+    pub fn nearest(&self, addr: u64) -> Option<(u64, u64)> {
+        let i = self.allocs.partition_point(|a| a.base <= addr);
+        let below = i.checked_sub(1).and_then(|j| self.allocs.get(j));
+        let above = self.allocs.get(i);
+        let dist_below = below.map(|a| addr.saturating_sub(a.base + a.len));
+        let dist_above = above.map(|a| a.base.saturating_sub(addr));
+        let a = match (dist_below, dist_above) {
+            (Some(b), Some(u)) if u < b => above,
+            (Some(_), _) => below,
+            _ => above,
+        }?;
+        Some((a.base, a.len))
+    }
+
     pub fn allocation(&self, base: u64) -> Option<&Allocation> {
         self.find(base, 0).filter(|a| a.base == base)
     }

@@ -967,6 +967,8 @@ pub struct Program {
     pub local_bytes: u32,
     /// Where the kernel's frame starts (after the module `.local` variables).
     pub frame0: u32,
+    /// What `--sanitize` needs: target architecture, registers each instruction uses.
+    pub sanitize: crate::sanitize::ProgramInfo,
 }
 
 impl Program {

@@ -4,7 +4,7 @@ use crate::arith::{self, with_int32, with_int64};
 use crate::error::FaultKind;
 use crate::lanes::{carry_lanes, map1, map2, map2s, map3, write, Row32, Row64, LANES};
 use crate::program::{
-    CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, SimdOp, Src, Width, S32, S64,
+    CarryOp, IntOp, Op, Pred, PredLogic, PredSrc, Reg, SimdOp, Space, Src, Width, S32, S64,
 };
 use crate::warp::{Ctx, LaneFault, Stop, Warp, FULL};
 
@@ -63,6 +63,17 @@ impl Warp {
 
     /// Run until the warp exits or reaches a barrier.
     pub fn run(&mut self, ctx: &Ctx<'_>, shared: &mut [u8]) -> Result<Stop, LaneFault> {
+        self.run_with(ctx, shared, &mut crate::sanitize::hook::NoHook)
+    }
+
+    /// [`Warp::run`] with `hook` called before each instruction (the sanitizer); with
+    /// `NoHook` this is the plain warp loop.
+    pub(crate) fn run_with<H: crate::sanitize::hook::StepHook>(
+        &mut self,
+        ctx: &Ctx<'_>,
+        shared: &mut [u8],
+        hook: &mut H,
+    ) -> Result<Stop, LaneFault> {
         let insts = ctx.prog.insts.as_slice();
         loop {
             if self.pc >= self.min_wait || self.active == 0 {
@@ -94,6 +105,7 @@ impl Warp {
                     self.active & if neg { !v } else { v }
                 }
             };
+            hook.before(self, ctx, inst, mask);
             let all = (mask | self.dead) == FULL;
             match &inst.op {
                 &Op::IntRR { op, w, d, a, b } => {
@@ -361,11 +373,18 @@ impl Warp {
                         self.set(d, i, r);
                     });
                 }
-                Op::Ld { .. }
-                | Op::St { .. }
-                | Op::Atom { .. }
-                | Op::AtomCas128 { .. }
-                | Op::Cvta { .. } => {
+                &Op::Ld { space, .. } => {
+                    // Counted for spin detection: other CTAs may change global memory.
+                    if matches!(space, Space::Global | Space::Generic) {
+                        self.global_loads += 1;
+                    }
+                    self.exec_mem(ctx, shared, &inst.op, mask)?;
+                }
+                Op::St { .. } | Op::Atom { .. } | Op::AtomCas128 { .. } => {
+                    self.mem_writes += 1;
+                    self.exec_mem(ctx, shared, &inst.op, mask)?;
+                }
+                Op::Cvta { .. } => {
                     self.exec_mem(ctx, shared, &inst.op, mask)?;
                 }
                 Op::Matrix(_) | Op::CpAsync { .. } => {
@@ -438,6 +457,7 @@ impl Warp {
                     }
                 }
                 Op::Call { .. } | Op::CallIndirect { .. } => {
+                    self.mem_writes += 1;
                     if mask != 0 {
                         self.exec_call(ctx, &inst.op, mask)?;
                         continue;

@@ -37,6 +37,8 @@ pub struct Ctx<'a> {
     pub max_steps: u64,
     pub textures: &'a [Option<Texture>],
     pub shared_bytes: u32,
+    /// `--sanitize`: where the launch's findings go (`None`: no checks, no cost).
+    pub sanitize: Option<&'a crate::sanitize::Sanitizer>,
 }
 
 /// Why a warp stopped running.
@@ -110,6 +112,10 @@ pub struct Warp {
     /// `steps` value from which a taken backward branch yields to the CTA's other warps.
     pub yield_at: u64,
     pub thread_instrs: u64,
+    /// Store, atomic and call instructions executed, and loads from global or generic
+    /// memory (for spin detection, `spin.rs`).
+    pub mem_writes: u64,
+    pub global_loads: u64,
     /// Per-thread local memory, lane-major.
     pub local: Vec<u8>,
     pub barrier: Option<BarrierWait>,
@@ -142,6 +148,8 @@ impl Warp {
             steps: 0,
             yield_at: u64::MAX,
             thread_instrs: 0,
+            mem_writes: 0,
+            global_loads: 0,
             local: vec![0; prog.local_bytes as usize * LANES],
             barrier: None,
             red_dst: None,
@@ -191,6 +199,8 @@ impl Warp {
         }
         self.steps = 0;
         self.thread_instrs = 0;
+        self.mem_writes = 0;
+        self.global_loads = 0;
         self.barrier = None;
         self.red_dst = None;
         let n = ntid[0] as u64 * ntid[1] as u64 * ntid[2] as u64;

@@ -254,7 +254,7 @@ fn docs_page() -> String {
     let mut s = String::from(
         "# Fermi (sm_20) instructions supported by `fermi::isa`\n\n\
          Generated from `crates/fermi/src/isa/rows.rs` by `crates/fermi/tests/isa_table.rs` \
-         (`PTXVM_BLESS=1 cargo test -p fermi --test isa_table` rewrites it).\n\n\
+         (`PTXVM_BLESS=1 cargo test -p ptxvm-fermi --test isa_table` rewrites it).\n\n\
          Templates are least significant bit first, grouped `op(0-3) mod(4-9) guard(10-13) \
          reg0(14-19) reg1(20-25) composite(26-45) sel(46-47) mod2(48-57) op(58-63)`; bits \
          under fields are ignored. Every row also has the guard predicate (bits 10-13, unless \

@@ -6,7 +6,7 @@
 //! gate <sm> <ptx> [max_ptx]      then one line per name:
 //! reg <type> <name> | vreg <n> <type> <name> | label <name> | tex <name> | func <name>
 //! ```
-//! or `ERR <message>`. Run: `cargo run -p isa --example declare < lines.txt`.
+//! or `ERR <message>`. Run: `cargo run -p ptxvm-isa --example declare < lines.txt`.
 
 use std::collections::BTreeMap;
 use std::io::BufRead;

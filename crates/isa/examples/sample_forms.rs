@@ -1,6 +1,6 @@
 //! Dev tool: writes one PTX file exercising sampled modifier combinations of every table form
 //! (with operands of the types the table gives) for a second opinion from NVIDIA's ptxas:
-//! `cargo run -p isa --example sample_forms -- SEED SM MAJOR MINOR [x] > /tmp/s.ptx;
+//! `cargo run -p ptxvm-isa --example sample_forms -- SEED SM MAJOR MINOR [x] > /tmp/s.ptx;
 //! ptxas -arch=sm_SM /tmp/s.ptx` (replace the non-ASCII `§` of the comments first). Every line
 //! should be accepted; with `x`, only combinations the table's exclusions refuse are written,
 //! and ptxas should refuse every one. Each instruction line ends in a comment naming its form.

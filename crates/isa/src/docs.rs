@@ -66,7 +66,7 @@ pub fn print_instructions_md() -> String {
     let mut out = String::new();
     out.push_str("# Supported PTX instructions\n\n");
     out.push_str(
-        "Generated from `crates/isa/src/table/*.isa` by `cargo test -p isa` \
+        "Generated from `crates/isa/src/table/*.isa` by `cargo test -p ptxvm-isa` \
          (`PTXVM_BLESS=1` rewrites it). Each row is one form as the manual writes it; \
          gates are the lowest `.target`/`.version` that accept it.\n\n",
     );

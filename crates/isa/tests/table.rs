@@ -211,7 +211,7 @@ fn docs_page_is_current() {
     let on_disk = std::fs::read_to_string(path).unwrap_or_default();
     assert!(
         on_disk == fresh,
-        "docs/instructions.md is stale: run `PTXVM_BLESS=1 cargo test -p isa --test table`"
+        "docs/instructions.md is stale: run `PTXVM_BLESS=1 cargo test -p ptxvm-isa --test table`"
     );
 }
 

@@ -11,7 +11,7 @@ start=$(date +%s)
 
 target="${CARGO_TARGET_DIR:-target}"
 # The library `cargo test` built (test profile, optimised); a no-op when it is up to date.
-cargo test -p libcuda --locked --no-run >/dev/null 2>&1 || cargo test -p libcuda --locked --no-run
+cargo test -p ptxvm-cuda --locked --no-run >/dev/null 2>&1 || cargo test -p ptxvm-cuda --locked --no-run
 # cargo leaves a test build's cdylib in deps/ (it copies it up only for `cargo build`).
 lib="$target/debug/deps/libcuda.so"
 [ -f "$lib" ] || { echo "libcuda clients: $lib was not built" >&2; exit 1; }

@@ -69,10 +69,26 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Check the run like compute-sanitizer: out-of-bounds accesses with the nearest
+    /// allocation (memcheck), shared/global races between warps not ordered by a barrier
+    /// (racecheck), reads of never-written registers and shared/local bytes (initcheck),
+    /// barriers and warp collectives not reached together (synccheck). Each error is printed
+    /// on stderr with the PTX line, then an `ERROR SUMMARY: N errors` line (with --json also
+    /// as a "sanitizer" field); the exit code is 3 when any error is found. Slower.
+    #[arg(long)]
+    sanitize: bool,
 }
 
 pub fn run(args: &RunArgs) -> Exit {
     if crate::run_cubin::is_cubin(&args.file) {
+        if args.sanitize {
+            return Failure::new(
+                Exit::Usage,
+                FailKind::Launch,
+                "--sanitize checks PTX runs only; a cubin runs on the Fermi executor, which has no sanitizer",
+            )
+            .report(args.json);
+        }
         return match load_spec(args) {
             Ok(spec) => crate::run_cubin::run(crate::run_cubin::CubinRun {
                 file: &args.file,
@@ -112,6 +128,7 @@ fn execute(args: &RunArgs) -> Result<Exit, Box<Failure>> {
 
     let counter = AtomicU64::new(0);
     let ctas_done = AtomicU64::new(0);
+    let sanitizer = args.sanitize.then(exec::sanitize::Sanitizer::new);
     let opts = RunOptions {
         threads: args.threads,
         max_steps: args.max_steps.unwrap_or(if args.timeout.is_some() {
@@ -123,6 +140,7 @@ fn execute(args: &RunArgs) -> Result<Exit, Box<Failure>> {
         ctas_done: Some(&ctas_done),
         timeout: args.timeout,
         mem_limit: args.mem_limit.unwrap_or_else(default_mem_limit),
+        sanitize: sanitizer.as_ref(),
     };
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
@@ -144,7 +162,14 @@ fn execute(args: &RunArgs) -> Result<Exit, Box<Failure>> {
         done.store(true, Ordering::Release);
         r
     });
-    let result = result.map_err(|e| Failure::from_exec(e, &file))?;
+    let report = sanitizer
+        .as_ref()
+        .map(|san| crate::sanitize_report::print(san, &file));
+    let result = result.map_err(|e| {
+        let mut f = Failure::from_exec(e, &file);
+        f.sanitizer = report.as_ref().map(|r| r.json.clone());
+        f
+    })?;
     if let Some(dir) = &args.out {
         result.write_out(dir).map_err(|e| {
             Failure::new(
@@ -156,16 +181,22 @@ fn execute(args: &RunArgs) -> Result<Exit, Box<Failure>> {
     }
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let written = if args.json {
-        result
-            .write_json(&mut out)
-            .and_then(|()| out.write_all(b"\n"))
+        match &report {
+            Some(r) => crate::sanitize_report::write_json_with(&result, &r.json, &mut out),
+            None => result.write_json(&mut out),
+        }
+        .and_then(|()| out.write_all(b"\n"))
     } else {
         out.write_all(result.summary().as_bytes())
     };
+    let code = match &report {
+        Some(r) if r.errors > 0 => Exit::Fault,
+        _ => Exit::Ok,
+    };
     match written.and_then(|()| out.flush()) {
-        Ok(()) => Ok(Exit::Ok),
+        Ok(()) => Ok(code),
         // A closed pipe (`| head`) is not worth an error message.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Exit::Ok),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(code),
         Err(e) => Err(Failure::new(
             Exit::Usage,
             FailKind::Io,

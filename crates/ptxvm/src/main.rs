@@ -11,6 +11,7 @@ mod exit;
 mod input;
 mod run_cubin;
 mod run_failure;
+mod sanitize_report;
 
 use clap::{Parser, Subcommand};
 

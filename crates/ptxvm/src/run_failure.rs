@@ -45,6 +45,8 @@ pub struct Failure {
     pub diagnostics: Option<Value>,
     /// Whether the text form was already printed on stderr (check diagnostics are).
     pub printed: bool,
+    /// `--sanitize`: the findings, as the top-level "sanitizer" field of the JSON object.
+    pub sanitizer: Option<Value>,
 }
 
 impl Failure {
@@ -59,6 +61,7 @@ impl Failure {
             fault: None,
             diagnostics: None,
             printed: false,
+            sanitizer: None,
         })
     }
 
@@ -118,7 +121,10 @@ impl Failure {
         if let Some(d) = &self.diagnostics {
             e.insert("diagnostics".into(), d.clone());
         }
-        json!({ "error": e })
+        match &self.sanitizer {
+            Some(s) => json!({ "error": e, "sanitizer": s }),
+            None => json!({ "error": e }),
+        }
     }
 
     /// Print the failure (stderr text; with `json`, also the object on stdout) and give the

@@ -1,4 +1,4 @@
-//! Manual profiling aid: `cargo run --release -p syntax --example parse_speed` parses a
+//! Manual profiling aid: `cargo run --release -p ptxvm-syntax --example parse_speed` parses a
 //! generated 20 MB file a few times and prints the time per parse (benchmarks live in
 //! `benches/parse.rs`; this exists to run under `perf`).
 fn main() {

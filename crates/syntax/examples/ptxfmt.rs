@@ -1,4 +1,4 @@
-//! `cargo run -p syntax --example ptxfmt FILE` — parse and print diagnostics or the fmt output.
+//! `cargo run -p ptxvm-syntax --example ptxfmt FILE` — parse and print diagnostics or the fmt output.
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: ptxfmt FILE");

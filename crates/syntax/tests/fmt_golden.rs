@@ -1,5 +1,5 @@
 //! Golden files for the canonical printer: `tests/fmt/NAME.ptx` → `tests/fmt/NAME.fmt`.
-//! `PTXVM_BLESS=1 cargo test -p syntax --test fmt_golden` rewrites the `.fmt` files; review the
+//! `PTXVM_BLESS=1 cargo test -p ptxvm-syntax --test fmt_golden` rewrites the `.fmt` files; review the
 //! diff before committing.
 
 use diag::SourceFile;

@@ -455,6 +455,7 @@ impl<'a> Lowerer<'a> {
         for (fi, f) in m.functions.iter().enumerate() {
             let Some(body) = &f.body else { continue };
             let (insts, map) = self.lower_body(fi, body)?;
+            self.note_reg_uses(fi, body, &map, entry);
             entries[fi] = entry;
             entry += insts.len() as u32;
             bodies.push((fi, relocate(insts, &map)));
@@ -496,6 +497,34 @@ impl<'a> Lowerer<'a> {
             self.prog.insts.extend(insts);
         }
         Ok(())
+    }
+
+    /// Record, for the sanitizer's initcheck, the registers each PTX instruction of a body
+    /// reads and writes, at the decoded index where the instruction starts (`base` + `map`).
+    fn note_reg_uses(&mut self, fi: usize, body: &[ir::Inst], map: &[u32], base: u32) {
+        let slots = self.regs.get(fi).map(Vec::as_slice).unwrap_or(&[]);
+        let slot = |r: ir::RegId| slots.get(r.0 as usize).map(|s| s.reg);
+        if let Some(f) = self.m.functions.get(fi) {
+            for (r, s) in f.regs.iter().zip(slots) {
+                self.prog.sanitize.set_name(s.reg, r.name.to_string());
+            }
+        }
+        let uses = &mut self.prog.sanitize.uses;
+        for (i, inst) in body.iter().enumerate() {
+            let (Some(&at), Some(&next)) = (map.get(i), map.get(i + 1)) else {
+                continue;
+            };
+            if next == at {
+                continue;
+            }
+            let at = (base + at) as usize;
+            if uses.len() <= at {
+                uses.resize(at + 1, Default::default());
+            }
+            if let Some(u) = uses.get_mut(at) {
+                *u = crate::sanitize::info::reg_use(inst, &slot);
+            }
+        }
     }
 
     fn lower_body(
@@ -606,6 +635,10 @@ pub fn lower_module_with_globals(
             const_bank: Vec::new(),
             local_bytes: 0,
             frame0: 0,
+            sanitize: crate::sanitize::ProgramInfo {
+                sm: m.target.sm,
+                ..Default::default()
+            },
         },
         regs: Vec::new(),
         vars: Vec::new(),

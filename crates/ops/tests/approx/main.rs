@@ -12,7 +12,7 @@
 //! (issue 11 item 6 asks for these behind `--ignored`); run them with
 //!
 //! ```text
-//! cargo test --release -p ops --test approx -- --ignored --nocapture
+//! cargo test --release -p ptxvm-ops --test approx -- --ignored --nocapture
 //! ```
 //!
 //! `--nocapture` prints the largest error of each class and the input that produced it.
@@ -37,7 +37,7 @@ macro_rules! sampled_and_exhaustive {
         }
 
         /// All 2^32 operands. Run with
-        /// `cargo test --release -p ops --test approx -- --ignored --nocapture`.
+        /// `cargo test --release -p ptxvm-ops --test approx -- --ignored --nocapture`.
         #[test]
         #[ignore = "exhaustive sweep over 2^32 operands: run in release mode with --ignored"]
         fn $exhaustive() {
