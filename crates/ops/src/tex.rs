@@ -156,8 +156,9 @@ pub fn texel(data: &[u32], channels: u32, idx: u64) -> [u32; 4] {
     let mut out = [0u32; 4];
     let base = idx.saturating_mul(u64::from(channels));
     for (ch, o) in out.iter_mut().enumerate().take(channels.min(4) as usize) {
-        *o = usize::try_from(base + ch as u64)
-            .ok()
+        *o = base
+            .checked_add(ch as u64)
+            .and_then(|i| usize::try_from(i).ok())
             .and_then(|i| data.get(i))
             .copied()
             .unwrap_or(0);
