@@ -56,7 +56,37 @@ fn main() {
             d.since
         );
     }
-    out.push_str("];\n\n/// The address of an exported function.\npub fn symbol_address(name: &str) -> Option<usize> {\n    Some(match name {\n");
+    out.push_str("];\n\n");
+    // Per-thread-default-stream entry points (`name_ptds`, `name_ptsz`): each jumps to the
+    // function it renames, arguments untouched (a tail jump keeps every register and the
+    // stack as the caller left them, so it is ABI-neutral whatever the signature).
+    let per_thread = parse_per_thread(&header);
+    for (name, target) in &per_thread {
+        assert!(
+            declared.contains(target.as_str()),
+            "include/cuda.h: `{name}` renames `{target}`, which it does not declare"
+        );
+    }
+    for (name, target) in &per_thread {
+        // x86-64 reaches an exported function of the same library through its PLT entry;
+        // AArch64's `b` gets a PLT stub from the linker by itself.
+        for (arch, jump) in [("x86_64", "jmp {t}@PLT"), ("aarch64", "b {t}")] {
+            let jump = jump.replace("{t}", target);
+            let _ = writeln!(
+                out,
+                "#[cfg(target_arch = \"{arch}\")]\n#[unsafe(naked)]\n#[no_mangle]\npub extern \"C\" fn {name}() {{\n    core::arch::naked_asm!(\"{jump}\")\n}}"
+            );
+        }
+    }
+    out.push_str("\n/// The per-thread-default-stream entry point of an exported function, if it has one.\npub fn per_thread_address(name: &str) -> Option<usize> {\n    #[cfg(any(target_arch = \"x86_64\", target_arch = \"aarch64\"))]\n    {\n        return Some(match name {\n");
+    for (name, target) in &per_thread {
+        let _ = writeln!(
+            out,
+            "            \"{target}\" => {name} as *const () as usize,"
+        );
+    }
+    out.push_str("            _ => return None,\n        });\n    }\n    #[allow(unreachable_code)]\n    {\n        let _ = name;\n        None\n    }\n}\n");
+    out.push_str("\n/// The address of an exported function.\npub fn symbol_address(name: &str) -> Option<usize> {\n    Some(match name {\n");
     for d in &decls {
         let _ = writeln!(out, "        \"{0}\" => {0} as *const () as usize,", d.name);
     }
@@ -113,6 +143,25 @@ fn parse_decls(header: &str) -> Vec<Decl> {
         decls.push(Decl { name, since });
     }
     decls
+}
+
+/// `#define name name_ptds` / `name_ptsz` lines: (entry point, function it renames).
+fn parse_per_thread(header: &str) -> Vec<(String, String)> {
+    header
+        .lines()
+        .filter_map(|l| {
+            let mut w = l.split_whitespace();
+            match (w.next(), w.next(), w.next(), w.next()) {
+                (Some("#define"), Some(target), Some(entry), None)
+                    if entry.strip_suffix("_ptds").or(entry.strip_suffix("_ptsz"))
+                        == Some(target) =>
+                {
+                    Some((entry.to_string(), target.to_string()))
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// `cuMemAlloc_v2` -> `cuMemAlloc`.

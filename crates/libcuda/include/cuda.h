@@ -20,6 +20,91 @@
 #define CUDA_VERSION 13000
 #define CUDAAPI
 
+/*
+ * Per-thread default stream: a program built with CUDA_API_PER_THREAD_DEFAULT_STREAM calls
+ * the `_ptds` (synchronous copies and sets) and `_ptsz` (stream-ordered) entry points, as with
+ * NVIDIA's header (its __CUDA_API_PTDS/__CUDA_API_PTSZ list). build.rs exports each name
+ * defined here as an entry point of the function it renames. ptxvm runs all work at once, in
+ * call order, so the per-thread default stream behaves as the legacy one.
+ */
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define cuMemcpyHtoD_v2 cuMemcpyHtoD_v2_ptds
+#define cuMemcpyDtoH_v2 cuMemcpyDtoH_v2_ptds
+#define cuMemcpyDtoD_v2 cuMemcpyDtoD_v2_ptds
+#define cuMemcpyDtoA_v2 cuMemcpyDtoA_v2_ptds
+#define cuMemcpyAtoD_v2 cuMemcpyAtoD_v2_ptds
+#define cuMemcpyHtoA_v2 cuMemcpyHtoA_v2_ptds
+#define cuMemcpyAtoH_v2 cuMemcpyAtoH_v2_ptds
+#define cuMemcpyAtoA_v2 cuMemcpyAtoA_v2_ptds
+#define cuMemcpy2D_v2 cuMemcpy2D_v2_ptds
+#define cuMemcpy2DUnaligned_v2 cuMemcpy2DUnaligned_v2_ptds
+#define cuMemcpy3D_v2 cuMemcpy3D_v2_ptds
+#define cuMemsetD8_v2 cuMemsetD8_v2_ptds
+#define cuMemsetD16_v2 cuMemsetD16_v2_ptds
+#define cuMemsetD32_v2 cuMemsetD32_v2_ptds
+#define cuMemsetD2D8_v2 cuMemsetD2D8_v2_ptds
+#define cuMemsetD2D16_v2 cuMemsetD2D16_v2_ptds
+#define cuMemsetD2D32_v2 cuMemsetD2D32_v2_ptds
+#define cuMemcpy cuMemcpy_ptds
+#define cuMemcpyPeer cuMemcpyPeer_ptds
+#define cuMemcpy3DPeer cuMemcpy3DPeer_ptds
+#define cuMemcpyHtoAAsync_v2 cuMemcpyHtoAAsync_v2_ptsz
+#define cuMemcpyAtoHAsync_v2 cuMemcpyAtoHAsync_v2_ptsz
+#define cuMemcpyHtoDAsync_v2 cuMemcpyHtoDAsync_v2_ptsz
+#define cuMemcpyDtoHAsync_v2 cuMemcpyDtoHAsync_v2_ptsz
+#define cuMemcpyDtoDAsync_v2 cuMemcpyDtoDAsync_v2_ptsz
+#define cuMemcpy2DAsync_v2 cuMemcpy2DAsync_v2_ptsz
+#define cuMemcpy3DAsync_v2 cuMemcpy3DAsync_v2_ptsz
+#define cuStreamBeginCapture_v2 cuStreamBeginCapture_v2_ptsz
+#define cuMemcpyAsync cuMemcpyAsync_ptsz
+#define cuMemcpyPeerAsync cuMemcpyPeerAsync_ptsz
+#define cuMemcpy3DPeerAsync cuMemcpy3DPeerAsync_ptsz
+#define cuMemPrefetchAsync cuMemPrefetchAsync_ptsz
+#define cuMemsetD8Async cuMemsetD8Async_ptsz
+#define cuMemsetD16Async cuMemsetD16Async_ptsz
+#define cuMemsetD32Async cuMemsetD32Async_ptsz
+#define cuMemsetD2D8Async cuMemsetD2D8Async_ptsz
+#define cuMemsetD2D16Async cuMemsetD2D16Async_ptsz
+#define cuMemsetD2D32Async cuMemsetD2D32Async_ptsz
+#define cuStreamGetPriority cuStreamGetPriority_ptsz
+#define cuStreamGetFlags cuStreamGetFlags_ptsz
+#define cuStreamGetCtx cuStreamGetCtx_ptsz
+#define cuStreamWaitEvent cuStreamWaitEvent_ptsz
+#define cuStreamEndCapture cuStreamEndCapture_ptsz
+#define cuStreamIsCapturing cuStreamIsCapturing_ptsz
+#define cuStreamGetCaptureInfo cuStreamGetCaptureInfo_ptsz
+#define cuStreamGetCaptureInfo_v2 cuStreamGetCaptureInfo_v2_ptsz
+#define cuStreamUpdateCaptureDependencies cuStreamUpdateCaptureDependencies_ptsz
+#define cuStreamAddCallback cuStreamAddCallback_ptsz
+#define cuStreamAttachMemAsync cuStreamAttachMemAsync_ptsz
+#define cuStreamQuery cuStreamQuery_ptsz
+#define cuStreamSynchronize cuStreamSynchronize_ptsz
+#define cuEventRecord cuEventRecord_ptsz
+#define cuEventRecordWithFlags cuEventRecordWithFlags_ptsz
+#define cuLaunchKernel cuLaunchKernel_ptsz
+#define cuLaunchKernelEx cuLaunchKernelEx_ptsz
+#define cuLaunchHostFunc cuLaunchHostFunc_ptsz
+#define cuGraphicsMapResources cuGraphicsMapResources_ptsz
+#define cuGraphicsUnmapResources cuGraphicsUnmapResources_ptsz
+#define cuStreamWriteValue32 cuStreamWriteValue32_ptsz
+#define cuStreamWaitValue32 cuStreamWaitValue32_ptsz
+#define cuStreamWriteValue64 cuStreamWriteValue64_ptsz
+#define cuStreamWaitValue64 cuStreamWaitValue64_ptsz
+#define cuStreamBatchMemOp cuStreamBatchMemOp_ptsz
+#define cuLaunchCooperativeKernel cuLaunchCooperativeKernel_ptsz
+#define cuSignalExternalSemaphoresAsync cuSignalExternalSemaphoresAsync_ptsz
+#define cuWaitExternalSemaphoresAsync cuWaitExternalSemaphoresAsync_ptsz
+#define cuGraphUpload cuGraphUpload_ptsz
+#define cuGraphLaunch cuGraphLaunch_ptsz
+#define cuStreamCopyAttributes cuStreamCopyAttributes_ptsz
+#define cuStreamGetAttribute cuStreamGetAttribute_ptsz
+#define cuStreamSetAttribute cuStreamSetAttribute_ptsz
+#define cuMemMapArrayAsync cuMemMapArrayAsync_ptsz
+#define cuMemFreeAsync cuMemFreeAsync_ptsz
+#define cuMemAllocAsync cuMemAllocAsync_ptsz
+#define cuMemAllocFromPoolAsync cuMemAllocFromPoolAsync_ptsz
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -32,4 +32,4 @@ mod exports {
     include!(concat!(env!("OUT_DIR"), "/exports.rs"));
 }
 
-pub use exports::{symbol_address, PROCS};
+pub use exports::{per_thread_address, symbol_address, PROCS};

@@ -36,10 +36,16 @@ fn install_library(dir: &Path) {
 
 /// Compile `tests/c/<source>` against include/cuda.h and the built library in `dir`.
 fn build_client(dir: &Path, source: &str) -> PathBuf {
+    build_client_with(dir, source, &[])
+}
+
+/// [`build_client`] with extra compiler flags (`-D…`).
+fn build_client_with(dir: &Path, source: &str, flags: &[&str]) -> PathBuf {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     install_library(dir);
     let exe = dir.join(source.trim_end_matches(".c"));
     let gcc = Command::new("gcc")
+        .args(flags)
         .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-I"])
         .arg(crate_dir.join("include"))
         .arg(crate_dir.join("tests/c").join(source))
@@ -111,6 +117,36 @@ fn c_client_exercises_every_tier1_call() {
         "{logged}"
     );
     assert!(logged.contains("frobnicate"), "{logged}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Built with `CUDA_API_PER_THREAD_DEFAULT_STREAM`, the same program calls the `_ptds`/`_ptsz`
+/// entry points (copies, sets, streams, events, launches) and must pass the same checks.
+#[test]
+fn c_client_runs_with_the_per_thread_default_stream() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("c-client-ptds");
+    let exe = build_client_with(
+        &dir,
+        "driver_test.c",
+        &["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"],
+    );
+    // The program really links against the per-thread entry points.
+    let syms = Command::new("nm")
+        .args(["-u"])
+        .arg(&exe)
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    for entry in [
+        "cuLaunchKernel_ptsz",
+        "cuMemcpyHtoD_v2_ptds",
+        "cuStreamSynchronize_ptsz",
+    ] {
+        assert!(syms.contains(entry), "{entry} not referenced:\n{syms}");
+    }
+    let kernels = crate_dir.join("tests/c/kernels.ptx");
+    run_client(&exe, &[kernels.as_os_str(), dir.as_os_str()]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

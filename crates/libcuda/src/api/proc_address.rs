@@ -43,9 +43,9 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     if pfn.is_null() {
         return CUDA_ERROR_INVALID_VALUE;
     }
-    // Flags: CU_GET_PROC_ADDRESS_DEFAULT, _LEGACY_STREAM, _PER_THREAD_DEFAULT_STREAM. Work
-    // is synchronous, so the per-thread default stream behaves as the legacy one and every
-    // flag selects the same functions.
+    // Flags: CU_GET_PROC_ADDRESS_DEFAULT, _LEGACY_STREAM, _PER_THREAD_DEFAULT_STREAM. The
+    // per-thread flag answers with the `_ptds`/`_ptsz` entry point where the header has one
+    // (work is synchronous, so both reach the same function; callers may compare addresses).
     if flags > 2 {
         return CUDA_ERROR_INVALID_VALUE;
     }
@@ -54,7 +54,14 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
         .to_str()
         .map_err(|_| false)
         .and_then(|n| resolve(n, version));
-    match found.map(crate::symbol_address) {
+    let per_thread = flags == 2;
+    let address = |n: &str| {
+        per_thread
+            .then(|| crate::per_thread_address(n))
+            .flatten()
+            .or_else(|| crate::symbol_address(n))
+    };
+    match found.map(address) {
         Ok(Some(addr)) => {
             let _ = put(pfn, addr as *mut c_void);
             report(CU_GET_PROC_ADDRESS_SUCCESS);

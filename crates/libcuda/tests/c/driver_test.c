@@ -432,8 +432,17 @@ int main(int argc, char **argv) {
     TRUE(fn == (void *)&cuCtxCreate_v3);
     OK(cuGetProcAddress_v2("cuCtxCreate", &fn, 11030, CU_GET_PROC_ADDRESS_DEFAULT, &qr));
     TRUE(fn == (void *)&cuCtxCreate_v2);
+    /* The per-thread flag answers with the `_ptsz` entry point, the legacy flag with the
+       function itself; a build with CUDA_API_PER_THREAD_DEFAULT_STREAM calls the former. */
+    void *legacy = NULL;
     OK(cuGetProcAddress("cuLaunchKernel", &fn, 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM));
+    OK(cuGetProcAddress("cuLaunchKernel", &legacy, 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM));
+    TRUE(fn != NULL && legacy != NULL && fn != legacy);
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
     TRUE(fn == (void *)&cuLaunchKernel);
+#else
+    TRUE(legacy == (void *)&cuLaunchKernel);
+#endif
     EXPECT(cuGetProcAddress_v2("cuMemAlloc", &fn, 2000, 0, &qr), CUDA_ERROR_NOT_FOUND);
     TRUE(qr == CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT && fn == NULL);
     EXPECT(cuGetProcAddress_v2("cuNoSuchFunction", &fn, 13000, 0, &qr), CUDA_ERROR_NOT_FOUND);
