@@ -152,6 +152,13 @@ pub fn set_bits(r: bool, float_dst: bool) -> u32 {
     }
 }
 
+/// `set.CmpOp.{u32,s32}.{f16x2,bf16x2}` (PTX ISA 8.x §9.7.6.1): each 16-bit half of the
+/// destination is all ones when the comparison of the matching source halves holds, else 0.
+#[inline]
+pub fn set_bits_half2(lo: bool, hi: bool) -> u32 {
+    (u32::from(lo) * 0x0000_ffff) | (u32::from(hi) * 0xffff_0000)
+}
+
 /// `selp.type d, a, b, c` (Table 31): `c ? a : b`.
 #[inline]
 pub fn selp<T>(a: T, b: T, c: bool) -> T {
