@@ -1,7 +1,8 @@
-//! End-to-end: packed half comparisons with an integer result, `set.CmpOp.{u32,s32}.f16x2`
-//! and `.bf16x2` (PTX ISA 8.x §9.7.6.1: each 16-bit half of `d` is 0xffff when the matching
-//! halves compare true, after the optional BoolOp with `c`, else 0), against values computed
-//! here from an IEEE decoding of each half written for this test.
+//! End-to-end: packed half comparisons, `set.CmpOp.{u32,s32,f16x2}.f16x2` and
+//! `set.CmpOp.{u32,s32,bf16x2}.bf16x2` (PTX ISA 8.x §9.7.6.1: each 16-bit half of `d` is
+//! 0xffff, or 1.0 of the destination format, when the matching halves compare true after the
+//! optional BoolOp with `c`, else 0), against values computed here from an IEEE decoding of
+//! each half written for this test.
 
 mod endtoend_common;
 use endtoend_common::*;
@@ -35,16 +36,24 @@ fn pack(lo: u16, hi: u16) -> u32 {
     u32::from(lo) | u32::from(hi) << 16
 }
 
-/// The per-half result mask, both halves.
-fn per_half(a: u32, b: u32, f: impl Fn(u16, u16) -> bool) -> u32 {
+/// The per-half result, both halves: `one` where `f` holds, else 0.
+fn per_half_of(a: u32, b: u32, one: u32, f: impl Fn(u16, u16) -> bool) -> u32 {
     let mut d = 0;
     for sh in [0, 16] {
         if f((a >> sh) as u16, (b >> sh) as u16) {
-            d |= 0xffff << sh;
+            d |= one << sh;
         }
     }
     d
 }
+
+fn per_half(a: u32, b: u32, f: impl Fn(u16, u16) -> bool) -> u32 {
+    per_half_of(a, b, 0xffff, f)
+}
+
+/// 1.0 in binary16 and in bfloat16 (sign 0, biased exponent 15 resp. 127, fraction 0).
+const F16_ONE: u32 = 15 << 10;
+const BF16_ONE: u32 = 127 << 7;
 
 #[test]
 fn set_on_packed_halves_gives_a_mask_per_half() {
@@ -66,7 +75,7 @@ fn set_on_packed_halves_gives_a_mask_per_half() {
         "set_half2.ptx",
         "set_half2",
         &cfg([1, 1, 1], [n as u32, 1, 1]),
-        &[buf(&a), buf(&b), buf(&c), zbuf::<u32>(5 * n)],
+        &[buf(&a), buf(&b), buf(&c), zbuf::<u32>(7 * n)],
     );
     let got: Vec<u32> = decode(&out[3]);
     let mut flips = [0usize; 2];
@@ -84,12 +93,16 @@ fn set_on_packed_halves_gives_a_mask_per_half() {
                 let ne = !x.is_nan() && !y.is_nan() && x != y;
                 ne ^ !c
             }),
+            per_half_of(a, b, F16_ONE, |x, y| {
+                h(x) > h(y) || h(x).is_nan() || h(y).is_nan() || c
+            }),
+            per_half_of(a, b, BF16_ONE, |x, y| bf16_value(x) <= bf16_value(y)),
         ];
         for w in &want {
             flips[usize::from(*w != 0)] += 1;
         }
         assert_eq!(
-            &got[5 * t..5 * t + 5],
+            &got[7 * t..7 * t + 7],
             &want,
             "thread {t}: a {a:#010x} b {b:#010x} c {c}"
         );

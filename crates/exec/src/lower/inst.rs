@@ -585,17 +585,22 @@ impl Lowerer<'_> {
                         b,
                         comb,
                     });
+                    let one = match ty {
+                        T::F16x2 => ops::cmp::SET_HALF_TRUE_F16,
+                        T::Bf16x2 => ops::cmp::SET_HALF_TRUE_BF16,
+                        _ => ops::cmp::SET_HALF_TRUE_INT,
+                    };
                     let t = self.scratch32(e);
                     e.push(Op::Selp32 {
                         d: t,
-                        a: S32::Imm(ops::cmp::set_bits_half2(false, true)),
+                        a: S32::Imm(ops::cmp::set_bits_half2(false, true, one)),
                         b: S32::Imm(0),
                         p: q,
                     });
                     let d = self.dst32(e, o(0))?;
                     e.push(Op::Selp32 {
                         d,
-                        a: S32::Imm(ops::cmp::set_bits_half2(true, false)),
+                        a: S32::Imm(ops::cmp::set_bits_half2(true, false, one)),
                         b: S32::Imm(0),
                         p,
                     });
