@@ -152,6 +152,20 @@ pub fn set_bits(r: bool, float_dst: bool) -> u32 {
     }
 }
 
+/// The per-half "true" of packed `set` (PTX ISA 8.x §9.7.6.1): all ones for a `.u32`/`.s32`
+/// destination, 1.0 for a `.f16x2` (0x3c00) or `.bf16x2` (0x3f80) destination.
+pub const SET_HALF_TRUE_INT: u16 = 0xffff;
+pub const SET_HALF_TRUE_F16: u16 = 0x3c00;
+pub const SET_HALF_TRUE_BF16: u16 = 0x3f80;
+
+/// `set.CmpOp.dtype.{f16x2,bf16x2}` (PTX ISA 8.x §9.7.6.1): each 16-bit half of the
+/// destination is `one` when the comparison of the matching source halves holds, else 0.
+#[inline]
+pub fn set_bits_half2(lo: bool, hi: bool, one: u16) -> u32 {
+    let one = u32::from(one);
+    (u32::from(lo) * one) | (u32::from(hi) * (one << 16))
+}
+
 /// `selp.type d, a, b, c` (Table 31): `c ? a : b`.
 #[inline]
 pub fn selp<T>(a: T, b: T, c: bool) -> T {

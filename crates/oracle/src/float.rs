@@ -329,6 +329,21 @@ pub(crate) fn compare(cx: &mut Cx<'_, '_, '_>) -> Result<(), Fault> {
         Type::U32 | Type::S32 | Type::B32 if lanes == 1 => {
             u64::from(ops::cmp::set_bits(res[0].0, false))
         }
+        Type::U32 | Type::S32 => u64::from(ops::cmp::set_bits_half2(
+            res[0].0,
+            res[1].0,
+            ops::cmp::SET_HALF_TRUE_INT,
+        )),
+        Type::F16x2 => u64::from(ops::cmp::set_bits_half2(
+            res[0].0,
+            res[1].0,
+            ops::cmp::SET_HALF_TRUE_F16,
+        )),
+        Type::Bf16x2 => u64::from(ops::cmp::set_bits_half2(
+            res[0].0,
+            res[1].0,
+            ops::cmp::SET_HALF_TRUE_BF16,
+        )),
         _ => return Err(unsupported()),
     };
     cx.put(0, v)

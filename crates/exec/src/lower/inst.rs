@@ -570,6 +570,49 @@ impl Lowerer<'_> {
                     None => None,
                 };
                 let p = self.scratch_pred(0);
+                if let CmpTy::Half2(..) = cty {
+                    // Packed halves: p from the low halves, q from the high halves, then
+                    // d = (p ? low mask : 0) | (q ? high mask : 0).
+                    let q = self.scratch_pred(1);
+                    let (a, b) = (self.s32(e, o(1))?, self.s32(e, o(2))?);
+                    e.setup(Op::Setp32 {
+                        cmp,
+                        ty: cty,
+                        w: width_of(sty),
+                        p,
+                        q: Some(q),
+                        a,
+                        b,
+                        comb,
+                    });
+                    let one = match ty {
+                        T::F16x2 => ops::cmp::SET_HALF_TRUE_F16,
+                        T::Bf16x2 => ops::cmp::SET_HALF_TRUE_BF16,
+                        _ => ops::cmp::SET_HALF_TRUE_INT,
+                    };
+                    let t = self.scratch32(e);
+                    e.push(Op::Selp32 {
+                        d: t,
+                        a: S32::Imm(ops::cmp::set_bits_half2(false, true, one)),
+                        b: S32::Imm(0),
+                        p: q,
+                    });
+                    let d = self.dst32(e, o(0))?;
+                    e.push(Op::Selp32 {
+                        d,
+                        a: S32::Imm(ops::cmp::set_bits_half2(true, false, one)),
+                        b: S32::Imm(0),
+                        p,
+                    });
+                    e.push(Op::IntRR {
+                        op: IntOp::Or,
+                        w: Width::W32,
+                        d,
+                        a: d,
+                        b: t,
+                    });
+                    return Ok(());
+                }
                 if sty.size_bits() == 64 {
                     let (a, b) = (self.s64(e, o(1))?, self.s64(e, o(2))?);
                     e.setup(Op::Setp64 {
