@@ -78,14 +78,19 @@ fn main() {
             );
         }
     }
-    out.push_str("\n/// The per-thread-default-stream entry point of an exported function, if it has one.\npub fn per_thread_address(name: &str) -> Option<usize> {\n    #[cfg(any(target_arch = \"x86_64\", target_arch = \"aarch64\"))]\n    {\n        return Some(match name {\n");
+    // The entry points exist where the tail jumps above are written (x86-64, AArch64).
+    let arches = "any(target_arch = \"x86_64\", target_arch = \"aarch64\")";
+    let _ = writeln!(
+        out,
+        "\n/// The per-thread-default-stream entry point of an exported function, if it has one.\n#[cfg({arches})]\npub fn per_thread_address(name: &str) -> Option<usize> {{\n    Some(match name {{"
+    );
     for (name, target) in &per_thread {
-        let _ = writeln!(
-            out,
-            "            \"{target}\" => {name} as *const () as usize,"
-        );
+        let _ = writeln!(out, "        \"{target}\" => {name} as *const () as usize,");
     }
-    out.push_str("            _ => return None,\n        });\n    }\n    #[allow(unreachable_code)]\n    {\n        let _ = name;\n        None\n    }\n}\n");
+    let _ = writeln!(
+        out,
+        "        _ => return None,\n    }})\n}}\n\n/// No per-thread entry points on this architecture.\n#[cfg(not({arches}))]\npub fn per_thread_address(_name: &str) -> Option<usize> {{\n    None\n}}"
+    );
     out.push_str("\n/// The address of an exported function.\npub fn symbol_address(name: &str) -> Option<usize> {\n    Some(match name {\n");
     for d in &decls {
         let _ = writeln!(out, "        \"{0}\" => {0} as *const () as usize,", d.name);
