@@ -17,6 +17,7 @@ fn spec(kernel: Option<&str>) -> LaunchSpec {
             ty: ElemType::U32,
             bytes: vec![7; 256],
         }],
+        textures: Vec::new(),
     }
 }
 

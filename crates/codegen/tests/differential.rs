@@ -962,6 +962,7 @@ fn repository_grid_ids_agree_on_a_3d_launch() {
         block: [8, 2, 3],
         shared_bytes: 0,
         params: vec![zeros32(12 * 48 * 16)],
+        textures: Vec::new(),
     };
     run_both("grid_ids", &text, &s);
 }
@@ -976,6 +977,7 @@ fn repository_ptx11_constant_cta_dims_agree() {
         block: [16, 4, 1],
         shared_bytes: 0,
         params: vec![zeros32(64)],
+        textures: Vec::new(),
     };
     let out = run_both("cta_dims_ptx11", &text, &s);
     let got = words(&out[0]);
@@ -1131,6 +1133,7 @@ fn corpus_sgemm_tiled_agrees() {
             f32v(1.5),
             f32v(-0.75),
         ],
+        textures: Vec::new(),
     };
     let out = run_both("sgemm_tiled", &text, &s);
     // Not vacuous: C changed from its initial contents.

@@ -20,6 +20,7 @@ fn run_file(
         block,
         shared_bytes: 0,
         params,
+        textures: Vec::new(),
     };
     run_both(path, &text, &spec);
 }

@@ -5,7 +5,9 @@
 //!  "params": [{"buffer": {"type": "u32", "data": [1, 2, 3]}},
 //!             {"buffer": {"type": "f32", "len": 1024}},
 //!             {"buffer": {"type": "u8", "file": "in.bin"}},
-//!             {"value": 7, "type": "u32"}]}
+//!             {"value": 7, "type": "u32"}],
+//!  "textures": [{"name": "tex0", "geometry": "2d", "type": "f32", "channels": 1,
+//!                "width": 4, "height": 2, "data": [1, 2, 3, 4, 5, 6, 7, 8]}]}
 //! ```
 //! Integers are exact up to 64 bits (never routed through f64); a float where an integer type
 //! is declared is an error. Every error names the JSON field at fault.
@@ -19,6 +21,7 @@
     )
 )]
 
+use crate::launch_textures::TextureSpec;
 use serde_json::value::RawValue;
 use serde_json::Value;
 use std::fmt;
@@ -163,6 +166,8 @@ pub struct LaunchSpec {
     pub block: [u32; 3],
     pub shared_bytes: u32,
     pub params: Vec<ParamSpec>,
+    /// Textures bound at launch (`"textures"`; see [`crate::launch_textures`]).
+    pub textures: Vec<TextureSpec>,
 }
 
 /// Largest buffer a launch spec may ask for: the device's 4 GiB address space. What a launch
@@ -269,7 +274,7 @@ pub(crate) fn encode(v: &Value, ty: ElemType, field: &str) -> Result<Vec<u8>, Sp
     Ok(value.to_le_bytes().get(..n).unwrap_or(&[]).to_vec())
 }
 
-fn kind(v: &Value) -> &'static str {
+pub(crate) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -280,7 +285,11 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-fn check_fields<V>(obj: &Map<String, V>, allowed: &[&str], field: &str) -> Result<(), SpecError> {
+pub(crate) fn check_fields<V>(
+    obj: &Map<String, V>,
+    allowed: &[&str],
+    field: &str,
+) -> Result<(), SpecError> {
     for k in obj.keys() {
         if !allowed.contains(&k.as_str()) {
             let at = if field.is_empty() {
@@ -297,7 +306,7 @@ fn check_fields<V>(obj: &Map<String, V>, allowed: &[&str], field: &str) -> Resul
     Ok(())
 }
 
-fn parse_type(v: Option<&Value>, field: &str) -> Result<ElemType, SpecError> {
+pub(crate) fn parse_type(v: Option<&Value>, field: &str) -> Result<ElemType, SpecError> {
     match v {
         None => Err(SpecError::new(field, "missing")),
         Some(Value::String(s)) => ElemType::from_name(s.trim_start_matches('.'))
@@ -309,7 +318,7 @@ fn parse_type(v: Option<&Value>, field: &str) -> Result<ElemType, SpecError> {
     }
 }
 
-fn parse_u32(v: &Value, field: &str, min: u32) -> Result<u32, SpecError> {
+pub(crate) fn parse_u32(v: &Value, field: &str, min: u32) -> Result<u32, SpecError> {
     let n = match v {
         Value::Number(n) => n.as_u64(),
         _ => None,
@@ -401,7 +410,7 @@ fn parse_buffer(v: &RawValue, field: &str, base: &Path) -> Result<ParamSpec, Spe
 /// The size of a `file` buffer, checked before anything is read: a regular file (a device
 /// such as `/dev/urandom` or a pipe would never end), within [`MAX_BUFFER_BYTES`], and a whole
 /// number of elements.
-fn file_size(path: &Path, ty: ElemType, f: &str) -> Result<u64, SpecError> {
+pub(crate) fn file_size(path: &Path, ty: ElemType, f: &str) -> Result<u64, SpecError> {
     let meta = std::fs::metadata(path)
         .map_err(|e| SpecError::new(f, format!("cannot read {}: {e}", path.display())))?;
     if !meta.is_file() {
@@ -437,15 +446,15 @@ fn file_size(path: &Path, ty: ElemType, f: &str) -> Result<u64, SpecError> {
 }
 
 /// A raw JSON value parsed into a tree: for the small fields only (never a `data` array).
-fn value_of(raw: &RawValue, field: &str) -> Result<Value, SpecError> {
+pub(crate) fn value_of(raw: &RawValue, field: &str) -> Result<Value, SpecError> {
     serde_json::from_str(raw.get()).map_err(|e| SpecError::new(field, format!("invalid JSON: {e}")))
 }
 
 /// A JSON object whose values stay unparsed text until their field is known.
-type RawMap = Map<String, Box<RawValue>>;
-type Map<K, V> = std::collections::BTreeMap<K, V>;
+pub(crate) type RawMap = Map<String, Box<RawValue>>;
+pub(crate) type Map<K, V> = std::collections::BTreeMap<K, V>;
 
-fn raw_object(raw: &RawValue, field: &str) -> Result<RawMap, SpecError> {
+pub(crate) fn raw_object(raw: &RawValue, field: &str) -> Result<RawMap, SpecError> {
     serde_json::from_str(raw.get()).map_err(|_| {
         let found = value_of(raw, field).map_or("invalid JSON", |v| kind(&v));
         SpecError::new(field, format!("expected an object, found {found}"))
@@ -463,7 +472,14 @@ impl LaunchSpec {
             .map_err(|_| SpecError::new("", "the launch spec must be a JSON object"))?;
         check_fields(
             &obj,
-            &["kernel", "grid", "block", "shared_bytes", "params"],
+            &[
+                "kernel",
+                "grid",
+                "block",
+                "shared_bytes",
+                "params",
+                "textures",
+            ],
             "",
         )?;
         let small = |k: &str| obj.get(k).map(|v| value_of(v, k)).transpose();
@@ -508,12 +524,17 @@ impl LaunchSpec {
                 }
             }
         }
+        let textures = match obj.get("textures") {
+            None => Vec::new(),
+            Some(raw) => crate::launch_textures::parse_textures(raw, base)?,
+        };
         Ok(LaunchSpec {
             kernel,
             grid,
             block,
             shared_bytes,
             params,
+            textures,
         })
     }
 
@@ -607,6 +628,7 @@ impl LaunchSpec {
             block: dims(block, "--block")?,
             shared_bytes: shared_bytes.unwrap_or(0),
             params,
+            textures: Vec::new(),
         })
     }
 }

@@ -46,6 +46,7 @@ mod fround;
 mod lane_ops;
 mod lanes;
 pub mod launch_spec;
+pub mod launch_textures;
 pub mod lower;
 mod matrix;
 mod mem_fast;
@@ -64,6 +65,7 @@ mod warp;
 pub use cta::{LaunchStats, MAX_CTA_THREADS, MAX_GRID_THREADS};
 pub use error::{Access, BarrierWaiter, ExecError, Fault, FaultKind, LoadError, MemberProblem};
 pub use launch_spec::{ElemType, LaunchSpec, ParamSpec, SpecError};
+pub use launch_textures::{Geometry, TexelSource, TextureBind, TextureSpec};
 pub use run::{run, BufferResult, RunResult};
 pub use warp::Texture;
 

@@ -247,6 +247,17 @@ fn stream_file(dev: &Device, ptr: DevicePtr, path: &Path, len: u64) -> Result<()
     Ok(())
 }
 
+/// The unit a launch spec's texture `name` binds: the module-scope `.tex`/`.texref` variable of
+/// that name ([`ir::Module::texture_slot`]).
+fn texture_unit(module: &ir::Module, name: &str) -> Result<u32, String> {
+    module
+        .globals
+        .iter()
+        .filter(|g| module.var(**g).is_some_and(|v| v.name == name))
+        .find_map(|g| module.texture_slot(*g))
+        .ok_or_else(|| format!("the module has no .tex/.texref variable `{name}`"))
+}
+
 /// Load `module`, allocate the spec's buffers, launch, and read every buffer back.
 pub fn run(
     module: &ir::Module,
@@ -300,7 +311,12 @@ pub fn run(
     }
     let ptr_bytes = if prog.addr64 { 8 } else { 4 };
     // The whole launch's device memory is checked before anything is allocated.
-    let needed: u64 = spec.params.iter().map(ParamSpec::device_bytes).sum();
+    let needed: u64 = spec.params.iter().map(ParamSpec::device_bytes).sum::<u64>()
+        + spec
+            .textures
+            .iter()
+            .map(crate::TextureSpec::device_bytes)
+            .sum::<u64>();
     let available = dev.memory().available();
     if needed > available {
         return Err(ExecError::Launch(format!(
@@ -355,7 +371,10 @@ pub fn run(
         grid: spec.grid,
         block: spec.block,
         shared_bytes: spec.shared_bytes,
-        textures: Vec::new(),
+        textures: crate::launch_textures::bind_textures(&spec.textures, &|name| {
+            texture_unit(module, name)
+        })
+        .map_err(ExecError::Launch)?,
     };
     let start = Instant::now();
     let stats = dev.launch(&m, &kernel, &cfg, &args, opts)?;

@@ -38,6 +38,7 @@ fn main() {
             buffer(ElemType::U32, vec![0; 4 * blocks as usize]),
             buffer(ElemType::U32, ranges),
         ],
+        textures: Vec::new(),
     };
     let mut best = f64::INFINITY;
     let mut insts = 0;

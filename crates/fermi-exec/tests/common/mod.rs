@@ -43,6 +43,7 @@ pub fn spec(kernel: &str, grid: u32, block: u32, params: Vec<ParamSpec>) -> Laun
         block: [block, 1, 1],
         shared_bytes: 0,
         params,
+        textures: Vec::new(),
     }
 }
 
