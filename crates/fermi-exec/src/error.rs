@@ -39,6 +39,8 @@ pub enum FaultKind {
     Unsupported(String),
     /// Execution left the kernel's code.
     PcOutOfRange { pc: u64 },
+    /// `TEX`/`TLD`/`TXQ` on a texture unit the launch spec binds nothing to.
+    UnboundTexture { unit: u32 },
     /// Every warp that has not exited waits at a barrier that can no longer complete (a
     /// partial-CTA `BAR` whose thread count more threads than can still arrive).
     BarrierDeadlock {
@@ -72,6 +74,12 @@ impl fmt::Display for FaultKind {
                 )
             }
             FaultKind::Unsupported(why) => write!(f, "cannot execute: {why}"),
+            FaultKind::UnboundTexture { unit } => {
+                write!(
+                    f,
+                    "texture unit {unit} has no texture bound (launch spec \"textures\")"
+                )
+            }
             FaultKind::PcOutOfRange { pc } => {
                 write!(f, "execution left the kernel's code at address {pc:#x}")
             }

@@ -181,6 +181,15 @@ pub fn run_module(
         &(local_bytes as u32).to_le_bytes(),
     );
 
+    // A cubin's code names a texture by its unit (the 8-bit texture field of TEX/TLD/TXQ);
+    // the texture names a cubin may record are not read (docs/fermi-exec.md, "Textures").
+    let textures = exec::launch_textures::bind_textures(&spec.textures, &|name| {
+        Err(format!(
+            "a cubin's textures are bound by \"unit\" (the texture field of TEX/TLD/TXQ), \
+             not by name (`{name}`)"
+        ))
+    })
+    .map_err(RunError::Launch)?;
     let [gx, gy, gz] = spec.grid;
     let ctas = u64::from(gx) * u64::from(gy) * u64::from(gz);
     if ctas > MAX_CTAS {
@@ -209,6 +218,7 @@ pub fn run_module(
             nctaid: spec.grid,
             bars: Default::default(),
             shared_locks: Vec::new(),
+            textures: &textures,
         };
         crate::cta::run_cta(&mut m, opts.max_steps, opts.progress)
     };

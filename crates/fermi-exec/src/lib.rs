@@ -34,6 +34,7 @@ mod mem;
 pub mod memory;
 mod stack;
 mod step;
+mod tex;
 mod warp;
 
 pub use error::{Fault, FaultKind, RunError, Space};

@@ -273,6 +273,8 @@ pub struct CtaMem<'a> {
     /// Shared-memory words locked by `LDSLK` and not yet released by `STSUL`: `(word offset,
     /// linear thread index of the owner)`.
     pub shared_locks: Vec<(u64, u32)>,
+    /// The launch's textures by unit (`TEX`/`TLD`/`TXQ`'s texture field).
+    pub textures: &'a [Option<exec::Texture>],
 }
 
 impl CtaMem<'_> {
