@@ -1,7 +1,10 @@
 //! The `launch_spec` fuzz target's body, shared with the regression test in
 //! `crates/ptxvm/tests/fuzz_regressions.rs`: the launch-spec loader must never panic (any bytes
 //! give a spec or a field-naming error), and the outputs of what it describes (JSON, summary,
-//! `.npy` files) never panic either.
+//! `.npy` files) never panic either. Texture entries are also fuzzed on their own (the input
+//! as the `"textures"` value), bound into a texture table, and fetched from by a small Fermi
+//! kernel (`TLD`, `TEX`, `TXQ` at coordinates taken from the input) so texel arithmetic on
+//! any accepted shape cannot panic either.
 
 pub fn fuzz_launch_spec(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -21,7 +24,97 @@ pub fn fuzz_launch_spec(data: &[u8]) {
     );
     for spec in [parsed, flags].into_iter().flatten() {
         outputs(&spec, args.first().map_or("", String::as_str));
+        textures(&spec, data);
     }
+    // The input as the textures array alone, so the fuzzer reaches the texture fields.
+    let wrapped = format!("{{\"kernel\": \"k\", \"textures\": {text}}}");
+    if let Ok(spec) = exec::LaunchSpec::from_json(&wrapped, &base) {
+        textures(&spec, data);
+    }
+}
+
+/// Binds the spec's textures (names resolve to a unit from the name's length, units past the
+/// limit included) and runs `TLD`, `TEX` and `TXQ` on each bound unit of a one-thread Fermi
+/// kernel whose coordinates come from `data`.
+fn textures(spec: &exec::LaunchSpec, data: &[u8]) {
+    if spec.textures.is_empty() {
+        return;
+    }
+    let _ = exec::launch_textures::bind_textures(&spec.textures, &|n| Ok(n.len() as u32 * 37));
+    let Ok(table) = exec::launch_textures::bind_textures(&spec.textures, &|_| Err("no".into()))
+    else {
+        return;
+    };
+    let mut seed = [0u8; 16];
+    for (s, d) in seed.iter_mut().zip(data.iter().rev()) {
+        *s = *d;
+    }
+    let word = |k: usize| {
+        u32::from_le_bytes([
+            seed[4 * k],
+            seed[4 * k + 1],
+            seed[4 * k + 2],
+            seed[4 * k + 3],
+        ])
+    };
+    let mut lines: Vec<String> = (0..4)
+        .map(|k| format!("MOV32I R{k}, {:#x};", word(k)))
+        .collect();
+    for (unit, t) in table.iter().enumerate().take(4) {
+        if t.is_none() {
+            continue;
+        }
+        for shape in [
+            "1D",
+            "ARRAY_1D",
+            "2D",
+            "ARRAY_2D",
+            "3D",
+            "CUBE",
+            "ARRAY_CUBE",
+        ] {
+            lines.push(format!("TLD.LZ.T R8, R0, {unit:#x}, {shape}, 0xf;"));
+            lines.push(format!("TEX.T R12, R0, {unit:#x}, {shape}, 0xf;"));
+        }
+        lines.push(format!(
+            "TXQ.T R16, RZ, {unit:#x}, TEX_HEADER_DIMENSION, 0xf;"
+        ));
+    }
+    lines.push("EXIT;".into());
+    let code: Option<Vec<u64>> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, t)| fermi::isa::assemble_text(t, 8 * i as u64, &|_| None).ok())
+        .collect();
+    let Some(code) = code else { return };
+    let module = fermi::cubin::Module {
+        address_size: fermi::cubin::AddressSize::Bits32,
+        kernels: vec![fermi::cubin::Kernel {
+            name: "k".into(),
+            code,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let launch = exec::LaunchSpec {
+        kernel: Some("k".into()),
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        shared_bytes: 0,
+        params: Vec::new(),
+        textures: spec
+            .textures
+            .iter()
+            .filter(|t| matches!(t.bind, exec::TextureBind::Unit(_)))
+            .cloned()
+            .collect(),
+    };
+    let opts = fermi_exec::Options {
+        threads: 1,
+        max_steps: 1 << 10,
+        progress: None,
+    };
+    let _ = fermi_exec::run_module(&module, &launch, &opts);
 }
 
 /// Every buffer the spec holds (and small zero buffers) as a result, written as JSON, as the
