@@ -88,7 +88,7 @@ fn texrefs_bound_by_name_inline_and_from_a_file() {
     // The spec lists the textures out of declaration order: names, not positions, bind.
     let spec = format!(
         r#"{{"kernel": "tex_fetch", "grid": 1, "block": 32,
-            "params": [{{"buffer": {{"type": "s32", "data": {coords}}}}},
+            "params": [{{"buffer": {{"type": "s32", "data": {coords:?}}}}},
                        {{"buffer": {{"type": "u32", "len": {out}}}}},
                        {{"value": {n}, "type": "u32"}}],
             "textures": [
@@ -99,7 +99,6 @@ fn texrefs_bound_by_name_inline_and_from_a_file() {
                 "data": {t1}}},
               {{"name": "tex2d", "geometry": "2d", "type": "u32", "channels": 4,
                 "width": 9, "height": 7, "data": {t2}}}]}}"#,
-        coords = format!("{coords:?}"),
         out = 16 * n,
         t1 = list(&texels(1, 37)),
         t2 = list(&texels(2, 63)),
