@@ -22,7 +22,7 @@ const MAX_SPEC_BYTES: u64 = 256 << 20;
 pub struct RunArgs {
     /// The PTX module, or an sm_20 cubin (run on the Fermi executor).
     file: PathBuf,
-    /// The launch: kernel, grid, block, shared bytes and parameters (see the README).
+    /// The launch: kernel, grid, block, shared bytes, parameters and textures (see the README).
     /// `--kernel`, `--grid`, `--block`, `--shared-bytes` and `--arg` override its fields.
     #[arg(long)]
     launch: Option<PathBuf>,
@@ -61,7 +61,7 @@ pub struct RunArgs {
     /// faults (exit 3) naming where a warp was running.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: Option<std::time::Duration>,
-    /// Device memory for the whole launch (buffers and .global variables), e.g. `512M`,
+    /// Device memory for the whole launch (buffers, textures and .global variables), e.g. `512M`,
     /// `4G` or a byte count; checked before anything is allocated. Default: the smaller of
     /// 8 GiB and half of the physical memory.
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
