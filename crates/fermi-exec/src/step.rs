@@ -46,8 +46,8 @@ pub fn step(w: &mut Warp, m: &mut CtaMem<'_>, max_steps: u64) -> Result<u32, Lan
         || crate::fpu::exec(w, m, inst, mask)?
         || crate::mem::exec(w, m, inst, mask)?
         || crate::atom::exec(w, m, inst, mask)?
-        || crate::tex::exec(w, m, inst, mask)?
-        || misc(w, m, inst, mask)?;
+        || misc(w, m, inst, mask)?
+        || crate::tex::exec(w, m, inst, mask)?;
     if !handled {
         return Err(LaneFault::warp(FaultKind::Unsupported(format!(
             "{} is not implemented by the Fermi executor",
