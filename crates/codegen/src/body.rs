@@ -39,7 +39,20 @@ pub struct Body {
     pub frame: u32,
 }
 
+/// Translates `f` after the clean-ups of `opt`. A body whose cleaned-up form selection cannot
+/// take (an immediate where a rule wants a register, say) is translated as written, so the
+/// clean-ups never make a translatable body an error.
 pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Diagnostic>> {
+    let cleaned = crate::opt::optimize(f);
+    compile_body_as_written(env, &cleaned, role).or_else(|_| compile_body_as_written(env, f, role))
+}
+
+/// Translates `f` as it is.
+pub fn compile_body_as_written(
+    env: &Env,
+    f: &Function,
+    role: Role,
+) -> Result<Body, Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let file = env.file;
     let body = f.insts();

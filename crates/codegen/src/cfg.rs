@@ -166,6 +166,19 @@ fn dominators(n: usize, roots: &[usize], preds: &dyn Fn(usize) -> Vec<usize>) ->
     dom
 }
 
+/// The dominators of every block (row `b`: bit `a` set when block `a` dominates `b`), for
+/// the clean-up passes (`opt`). Blocks unreachable from the entry have every bit set.
+pub fn dominator_rows(cfg: &Cfg) -> Vec<Vec<u64>> {
+    let n = cfg.blocks.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    dominators(n, &[0], &|b| cfg.blocks[b].preds.clone())
+        .into_iter()
+        .map(|s| s.0)
+        .collect()
+}
+
 /// One `SSY`: emitted at the end of block `at` (before its terminator), reconverging at `join`.
 /// `region` holds the blocks reachable from `at` without passing `join`: the lanes that may
 /// arrive at this region's `.S`.
