@@ -11,8 +11,9 @@
 //!
 //! Passes, in order: copy propagation (`mov d, a` and `cvta.to.global`, a copy on sm_20),
 //! constant propagation with folding through `ops` (`propagate.rs`), common-subexpression
-//! elimination of pure instructions such as address arithmetic (`cse.rs`), and dead-code
-//! elimination (`dce.rs`), which also compacts the body and renumbers branch targets.
+//! elimination of pure instructions such as address arithmetic (`cse.rs`), dead-code
+//! elimination (`dce.rs`), which also compacts the body and renumbers branch targets, and
+//! in entries the sinking of parameter loads and constants to their uses (`sink.rs`).
 //!
 //! Parameters are not folded here: selection already reads an entry's `ld.param` straight
 //! from `c [0x0] [0x20+offset]`.
@@ -20,6 +21,7 @@
 mod cse;
 mod dce;
 mod propagate;
+mod sink;
 
 use crate::cfg::{self, Cfg};
 use ir::{AddrBase, Function, Inst, Opcode, Operand, RegId};
@@ -48,6 +50,15 @@ pub fn optimize(f: &Function) -> Function {
     let renumber = dce::run(&mut body, g.regs.len(), &facts.pinned);
     for (_, at) in g.labels.iter_mut() {
         at.0 = renumber(at.index());
+    }
+    if g.kind == ir::FuncKind::Entry {
+        let graph = cfg::build_cfg(&body);
+        let facts = Facts::new(&g, &body, &graph);
+        if let Some(target) = sink::run(&mut body, &facts, &graph) {
+            for (_, at) in g.labels.iter_mut() {
+                at.0 = target[at.index().min(target.len() - 1)];
+            }
+        }
     }
     g.body = Some(body);
     g
@@ -107,6 +118,11 @@ impl Facts {
             });
         }
         facts
+    }
+
+    /// The block of instruction `i`.
+    pub fn block_of(&self, i: usize) -> usize {
+        self.block_of[i]
     }
 
     /// Whether instruction `a` executes before `b` on every path to `b`.

@@ -35,6 +35,30 @@ fn as_copy(inst: &Inst) -> Option<(RegId, RegId)> {
     }
 }
 
+/// `(d, x)` for `cvt.u32.u64 d, a` where `a = cvt.u64.u32 x` (either signedness): the low
+/// half of an extension is the value extended, a copy.
+fn truncated_extension(body: &[Inst], facts: &Facts, inst: &Inst) -> Option<(RegId, RegId)> {
+    let int32 = |t: Option<Type>| matches!(t, Some(Type::U32 | Type::S32 | Type::B32));
+    let int64 = |t: Option<Type>| matches!(t, Some(Type::U64 | Type::S64 | Type::B64));
+    let plain = |i: &Inst| {
+        i.op == Opcode::Cvt && i.guard.is_none() && !i.mods.has(Flag::Sat) && i.operands.len() == 2
+    };
+    if !plain(inst) || !int32(inst.type_slot(0)) || !int64(inst.type_slot(1)) {
+        return None;
+    }
+    let (Operand::Reg(d), Operand::Reg(a)) = (&inst.operands[0], &inst.operands[1]) else {
+        return None;
+    };
+    let ext = body.get(facts.value_def(*a)?)?;
+    if !plain(ext) || !int64(ext.type_slot(0)) || !int32(ext.type_slot(1)) {
+        return None;
+    }
+    match ext.operands[1] {
+        Operand::Reg(x) => Some((*d, x)),
+        _ => None,
+    }
+}
+
 /// Uses of `r` all dominated by instruction `at`.
 fn uses_dominated(facts: &Facts, sites: &[Vec<usize>], r: RegId, at: usize) -> bool {
     sites
@@ -68,7 +92,7 @@ pub(super) fn copies(body: &mut [Inst], facts: &Facts, f: &Function) {
         r
     };
     for (i, inst) in body.iter().enumerate() {
-        let Some((d, a)) = as_copy(inst) else {
+        let Some((d, a)) = as_copy(inst).or_else(|| truncated_extension(body, facts, inst)) else {
             continue;
         };
         if d.index() >= n || a.index() >= n || facts.value_def(d) != Some(i) {

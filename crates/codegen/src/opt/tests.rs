@@ -8,7 +8,7 @@ use ir::{Guard, Opcode, Operand};
 fn entry(body: &str) -> ir::Function {
     let text = format!(
         ".version 7.0\n.target sm_20\n.address_size 64\n.shared .align 4 .b8 smem[64];\n\
-         .visible .entry k(.param .u64 p)\n{{\n.reg .pred %p<4>;\n.reg .b32 %r<10>;\n\
+         .visible .entry k(.param .u64 p, .param .u64 q)\n{{\n.reg .pred %p<4>;\n.reg .b32 %r<10>;\n\
          .reg .b64 %rd<10>;\n{body}\n}}\n"
     );
     let file = SourceFile::new("opt.ptx", &text);
@@ -45,9 +45,9 @@ fn copies_are_propagated_and_the_copies_removed() {
          add.s32 %r3, %r2, %r2;
          st.global.u32 [%rd2+4], %r3;
          ret;",
-        "ld.param.u64 %rd1, [p];
-         mov.u32 %r1, %tid.x;
+        "mov.u32 %r1, %tid.x;
          add.s32 %r3, %r1, %r1;
+         ld.param.u64 %rd1, [p];
          st.global.u32 [%rd1+4], %r3;
          ret;",
     );
@@ -148,6 +148,75 @@ fn dead_code_goes_and_branch_targets_follow() {
          add.cc.u32 %r7, %r1, %r1;
          ld.param.u64 %rd1, [p];
          st.global.u32 [%rd1], %r2;
+         ret;",
+    );
+}
+
+#[test]
+fn parameter_loads_sink_to_the_block_that_uses_them_and_branches_follow() {
+    // %rd1 is used only after L1, %rd2 only in the block before it: each load moves to just
+    // before its use, and the branch to L1 lands on the moved load.
+    assert_cleans_to(
+        "ld.param.u64 %rd1, [p];
+         ld.param.u64 %rd2, [q];
+         mov.u32 %r1, %tid.x;
+         setp.eq.u32 %p1, %r1, 0;
+         @%p1 bra L1;
+         add.u32 %r2, %r1, 1;
+         st.global.u32 [%rd2+8], %r2;
+         L1:
+         st.global.u32 [%rd1], %r1;
+         ret;",
+        "mov.u32 %r1, %tid.x;
+         setp.eq.u32 %p1, %r1, 0;
+         @%p1 bra L1;
+         add.u32 %r2, %r1, 1;
+         ld.param.u64 %rd2, [q];
+         st.global.u32 [%rd2+8], %r2;
+         L1:
+         ld.param.u64 %rd1, [p];
+         st.global.u32 [%rd1], %r1;
+         ret;",
+    );
+}
+
+#[test]
+fn nothing_sinks_into_a_loop_or_away_from_uses_in_several_blocks() {
+    let body = "ld.param.u64 %rd1, [p];
+         ld.param.u64 %rd2, [q];
+         mov.u32 %r1, %tid.x;
+         mov.u32 %r2, 0;
+         L1:
+         st.global.u32 [%rd1], %r2;
+         add.u32 %r2, %r2, 1;
+         setp.lt.u32 %p1, %r2, %r1;
+         @%p1 bra L1;
+         st.global.u32 [%rd2], %r1;
+         setp.eq.u32 %p2, %r1, 0;
+         @%p2 bra L2;
+         st.global.u32 [%rd2+4], %r1;
+         L2:
+         ret;";
+    assert_cleans_to(body, body);
+}
+
+#[test]
+fn the_low_half_of_a_widened_value_is_the_value() {
+    assert_cleans_to(
+        "mov.u32 %r1, %tid.x;
+         cvt.u64.u32 %rd1, %r1;
+         cvt.u32.u64 %r2, %rd1;
+         add.u32 %r3, %r2, 1;
+         ld.param.u64 %rd2, [p];
+         st.global.u32 [%rd2], %r3;
+         st.global.u64 [%rd2+8], %rd1;
+         ret;",
+        "mov.u32 %r1, %tid.x;
+         cvt.u64.u32 %rd1, %r1;
+         add.u32 %r3, %r1, 1;
+         ld.param.u64 %rd2, [p];
+         st.global.u32 [%rd2], %r3;
+         st.global.u64 [%rd2+8], %rd1;
          ret;",
     );
 }
