@@ -332,10 +332,23 @@ pub fn compile_body_as_written(
     if !errors.is_empty() {
         return Err(errors);
     }
+    // Copies whose two sides the allocator coalesced are moves of a register to itself.
+    sel.out
+        .retain(|l| !matches!(l, Line::Inst(t) if is_self_move(t)));
     Ok(Body {
         max_gpr: sel.regs.max_gpr,
         uses_bar: sel.uses_bar,
         lines: sel.out,
         frame,
     })
+}
+
+/// `MOV Rn, Rn;` (unguarded, no modifiers): an instruction that does nothing.
+fn is_self_move(text: &str) -> bool {
+    text.strip_prefix("MOV ")
+        .and_then(|t| t.strip_suffix(';'))
+        .and_then(|t| t.split_once(", "))
+        .is_some_and(|(d, s)| {
+            d == s && d.starts_with('R') && d[1..].bytes().all(|b| b.is_ascii_digit())
+        })
 }
