@@ -54,7 +54,7 @@ pub fn optimize(f: &Function) -> Function {
     if g.kind == ir::FuncKind::Entry {
         let graph = cfg::build_cfg(&body);
         let facts = Facts::new(&g, &body, &graph);
-        if let Some(target) = sink::run(&mut body, &facts, &graph) {
+        if let Some(target) = sink::run(&mut body, &mut g.regs, &facts, &graph) {
             for (_, at) in g.labels.iter_mut() {
                 at.0 = target[at.index().min(target.len() - 1)];
             }

@@ -1,11 +1,14 @@
-//! Sinking of values that need no register source (an entry's `ld.param`, `mov` of an
-//! immediate or of a variable's address) to just before their first use, when every use is
-//! in one block outside any loop the definition is not already in.
+//! Sinking and rematerialization of values that need no register source (an entry's
+//! `ld.param`, `mov` of an immediate or of a variable's address): the definition moves to
+//! just before its first use, and a value used in several blocks (at most `MAX_COPIES`) is
+//! defined again, in a register of its own, before its first use in each, unless that would
+//! put it in a loop the definition is not already in.
 //!
 //! Compilers load every kernel parameter at the top of the kernel; kept there, each holds a
 //! register (a pair for NVRTC's 64-bit pointers) through the whole kernel. NVIDIA's code
 //! reads parameters from `c [0x0]` where they are used; sinking the load gives the register
-//! allocator the same short live range at no cost in instructions.
+//! allocator the same short live ranges, at no cost in instructions for one using block and
+//! one (`MOV`) per further block.
 
 use super::{single_dst, Facts};
 use crate::cfg::Cfg;
@@ -40,9 +43,25 @@ fn in_loops(graph: &Cfg) -> Vec<bool> {
     inside
 }
 
-/// Moves the instructions; returns the map from old instruction indices (label targets) to
-/// new ones. Only for entries: a `.func`'s parameters are not in `c [0x0]`.
-pub(super) fn run(body: &mut Vec<Inst>, facts: &Facts, graph: &Cfg) -> Option<Vec<u32>> {
+/// At most this many blocks get their own copy of one value (each copy is an instruction,
+/// or two for a 64-bit value, traded for a register held across the blocks in between).
+const MAX_COPIES: usize = 3;
+
+/// Where the instructions go: before each staying instruction, the moved and copied ones.
+enum Item {
+    Old(usize),
+    Copy(Inst),
+}
+
+/// Moves (and where used in several blocks, copies) the instructions; returns the map from
+/// old instruction indices (label targets) to new ones. Only for entries: a `.func`'s
+/// parameters are not in `c [0x0]`.
+pub(super) fn run(
+    body: &mut Vec<Inst>,
+    regs: &mut Vec<ir::Reg>,
+    facts: &Facts,
+    graph: &Cfg,
+) -> Option<Vec<u32>> {
     let writes_params = body
         .iter()
         .any(|i| i.op == Opcode::St && i.mods.space == Some(ir::Space::Param));
@@ -61,7 +80,10 @@ pub(super) fn run(body: &mut Vec<Inst>, facts: &Facts, graph: &Cfg) -> Option<Ve
             }
         });
     }
-    let mut dest: Vec<Option<usize>> = vec![None; n];
+    let mut removed = vec![false; n];
+    let mut before: Vec<Vec<Item>> = (0..n).map(|_| Vec::new()).collect();
+    // Uses to rename to a copy's register: (instruction, old register, new register).
+    let mut renames: Vec<(usize, ir::RegId, ir::RegId)> = Vec::new();
     for (i, inst) in body.iter().enumerate() {
         if !needs_no_register(inst) {
             continue;
@@ -72,34 +94,54 @@ pub(super) fn run(body: &mut Vec<Inst>, facts: &Facts, graph: &Cfg) -> Option<Ve
         let Some(uses) = sites.get(d.index()).filter(|s| !s.is_empty()) else {
             continue;
         };
-        let Some(&first) = uses.iter().min() else {
+        if !uses.iter().all(|&u| u > i && facts.dominates(i, u)) {
             continue;
-        };
-        let b = facts.block_of(first);
-        let same_block = uses.iter().all(|&u| facts.block_of(u) == b);
-        let dominated = uses.iter().all(|&u| u > i && facts.dominates(i, u));
-        let into_loop = loops[b] && facts.block_of(i) != b;
-        if same_block && dominated && !into_loop && first > i + 1 {
-            dest[i] = Some(first);
+        }
+        // The first use in each block that reads the value.
+        let mut firsts: Vec<(usize, usize)> = Vec::new();
+        for &u in uses {
+            let b = facts.block_of(u);
+            match firsts.iter_mut().find(|(fb, _)| *fb == b) {
+                Some((_, at)) => *at = (*at).min(u),
+                None => firsts.push((b, u)),
+            }
+        }
+        firsts.sort_by_key(|&(_, at)| at);
+        let home = facts.block_of(i);
+        let into_loop = firsts.iter().any(|&(b, _)| loops[b] && b != home);
+        let already_there = firsts.len() == 1 && firsts[0].1 == i + 1;
+        if into_loop || already_there || firsts.len() > MAX_COPIES {
+            continue;
+        }
+        removed[i] = true;
+        for (k, &(b, at)) in firsts.iter().enumerate() {
+            let mut copy = inst.clone();
+            if k > 0 {
+                // A fresh register for this block's copy; its uses there are renamed.
+                let fresh = ir::RegId(regs.len() as u32);
+                regs.push(regs[d.index()].clone());
+                copy.operands[0] = Operand::Reg(fresh);
+                for &u in uses.iter().filter(|&&u| facts.block_of(u) == b) {
+                    renames.push((u, d, fresh));
+                }
+            }
+            before[at].push(Item::Copy(copy));
         }
     }
-    if dest.iter().all(Option::is_none) {
+    if !removed.iter().any(|&r| r) {
         return None;
     }
-    let mut moved_before: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, d) in dest.iter().enumerate() {
-        if let Some(j) = d {
-            moved_before[*j].push(i);
-        }
+    for &(u, old, new) in &renames {
+        super::rewrite_uses(&mut body[u], &mut |r| (r == old).then_some(new));
     }
-    // New order: before each staying instruction, what moves in front of it.
-    let mut order = Vec::with_capacity(n);
+    // New order: before each instruction, what moves or is copied in front of it.
+    let mut order: Vec<Item> = Vec::with_capacity(n + renames.len());
     let mut group_start = vec![0u32; n + 1];
-    for k in 0..n {
+    for (k, items) in before.into_iter().enumerate() {
         group_start[k] = order.len() as u32;
-        order.extend(moved_before[k].iter().copied());
-        if dest[k].is_none() {
-            order.push(k);
+        order.extend(items);
+        if !removed[k] {
+            order.push(Item::Old(k));
         }
     }
     group_start[n] = order.len() as u32;
@@ -107,14 +149,20 @@ pub(super) fn run(body: &mut Vec<Inst>, facts: &Facts, graph: &Cfg) -> Option<Ve
     let mut target = vec![0u32; n + 1];
     target[n] = group_start[n];
     for t in (0..n).rev() {
-        target[t] = if dest[t].is_none() {
-            group_start[t]
-        } else {
+        target[t] = if removed[t] {
             target[t + 1]
+        } else {
+            group_start[t]
         };
     }
     let mut old: Vec<Option<Inst>> = std::mem::take(body).into_iter().map(Some).collect();
-    *body = order.iter().filter_map(|&k| old[k].take()).collect();
+    *body = order
+        .into_iter()
+        .filter_map(|item| match item {
+            Item::Old(k) => old[k].take(),
+            Item::Copy(inst) => Some(inst),
+        })
+        .collect();
     for inst in body.iter_mut() {
         for o in inst.operands.iter_mut() {
             match o {

@@ -181,9 +181,8 @@ fn parameter_loads_sink_to_the_block_that_uses_them_and_branches_follow() {
 }
 
 #[test]
-fn nothing_sinks_into_a_loop_or_away_from_uses_in_several_blocks() {
+fn nothing_sinks_into_a_loop() {
     let body = "ld.param.u64 %rd1, [p];
-         ld.param.u64 %rd2, [q];
          mov.u32 %r1, %tid.x;
          mov.u32 %r2, 0;
          L1:
@@ -191,13 +190,36 @@ fn nothing_sinks_into_a_loop_or_away_from_uses_in_several_blocks() {
          add.u32 %r2, %r2, 1;
          setp.lt.u32 %p1, %r2, %r1;
          @%p1 bra L1;
+         ret;";
+    assert_cleans_to(body, body);
+}
+
+#[test]
+fn a_parameter_used_in_two_blocks_is_loaded_in_each_into_its_own_register() {
+    // The second block's copy gets a fresh register: the one declared last in the expected
+    // body (`%rdx`), which the input does not declare.
+    let input = "ld.param.u64 %rd2, [q];
+         mov.u32 %r1, %tid.x;
          st.global.u32 [%rd2], %r1;
          setp.eq.u32 %p2, %r1, 0;
          @%p2 bra L2;
          st.global.u32 [%rd2+4], %r1;
          L2:
          ret;";
-    assert_cleans_to(body, body);
+    let expected = "mov.u32 %r1, %tid.x;
+         ld.param.u64 %rd2, [q];
+         st.global.u32 [%rd2], %r1;
+         setp.eq.u32 %p2, %r1, 0;
+         @%p2 bra L2;
+         ld.param.u64 %rdx, [q];
+         st.global.u32 [%rdx+4], %r1;
+         L2:
+         ret;";
+    let got = optimize(&entry(input));
+    assert_eq!(
+        shape(&got),
+        shape(&entry(&format!(".reg .b64 %rdx;\n{expected}")))
+    );
 }
 
 #[test]
