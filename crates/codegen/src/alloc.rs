@@ -175,6 +175,29 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             u.extend_from_slice(&ret_regs);
         }
     };
+    // A register whose only definition is guarded holds nothing before it: lanes whose
+    // guard is false keep an undefined value either way, so that definition kills too (else
+    // a predicated temporary would be live from the kernel's entry).
+    let mut def_count = vec![0u32; n];
+    for (at, inst) in body.iter().enumerate() {
+        uses_defs(at, inst, &mut u, &mut d);
+        for &r in &d {
+            if let Some(c) = def_count.get_mut(r) {
+                *c += 1;
+            }
+        }
+    }
+    let entry_regs: Vec<usize> = f
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            ir::Param::Reg(r) => Some(r.index()),
+            ir::Param::Var(_) => None,
+        })
+        .collect();
+    let kills = |inst: &Inst, r: usize| {
+        inst.guard.is_none() || (def_count.get(r) == Some(&1) && !entry_regs.contains(&r))
+    };
     // Per block: registers read before written (gen) and written unconditionally (kill).
     let mut gen = vec![Bits::new(n); nb];
     let mut kill = vec![Bits::new(n); nb];
@@ -191,8 +214,8 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
                     gen[b].set(r);
                 }
             }
-            if inst.guard.is_none() {
-                for &r in &d {
+            for &r in &d {
+                if kills(inst, r) {
                     kill[b].set(r);
                 }
             }
@@ -255,8 +278,8 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
                     }
                 }
             }
-            if inst.guard.is_none() {
-                for &x in &d {
+            for &x in &d {
+                if kills(inst, x) {
                     live.clear(x);
                 }
             }

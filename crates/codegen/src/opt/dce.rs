@@ -43,19 +43,26 @@ pub(super) fn run(body: &mut Vec<Inst>, n_regs: usize, pinned: &[bool]) -> impl 
             });
         }
     }
-    // new_index[i]: the position instruction i (or the next kept one) gets.
+    let new_index = compact(body, &dead);
+    move |i: usize| new_index[i.min(new_index.len() - 1)]
+}
+
+/// Removes the instructions marked in `removed` and renumbers branch targets; returns the
+/// map from old indices to new ones (a removed instruction's index maps to the next kept
+/// one, the end to the new end).
+pub(super) fn compact(body: &mut Vec<Inst>, removed: &[bool]) -> Vec<u32> {
     let mut new_index = Vec::with_capacity(body.len() + 1);
     let mut kept = 0u32;
-    for &d in &dead {
+    for &d in removed {
         new_index.push(kept);
         kept += u32::from(!d);
     }
     new_index.push(kept);
-    if dead.iter().any(|&d| d) {
+    if removed.iter().any(|&d| d) {
         let mut k = 0;
         body.retain(|_| {
             k += 1;
-            !dead[k - 1]
+            !removed[k - 1]
         });
         for inst in body.iter_mut() {
             for o in inst.operands.iter_mut() {
@@ -71,5 +78,5 @@ pub(super) fn run(body: &mut Vec<Inst>, n_regs: usize, pinned: &[bool]) -> impl 
             }
         }
     }
-    move |i: usize| new_index[i.min(new_index.len() - 1)]
+    new_index
 }

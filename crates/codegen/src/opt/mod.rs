@@ -13,13 +13,15 @@
 //! constant propagation with folding through `ops` (`propagate.rs`), common-subexpression
 //! elimination of pure instructions such as address arithmetic (`cse.rs`), dead-code
 //! elimination (`dce.rs`), which also compacts the body and renumbers branch targets, and
-//! in entries the sinking of parameter loads and constants to their uses (`sink.rs`).
+//! in entries the sinking of parameter loads and constants to their uses (`sink.rs`); last,
+//! short regions skipped by a divergent branch become guarded instructions (`predicate.rs`).
 //!
 //! Parameters are not folded here: selection already reads an entry's `ld.param` straight
 //! from `c [0x0] [0x20+offset]`.
 
 mod cse;
 mod dce;
+mod predicate;
 mod propagate;
 mod sink;
 
@@ -59,6 +61,11 @@ pub fn optimize(f: &Function) -> Function {
                 at.0 = target[at.index().min(target.len() - 1)];
             }
         }
+    }
+    let removed = predicate::run(&mut body);
+    let renumber = dce::compact(&mut body, &removed);
+    for (_, at) in g.labels.iter_mut() {
+        at.0 = renumber[at.index().min(renumber.len() - 1)];
     }
     g.body = Some(body);
     g

@@ -154,6 +154,7 @@ fn dead_code_goes_and_branch_targets_follow() {
 
 #[test]
 fn parameter_loads_sink_to_the_block_that_uses_them_and_branches_follow() {
+    // (Uniform branches: a divergent one around so short a block would be predicated.)
     // %rd1 is used only after L1, %rd2 only in the block before it: each load moves to just
     // before its use, and the branch to L1 lands on the moved load.
     assert_cleans_to(
@@ -161,7 +162,7 @@ fn parameter_loads_sink_to_the_block_that_uses_them_and_branches_follow() {
          ld.param.u64 %rd2, [q];
          mov.u32 %r1, %tid.x;
          setp.eq.u32 %p1, %r1, 0;
-         @%p1 bra L1;
+         @%p1 bra.uni L1;
          add.u32 %r2, %r1, 1;
          st.global.u32 [%rd2+8], %r2;
          L1:
@@ -169,7 +170,7 @@ fn parameter_loads_sink_to_the_block_that_uses_them_and_branches_follow() {
          ret;",
         "mov.u32 %r1, %tid.x;
          setp.eq.u32 %p1, %r1, 0;
-         @%p1 bra L1;
+         @%p1 bra.uni L1;
          add.u32 %r2, %r1, 1;
          ld.param.u64 %rd2, [q];
          st.global.u32 [%rd2+8], %r2;
@@ -189,7 +190,7 @@ fn nothing_sinks_into_a_loop() {
          st.global.u32 [%rd1], %r2;
          add.u32 %r2, %r2, 1;
          setp.lt.u32 %p1, %r2, %r1;
-         @%p1 bra L1;
+         @%p1 bra.uni L1;
          ret;";
     assert_cleans_to(body, body);
 }
@@ -202,7 +203,7 @@ fn a_parameter_used_in_two_blocks_is_loaded_in_each_into_its_own_register() {
          mov.u32 %r1, %tid.x;
          st.global.u32 [%rd2], %r1;
          setp.eq.u32 %p2, %r1, 0;
-         @%p2 bra L2;
+         @%p2 bra.uni L2;
          st.global.u32 [%rd2+4], %r1;
          L2:
          ret;";
@@ -210,7 +211,7 @@ fn a_parameter_used_in_two_blocks_is_loaded_in_each_into_its_own_register() {
          ld.param.u64 %rd2, [q];
          st.global.u32 [%rd2], %r1;
          setp.eq.u32 %p2, %r1, 0;
-         @%p2 bra L2;
+         @%p2 bra.uni L2;
          ld.param.u64 %rdx, [q];
          st.global.u32 [%rdx+4], %r1;
          L2:
@@ -240,5 +241,46 @@ fn the_low_half_of_a_widened_value_is_the_value() {
          st.global.u32 [%rd2], %r3;
          st.global.u64 [%rd2+8], %rd1;
          ret;",
+    );
+}
+
+#[test]
+fn a_short_region_skipped_by_a_branch_becomes_guarded_instructions() {
+    // The `@%p1 bra L1` skips two instructions: the store runs under `@!%p1` instead (the
+    // shift, read only there, needs no guard), with the
+    // parameter load sunk in between (and loaded again, into the extra register `%rdx`, in
+    // the last block). The second branch skips a region that redefines its own predicate,
+    // and stays.
+    assert_cleans_to(
+        "mov.u32 %r1, %tid.x;
+         ld.param.u64 %rd1, [p];
+         setp.eq.u32 %p1, %r1, 0;
+         @%p1 bra L1;
+         shl.b32 %r2, %r1, 2;
+         st.global.u32 [%rd1], %r2;
+         L1:
+         setp.lt.u32 %p2, %r1, 5;
+         @%p2 bra L2;
+         setp.lt.u32 %p2, %r1, 9;
+         selp.u32 %r3, 1, 2, %p2;
+         st.global.u32 [%rd1+4], %r3;
+         L2:
+         ret;",
+        &format!(
+            ".reg .b64 %rdx;\n{}",
+            "mov.u32 %r1, %tid.x;
+         setp.eq.u32 %p1, %r1, 0;
+         shl.b32 %r2, %r1, 2;
+         @!%p1 ld.param.u64 %rd1, [p];
+         @!%p1 st.global.u32 [%rd1], %r2;
+         setp.lt.u32 %p2, %r1, 5;
+         @%p2 bra L2;
+         setp.lt.u32 %p2, %r1, 9;
+         selp.u32 %r3, 1, 2, %p2;
+         ld.param.u64 %rdx, [p];
+         st.global.u32 [%rdx+4], %r3;
+         L2:
+         ret;"
+        ),
     );
 }
