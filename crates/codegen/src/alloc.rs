@@ -195,8 +195,43 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             ir::Param::Var(_) => None,
         })
         .collect();
-    let kills = |inst: &Inst, r: usize| {
-        inst.guard.is_none() || (def_count.get(r) == Some(&1) && !entry_regs.contains(&r))
+    // ... unless the definition can reach itself (a loop): then lanes whose guard is false
+    // keep the previous iteration's value, which must stay in its register.
+    let nb_all = cfg.blocks.len();
+    let mut block_of = vec![usize::MAX; body.len()];
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        for slot in block_of.iter_mut().take(blk.end).skip(blk.start) {
+            *slot = b;
+        }
+    }
+    let mut cyclic: HashMap<usize, bool> = HashMap::new();
+    for (at, inst) in body.iter().enumerate() {
+        if inst.guard.is_none() {
+            continue;
+        }
+        let Some(&b) = block_of.get(at).filter(|&&b| b < nb_all) else {
+            continue;
+        };
+        cyclic.entry(b).or_insert_with(|| {
+            let mut seen = vec![false; nb_all];
+            let mut work: Vec<usize> = cfg.blocks[b].succs.clone();
+            while let Some(x) = work.pop() {
+                if x < nb_all && !seen[x] {
+                    seen[x] = true;
+                    work.extend(cfg.blocks[x].succs.iter().copied());
+                }
+            }
+            seen[b]
+        });
+    }
+    let kills = |at: usize, inst: &Inst, r: usize| {
+        inst.guard.is_none()
+            || (def_count.get(r) == Some(&1)
+                && !entry_regs.contains(&r)
+                && block_of
+                    .get(at)
+                    .and_then(|b| cyclic.get(b))
+                    .is_some_and(|&c| !c))
     };
     // Per block: registers read before written (gen) and written unconditionally (kill).
     let mut gen = vec![Bits::new(n); nb];
@@ -215,7 +250,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
                 }
             }
             for &r in &d {
-                if kills(inst, r) {
+                if kills(blk.start + k, inst, r) {
                     kill[b].set(r);
                 }
             }
@@ -279,7 +314,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
                 }
             }
             for &x in &d {
-                if kills(inst, x) {
+                if kills(idx, inst, x) {
                     live.clear(x);
                 }
             }
