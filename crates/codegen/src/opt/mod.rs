@@ -43,17 +43,19 @@ pub fn optimize(f: &Function) -> Function {
         return g;
     }
     let mut body = g.body.take().unwrap_or_default();
-    let facts = Facts::new(&g, &body, &graph);
+    // Rewriting operands leaves the blocks as they are: one dominator computation serves
+    // the three passes.
+    let mut facts = Facts::new(&g, &body, &graph);
     propagate::copies(&mut body, &facts, &g);
-    let facts = Facts::new(&g, &body, &graph);
+    facts.recount(&g, &body);
     propagate::constants(&mut body, &facts, &g);
-    let facts = Facts::new(&g, &body, &graph);
+    facts.recount(&g, &body);
     cse::run(&mut body, &facts, &g);
     let renumber = dce::run(&mut body, g.regs.len(), &facts.pinned);
     for (_, at) in g.labels.iter_mut() {
         at.0 = renumber(at.index());
     }
-    if g.kind == ir::FuncKind::Entry {
+    if g.kind == ir::FuncKind::Entry && body.iter().any(sink::needs_no_register) {
         let graph = cfg::build_cfg(&body);
         let facts = Facts::new(&g, &body, &graph);
         if let Some(target) = sink::run(&mut body, &mut g.regs, &facts, &graph) {
@@ -87,25 +89,37 @@ pub(crate) struct Facts {
 
 impl Facts {
     fn new(f: &Function, body: &[Inst], graph: &Cfg) -> Facts {
-        let n = f.regs.len();
         let mut facts = Facts {
-            defs: vec![0; n],
-            single_def: vec![None; n],
-            uses: vec![0; n],
-            pinned: vec![false; n],
+            defs: Vec::new(),
+            single_def: Vec::new(),
+            uses: Vec::new(),
+            pinned: Vec::new(),
             block_of: vec![0; body.len()],
             dom: cfg::dominator_rows(graph),
         };
+        for (b, blk) in graph.blocks.iter().enumerate() {
+            for i in blk.start..blk.end.min(body.len()) {
+                facts.block_of[i] = b;
+            }
+        }
+        facts.recount(f, body);
+        facts
+    }
+
+    /// Counts definitions and uses again after operands were rewritten (the instructions and
+    /// so the blocks and dominators are unchanged).
+    fn recount(&mut self, f: &Function, body: &[Inst]) {
+        let n = f.regs.len();
+        let facts = self;
+        facts.defs = vec![0; n];
+        facts.single_def = vec![None; n];
+        facts.uses = vec![0; n];
+        facts.pinned = vec![false; n];
         for p in f.params.iter().chain(f.rets.iter()) {
             if let ir::Param::Reg(r) = p {
                 if let Some(x) = facts.pinned.get_mut(r.index()) {
                     *x = true;
                 }
-            }
-        }
-        for (b, blk) in graph.blocks.iter().enumerate() {
-            for i in blk.start..blk.end.min(body.len()) {
-                facts.block_of[i] = b;
             }
         }
         for (i, inst) in body.iter().enumerate() {
@@ -124,7 +138,6 @@ impl Facts {
                 }
             });
         }
-        facts
     }
 
     /// The block of instruction `i`.

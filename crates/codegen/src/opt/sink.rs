@@ -14,7 +14,7 @@ use super::{single_dst, Facts};
 use crate::cfg::Cfg;
 use ir::{AddrBase, Inst, Opcode, Operand};
 
-fn needs_no_register(inst: &Inst) -> bool {
+pub(super) fn needs_no_register(inst: &Inst) -> bool {
     if inst.guard.is_some() || inst.operands.len() != 2 {
         return false;
     }
