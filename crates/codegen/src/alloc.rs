@@ -101,6 +101,51 @@ impl Bits {
     }
 }
 
+/// `(d, s)` for an unguarded whole-register copy `mov d, s` between registers of one width
+/// and kind, whose selection is `MOV`s that read `s` as they write `d` (or nothing when the
+/// two share a register).
+fn copied(f: &Function, inst: &Inst) -> Option<(usize, usize)> {
+    if inst.op != ir::Opcode::Mov || inst.guard.is_some() || inst.operands.len() != 2 {
+        return None;
+    }
+    let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
+        return None;
+    };
+    let (rd, rs) = (f.regs.get(d.index())?, f.regs.get(s.index())?);
+    let same = width_of(rd.ty) == width_of(rs.ty)
+        && (rd.ty == ir::Type::Pred) == (rs.ty == ir::Type::Pred);
+    (same && d != s).then_some((d.index(), s.index()))
+}
+
+/// Instructions whose selection is one Fermi instruction (or scratch set-up followed by it),
+/// which reads every source before it writes the destination: their destination may share a
+/// register with a source that dies there. Everything else keeps the conservative rule
+/// (several selections write part of the result before reading every source).
+fn reads_sources_first(inst: &Inst) -> bool {
+    use ir::{Opcode as O, Type as T};
+    if inst.guard.is_some() {
+        return false;
+    }
+    let ty32 = matches!(inst.ty(), Some(T::U32 | T::S32 | T::B32 | T::F32));
+    let plain_dst = matches!(
+        inst.operands.first(),
+        Some(Operand::Reg(_) | Operand::PredPair(..))
+    ) && !inst
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::Vector(_) | Operand::List(_)));
+    let op_ok = match inst.op {
+        O::Add | O::Sub | O::And | O::Or | O::Xor | O::Not | O::Shl | O::Shr => true,
+        O::Min | O::Max | O::Selp | O::Setp | O::Popc | O::Mov | O::Ld | O::Fma => true,
+        O::Mul => matches!(
+            inst.mods.mul_mode,
+            None | Some(isa::MulMode::Lo | isa::MulMode::Hi)
+        ),
+        _ => false,
+    };
+    ty32 && plain_dst && op_ok
+}
+
 /// Why allocation failed: the instruction at which a register could not be placed.
 pub struct AllocError {
     pub inst: usize,
@@ -130,6 +175,64 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             u.extend_from_slice(&ret_regs);
         }
     };
+    // A register whose only definition is guarded holds nothing before it: lanes whose
+    // guard is false keep an undefined value either way, so that definition kills too (else
+    // a predicated temporary would be live from the kernel's entry).
+    let mut def_count = vec![0u32; n];
+    for (at, inst) in body.iter().enumerate() {
+        uses_defs(at, inst, &mut u, &mut d);
+        for &r in &d {
+            if let Some(c) = def_count.get_mut(r) {
+                *c += 1;
+            }
+        }
+    }
+    let entry_regs: Vec<usize> = f
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            ir::Param::Reg(r) => Some(r.index()),
+            ir::Param::Var(_) => None,
+        })
+        .collect();
+    // ... unless the definition can reach itself (a loop): then lanes whose guard is false
+    // keep the previous iteration's value, which must stay in its register.
+    let nb_all = cfg.blocks.len();
+    let mut block_of = vec![usize::MAX; body.len()];
+    for (b, blk) in cfg.blocks.iter().enumerate() {
+        for slot in block_of.iter_mut().take(blk.end).skip(blk.start) {
+            *slot = b;
+        }
+    }
+    let mut cyclic: HashMap<usize, bool> = HashMap::new();
+    for (at, inst) in body.iter().enumerate() {
+        if inst.guard.is_none() {
+            continue;
+        }
+        let Some(&b) = block_of.get(at).filter(|&&b| b < nb_all) else {
+            continue;
+        };
+        cyclic.entry(b).or_insert_with(|| {
+            let mut seen = vec![false; nb_all];
+            let mut work: Vec<usize> = cfg.blocks[b].succs.clone();
+            while let Some(x) = work.pop() {
+                if x < nb_all && !seen[x] {
+                    seen[x] = true;
+                    work.extend(cfg.blocks[x].succs.iter().copied());
+                }
+            }
+            seen[b]
+        });
+    }
+    let kills = |at: usize, inst: &Inst, r: usize| {
+        inst.guard.is_none()
+            || (def_count.get(r) == Some(&1)
+                && !entry_regs.contains(&r)
+                && block_of
+                    .get(at)
+                    .and_then(|b| cyclic.get(b))
+                    .is_some_and(|&c| !c))
+    };
     // Per block: registers read before written (gen) and written unconditionally (kill).
     let mut gen = vec![Bits::new(n); nb];
     let mut kill = vec![Bits::new(n); nb];
@@ -146,8 +249,8 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
                     gen[b].set(r);
                 }
             }
-            if inst.guard.is_none() {
-                for &r in &d {
+            for &r in &d {
+                if kills(blk.start + k, inst, r) {
                     kill[b].set(r);
                 }
             }
@@ -180,21 +283,38 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         }
     };
     let mut first_seen: Vec<Option<usize>> = vec![None; n];
+    // Copies `d = s`: the two may share a register (coalescing), and the colouring prefers it.
+    let mut partners: HashMap<usize, Vec<usize>> = HashMap::new();
     for (b, blk) in cfg.blocks.iter().enumerate() {
         let mut live = live_out[b].clone();
         for idx in (blk.start..blk.end).rev() {
             let Some(inst) = body.get(idx) else { continue };
             uses_defs(idx, inst, &mut u, &mut d);
+            let copy = copied(f, inst);
+            if let Some((x, y)) = copy {
+                partners.entry(x).or_default().push(y);
+                partners.entry(y).or_default().push(x);
+            }
+            let reads_first = reads_sources_first(inst);
             for &x in &d {
+                // At a copy the destination holds the source's value: no interference
+                // between the two there (a later definition of either adds it).
                 for y in live.iter() {
+                    if copy != Some((x, y)) {
+                        edge(x, y);
+                    }
+                }
+                for &y in &d {
                     edge(x, y);
                 }
-                for &y in u.iter().chain(&d) {
-                    edge(x, y);
+                if !reads_first {
+                    for &y in &u {
+                        edge(x, y);
+                    }
                 }
             }
-            if inst.guard.is_none() {
-                for &x in &d {
+            for &x in &d {
+                if kills(idx, inst, x) {
                     live.clear(x);
                 }
             }
@@ -248,7 +368,20 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             Loc::Pred(_) => false,
         };
         let gpr_free = |g: u8| !taken.iter().any(|&l| occupies(l, g));
+        let free = |l: Loc| match l {
+            Loc::Gpr(g) => g >= first && gpr_free(g),
+            Loc::Pair(g) => g >= first && gpr_free(g) && gpr_free(g + 1),
+            Loc::Pred(p) => p < preds && !taken.contains(&l),
+        };
+        // A copy's partner already placed: take its register if free (the copy vanishes).
+        let preferred = partners
+            .get(&r)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| loc.get(p).copied())
+            .find(|&l| free(l));
         let chosen = match width_of(reg.ty) {
+            _ if preferred.is_some() => preferred,
             Some(1) => (0..preds)
                 .find(|&p| !taken.contains(&Loc::Pred(p)))
                 .map(Loc::Pred),

@@ -39,7 +39,20 @@ pub struct Body {
     pub frame: u32,
 }
 
+/// Translates `f` after the clean-ups of `opt`. A body whose cleaned-up form selection cannot
+/// take (an immediate where a rule wants a register, say) is translated as written, so the
+/// clean-ups never make a translatable body an error.
 pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Diagnostic>> {
+    let cleaned = crate::opt::optimize(f);
+    compile_body_as_written(env, &cleaned, role).or_else(|_| compile_body_as_written(env, f, role))
+}
+
+/// Translates `f` as it is.
+pub fn compile_body_as_written(
+    env: &Env,
+    f: &Function,
+    role: Role,
+) -> Result<Body, Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let file = env.file;
     let body = f.insts();
@@ -67,7 +80,7 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
             .and_then(|blk| body.get(blk.start))
             .map_or(f.span, |i| i.span)
     };
-    let plan = cfg::plan_reconvergence(&graph, &divergent).map_err(|e| {
+    let stack_error = |e: cfg::CfgError| {
         err(
             block_span(e.block),
             format!(
@@ -75,7 +88,31 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
                 e.message
             ),
         )
-    })?;
+    };
+    // `SSY`s alone first; where they cannot express the control flow, loops with several
+    // exits become `PBK`/`BRK` and the rest is planned on the graph without their exits.
+    let (plan, breaks) = match cfg::plan_reconvergence(&graph, &divergent) {
+        Ok(plan) => (plan, Vec::new()),
+        Err(first) => match cfg::plan_breaks(&graph) {
+            Ok((breaks, planned)) if !breaks.is_empty() => {
+                // A branch with a breaking side is a `BRK`: it needs no `SSY`.
+                let divergent: Vec<usize> = divergent
+                    .iter()
+                    .copied()
+                    .filter(|&b| {
+                        graph.blocks[b]
+                            .succs
+                            .iter()
+                            .all(|&t| !breaks.iter().any(|l| l.is_break(b, t)))
+                    })
+                    .collect();
+                let plan = cfg::plan_reconvergence(&planned, &divergent).map_err(stack_error)?;
+                (plan, breaks)
+            }
+            _ => return Err(stack_error(first)),
+        },
+    };
+    let is_break = |u: usize, t: usize| breaks.iter().any(|l| l.is_break(u, t));
 
     let assignment = alloc::allocate(f, &graph).map_err(|e| {
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
@@ -264,6 +301,11 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
         for &i in &ssys {
             sel.out.push(Line::Inst(format!("SSY {pre}T{i};")));
         }
+        // Inside any SSY of this block: the loop and its exit are within those regions.
+        for l in breaks.iter().filter(|l| l.preheader == b) {
+            let target = edge_label(l.header, l.exit);
+            sel.out.push(Line::Inst(format!("PBK {target};")));
+        }
         match term {
             Some(inst) if inst.op == Opcode::Bra => {
                 let Some(t) = cfg::branch_target(inst) else {
@@ -287,8 +329,12 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
                         }
                     },
                 };
-                sel.out
-                    .push(Line::Inst(format!("{g}BRA {};", edge_label(b, tb))));
+                let text = if is_break(b, tb) {
+                    format!("{g}BRK;")
+                } else {
+                    format!("{g}BRA {};", edge_label(b, tb))
+                };
+                sel.out.push(Line::Inst(text));
             }
             Some(inst) => {
                 if let Err(why) = sel.select(inst) {
@@ -300,7 +346,9 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
         // Falling through into a join whose first `.S` is not this block's: branch to it.
         let falls = blk.succs.contains(&(b + 1))
             && term.is_none_or(|t| t.guard.is_some() || t.op != Opcode::Bra);
-        if falls {
+        if falls && is_break(b, b + 1) {
+            sel.out.push(Line::Inst("BRK;".into()));
+        } else if falls {
             let label = edge_label(b, b + 1);
             let first = stubs_of(b + 1).first().map(|i| format!("{pre}S{i}"));
             if label.starts_with('S') && Some(&label) != first.as_ref() {
@@ -319,10 +367,23 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
     if !errors.is_empty() {
         return Err(errors);
     }
+    // Copies whose two sides the allocator coalesced are moves of a register to itself.
+    sel.out
+        .retain(|l| !matches!(l, Line::Inst(t) if is_self_move(t)));
     Ok(Body {
         max_gpr: sel.regs.max_gpr,
         uses_bar: sel.uses_bar,
         lines: sel.out,
         frame,
     })
+}
+
+/// `MOV Rn, Rn;` (unguarded, no modifiers): an instruction that does nothing.
+fn is_self_move(text: &str) -> bool {
+    text.strip_prefix("MOV ")
+        .and_then(|t| t.strip_suffix(';'))
+        .and_then(|t| t.split_once(", "))
+        .is_some_and(|(d, s)| {
+            d == s && d.starts_with('R') && d[1..].bytes().all(|b| b.is_ascii_digit())
+        })
 }

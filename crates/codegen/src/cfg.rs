@@ -16,6 +16,7 @@ pub struct Block {
     pub preds: Vec<usize>,
 }
 
+#[derive(Clone)]
 pub struct Cfg {
     pub blocks: Vec<Block>,
     /// Block index of each instruction index that starts a block (label targets included).
@@ -164,6 +165,146 @@ fn dominators(n: usize, roots: &[usize], preds: &dyn Fn(usize) -> Vec<usize>) ->
         }
     }
     dom
+}
+
+/// The dominators of every block (row `b`: bit `a` set when block `a` dominates `b`), for
+/// the clean-up passes (`opt`). Blocks unreachable from the entry have every bit set.
+pub fn dominator_rows(cfg: &Cfg) -> Vec<Vec<u64>> {
+    let n = cfg.blocks.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    dominators(n, &[0], &|b| cfg.blocks[b].preds.clone())
+        .into_iter()
+        .map(|s| s.0)
+        .collect()
+}
+
+/// A loop with several exits, all to one block `exit`: translated with `PBK` (target: `exit`)
+/// in its preheader and `BRK` on each exit edge. Lanes that break wait on the stack until
+/// every lane still in the loop has broken too; then they go on together at `exit`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BreakLoop {
+    pub header: usize,
+    pub preheader: usize,
+    pub exit: usize,
+    pub body: Vec<bool>,
+}
+
+impl BreakLoop {
+    /// Whether the edge `u → t` leaves the loop (and becomes a `BRK`).
+    pub fn is_break(&self, u: usize, t: usize) -> bool {
+        self.body.get(u).copied().unwrap_or(false) && t == self.exit
+    }
+}
+
+/// The loops to translate with `PBK`/`BRK`, and the graph reconvergence is planned on: each
+/// such loop's exit edges replaced by one edge from its header to its exit (the stack, not
+/// an `SSY`, brings the lanes that break back together). A loop qualifies when it has two or
+/// more exit edges, all to one block, and a preheader that only enters it; exits of a loop
+/// nested in another that qualifies must not leave the outer one (a `BRK` leaves only the
+/// innermost `PBK`). Loops with one exit keep the `SSY` scheme.
+pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
+    let n = cfg.blocks.len();
+    let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
+    // Natural loops, one per header (the union of its back edges' loops).
+    let mut loops: Vec<(usize, Vec<bool>)> = Vec::new();
+    for (u, blk) in cfg.blocks.iter().enumerate() {
+        for &h in &blk.succs {
+            if h > u || !dom[u].has(h) {
+                continue;
+            }
+            let i = match loops.iter().position(|(x, _)| *x == h) {
+                Some(i) => i,
+                None => {
+                    loops.push((h, vec![false; n]));
+                    loops.len() - 1
+                }
+            };
+            let body = &mut loops[i].1;
+            body[h] = true;
+            let mut work = vec![u];
+            while let Some(x) = work.pop() {
+                if !body[x] {
+                    body[x] = true;
+                    work.extend(cfg.blocks[x].preds.iter().copied());
+                }
+            }
+        }
+    }
+    let mut chosen: Vec<BreakLoop> = Vec::new();
+    for (h, body) in &loops {
+        let exits: Vec<(usize, usize)> = (0..n)
+            .filter(|&u| body[u])
+            .flat_map(|u| cfg.blocks[u].succs.iter().map(move |&t| (u, t)))
+            .filter(|&(_, t)| !body[t])
+            .collect();
+        let Some(&(_, x)) = exits.first() else {
+            continue;
+        };
+        if exits.len() < 2 || exits.iter().any(|&(_, t)| t != x) {
+            continue;
+        }
+        let outside: Vec<usize> = cfg.blocks[*h]
+            .preds
+            .iter()
+            .copied()
+            .filter(|&p| !body[p])
+            .collect();
+        let [p] = outside.as_slice() else {
+            return Err(CfgError {
+                block: *h,
+                message: "loop with several exits whose header has no unique preheader".into(),
+            });
+        };
+        if cfg.blocks[*p].succs != [*h] {
+            return Err(CfgError {
+                block: *h,
+                message: "loop with several exits whose preheader does not only enter it".into(),
+            });
+        }
+        chosen.push(BreakLoop {
+            header: *h,
+            preheader: *p,
+            exit: x,
+            body: body.clone(),
+        });
+    }
+    // A break must leave only its own loop's PBK: no exit edge of one chosen loop may start
+    // in another chosen loop nested in it.
+    for a in &chosen {
+        for b in &chosen {
+            let nested = a != b && (0..n).all(|i| !b.body[i] || a.body[i]);
+            if nested
+                && (0..n)
+                    .any(|u| b.body[u] && cfg.blocks[u].succs.iter().any(|&t| a.is_break(u, t)))
+            {
+                return Err(CfgError {
+                    block: b.header,
+                    message: "a break out of two nested loops with several exits (PBK/BRK leave only the innermost loop)".into(),
+                });
+            }
+        }
+    }
+    let mut planned = cfg.clone();
+    for l in &chosen {
+        for (u, blk) in planned.blocks.iter_mut().enumerate() {
+            blk.succs.retain(|&t| !l.is_break(u, t));
+        }
+        let h = &mut planned.blocks[l.header].succs;
+        if !h.contains(&l.exit) {
+            h.push(l.exit);
+        }
+    }
+    for blk in planned.blocks.iter_mut() {
+        blk.preds.clear();
+    }
+    for b in 0..n {
+        for t in planned.blocks[b].succs.clone() {
+            planned.blocks[t].preds.push(b);
+        }
+    }
+    Ok((chosen, planned))
 }
 
 /// One `SSY`: emitted at the end of block `at` (before its terminator), reconverging at `join`.

@@ -17,6 +17,7 @@ pub mod body;
 pub mod calls;
 pub mod cfg;
 pub mod coverage;
+pub mod opt;
 pub mod regs;
 pub mod report;
 pub mod select;
