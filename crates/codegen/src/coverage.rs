@@ -23,8 +23,8 @@ pub fn status(op: Opcode) -> Status {
     match op {
         Add => Rule(".s32/.u32 (IADD), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Sub => Rule(".s32/.u32 (IADD with negated operand), .s64/.u64 (IADD.CC + IADD.X, negated), .cc chains, .f32 (FADD), .f64 (DADD)"),
-        Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo on 64-bit (IMUL/IMAD on the halves), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
-        Mad => Rule(".lo on 32-bit integers (IMAD), .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
+        Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo and .hi on 64-bit (IMUL/IMAD on the halves; the 128-bit product's high half accumulated with IADD.CC/.X, signed by correction), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
+        Mad => Rule(".lo on 32-bit integers (IMAD); .hi, .wide, 64-bit .lo/.hi and .cc (product by IMUL, then IADD[.CC]); .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
         Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; not .NaN/.xorsign), 16-bit"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
@@ -42,8 +42,8 @@ pub fn status(op: Opcode) -> Status {
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads), bar.red.popc/.and/.or on barrier 0 (BAR.RED)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
         Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (not guarded)"),
-        Div => Rule(".s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full exact through f64, .approx (MUFU.RCP, FMUL); .u64 (a uniform 64-step restoring loop); not .s64, not .f64, not .ftz"),
-        Rem => Rule(".s32/.u32 (with div's sequence), .u64 (div's loop); not .s64"),
+        Div => Rule(".s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full exact through f64, .approx (MUFU.RCP, FMUL); .u64/.s64 (a uniform 64-step restoring loop, signs fixed after dividing magnitudes); not .f64, not .ftz"),
+        Rem => Rule(".s32/.u32 (with div's sequence), .u64/.s64 (div's loop)"),
         Mul24 | Mad24 => Rule(".lo .u32/.s32 (24-bit operands masked or sign-extended, IMUL/IMAD)"),
         Sad => Rule(".u32/.s32 (ISAD)"),
         Set => Rule("integer comparisons to a .u32/.s32 mask (ISET); not float sources or .f32 results"),
@@ -56,7 +56,7 @@ pub fn status(op: Opcode) -> Status {
             NotSupported(LATER)
         }
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
-        Madc => NotSupported("IMAD has no .X form in the table: the carry-in of madc cannot be expressed in one instruction; no sequence written yet"),
+        Madc => Rule(".lo/.hi, 32/64-bit, within a block's addition chain: the product by IMUL (which keeps the carry), then IADD.X; a 64-bit high product saves and restores the flag"),
         Rcp => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx.f32 (MUFU.RCP); not .ftz, not .f64"),
         Sqrt => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding); not .approx/.ftz, not .f64"),
         Rsqrt | Sin | Cos | Lg2 | Ex2 | Testp | Copysign => NotSupported(LATER),

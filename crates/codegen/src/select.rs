@@ -13,6 +13,7 @@ mod fdiv;
 mod fsqrt;
 mod legacy;
 mod subword;
+mod wide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
@@ -344,6 +345,7 @@ impl<'a> Selector<'a> {
                 self.emit(&g, format!("IADD.X {dh}, {ah}, {neg}{bh};"));
                 Ok(())
             }
+            _ if Self::is_wide_mad(inst, ty) => self.wide_mad(inst, &g, ty),
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
             Opcode::Mul
                 if w == 64
@@ -385,8 +387,8 @@ impl<'a> Selector<'a> {
             Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
             Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
             Opcode::Sqrt if ty == Type::F32 && mods.rounding.is_some() => self.sqrt_f32(inst, &g),
-            Opcode::Div | Opcode::Rem if matches!(ty, Type::U64 | Type::B64) => {
-                self.divrem_u64(inst, &g, inst.op == Opcode::Rem)
+            Opcode::Div | Opcode::Rem if matches!(ty, Type::U64 | Type::B64 | Type::S64) => {
+                self.divrem64(inst, &g, inst.op == Opcode::Rem, ty == Type::S64)
             }
             Opcode::Div | Opcode::Rem
                 if w == 32 && matches!(ty, Type::U32 | Type::S32 | Type::B32) =>
@@ -1391,7 +1393,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
         Opcode::Setp => inst
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
-        _ => false,
+        _ => wide::needs_scratch_pred(inst),
     }
 }
 
@@ -1399,8 +1401,9 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
 /// 64-bit div/rem): the allocator keeps them free.
 pub fn needs_f64_scratch(inst: &Inst) -> bool {
     let wide_int = matches!(inst.op, Opcode::Div | Opcode::Rem)
-        && matches!(inst.ty(), Some(Type::U64 | Type::B64));
+        && matches!(inst.ty(), Some(Type::U64 | Type::B64 | Type::S64));
     wide_int
+        || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
             && inst.ty() == Some(Type::F32)
             && !inst.mods.has(Flag::Approx)
