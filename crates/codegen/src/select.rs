@@ -8,6 +8,7 @@ mod atomic;
 mod bits;
 mod call;
 mod convert;
+mod ddiv;
 mod divide;
 mod fdiv;
 mod fsqrt;
@@ -383,6 +384,9 @@ impl<'a> Selector<'a> {
                     self.emit(&g, format!("FMUL {d}, {a}, R{SCRATCH};"));
                 }
                 Ok(())
+            }
+            Opcode::Div | Opcode::Rcp if ty == Type::F64 && mods.rounding.is_some() => {
+                self.div_f64(inst, &g)
             }
             Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
             Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
@@ -1405,7 +1409,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
     wide_int
         || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
-            && inst.ty() == Some(Type::F32)
+            && matches!(inst.ty(), Some(Type::F32 | Type::F64))
             && !inst.mods.has(Flag::Approx)
 }
 
