@@ -5,6 +5,7 @@
 //! the reason; it never emits an approximation.
 
 mod atomic;
+mod barrier;
 mod bits;
 mod call;
 mod convert;
@@ -590,15 +591,21 @@ impl<'a> Selector<'a> {
             // read-only); LD serves both.
             Opcode::Ld | Opcode::Ldu => self.ld(inst, &g, ty),
             Opcode::St => self.st(inst, &g, ty),
-            Opcode::Bar | Opcode::Barrier if !has(Flag::Arrive) && !has(Flag::Red) => {
-                match (inst.operands.first(), inst.operands.get(1)) {
-                    (Some(Operand::Imm(0)), None | Some(Operand::Omitted)) => {}
-                    _ => {
-                        return Err("only `bar.sync 0` without a thread count is translated".into())
-                    }
+            Opcode::Bar | Opcode::Barrier if !has(Flag::Red) => self.barrier(inst, &g),
+            Opcode::Trap => {
+                // `BPT.TRAP`: the kernel stops with a fault (exit code 3). A guarded trap
+                // branches around it (the Fermi executor traps a warp that reaches `BPT` with
+                // any guard): lanes that do not trap jump, so only trapping lanes reach it.
+                let skip = format!("{}T{}L", self.label_prefix, self.out.len());
+                if let Some(p) = g.strip_prefix("@!") {
+                    self.emit("", format!("@{p}BRA {skip};"));
+                } else if let Some(p) = g.strip_prefix('@') {
+                    self.emit("", format!("@!{p}BRA {skip};"));
                 }
-                self.uses_bar = true;
-                self.emit(&g, "BAR.RED.POPC RZ, RZ;".into());
+                self.emit("", "BPT.TRAP 0x1;".into());
+                if !g.is_empty() {
+                    self.out.push(Line::Label(skip));
+                }
                 Ok(())
             }
             Opcode::Exit => {
