@@ -58,7 +58,7 @@ pub fn status(op: Opcode) -> Status {
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
         Madc => Rule(".lo/.hi, 32/64-bit, within a block's addition chain: the product by IMUL (which keeps the carry), then IADD.X; a 64-bit high product saves and restores the flag"),
         Rcp => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx.f32 (MUFU.RCP), .rn/.rz/.rm/.rp.f64 (div.f64's sequence with a = 1); not .ftz"),
-        Sqrt => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding); not .approx/.ftz, not .f64"),
+        Sqrt => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding); .rn/.rz/.rm/.rp.f64 exact (MUFU.RSQ seed, Goldschmidt DFMA steps, RZ root by residual signs, rounding from the exact remainder); not .approx/.ftz"),
         Rsqrt | Sin | Cos | Lg2 | Ex2 | Testp | Copysign => NotSupported(LATER),
         Prmt => Rule(".b32 with every mode (PRMT)"),
         Isspacep => NotSupported(LATER),

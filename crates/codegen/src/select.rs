@@ -11,6 +11,7 @@ mod call;
 mod convert;
 mod ddiv;
 mod divide;
+mod dsqrt;
 mod fdiv;
 mod fsqrt;
 mod legacy;
@@ -389,6 +390,7 @@ impl<'a> Selector<'a> {
             Opcode::Div | Opcode::Rcp if ty == Type::F64 && mods.rounding.is_some() => {
                 self.div_f64(inst, &g)
             }
+            Opcode::Sqrt if ty == Type::F64 && mods.rounding.is_some() => self.sqrt_f64(inst, &g),
             Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
             Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
             Opcode::Sqrt if ty == Type::F32 && mods.rounding.is_some() => self.sqrt_f32(inst, &g),

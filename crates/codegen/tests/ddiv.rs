@@ -289,3 +289,96 @@ fn f64_division_is_correctly_rounded_in_every_mode() {
         }
     }
 }
+
+const SQRT: &str = r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry dsqrt(.param .u64 pa, .param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .f64 %fd<4>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.s64 %rd7, %rd1, %rd4;
+	ld.global.f64 %fd1, [%rd7];
+	mul.wide.u32 %rd4, %r4, 32;
+	add.s64 %rd7, %rd3, %rd4;
+	sqrt.rn.f64 %fd3, %fd1;
+	st.global.f64 [%rd7], %fd3;
+	sqrt.rz.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+8], %fd3;
+	sqrt.rm.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+16], %fd3;
+	sqrt.rp.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+24], %fd3;
+	ret;
+}
+"#;
+
+/// `s·s` against `x`, exactly (integers): the sign of `x − s²`.
+fn sqrt_residual(x: f64, s: f64) -> Ordering {
+    residual(x, s, s)
+}
+
+#[test]
+fn f64_square_root_is_correctly_rounded_in_every_mode() {
+    let mut x = edges();
+    // Exact squares (normal and subnormal), and random bits of every exponent.
+    for k in [3.0f64, 1.5, 1e-160, 7e150, 1.0 + f64::EPSILON] {
+        x.push((k * k).to_bits());
+    }
+    let mut s = 0x5851_f42d_4c95_7f2du64;
+    while x.len() < 4096 {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        x.push(if x.len() % 3 == 0 {
+            s & 0x800f_ffff_ffff_ffff
+        } else {
+            s
+        });
+    }
+    let n = x.len();
+    let out = run_both(
+        "dsqrt.ptx",
+        SQRT,
+        &spec(
+            "dsqrt",
+            (n / 64) as u32,
+            64,
+            vec![u64s(&x), u64s(&vec![0; 4 * n])],
+        ),
+    );
+    let got = words(&out[1]);
+    let slot = |i: usize, k: usize| {
+        u64::from(got[8 * i + 2 * k]) | u64::from(got[8 * i + 2 * k + 1]) << 32
+    };
+    for (i, &bits) in x.iter().enumerate() {
+        let v = f64::from_bits(bits);
+        let rn = v.sqrt();
+        // The directed results: rn or its neighbour below/above, by the exact sign of x − rn².
+        let (down, up) = if !rn.is_finite() || rn == 0.0 {
+            (rn, rn)
+        } else {
+            match sqrt_residual(v, rn) {
+                Ordering::Equal => (rn, rn),
+                Ordering::Greater => (rn, next_up(rn)),
+                Ordering::Less => (next_down(rn), rn),
+            }
+        };
+        for (k, w) in [rn, down, down, up].iter().enumerate() {
+            assert!(
+                same(slot(i, k), *w),
+                "slot {k}: sqrt {bits:#018x}: got {:#018x}, want {:#018x}",
+                slot(i, k),
+                w.to_bits()
+            );
+        }
+    }
+}
