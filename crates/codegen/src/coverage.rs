@@ -42,7 +42,7 @@ pub fn status(op: Opcode) -> Status {
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads); bar.sync/barrier.sync/bar.arrive with a barrier number and thread count, immediates or registers (BAR.SYNC/BAR.ARV); bar.red.popc/.and/.or (BAR.RED)"),
         Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
         Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (not guarded)"),
-        Div => Rule(".rn/.rz/.rm/.rp.f64 exact (MUFU.RCP seed, DFMA Newton, RZ quotient by residual signs, integer rounding incl. subnormal results); .s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full exact through f64, .approx (MUFU.RCP, FMUL); .u64/.s64 (a uniform 64-step restoring loop, signs fixed after dividing magnitudes); not .ftz"),
+        Div => Rule(".rn/.rz/.rm/.rp.f64 exact (MUFU.RCP seed, DFMA Newton, RZ quotient by residual signs, integer rounding incl. subnormal results); .s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full exact through f64, .approx and .approx.ftz (MUFU.RCP, FMUL[.FTZ]); .u64/.s64 (a uniform 64-step restoring loop, signs fixed after dividing magnitudes); not .ftz"),
         Rem => Rule(".s32/.u32 (with div's sequence), .u64/.s64 (div's loop)"),
         Mul24 | Mad24 => Rule(".lo .u32/.s32 (24-bit operands masked or sign-extended, IMUL/IMAD)"),
         Sad => Rule(".u32/.s32 (ISAD)"),
@@ -57,7 +57,7 @@ pub fn status(op: Opcode) -> Status {
         }
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
         Madc => Rule(".lo/.hi, 32/64-bit, within a block's addition chain: the product by IMUL (which keeps the carry), then IADD.X; a 64-bit high product saves and restores the flag"),
-        Rcp => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx.f32 (MUFU.RCP), .rn/.rz/.rm/.rp.f64 (div.f64's sequence with a = 1); not .ftz"),
+        Rcp => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx[.ftz].f32 (MUFU.RCP, FMUL.FTZ flushing), .rn/.rz/.rm/.rp.f64 (div.f64's sequence with a = 1); not .ftz"),
         Sqrt => Rule(".rn/.rz/.rm/.rp.f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding); .rn/.rz/.rm/.rp.f64 exact (MUFU.RSQ seed, Goldschmidt DFMA steps, RZ root by residual signs, rounding from the exact remainder); not .approx/.ftz"),
         Rsqrt | Sin | Cos | Lg2 | Ex2 | Testp | Copysign => NotSupported(LATER),
         Prmt => Rule(".b32 with every mode (PRMT)"),

@@ -372,6 +372,26 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Div | Opcode::Rcp
+                if ty == Type::F32 && has(Flag::Approx) && has(Flag::Ftz) && !has(Flag::Sat) =>
+            {
+                // ops: flush(a × flush(1/flush(b))) and flush(1/flush(a)): FMUL.FTZ by 1.0
+                // flushes a subnormal operand, and FMUL.FTZ flushes its operands and result.
+                let d = self.gpr(self.dst(inst)?)?;
+                let last = if inst.op == Opcode::Rcp { 1 } else { 2 };
+                let b = self.reg32(Self::opnd(inst, last)?, &g, SCRATCH)?;
+                let one = format!("R{SCRATCH_PAIR}");
+                self.emit(&g, format!("MOV32I {one}, 0x3f800000;"));
+                self.emit(&g, format!("FMUL.FTZ R{SCRATCH}, {b}, {one};"));
+                self.emit(&g, format!("MUFU.RCP R{SCRATCH}, R{SCRATCH};"));
+                let a = if inst.op == Opcode::Rcp {
+                    one
+                } else {
+                    self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH_PAIR)?
+                };
+                self.emit(&g, format!("FMUL.FTZ {d}, {a}, R{SCRATCH};"));
+                Ok(())
+            }
+            Opcode::Div | Opcode::Rcp
                 if ty == Type::F32 && has(Flag::Approx) && !has(Flag::Ftz) && !has(Flag::Sat) =>
             {
                 // ops: a × (1/b) and 1/a, the reciprocal being what MUFU.RCP computes.
