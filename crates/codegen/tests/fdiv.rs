@@ -18,6 +18,9 @@ const ROWS: &[&str] = &[
     "div.rn.f32 %f3, %f1, 0f40400000;",
     "div.approx.ftz.f32 %f3, %f1, %f2;",
     "rcp.approx.ftz.f32 %f3, %f2;",
+    "div.rn.ftz.f32 %f3, %f1, %f2;",
+    "div.rz.ftz.f32 %f3, %f1, %f2;",
+    "rcp.rn.ftz.f32 %f3, %f2;",
 ];
 
 fn kernel() -> String {
@@ -120,6 +123,13 @@ fn f32_division_is_exact_on_both_executors() {
             if !qf.is_nan() {
                 assert_eq!(row[10], qf.to_bits(), "div.approx.ftz {x:e} / {y:e}");
             }
+        }
+        let qf = flush(flush(x) / flush(y));
+        if !qf.is_nan() {
+            assert_eq!(row[12], qf.to_bits(), "div.rn.ftz {x:e} / {y:e}");
+        }
+        if !rf.is_nan() {
+            assert_eq!(row[14], rf.to_bits(), "rcp.rn.ftz {y:e}");
         }
         let t = x / 3.0;
         if !t.is_nan() {
