@@ -16,6 +16,7 @@ mod fdiv;
 mod fsqrt;
 mod legacy;
 mod subword;
+mod video;
 mod wide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
@@ -614,6 +615,12 @@ impl<'a> Selector<'a> {
             Opcode::Ld | Opcode::Ldu => self.ld(inst, &g, ty),
             Opcode::St => self.st(inst, &g, ty),
             Opcode::Bar | Opcode::Barrier if !has(Flag::Red) => self.barrier(inst, &g),
+            Opcode::Vadd
+            | Opcode::Vsub
+            | Opcode::Vmin
+            | Opcode::Vmax
+            | Opcode::Vshl
+            | Opcode::Vshr => self.video(inst, &g),
             Opcode::Trap => {
                 // `BPT.TRAP`: the kernel stops with a fault (exit code 3). A guarded trap
                 // branches around it (the Fermi executor traps a warp that reaches `BPT` with
