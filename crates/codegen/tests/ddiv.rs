@@ -338,7 +338,7 @@ fn f64_square_root_is_correctly_rounded_in_every_mode() {
         s ^= s << 13;
         s ^= s >> 7;
         s ^= s << 17;
-        x.push(if x.len() % 3 == 0 {
+        x.push(if x.len().is_multiple_of(3) {
             s & 0x800f_ffff_ffff_ffff
         } else {
             s
