@@ -375,22 +375,7 @@ impl<'a> Selector<'a> {
             Opcode::Div | Opcode::Rcp
                 if ty == Type::F32 && has(Flag::Approx) && has(Flag::Ftz) && !has(Flag::Sat) =>
             {
-                // ops: flush(a × flush(1/flush(b))) and flush(1/flush(a)): FMUL.FTZ by 1.0
-                // flushes a subnormal operand, and FMUL.FTZ flushes its operands and result.
-                let d = self.gpr(self.dst(inst)?)?;
-                let last = if inst.op == Opcode::Rcp { 1 } else { 2 };
-                let b = self.reg32(Self::opnd(inst, last)?, &g, SCRATCH)?;
-                let one = format!("R{SCRATCH_PAIR}");
-                self.emit(&g, format!("MOV32I {one}, 0x3f800000;"));
-                self.emit(&g, format!("FMUL.FTZ R{SCRATCH}, {b}, {one};"));
-                self.emit(&g, format!("MUFU.RCP R{SCRATCH}, R{SCRATCH};"));
-                let a = if inst.op == Opcode::Rcp {
-                    one
-                } else {
-                    self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH_PAIR)?
-                };
-                self.emit(&g, format!("FMUL.FTZ {d}, {a}, R{SCRATCH};"));
-                Ok(())
+                self.div_approx_ftz(inst, &g)
             }
             Opcode::Div | Opcode::Rcp
                 if ty == Type::F32 && has(Flag::Approx) && !has(Flag::Ftz) && !has(Flag::Sat) =>
@@ -621,22 +606,7 @@ impl<'a> Selector<'a> {
             | Opcode::Vmax
             | Opcode::Vshl
             | Opcode::Vshr => self.video(inst, &g),
-            Opcode::Trap => {
-                // `BPT.TRAP`: the kernel stops with a fault (exit code 3). A guarded trap
-                // branches around it (the Fermi executor traps a warp that reaches `BPT` with
-                // any guard): lanes that do not trap jump, so only trapping lanes reach it.
-                let skip = format!("{}T{}L", self.label_prefix, self.out.len());
-                if let Some(p) = g.strip_prefix("@!") {
-                    self.emit("", format!("@{p}BRA {skip};"));
-                } else if let Some(p) = g.strip_prefix('@') {
-                    self.emit("", format!("@!{p}BRA {skip};"));
-                }
-                self.emit("", "BPT.TRAP 0x1;".into());
-                if !g.is_empty() {
-                    self.out.push(Line::Label(skip));
-                }
-                Ok(())
-            }
+            Opcode::Trap => self.trap(&g),
             Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
                 Ok(())

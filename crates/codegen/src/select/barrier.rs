@@ -1,4 +1,4 @@
-//! `bar.sync`/`barrier.sync`/`bar.arrive` with a barrier number and a thread count.
+//! `bar.sync`/`barrier.sync`/`bar.arrive` with a barrier number and a thread count, and `trap`.
 //!
 //! `bar.sync 0` without a count is NVIDIA's `__syncthreads()`, `BAR.RED.POPC RZ, RZ`. Every
 //! other form is `BAR.SYNC a, b` / `BAR.ARV a, b`: the barrier (0–15, an immediate or a
@@ -38,6 +38,25 @@ impl Selector<'_> {
         };
         let op = if arrive { "ARV" } else { "SYNC" };
         self.emit(g, format!("BAR.{op} {id}, {count};"));
+        Ok(())
+    }
+}
+
+impl Selector<'_> {
+    /// `trap`: `BPT.TRAP`, the kernel stops with a fault (exit code 3). A guarded trap
+    /// branches around it (the Fermi executor traps a warp that reaches `BPT` with any guard):
+    /// lanes that do not trap jump, so only trapping lanes reach it.
+    pub(super) fn trap(&mut self, g: &str) -> R<()> {
+        let skip = format!("{}T{}L", self.label_prefix, self.out.len());
+        if let Some(p) = g.strip_prefix("@!") {
+            self.emit("", format!("@{p}BRA {skip};"));
+        } else if let Some(p) = g.strip_prefix('@') {
+            self.emit("", format!("@!{p}BRA {skip};"));
+        }
+        self.emit("", "BPT.TRAP 0x1;".into());
+        if !g.is_empty() {
+            self.out.push(super::Line::Label(skip));
+        }
         Ok(())
     }
 }

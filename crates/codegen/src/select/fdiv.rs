@@ -146,3 +146,25 @@ impl Selector<'_> {
         Ok(())
     }
 }
+
+impl Selector<'_> {
+    /// `div.approx.ftz.f32` and `rcp.approx.ftz.f32`. ops: flush(a × flush(1/flush(b))) and
+    /// flush(1/flush(a)): `FMUL.FTZ` by 1.0 flushes a subnormal operand, and `FMUL.FTZ`
+    /// flushes its operands and result.
+    pub(super) fn div_approx_ftz(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let d = self.gpr(self.dst(inst)?)?;
+        let last = if inst.op == Opcode::Rcp { 1 } else { 2 };
+        let b = self.reg32(Self::opnd(inst, last)?, g, SCRATCH)?;
+        let one = format!("R{SCRATCH_PAIR}");
+        self.emit(g, format!("MOV32I {one}, 0x3f800000;"));
+        self.emit(g, format!("FMUL.FTZ R{SCRATCH}, {b}, {one};"));
+        self.emit(g, format!("MUFU.RCP R{SCRATCH}, R{SCRATCH};"));
+        let a = if inst.op == Opcode::Rcp {
+            one
+        } else {
+            self.reg32(Self::opnd(inst, 1)?, g, SCRATCH_PAIR)?
+        };
+        self.emit(g, format!("FMUL.FTZ {d}, {a}, R{SCRATCH};"));
+        Ok(())
+    }
+}
