@@ -284,6 +284,18 @@ impl<'a> Selector<'a> {
                 return done;
             }
         }
+        // Packed and narrow float types fit a 32-bit register but are not 32-bit integers:
+        // no 32-bit rule may take them (add.u16x2 is not IADD). Only copies keep their bits.
+        if matches!(
+            ty,
+            Type::U16x2 | Type::S16x2 | Type::F16x2 | Type::Bf16x2 | Type::Tf32
+        ) && !matches!(inst.op, Opcode::Mov | Opcode::Ld | Opcode::Ldu | Opcode::St)
+        {
+            return Err(format!(
+                "{} arithmetic has no sm_20 instruction (sm_53/sm_90 packed forms)",
+                ty_spelling(ty)
+            ));
+        }
         if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
             if let Some(done) = self.subword(inst, &g, ty) {
                 return done;
@@ -564,7 +576,8 @@ impl<'a> Selector<'a> {
                 let p = match Self::opnd(inst, 3)? {
                     Operand::Reg(r) => self.pred(*r)?,
                     Operand::NotPred(r) => format!("!{}", self.pred(*r)?),
-                    _ => return Err("an immediate selector predicate".into()),
+                    Operand::Imm(v) => if *v != 0 { "pt" } else { "!pt" }.to_string(),
+                    _ => return Err("an unsupported selector predicate".into()),
                 };
                 if w == 32 {
                     let d = self.gpr(d)?;

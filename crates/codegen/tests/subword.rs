@@ -19,6 +19,8 @@ const ROWS: &[&str] = &[
     "abs.s16 %h3, %h1;",
     "mad.hi.u16 %h3, %h1, %h2, %h1;",
     "mad.hi.s16 %h3, %h1, %h2, %h2;",
+    "selp.u16 %h3, %h1, %h2, 0;",
+    "selp.b16 %h3, %h1, 7, 1;",
 ];
 
 fn kernel() -> String {
@@ -98,7 +100,7 @@ fn sixteen_bit_rows_agree_with_the_spec() {
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
         let (sx, sy) = (x as i16, y as i16);
-        let want16: [u16; 14] = [
+        let want16: [u16; 16] = [
             x.wrapping_add(y),
             x.wrapping_sub(y),
             x.wrapping_mul(y),
@@ -113,6 +115,8 @@ fn sixteen_bit_rows_agree_with_the_spec() {
             sx.wrapping_abs() as u16,
             (((u32::from(x) * u32::from(y)) >> 16) as u16).wrapping_add(x),
             (((i32::from(sx) * i32::from(sy)) >> 16) as u16).wrapping_add(y),
+            y,
+            x,
         ];
         let row = &bytes[stride * i..stride * (i + 1)];
         for (k, w) in want16.iter().enumerate() {
