@@ -246,3 +246,28 @@ fn wide_multiply_adds_and_signed_64_bit_division_agree_with_the_spec() {
         }
     }
 }
+
+#[test]
+fn carry_clobbering_sequences_inside_a_chain_are_errors() {
+    for (inst, ty) in [
+        ("div.u64 %rd3, %rd1, %rd2;", "u64"),
+        ("rem.s64 %rd3, %rd1, %rd2;", "s64"),
+        ("div.rn.f64 %fd3, %fd1, %fd2;", "f64"),
+        ("sqrt.rz.f64 %fd3, %fd1;", "f64"),
+    ] {
+        let text = format!(
+            ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n\t.reg .f64 %fd<4>;\n\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tmov.b64 %fd1, %rd1;\n\tmov.b64 %fd2, %rd1;\n\tadd.cc.u32 %r2, %r1, %r1;\n\t{inst}\n\taddc.u32 %r3, %r1, %r1;\n\tst.global.u32 [%rd1], %r3;\n\tret;\n}}\n"
+        );
+        let file = diag::SourceFile::new("k.ptx", &text);
+        let (m, d) = check::check_source(&file);
+        assert!(!diag::has_errors(&d), "{}", diag::render(&file, &d));
+        let errs = codegen::compile_module(&m.expect("module"), &file)
+            .err()
+            .unwrap_or_else(|| panic!("`{inst}` ({ty}) inside a chain must not translate"));
+        let shown = diag::render(&file, &errs);
+        assert!(
+            shown.contains("carry flag of a pending .cc chain"),
+            "{shown}"
+        );
+    }
+}
