@@ -15,6 +15,7 @@ mod dsqrt;
 mod fdiv;
 mod fsqrt;
 mod legacy;
+mod mufu;
 mod subword;
 mod video;
 mod wide;
@@ -632,6 +633,11 @@ impl<'a> Selector<'a> {
             | Opcode::Vmax
             | Opcode::Vshl
             | Opcode::Vshr => self.video(inst, &g),
+            Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Rsqrt
+                if ty == Type::F32 =>
+            {
+                self.mufu(inst, &g)
+            }
             Opcode::Trap => self.trap(&g),
             Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
