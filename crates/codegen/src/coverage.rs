@@ -60,7 +60,7 @@ pub fn status(op: Opcode) -> Status {
         Rcp => Rule(".rn/.rz/.rm/.rp[.ftz].f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx[.ftz].f32 (MUFU.RCP, FMUL.FTZ flushing), .rn/.rz/.rm/.rp.f64 (div.f64's sequence with a = 1); not .approx.ftz.f64"),
         Sqrt => Rule(".rn/.rz/.rm/.rp[.ftz].f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding); .rn/.rz/.rm/.rp.f64 exact (MUFU.RSQ seed, Goldschmidt DFMA steps, RZ root by residual signs, rounding from the exact remainder); not .approx"),
         Rsqrt | Sin | Cos | Lg2 | Ex2 => Rule(".approx{.ftz}.f32 (RRO.SINCOS/RRO.EX2 then MUFU.SIN/COS/EX2; MUFU.LG2/RSQ; FMUL.FTZ flushing); not .f64"),
-        Testp | Copysign => NotSupported(LATER),
+        Testp | Copysign => Rule(".f32/.f64: integer tests (ISETP) and masks (LOP) on the bit patterns"),
         Prmt => Rule(".b32 with every mode (PRMT)"),
         Isspacep => NotSupported(LATER),
         Ldu => Rule("as ld (LD): the same value"),

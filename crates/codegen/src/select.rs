@@ -12,6 +12,7 @@ mod convert;
 mod ddiv;
 mod divide;
 mod dsqrt;
+mod fclass;
 mod fdiv;
 mod fsqrt;
 mod legacy;
@@ -637,6 +638,9 @@ impl<'a> Selector<'a> {
                 if ty == Type::F32 =>
             {
                 self.mufu(inst, &g)
+            }
+            Opcode::Testp | Opcode::Copysign if matches!(ty, Type::F32 | Type::F64) => {
+                self.fclass(inst, &g, ty)
             }
             Opcode::Trap => self.trap(&g),
             Opcode::Exit => {
