@@ -5,14 +5,21 @@
 //! the reason; it never emits an approximation.
 
 mod atomic;
+mod barrier;
 mod bits;
 mod call;
 mod convert;
+mod ddiv;
 mod divide;
+mod dsqrt;
+mod fclass;
 mod fdiv;
 mod fsqrt;
 mod legacy;
+mod mufu;
 mod subword;
+mod video;
+mod wide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
@@ -279,6 +286,31 @@ impl<'a> Selector<'a> {
                 return done;
             }
         }
+        // The 64-bit division loop and the f64 division and square root use the carry flag
+        // themselves: inside a pending .cc chain they would lose its carry.
+        if self.carry.is_some()
+            && matches!(
+                inst.op,
+                Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt
+            )
+            && w == 64
+        {
+            return Err(
+                "this 64-bit sequence would overwrite the carry flag of a pending .cc chain".into(),
+            );
+        }
+        // Packed and narrow float types fit a 32-bit register but are not 32-bit integers:
+        // no 32-bit rule may take them (add.u16x2 is not IADD). Only copies keep their bits.
+        if matches!(
+            ty,
+            Type::U16x2 | Type::S16x2 | Type::F16x2 | Type::Bf16x2 | Type::Tf32
+        ) && !matches!(inst.op, Opcode::Mov | Opcode::Ld | Opcode::Ldu | Opcode::St)
+        {
+            return Err(format!(
+                "{} arithmetic has no sm_20 instruction (sm_53/sm_90 packed forms)",
+                ty_spelling(ty)
+            ));
+        }
         if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
             if let Some(done) = self.subword(inst, &g, ty) {
                 return done;
@@ -344,6 +376,7 @@ impl<'a> Selector<'a> {
                 self.emit(&g, format!("IADD.X {dh}, {ah}, {neg}{bh};"));
                 Ok(())
             }
+            _ if Self::is_wide_mad(inst, ty) => self.wide_mad(inst, &g, ty),
             Opcode::Mul | Opcode::Mad if w == 32 => self.int_mul(inst, &g, ty),
             Opcode::Mul
                 if w == 64
@@ -367,6 +400,11 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Div | Opcode::Rcp
+                if ty == Type::F32 && has(Flag::Approx) && has(Flag::Ftz) && !has(Flag::Sat) =>
+            {
+                self.div_approx_ftz(inst, &g)
+            }
+            Opcode::Div | Opcode::Rcp
                 if ty == Type::F32 && has(Flag::Approx) && !has(Flag::Ftz) && !has(Flag::Sat) =>
             {
                 // ops: a × (1/b) and 1/a, the reciprocal being what MUFU.RCP computes.
@@ -382,11 +420,15 @@ impl<'a> Selector<'a> {
                 }
                 Ok(())
             }
+            Opcode::Div | Opcode::Rcp if ty == Type::F64 && mods.rounding.is_some() => {
+                self.div_f64(inst, &g)
+            }
+            Opcode::Sqrt if ty == Type::F64 && mods.rounding.is_some() => self.sqrt_f64(inst, &g),
             Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
             Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
             Opcode::Sqrt if ty == Type::F32 && mods.rounding.is_some() => self.sqrt_f32(inst, &g),
-            Opcode::Div | Opcode::Rem if matches!(ty, Type::U64 | Type::B64) => {
-                self.divrem_u64(inst, &g, inst.op == Opcode::Rem)
+            Opcode::Div | Opcode::Rem if matches!(ty, Type::U64 | Type::B64 | Type::S64) => {
+                self.divrem64(inst, &g, inst.op == Opcode::Rem, ty == Type::S64)
             }
             Opcode::Div | Opcode::Rem
                 if w == 32 && matches!(ty, Type::U32 | Type::S32 | Type::B32) =>
@@ -549,7 +591,8 @@ impl<'a> Selector<'a> {
                 let p = match Self::opnd(inst, 3)? {
                     Operand::Reg(r) => self.pred(*r)?,
                     Operand::NotPred(r) => format!("!{}", self.pred(*r)?),
-                    _ => return Err("an immediate selector predicate".into()),
+                    Operand::Imm(v) => if *v != 0 { "pt" } else { "!pt" }.to_string(),
+                    _ => return Err("an unsupported selector predicate".into()),
                 };
                 if w == 32 {
                     let d = self.gpr(d)?;
@@ -584,17 +627,22 @@ impl<'a> Selector<'a> {
             // read-only); LD serves both.
             Opcode::Ld | Opcode::Ldu => self.ld(inst, &g, ty),
             Opcode::St => self.st(inst, &g, ty),
-            Opcode::Bar | Opcode::Barrier if !has(Flag::Arrive) && !has(Flag::Red) => {
-                match (inst.operands.first(), inst.operands.get(1)) {
-                    (Some(Operand::Imm(0)), None | Some(Operand::Omitted)) => {}
-                    _ => {
-                        return Err("only `bar.sync 0` without a thread count is translated".into())
-                    }
-                }
-                self.uses_bar = true;
-                self.emit(&g, "BAR.RED.POPC RZ, RZ;".into());
-                Ok(())
+            Opcode::Bar | Opcode::Barrier if !has(Flag::Red) => self.barrier(inst, &g),
+            Opcode::Vadd
+            | Opcode::Vsub
+            | Opcode::Vmin
+            | Opcode::Vmax
+            | Opcode::Vshl
+            | Opcode::Vshr => self.video(inst, &g),
+            Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Rsqrt
+                if ty == Type::F32 =>
+            {
+                self.mufu(inst, &g)
             }
+            Opcode::Testp | Opcode::Copysign if matches!(ty, Type::F32 | Type::F64) => {
+                self.fclass(inst, &g, ty)
+            }
+            Opcode::Trap => self.trap(&g),
             Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
                 Ok(())
@@ -1391,7 +1439,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
         Opcode::Setp => inst
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
-        _ => false,
+        _ => wide::needs_scratch_pred(inst),
     }
 }
 
@@ -1399,10 +1447,11 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
 /// 64-bit div/rem): the allocator keeps them free.
 pub fn needs_f64_scratch(inst: &Inst) -> bool {
     let wide_int = matches!(inst.op, Opcode::Div | Opcode::Rem)
-        && matches!(inst.ty(), Some(Type::U64 | Type::B64));
+        && matches!(inst.ty(), Some(Type::U64 | Type::B64 | Type::S64));
     wide_int
+        || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
-            && inst.ty() == Some(Type::F32)
+            && matches!(inst.ty(), Some(Type::F32 | Type::F64))
             && !inst.mods.has(Flag::Approx)
 }
 

@@ -1,5 +1,5 @@
 //! IEEE f32 division and reciprocal (`div.rn/.rz/.rm/.rp/.full`, `rcp.rn`, and the `.approx`
-//! forms) on both executors, bit for bit, over every pair of f32 edge classes and random bit
+//! forms, with and without `.ftz`) on both executors, bit for bit, over every pair of f32 edge classes and random bit
 //! patterns; the round-to-nearest quotient is also checked against Rust's `/`.
 
 mod common;
@@ -16,6 +16,11 @@ const ROWS: &[&str] = &[
     "rcp.rz.f32 %f3, %f2;",
     "rcp.approx.f32 %f3, %f2;",
     "div.rn.f32 %f3, %f1, 0f40400000;",
+    "div.approx.ftz.f32 %f3, %f1, %f2;",
+    "rcp.approx.ftz.f32 %f3, %f2;",
+    "div.rn.ftz.f32 %f3, %f1, %f2;",
+    "div.rz.ftz.f32 %f3, %f1, %f2;",
+    "rcp.rn.ftz.f32 %f3, %f2;",
 ];
 
 fn kernel() -> String {
@@ -102,6 +107,29 @@ fn f32_division_is_exact_on_both_executors() {
         let r = 1.0 / y;
         if !r.is_nan() {
             assert_eq!(row[6], r.to_bits(), "rcp.rn {y:e}");
+        }
+        // The .ftz forms: operands, reciprocal and result flushed (subnormal → signed zero).
+        let flush = |v: f32| {
+            if v.is_subnormal() {
+                f32::from_bits(v.to_bits() & 0x8000_0000)
+            } else {
+                v
+            }
+        };
+        let rf = flush(1.0 / flush(y));
+        if !rf.is_nan() {
+            assert_eq!(row[11], rf.to_bits(), "rcp.approx.ftz {y:e}");
+            let qf = flush(flush(x) * rf);
+            if !qf.is_nan() {
+                assert_eq!(row[10], qf.to_bits(), "div.approx.ftz {x:e} / {y:e}");
+            }
+        }
+        let qf = flush(flush(x) / flush(y));
+        if !qf.is_nan() {
+            assert_eq!(row[12], qf.to_bits(), "div.rn.ftz {x:e} / {y:e}");
+        }
+        if !rf.is_nan() {
+            assert_eq!(row[14], rf.to_bits(), "rcp.rn.ftz {y:e}");
         }
         let t = x / 3.0;
         if !t.is_nan() {

@@ -8,7 +8,10 @@ use common::*;
 #[test]
 fn f32_square_root_is_exact_on_both_executors() {
     let mut body = String::new();
-    for (i, r) in ["rn", "rz", "rm", "rp"].iter().enumerate() {
+    for (i, r) in ["rn", "rz", "rm", "rp", "rn.ftz", "rp.ftz"]
+        .iter()
+        .enumerate()
+    {
         body += &format!(
             "\tsqrt.{r}.f32 %f3, %f1;\n\tst.global.f32 [%rd7+{}], %f3;\n",
             4 * i
@@ -32,7 +35,7 @@ fn f32_square_root_is_exact_on_both_executors() {
 	mul.wide.u32 %rd4, %r4, 4;
 	add.s64 %rd7, %rd1, %rd4;
 	ld.global.f32 %f1, [%rd7];
-	mul.wide.u32 %rd4, %r4, 16;
+	mul.wide.u32 %rd4, %r4, 24;
 	add.s64 %rd7, %rd3, %rd4;
 {body}	ret;
 }}
@@ -55,12 +58,12 @@ fn f32_square_root_is_exact_on_both_executors() {
     let out = run_both(
         "fsqrt.ptx",
         &text,
-        &spec("fsqrt", n as u32 / 64, 64, vec![u32s(&a), zeros32(4 * n)]),
+        &spec("fsqrt", n as u32 / 64, 64, vec![u32s(&a), zeros32(6 * n)]),
     );
     let got = words(&out[1]);
     for i in 0..n {
         let x = f32::from_bits(a[i]);
-        let row = &got[4 * i..4 * i + 4];
+        let row = &got[6 * i..6 * i + 6];
         let want = x.sqrt();
         if !want.is_nan() {
             assert_eq!(row[0], want.to_bits(), "sqrt.rn {x:e}");
@@ -70,6 +73,21 @@ fn f32_square_root_is_exact_on_both_executors() {
                 "bracket {x:e}: {rz:e} {want:e} {rp:e}"
             );
             assert_eq!(row[2], row[1], "rm == rz for {x:e}");
+        }
+        // .ftz: a subnormal operand is a zero of its sign, whose root is itself.
+        let xf = if x.is_subnormal() {
+            f32::from_bits(a[i] & 0x8000_0000)
+        } else {
+            x
+        };
+        let wf = xf.sqrt();
+        if !wf.is_nan() {
+            assert_eq!(row[4], wf.to_bits(), "sqrt.rn.ftz {x:e}");
+            if x.is_subnormal() {
+                assert_eq!(row[5], wf.to_bits(), "sqrt.rp.ftz {x:e}");
+            } else {
+                assert_eq!(row[5], row[3], "sqrt.rp.ftz {x:e}");
+            }
         }
     }
 }

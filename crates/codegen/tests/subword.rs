@@ -17,6 +17,10 @@ const ROWS: &[&str] = &[
     "max.u16 %h3, %h1, %h2;",
     "and.b16 %h3, %h1, %h2;",
     "abs.s16 %h3, %h1;",
+    "mad.hi.u16 %h3, %h1, %h2, %h1;",
+    "mad.hi.s16 %h3, %h1, %h2, %h2;",
+    "selp.u16 %h3, %h1, %h2, 0;",
+    "selp.b16 %h3, %h1, 7, 1;",
 ];
 
 fn kernel() -> String {
@@ -30,6 +34,10 @@ fn kernel() -> String {
         k + 4,
         k + 8,
         k + 12
+    );
+    body += &format!(
+        "\tmul.wide.u16 %r6, %h2, %h2;\n\tmad.wide.s16 %r5, %h1, %h2, %r6;\n\tst.global.u32 [%rd7+{}], %r5;\n",
+        k + 16
     );
     format!(
         r#".version 7.0
@@ -58,7 +66,7 @@ fn kernel() -> String {
 {body}	ret;
 }}
 "#,
-        stride = 2 * ROWS.len() + 16
+        stride = 2 * ROWS.len() + 20
     )
 }
 
@@ -77,7 +85,7 @@ fn sixteen_bit_rows_agree_with_the_spec() {
     }
     let n = a.len();
     let halves = |v: &[u16]| buffer(exec::ElemType::U16, v, |x: u16| x.to_le_bytes().to_vec());
-    let stride = 2 * ROWS.len() + 16;
+    let stride = 2 * ROWS.len() + 20;
     let out = run_both(
         "sub16.ptx",
         &kernel(),
@@ -92,7 +100,7 @@ fn sixteen_bit_rows_agree_with_the_spec() {
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
         let (sx, sy) = (x as i16, y as i16);
-        let want16: [u16; 12] = [
+        let want16: [u16; 16] = [
             x.wrapping_add(y),
             x.wrapping_sub(y),
             x.wrapping_mul(y),
@@ -105,6 +113,10 @@ fn sixteen_bit_rows_agree_with_the_spec() {
             x.max(y),
             x & y,
             sx.wrapping_abs() as u16,
+            (((u32::from(x) * u32::from(y)) >> 16) as u16).wrapping_add(x),
+            (((i32::from(sx) * i32::from(sy)) >> 16) as u16).wrapping_add(y),
+            y,
+            x,
         ];
         let row = &bytes[stride * i..stride * (i + 1)];
         for (k, w) in want16.iter().enumerate() {
@@ -117,12 +129,14 @@ fn sixteen_bit_rows_agree_with_the_spec() {
         }
         let w32 = words(&row[2 * ROWS.len()..]);
         assert_eq!(
-            &w32[..4],
+            &w32[..5],
             &[
                 (i32::from(sx) * i32::from(sy)) as u32,
                 u32::from(x) * u32::from(y),
                 u32::from(sx < sy),
                 u32::from(x > y),
+                (i32::from(sx) * i32::from(sy)).wrapping_add((u32::from(y) * u32::from(y)) as i32)
+                    as u32,
             ],
             "{x:#x}, {y:#x}"
         );

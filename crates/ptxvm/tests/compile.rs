@@ -95,7 +95,7 @@ fn untranslatable_instruction_is_a_located_error_and_no_output() {
     let out = dir.join("never.cubin");
     let o = ptxvm(&[
         "compile",
-        "tests/run/faults.ptx",
+        "tests/run/texture.ptx",
         "-arch=sm_20",
         "-o",
         out.to_str().unwrap(),
@@ -103,7 +103,7 @@ fn untranslatable_instruction_is_a_located_error_and_no_output() {
     assert_eq!(o.status.code(), Some(1));
     let e = text(&o.stderr);
     assert!(
-        e.contains("tests/run/faults.ptx:44:2: error: cannot translate `@%p1 trap`"),
+        e.contains("tests/run/texture.ptx:17:2: error: cannot translate `tex.1d.v4.u32.s32"),
         "{e}"
     );
     assert!(!out.exists());

@@ -116,6 +116,42 @@ impl Selector<'_> {
                 vec![format!("LOP.{name} {new}, {old}, {b};")]
             }
             (AtomOp::Exch, Type::B32) => vec![format!("MOV {new}, {b};")],
+            // inc: (old >= b) ? 0 : old + 1; dec: (old == 0 || old > b) ? b : old - 1, i.e.
+            // b when old − 1 (wrapping) is at or above b. ISET's all-ones-or-zero mask picks
+            // through ICMP.EQ. atom keeps old (its result) and works in R3; red's old value is
+            // dead after the operation, so it is the work register itself.
+            (AtomOp::Inc | AtomOp::Dec, Type::U32) => {
+                let (w, mask) = if red {
+                    (old.clone(), new.clone())
+                } else {
+                    (
+                        format!("R{}", SCRATCH_PAIR + 1),
+                        format!("R{}", SCRATCH_PAIR + 1),
+                    )
+                };
+                match (op == AtomOp::Inc, red) {
+                    (true, true) => vec![
+                        format!("ISET.GE.U32.AND {mask}, {old}, {b}, pt;"),
+                        format!("IADD {w}, {old}, 0x1;"),
+                        format!("ICMP.EQ.U32 {new}, {w}, RZ, {mask};"),
+                    ],
+                    (true, false) => vec![
+                        format!("ISET.GE.U32.AND {mask}, {old}, {b}, pt;"),
+                        format!("IADD {new}, {old}, 0x1;"),
+                        format!("ICMP.EQ.U32 {new}, {new}, RZ, {mask};"),
+                    ],
+                    (false, true) => vec![
+                        format!("IADD {w}, {old}, -0x1;"),
+                        format!("ISET.GE.U32.AND {mask}, {w}, {b}, pt;"),
+                        format!("ICMP.EQ.U32 {new}, {w}, {b}, {mask};"),
+                    ],
+                    (false, false) => vec![
+                        format!("IADD {new}, {old}, -0x1;"),
+                        format!("ISET.GE.U32.AND {mask}, {new}, {b}, pt;"),
+                        format!("ICMP.EQ.U32 {new}, {new}, {b}, {mask};"),
+                    ],
+                }
+            }
             (AtomOp::Cas, Type::B32) if !red => {
                 let c = self.reg32(Self::opnd(inst, 3)?, "", SCRATCH_PAIR + 1)?;
                 // new = old - b; then (new == 0) ? c : old.

@@ -157,7 +157,14 @@ impl Selector<'_> {
     /// quotient bits at its low end. With `b = 0` every step subtracts 0 and sets the bit:
     /// the quotient is all ones and the remainder `a`, as `ops::int::divrem`.
     /// Temporaries: R4–R11 (kept free like the f64 temporaries of fdiv.rs), R0, R2, P6.
-    pub(super) fn divrem_u64(&mut self, inst: &Inst, g: &str, rem: bool) -> R<()> {
+    ///
+    /// `.s64` divides the magnitudes (`|MIN|` is 2^63, exact as an unsigned value) and then
+    /// negates: the quotient when the signs differ, the remainder when the dividend is
+    /// negative (the remainder takes the dividend's sign). The raw high words of `a` and `b`
+    /// are kept in R10 and R11 for that. `x / 0` is all ones whatever the signs and `x % 0` is
+    /// `x` (the loop leaves `|x|`, negated back), `MIN / -1` wraps to `MIN` and `MIN % -1` is
+    /// 0, as `ops::int::{div, rem}`.
+    pub(super) fn divrem64(&mut self, inst: &Inst, g: &str, rem: bool, signed: bool) -> R<()> {
         if !g.is_empty() {
             return Err("a guarded 64-bit div/rem has no selection rule yet".into());
         }
@@ -172,9 +179,27 @@ impl Selector<'_> {
         let (s0, s2) = (format!("R{SCRATCH}"), format!("R{SCRATCH_PAIR}"));
         let p = format!("P{SCRATCH_PRED}");
         let top = format!("{}D{}L", self.label_prefix, self.out.len());
+        let (sa, sb) = (t(6), t(7));
+        // Replace a value by its magnitude when negative, keeping its high word in `keep`.
+        let magnitude = |s: &mut Self, lo: &str, hi: &str, keep: &str| {
+            for l in [
+                format!("MOV {keep}, {hi};"),
+                format!("ISETP.LT.AND {p}, pt, {hi}, RZ, pt;"),
+                format!("@{p} IADD {lo}.CC, RZ, -{lo};"),
+                format!("@{p} IADD.X {hi}, RZ, -{hi};"),
+            ] {
+                s.emit("", l);
+            }
+        };
+        if signed {
+            magnitude(self, &nl, &nh, &sa);
+        }
+        self.emit("", format!("MOV {dvl}, {bl};"));
+        self.emit("", format!("MOV {dvh}, {bh};"));
+        if signed {
+            magnitude(self, &dvl, &dvh, &sb);
+        }
         for l in [
-            format!("MOV {dvl}, {bl};"),
-            format!("MOV {dvh}, {bh};"),
             format!("MOV {rl}, RZ;"),
             format!("MOV {rh}, RZ;"),
             format!("MOV32I {s0}, 0x40;"),
@@ -208,6 +233,32 @@ impl Selector<'_> {
             self.emit("", l);
         }
         let (ql, qh) = if rem { (rl, rh) } else { (nl, nh) };
+        if signed {
+            let sign = if rem {
+                sa
+            } else {
+                self.emit("", format!("LOP.XOR {s2}, {sa}, {sb};"));
+                s2.clone()
+            };
+            for l in [
+                format!("ISETP.LT.AND {p}, pt, {sign}, RZ, pt;"),
+                format!("@{p} IADD {ql}.CC, RZ, -{ql};"),
+                format!("@{p} IADD.X {qh}, RZ, -{qh};"),
+            ] {
+                self.emit("", l);
+            }
+            if !rem {
+                // Division by zero: all ones, not the negated all-ones the signs would give.
+                for l in [
+                    format!("LOP.OR {s2}, {dvl}, {dvh};"),
+                    format!("ISETP.EQ.U32.AND {p}, pt, {s2}, RZ, pt;"),
+                    format!("@{p} MOV32I {ql}, -0x1;"),
+                    format!("@{p} MOV32I {qh}, -0x1;"),
+                ] {
+                    self.emit("", l);
+                }
+            }
+        }
         self.emit("", format!("MOV {dl}, {ql};"));
         self.emit("", format!("MOV {dh}, {qh};"));
         Ok(())

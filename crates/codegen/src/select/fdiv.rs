@@ -30,9 +30,19 @@ pub const F64_SCRATCH: u8 = 4;
 impl Selector<'_> {
     pub(super) fn div_f32(&mut self, inst: &Inst, g: &str) -> R<()> {
         let m = &inst.mods;
-        if m.has(Flag::Ftz) || m.has(Flag::Sat) {
-            return Err("div/rcp.f32 with .ftz/.sat have no selection rule yet".into());
+        if m.has(Flag::Sat) {
+            return Err("div/rcp.f32 with .sat have no selection rule yet".into());
         }
+        // `.ftz`: subnormal operands count as zeros of their sign, a subnormal result is
+        // flushed (ops: flush(flush(a) / flush(b))). The conversions to and from f64 flush
+        // (F2F.FTZ), subnormals join the special class (|x| − 2^-126 wraps), the special
+        // divisor is flushed by F2F.FTZ, and the special product is FMUL.FTZ.
+        let ftz = m.has(Flag::Ftz);
+        let (fz, low, limit) = if ftz {
+            (".FTZ", "-0x800000", "0x7f000000")
+        } else {
+            ("", "-0x1", "0x7f7fffff")
+        };
         let rnd = match m.rounding {
             None | Some(Rounding::Rn) => "",
             Some(Rounding::Rz) => ".RZ",
@@ -80,7 +90,7 @@ impl Selector<'_> {
         // B = f64(b) in R8:R9; A = f64(a) in R4:R5; y in R6:R7; 1.0 in R10:R11; e in R12:R13.
         let (ya, bb, one, e, aa) = (t(2), t(4), t(6), t(8), t(0));
         let lines = vec![
-            format!("F2F.F64.F32 {bb}, {b};"),
+            format!("F2F{fz}.F64.F32 {bb}, {b};"),
             // The significand of B with exponent 0 (sign kept): a seed that cannot overflow.
             format!("LOP32I.AND {s3}, {}, 0x800fffff;", t(5)),
             format!("LOP32I.OR {s3}, {s3}, 0x3ff00000;"),
@@ -95,7 +105,7 @@ impl Selector<'_> {
             format!("MOV {one}, RZ;"),
             format!("DMUL {ya}, {ya}, {one};"),
             format!("LOP32I.XOR {}, {}, 0x80000000;", t(5), t(5)),
-            format!("F2F.F64.F32 {aa}, {a};"),
+            format!("F2F{fz}.F64.F32 {aa}, {a};"),
             format!("MOV32I {}, 0x3ff00000;", t(7)),
         ];
         for l in lines {
@@ -109,26 +119,52 @@ impl Selector<'_> {
             format!("DMUL {e}, {aa}, {ya};"),
             format!("DFMA {one}, {bb}, {e}, {aa};"),
             format!("DFMA {e}, {one}, {ya}, {e};"),
-            format!("F2F.F32.F64{rnd} {s0}, {e};"),
+            format!("F2F{fz}.F32.F64{rnd} {s0}, {e};"),
             // Zeros, infinities, NaNs: |x| - 1 (unsigned) at or above 0x7f7fffff.
-            format!("MOV32I {s3}, 0x7f7fffff;"),
+            format!("MOV32I {s3}, {limit};"),
             format!("LOP32I.AND {s2}, {b}, 0x7fffffff;"),
-            format!("IADD {s2}, {s2}, -0x1;"),
+            format!("IADD32I {s2}, {s2}, {low};"),
             format!("ISETP.GE.U32.AND {p}, pt, {s2}, {s3}, pt;"),
             // The divisor of the special case: b itself if it is special (its reciprocal is
             // exact), else ±1 with b's sign (a is then 0, ∞ or NaN, and a × ±1 is the quotient).
             format!("LOP32I.AND {s2}, {b}, 0x80000000;"),
             format!("LOP32I.OR {s2}, {s2}, 0x3f800000;"),
-            format!("@{p} MOV {s2}, {b};"),
+            if ftz {
+                format!("@{p} F2F.FTZ.F32.F32 {s2}, {b};")
+            } else {
+                format!("@{p} MOV {s2}, {b};")
+            },
             format!("MUFU.RCP {s2}, {s2};"),
             format!("LOP32I.AND {aa}, {a}, 0x7fffffff;"),
-            format!("IADD {aa}, {aa}, -0x1;"),
+            format!("IADD32I {aa}, {aa}, {low};"),
             format!("ISETP.GE.U32.OR {p}, pt, {aa}, {s3}, {p};"),
-            format!("@{p} FMUL {s0}, {a}, {s2};"),
+            format!("@{p} FMUL{fz} {s0}, {a}, {s2};"),
         ] {
             self.emit("", l);
         }
         self.emit(g, format!("MOV {d}, {s0};"));
+        Ok(())
+    }
+}
+
+impl Selector<'_> {
+    /// `div.approx.ftz.f32` and `rcp.approx.ftz.f32`. ops: flush(a × flush(1/flush(b))) and
+    /// flush(1/flush(a)): `FMUL.FTZ` by 1.0 flushes a subnormal operand, and `FMUL.FTZ`
+    /// flushes its operands and result.
+    pub(super) fn div_approx_ftz(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let d = self.gpr(self.dst(inst)?)?;
+        let last = if inst.op == Opcode::Rcp { 1 } else { 2 };
+        let b = self.reg32(Self::opnd(inst, last)?, g, SCRATCH)?;
+        let one = format!("R{SCRATCH_PAIR}");
+        self.emit(g, format!("MOV32I {one}, 0x3f800000;"));
+        self.emit(g, format!("FMUL.FTZ R{SCRATCH}, {b}, {one};"));
+        self.emit(g, format!("MUFU.RCP R{SCRATCH}, R{SCRATCH};"));
+        let a = if inst.op == Opcode::Rcp {
+            one
+        } else {
+            self.reg32(Self::opnd(inst, 1)?, g, SCRATCH_PAIR)?
+        };
+        self.emit(g, format!("FMUL.FTZ {d}, {a}, R{SCRATCH};"));
         Ok(())
     }
 }

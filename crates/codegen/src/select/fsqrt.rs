@@ -17,9 +17,13 @@ use isa::{Flag, Rounding};
 impl Selector<'_> {
     pub(super) fn sqrt_f32(&mut self, inst: &ir::Inst, g: &str) -> R<()> {
         let m = &inst.mods;
-        if m.has(Flag::Ftz) || m.has(Flag::Sat) {
-            return Err("sqrt.f32 with .ftz has no selection rule yet".into());
+        if m.has(Flag::Sat) {
+            return Err("sqrt.f32 with .sat has no selection rule yet".into());
         }
+        // `.ftz`: a subnormal operand is a zero of its sign (its root that zero), through
+        // F2F.FTZ and the special cases below (the root of a normal is never subnormal).
+        let ftz = m.has(Flag::Ftz);
+        let fz = if ftz { ".FTZ" } else { "" };
         let rnd = match m.rounding {
             Some(Rounding::Rn) => "",
             Some(Rounding::Rz) => ".RZ",
@@ -44,7 +48,7 @@ impl Selector<'_> {
         let (aa, ah, y, nha, nhah, half, halfh, t, th) =
             (r(0), r(1), r(2), r(4), r(5), r(6), r(7), r(8), r(9));
         let mut lines = vec![
-            format!("F2F.F64.F32 {aa}, {a};"),
+            format!("F2F{fz}.F64.F32 {aa}, {a};"),
             // M: A's significand with exponent 0 or 1 (k = floor((E - 1023) / 2)).
             format!("LOP32I.AND {s2}, {ah}, 0x100000;"),
             format!("LOP32I.XOR {s2}, {s2}, 0x100000;"),
@@ -100,6 +104,14 @@ impl Selector<'_> {
             format!("ISETP.EQ.U32.OR {p}, pt, {a}, {s3}, {p};"),
             format!("@{p} MOV {s0}, {a};"),
         ]);
+        if ftz {
+            // A subnormal (|a|·2 below 2^-125's bits): the zero of a's sign.
+            lines.extend([
+                format!("MOV32I {s3}, 0x1000000;"),
+                format!("ISETP.LT.U32.AND {p}, pt, {s2}, {s3}, pt;"),
+                format!("@{p} LOP32I.AND {s0}, {a}, 0x80000000;"),
+            ]);
+        }
         for l in lines {
             self.emit("", l);
         }

@@ -39,7 +39,7 @@ impl Selector<'_> {
         let extends = match inst.op {
             Opcode::Shr | Opcode::Min | Opcode::Max | Opcode::Setp => true,
             Opcode::Abs => is_signed(ty),
-            Opcode::Mul => matches!(m.mul_mode, Some(MulMode::Hi | MulMode::Wide)),
+            Opcode::Mul | Opcode::Mad => matches!(m.mul_mode, Some(MulMode::Hi | MulMode::Wide)),
             _ => false,
         };
         extends.then(|| self.extended(inst, g, ty))
@@ -76,17 +76,31 @@ impl Selector<'_> {
                 let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
                 self.emit(g, format!("SHR{u} {d}, {a}, {b};"));
             }
-            Opcode::Mul if matches!(inst.mods.mul_mode, Some(MulMode::Hi | MulMode::Wide)) => {
+            Opcode::Mul | Opcode::Mad
+                if matches!(inst.mods.mul_mode, Some(MulMode::Hi | MulMode::Wide)) =>
+            {
                 let d = self.gpr(self.dst(inst)?)?;
                 let a = self.extend16(Self::opnd(inst, 1)?, g, signed, SCRATCH)?;
                 let b = self.extend16(Self::opnd(inst, 2)?, g, signed, SCRATCH_PAIR)?;
                 let types = if signed { "" } else { ".U32.U32" };
-                // The 32-bit product of two extended 16-bit values is exact.
+                // The 32-bit product of two extended 16-bit values is exact; `mad` adds `c`
+                // to it (`.hi`: to its high half; the low 16 bits of the sum are the result;
+                // `.wide`: to the 32-bit product).
+                let mad = inst.op == Opcode::Mad;
+                let t = if mad {
+                    format!("R{SCRATCH}")
+                } else {
+                    d.clone()
+                };
                 if inst.mods.mul_mode == Some(MulMode::Hi) {
                     self.emit(g, format!("IMUL{types} R{SCRATCH}, {a}, {b};"));
-                    self.emit(g, format!("SHR{u} {d}, R{SCRATCH}, 0x10;"));
+                    self.emit(g, format!("SHR{u} {t}, R{SCRATCH}, 0x10;"));
                 } else {
-                    self.emit(g, format!("IMUL{types} {d}, {a}, {b};"));
+                    self.emit(g, format!("IMUL{types} {t}, {a}, {b};"));
+                }
+                if mad {
+                    let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR)?;
+                    self.emit(g, format!("IADD {d}, {t}, {c};"));
                 }
             }
             Opcode::Min | Opcode::Max => {

@@ -1,0 +1,232 @@
+//! `cargo run --release -p ptxvm-codegen --example ddiv_sweep [PAIRS]`: the translated IEEE f64
+//! division and reciprocal (`div/rcp.rn/.rz/.rm/.rp.f64`, src/select/ddiv.rs) against the PTX
+//! executor, bit for bit, and `div.rn`/`rcp.rn` against Rust's `/`, over PAIRS random operand
+//! pairs (default 10^6: random bit patterns, a quarter with quotients near the subnormal range
+//! and a quarter near overflow), then `sqrt.rn/.rz/.rm/.rp.f64` over as many random values. Too slow for the default suite, which runs edge classes and
+//! 8192 pairs (tests/ddiv.rs).
+
+use exec::{ElemType, LaunchSpec, ParamSpec};
+
+const KERNEL: &str = r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry ddiv(.param .u64 pa, .param .u64 pb, .param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .f64 %fd<4>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd2, [pb];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.s64 %rd7, %rd1, %rd4;
+	ld.global.f64 %fd1, [%rd7];
+	add.s64 %rd7, %rd2, %rd4;
+	ld.global.f64 %fd2, [%rd7];
+	mul.wide.u32 %rd4, %r4, 72;
+	add.s64 %rd7, %rd3, %rd4;
+	div.rn.f64 %fd3, %fd1, %fd2;
+	st.global.f64 [%rd7], %fd3;
+	div.rz.f64 %fd3, %fd1, %fd2;
+	st.global.f64 [%rd7+8], %fd3;
+	div.rm.f64 %fd3, %fd1, %fd2;
+	st.global.f64 [%rd7+16], %fd3;
+	div.rp.f64 %fd3, %fd1, %fd2;
+	st.global.f64 [%rd7+24], %fd3;
+	rcp.rn.f64 %fd3, %fd2;
+	st.global.f64 [%rd7+32], %fd3;
+	rcp.rz.f64 %fd3, %fd2;
+	st.global.f64 [%rd7+40], %fd3;
+	rcp.rm.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+48], %fd3;
+	rcp.rp.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+56], %fd3;
+	div.rn.f64 %fd3, %fd1, 0d4008000000000000;
+	st.global.f64 [%rd7+64], %fd3;
+	ret;
+}
+"#;
+
+const SQRT: &str = r#".version 7.0
+.target sm_20
+.address_size 64
+.visible .entry dsqrt(.param .u64 pa, .param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .f64 %fd<4>;
+	.reg .b64 %rd<8>;
+	ld.param.u64 %rd1, [pa];
+	ld.param.u64 %rd3, [out];
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ntid.x;
+	mov.u32 %r3, %tid.x;
+	mad.lo.s32 %r4, %r1, %r2, %r3;
+	mul.wide.u32 %rd4, %r4, 8;
+	add.s64 %rd7, %rd1, %rd4;
+	ld.global.f64 %fd1, [%rd7];
+	mul.wide.u32 %rd4, %r4, 32;
+	add.s64 %rd7, %rd3, %rd4;
+	sqrt.rn.f64 %fd3, %fd1;
+	st.global.f64 [%rd7], %fd3;
+	sqrt.rz.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+8], %fd3;
+	sqrt.rm.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+16], %fd3;
+	sqrt.rp.f64 %fd3, %fd1;
+	st.global.f64 [%rd7+24], %fd3;
+	ret;
+}
+"#;
+
+fn buf(v: &[u64]) -> ParamSpec {
+    ParamSpec::Buffer {
+        ty: ElemType::U64,
+        bytes: v.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+
+fn main() {
+    let pairs: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000);
+    let file = diag::SourceFile::new("ddiv.ptx", KERNEL);
+    let (m, d) = check::check_source(&file);
+    assert!(!diag::has_errors(&d));
+    let m = m.expect("module");
+    let cubin = codegen::compile_module(&m, &file).expect("compiles").cubin;
+    let chunk = 1 << 16;
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let (mut done, mut mismatches) = (0usize, 0usize);
+    let start = std::time::Instant::now();
+    while done < pairs {
+        let n = chunk.min(pairs - done).next_multiple_of(128);
+        let (mut a, mut b) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for k in 0..n {
+            let (x, y) = (next(), next());
+            match k % 4 {
+                0 => {
+                    a.push(x & 0x80ff_ffff_ffff_ffff);
+                    b.push(y & 0x800f_ffff_ffff_ffff | 0x3ff0_0000_0000_0000);
+                }
+                1 => {
+                    a.push(x | 0x7f00_0000_0000_0000);
+                    b.push(y & 0x803f_ffff_ffff_ffff);
+                }
+                _ => {
+                    a.push(x);
+                    b.push(y);
+                }
+            }
+        }
+        let spec = LaunchSpec {
+            kernel: Some("ddiv".into()),
+            grid: [(n / 128) as u32, 1, 1],
+            block: [128, 1, 1],
+            shared_bytes: 0,
+            params: vec![buf(&a), buf(&b), buf(&vec![0; 9 * n])],
+        };
+        let ptx = exec::run(&m, &file, &spec, &exec::RunOptions::default()).expect("PTX run");
+        let sass = fermi_exec::run_module(&cubin, &spec, &fermi_exec::Options::default())
+            .expect("Fermi run");
+        let (pb, sb) = (ptx.buffers[2].bytes(), sass.buffers[2].bytes());
+        for k in 0..n {
+            let w = |v: &[u8], j: usize| {
+                let o = 72 * k + 8 * j;
+                u64::from_le_bytes(v[o..o + 8].try_into().expect("8 bytes"))
+            };
+            let (x, y) = (f64::from_bits(a[k]), f64::from_bits(b[k]));
+            let ok = |got: u64, want: f64| want.is_nan() || got == want.to_bits();
+            let rust_ok = ok(w(&sb, 0), x / y) && ok(w(&sb, 4), 1.0 / y) && ok(w(&sb, 8), x / 3.0);
+            if (0..9).any(|j| w(&pb, j) != w(&sb, j)) || !rust_ok {
+                mismatches += 1;
+                if mismatches <= 10 {
+                    eprintln!(
+                        "mismatch: {:#018x} / {:#018x}: PTX {:016x?} Fermi {:016x?}",
+                        a[k],
+                        b[k],
+                        (0..9).map(|j| w(&pb, j)).collect::<Vec<_>>(),
+                        (0..9).map(|j| w(&sb, j)).collect::<Vec<_>>()
+                    );
+                }
+            }
+        }
+        done += n;
+    }
+    println!(
+        "{done} pairs x (4 divisions, 4 reciprocals, 1 by 3.0): {mismatches} mismatches ({:.1} s)",
+        start.elapsed().as_secs_f64()
+    );
+    mismatches += sqrt_sweep(pairs);
+    if mismatches > 0 {
+        std::process::exit(1);
+    }
+}
+
+/// `sqrt.rn/.rz/.rm/.rp.f64` over `count` random values (a third subnormal): both executors
+/// bit for bit, `.rn` against Rust's `sqrt`. Returns the number of mismatches.
+fn sqrt_sweep(count: usize) -> usize {
+    let file = diag::SourceFile::new("dsqrt.ptx", SQRT);
+    let (m, d) = check::check_source(&file);
+    assert!(!diag::has_errors(&d));
+    let m = m.expect("module");
+    let cubin = codegen::compile_module(&m, &file).expect("compiles").cubin;
+    let mut s = 0x5851_f42d_4c95_7f2du64;
+    let (mut done, mut mismatches) = (0usize, 0usize);
+    let start = std::time::Instant::now();
+    while done < count {
+        let n = (1usize << 16).min(count - done).next_multiple_of(128);
+        let x: Vec<u64> = (0..n)
+            .map(|k| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                if k % 3 == 0 {
+                    s & 0x000f_ffff_ffff_ffff
+                } else {
+                    s & 0x7fff_ffff_ffff_ffff
+                }
+            })
+            .collect();
+        let spec = LaunchSpec {
+            kernel: Some("dsqrt".into()),
+            grid: [(n / 128) as u32, 1, 1],
+            block: [128, 1, 1],
+            shared_bytes: 0,
+            params: vec![buf(&x), buf(&vec![0; 4 * n])],
+        };
+        let ptx = exec::run(&m, &file, &spec, &exec::RunOptions::default()).expect("PTX run");
+        let sass = fermi_exec::run_module(&cubin, &spec, &fermi_exec::Options::default())
+            .expect("Fermi run");
+        let (pb, sb) = (ptx.buffers[1].bytes(), sass.buffers[1].bytes());
+        for (k, &v) in x.iter().enumerate() {
+            let w = |b: &[u8], j: usize| {
+                let o = 32 * k + 8 * j;
+                u64::from_le_bytes(b[o..o + 8].try_into().expect("8 bytes"))
+            };
+            let r = f64::from_bits(v).sqrt();
+            if (0..4).any(|j| w(&pb, j) != w(&sb, j)) || (!r.is_nan() && w(&sb, 0) != r.to_bits()) {
+                mismatches += 1;
+                if mismatches <= 10 {
+                    eprintln!("sqrt mismatch: {v:#018x}");
+                }
+            }
+        }
+        done += n;
+    }
+    println!(
+        "{done} values x 4 square roots: {mismatches} mismatches ({:.1} s)",
+        start.elapsed().as_secs_f64()
+    );
+    mismatches
+}

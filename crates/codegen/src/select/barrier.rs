@@ -1,0 +1,62 @@
+//! `bar.sync`/`barrier.sync`/`bar.arrive` with a barrier number and a thread count, and `trap`.
+//!
+//! `bar.sync 0` without a count is NVIDIA's `__syncthreads()`, `BAR.RED.POPC RZ, RZ`. Every
+//! other form is `BAR.SYNC a, b` / `BAR.ARV a, b`: the barrier (0–15, an immediate or a
+//! register) and the thread count (a multiple of 32, an immediate up to 0xfff or a register;
+//! RZ, i.e. 0, for the whole CTA when PTX omits it), as the Fermi executor and PTX define them.
+
+use super::{hex, Selector, R};
+use ir::{Inst, Operand};
+use isa::Flag;
+
+impl Selector<'_> {
+    pub(super) fn barrier(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let arrive = inst.mods.has(Flag::Arrive);
+        let id = inst.operands.first();
+        let count = inst
+            .operands
+            .get(1)
+            .filter(|o| !matches!(o, Operand::Omitted));
+        self.uses_bar = true;
+        if !arrive && matches!(id, Some(Operand::Imm(0))) && count.is_none() {
+            self.emit(g, "BAR.RED.POPC RZ, RZ;".into());
+            return Ok(());
+        }
+        let id = match id {
+            Some(Operand::Imm(0)) => "RZ".to_string(),
+            Some(Operand::Imm(n)) if *n < 16 => hex(*n as i64),
+            Some(Operand::Imm(_)) => return Err("a barrier number above 15".into()),
+            Some(Operand::Reg(r)) => self.gpr(*r)?,
+            _ => return Err("an unsupported barrier operand".into()),
+        };
+        let count = match count {
+            None | Some(Operand::Imm(0)) => "RZ".to_string(),
+            Some(Operand::Imm(n)) if *n <= 0xfff => hex(*n as i64),
+            Some(Operand::Imm(_)) => return Err("a barrier thread count above 0xfff".into()),
+            Some(Operand::Reg(r)) => self.gpr(*r)?,
+            _ => return Err("an unsupported barrier thread count".into()),
+        };
+        let op = if arrive { "ARV" } else { "SYNC" };
+        self.emit(g, format!("BAR.{op} {id}, {count};"));
+        Ok(())
+    }
+}
+
+impl Selector<'_> {
+    /// `trap`: `BPT.TRAP`, the kernel stops with a fault (exit code 3). A guarded trap
+    /// branches around it (the Fermi executor traps a warp that reaches `BPT` with any guard):
+    /// lanes that do not trap jump, so only trapping lanes reach it.
+    pub(super) fn trap(&mut self, g: &str) -> R<()> {
+        let skip = format!("{}T{}L", self.label_prefix, self.out.len());
+        if let Some(p) = g.strip_prefix("@!") {
+            self.emit("", format!("@{p}BRA {skip};"));
+        } else if let Some(p) = g.strip_prefix('@') {
+            self.emit("", format!("@!{p}BRA {skip};"));
+        }
+        self.emit("", "BPT.TRAP 0x1;".into());
+        if !g.is_empty() {
+            self.out.push(super::Line::Label(skip));
+        }
+        Ok(())
+    }
+}
