@@ -135,6 +135,7 @@ fn main() {
             block: [128, 1, 1],
             shared_bytes: 0,
             params: vec![buf(&a), buf(&b), buf(&vec![0; 9 * n])],
+            textures: Vec::new(),
         };
         let ptx = exec::run(&m, &file, &spec, &exec::RunOptions::default()).expect("PTX run");
         let sass = fermi_exec::run_module(&cubin, &spec, &fermi_exec::Options::default())
@@ -204,6 +205,7 @@ fn sqrt_sweep(count: usize) -> usize {
             block: [128, 1, 1],
             shared_bytes: 0,
             params: vec![buf(&x), buf(&vec![0; 4 * n])],
+            textures: Vec::new(),
         };
         let ptx = exec::run(&m, &file, &spec, &exec::RunOptions::default()).expect("PTX run");
         let sass = fermi_exec::run_module(&cubin, &spec, &fermi_exec::Options::default())
