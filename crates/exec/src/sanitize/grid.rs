@@ -97,22 +97,21 @@ impl GridShadow {
             return;
         };
         let mut g = shard.lock().unwrap_or_else(|e| e.into_inner());
-        if !g.contains_key(&page) {
-            if self.pages.fetch_add(1, Ordering::Relaxed) >= self.max_pages {
-                self.pages.fetch_sub(1, Ordering::Relaxed);
-                let n = bytes
-                    .iter()
-                    .filter(|s| s.cta_w.who != 0 || s.cta_r.who != 0)
-                    .count();
-                self.unchecked.fetch_add(n as u64, Ordering::Relaxed);
-                return;
+        let p = match g.entry(page) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                if self.pages.fetch_add(1, Ordering::Relaxed) >= self.max_pages {
+                    self.pages.fetch_sub(1, Ordering::Relaxed);
+                    let n = bytes
+                        .iter()
+                        .filter(|s| s.cta_w.who != 0 || s.cta_r.who != 0)
+                        .count();
+                    self.unchecked.fetch_add(n as u64, Ordering::Relaxed);
+                    return;
+                }
+                e.insert(vec![GridByte::default(); GRID_PAGE as usize].into_boxed_slice())
             }
-            g.insert(
-                page,
-                vec![GridByte::default(); GRID_PAGE as usize].into_boxed_slice(),
-            );
-        }
-        let Some(p) = g.get_mut(&page) else { return };
+        };
         for (k, s) in bytes.iter().enumerate() {
             let addr = base + k as u64;
             let Some(b) = p.get_mut((addr % GRID_PAGE) as usize) else {
