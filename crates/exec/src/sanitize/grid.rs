@@ -15,20 +15,51 @@ use std::sync::{Arc, Mutex};
 
 /// Device bytes per page of the grid shadow.
 const GRID_PAGE: u64 = 4096;
-/// Host bytes the grid shadow may hold (24 per device byte: about 44 Mi device bytes).
+/// Host bytes the grid shadow may hold (16 per device byte: 64 Mi device bytes).
 /// Pages past the budget are not tracked; their bytes are counted and reported.
 pub(crate) const GRID_SHADOW_HOST_BYTES: usize = 1 << 30;
 /// Lock stripes (pages are spread over them by number).
 const SHARDS: usize = 64;
 
-/// One device byte: the lowest-numbered CTA that stored to it and that loaded it.
+/// One device byte: the lowest-numbered CTA that stored to it and that loaded it, with the
+/// thread and instruction packed into a tag (16 host bytes per device byte).
 #[derive(Clone, Copy, Debug, Default)]
 struct GridByte {
     /// Linear CTA index + 1 (0: none; CTAs past 2^32 − 2 are not tracked).
     w_cta: u32,
-    w: Mark,
+    w: Tag,
     r_cta: u32,
-    r: Mark,
+    r: Tag,
+}
+
+/// A [`Mark`] in 32 bits: thread index (10 bits: at most 1,024 threads per CTA) and
+/// instruction (22 bits; a program with more instructions shows line 0 for the other party).
+#[derive(Clone, Copy, Debug, Default)]
+struct Tag(u32);
+
+const PC_BITS: u32 = 22;
+
+impl Tag {
+    fn pack(m: Mark) -> Tag {
+        let pc = if m.pc < 1 << PC_BITS {
+            m.pc
+        } else {
+            (1 << PC_BITS) - 1
+        };
+        Tag((m.who.saturating_sub(1) & 0x3ff) << PC_BITS | pc)
+    }
+
+    fn unpack(self) -> Mark {
+        let pc = self.0 & ((1 << PC_BITS) - 1);
+        Mark {
+            who: (self.0 >> PC_BITS) + 1,
+            pc: if pc == (1 << PC_BITS) - 1 {
+                u32::MAX
+            } else {
+                pc
+            },
+        }
+    }
 }
 
 /// A race between two CTAs found while merging: the byte, whether the earlier-recorded
@@ -128,23 +159,23 @@ impl GridShadow {
             };
             if s.cta_w.who != 0 {
                 if b.w_cta != 0 && b.w_cta != me {
-                    race(true, s.cta_w, b.w_cta, b.w);
+                    race(true, s.cta_w, b.w_cta, b.w.unpack());
                 } else if b.r_cta != 0 && b.r_cta != me {
-                    race(false, s.cta_w, b.r_cta, b.r);
+                    race(false, s.cta_w, b.r_cta, b.r.unpack());
                 }
             }
             if s.cta_r.who != 0 && b.w_cta != 0 && b.w_cta != me {
-                race(false, s.cta_r, b.w_cta, b.w);
+                race(false, s.cta_r, b.w_cta, b.w.unpack());
             }
             // Keep the lowest-numbered CTA of each kind, so what is shown does not depend
             // on which worker merged first (with two CTAs at least).
             if s.cta_w.who != 0 && (b.w_cta == 0 || me < b.w_cta) {
                 b.w_cta = me;
-                b.w = s.cta_w;
+                b.w = Tag::pack(s.cta_w);
             }
             if s.cta_r.who != 0 && (b.r_cta == 0 || me < b.r_cta) {
                 b.r_cta = me;
-                b.r = s.cta_r;
+                b.r = Tag::pack(s.cta_r);
             }
         }
     }

@@ -84,6 +84,8 @@ pub(crate) struct GlobalShadow {
     used: usize,
     /// Most pages held (from the host-memory budget).
     max_pages: usize,
+    /// The page found last and its slot (accesses come in runs within a page).
+    last: Option<(u64, u32)>,
     /// Device bytes not tracked because the shadow was full.
     pub unchecked: u64,
 }
@@ -94,6 +96,7 @@ impl GlobalShadow {
         self.max_pages = host_bytes / (PAGE as usize * std::mem::size_of::<ByteShadow>());
         self.pages.truncate(self.max_pages);
         self.index.clear();
+        self.last = None;
         self.used = 0;
         self.unchecked = 0;
     }
@@ -101,8 +104,9 @@ impl GlobalShadow {
     /// The shadow of byte `addr`, allocating its page; `None` when the shadow is full.
     pub fn get(&mut self, addr: u64) -> Option<&mut ByteShadow> {
         let page = addr / PAGE;
-        let slot = match self.index.get(&page) {
-            Some(&i) => i as usize,
+        let cached = self.last.filter(|l| l.0 == page).map(|l| l.1);
+        let slot = match cached.or_else(|| self.index.get(&page).copied()) {
+            Some(i) => i as usize,
             None => {
                 if self.used >= self.max_pages {
                     self.unchecked += 1;
@@ -120,6 +124,7 @@ impl GlobalShadow {
                 i
             }
         };
+        self.last = Some((page, slot as u32));
         self.pages.get_mut(slot)?.get_mut((addr % PAGE) as usize)
     }
 
