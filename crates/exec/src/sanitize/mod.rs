@@ -19,7 +19,7 @@
 //!   a waiting and a missing thread; the launch still ends with the deadlock fault).
 //!
 //! The executor runs the same code with a hook after each instruction's guard is evaluated
-//! ([`crate::warp::Warp::run_with`]); without `--sanitize` the hook is a type whose methods
+//! (`Warp::run_with`); without `--sanitize` the hook is a type whose methods
 //! are empty, so it compiles away. A launch's findings are collected in a [`Sanitizer`],
 //! which outlives the launch so findings are reported even when the launch faults.
 //!
