@@ -12,10 +12,10 @@
 //! What is not translated is an error naming the instruction and the reason; see
 //! docs/codegen.md for what is and is not covered.
 
-pub mod alloc;
-pub mod body;
-pub mod calls;
-pub mod cfg;
+mod alloc;
+mod body;
+mod calls;
+mod cfg;
 pub mod coverage;
 pub mod opt;
 pub mod regs;

@@ -79,7 +79,7 @@ impl CtaRunner {
         if let (Some(san), Some(s)) = (ctx.sanitize, self.san.as_deref_mut()) {
             let [gx, gy, _] = ctx.nctaid.map(u64::from);
             let [x, y, z] = ctaid.map(u64::from);
-            s.flush(san, x + gx * (y + gy * z));
+            s.flush(ctx, san, x + gx * (y + gy * z));
         }
         r
     }
@@ -195,12 +195,12 @@ impl CtaRunner {
                     };
                     return Err(Some(Self::fault(ctx, w, w.pc, lf)));
                 }
-                let released = Self::release(ctx, warps, &mut bars);
+                let (released, uncounted) = Self::release(ctx, warps, &mut bars);
                 if let Some(h) = san.as_deref_mut() {
                     if let Some(b) = arrival {
                         h.arrive(ctx, warps, i, b);
                     }
-                    h.completed(released);
+                    h.completed(ctx, warps, released, uncounted);
                 }
             }
             if warps.iter().all(|w| w.is_done()) {
@@ -208,7 +208,12 @@ impl CtaRunner {
             }
             if !progressed {
                 match Self::deadlock(ctx, warps) {
-                    Some(f) => return Err(Some(f)),
+                    Some(f) => {
+                        if let Some(h) = san.as_deref_mut() {
+                            h.deadlock(ctx, warps);
+                        }
+                        return Err(Some(f));
+                    }
                     None => break,
                 }
             }
@@ -255,9 +260,11 @@ impl CtaRunner {
         Some(Self::fault(ctx, first, first.pc.saturating_sub(1), lf))
     }
 
-    /// Complete every barrier whose expected arrivals are in; returns them (bit per id).
-    fn release(_ctx: &Ctx<'_>, warps: &mut [Warp], bars: &mut [BarState; 16]) -> u16 {
+    /// Complete every barrier whose expected arrivals are in; returns them (bit per id) and
+    /// which of them had no thread count (for the sanitizer).
+    fn release(_ctx: &Ctx<'_>, warps: &mut [Warp], bars: &mut [BarState; 16]) -> (u16, u16) {
         let mut released = 0u16;
+        let mut uncounted = 0u16;
         let live: u32 = warps.iter().map(|w| w.live_threads()).sum();
         for (id, s) in bars.iter_mut().enumerate() {
             if !s.used {
@@ -281,6 +288,9 @@ impl CtaRunner {
             let st = *s;
             *s = BarState::default();
             released |= 1 << id;
+            if count.is_none() {
+                uncounted |= 1 << id;
+            }
             for w in warps.iter_mut() {
                 let Some(b) = w.barrier else { continue };
                 if (b.id & 15) as usize != id {
@@ -299,7 +309,7 @@ impl CtaRunner {
                 }
             }
         }
-        released
+        (released, uncounted)
     }
 }
 

@@ -360,7 +360,13 @@ pub fn run(
                     .map_err(|e| ExecError::Launch(format!("params[{i}]: {e}")))?;
                 *ty
             }
-            ParamSpec::Zeros { ty, .. } | ParamSpec::Value { ty, .. } => *ty,
+            ParamSpec::Zeros { ty, .. } | ParamSpec::Value { ty, .. } => {
+                // The host gave no data: reads before a kernel store are initcheck errors.
+                if let Some(san) = opts.sanitize {
+                    san.track_uninitialised(ptr.0, len);
+                }
+                *ty
+            }
         };
         let mut a = Arg::u64(ptr.0);
         a.0.truncate(kp.size as usize);

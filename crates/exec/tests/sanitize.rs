@@ -176,17 +176,27 @@ fn racecheck_reports_global_write_after_write_between_warps() {
     let text = global_race_kernel(true);
     let o = run(&text, 64, 64);
     o.result.expect("runs");
-    // Within warp 0 the writes to out[0] are ordered (lock-step); warp 1's thread 32 is the
-    // first to overwrite what thread 31 of warp 0 wrote last (lanes store in lane order).
-    assert_eq!(o.findings.len(), 1, "{:#?}", o.findings);
-    let f = &o.findings[0];
-    assert_eq!(
-        (f.check, f.title.as_str()),
-        (Check::Racecheck, "write-after-write hazard")
-    );
+    // Warp 1's thread 32 is the first to overwrite what thread 31 of warp 0 wrote last
+    // (lanes store in lane order); and inside warp 0's store, lane 1 stores 1 over lane 0's
+    // 0 in the same instruction (two values for one byte: a race in any order).
+    assert_eq!(o.findings.len(), 2, "{:#?}", o.findings);
+    let f = o
+        .findings
+        .iter()
+        .find(|f| f.title == "write-after-write hazard")
+        .expect("WAW between warps");
+    assert_eq!(f.check, Check::Racecheck);
     assert_eq!(f.line, line_of(&text, "// SAME"));
     assert_eq!(tid(f, 0), [32, 0, 0]);
     assert_eq!(tid(f, 1), [31, 0, 0]);
+    assert_eq!(f.address, Some(FIRST_BASE));
+    let f = o
+        .findings
+        .iter()
+        .find(|f| f.title == "write-after-write hazard within one instruction")
+        .expect("WAW inside one instruction");
+    assert_eq!(f.line, line_of(&text, "// SAME"));
+    assert_eq!((tid(f, 0), tid(f, 1)), ([1, 0, 0], [0, 0, 0]));
     assert_eq!(f.address, Some(FIRST_BASE));
     let clean = run(&global_race_kernel(false), 64, 64);
     assert!(clean.findings.is_empty(), "{:#?}", clean.findings);

@@ -29,6 +29,13 @@ pub fn print(san: &Sanitizer, file: &diag::SourceFile) -> Report {
             "========= ({dropped} further errors were counted but not kept)\n"
         ));
     }
+    let unchecked = san.unchecked_bytes();
+    if unchecked > 0 {
+        text.push_str(&format!(
+            "========= ({unchecked} global byte accesses were not race-checked: the shadow \
+             memory budget was reached)\n"
+        ));
+    }
     text.push_str(&format!(
         "========= ERROR SUMMARY: {errors} error{}\n",
         if errors == 1 { "" } else { "s" }

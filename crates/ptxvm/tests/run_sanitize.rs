@@ -125,3 +125,62 @@ fn a_correct_kernel_reports_zero_errors_and_exits_0() {
     assert!(err.contains("ERROR SUMMARY: 0 errors"), "{err}");
     assert!(!err.contains("racecheck"), "{err}");
 }
+
+/// Each thread adds 1 to out[t]: a read of the buffer before any store.
+const INCREMENT: &str = ".version 6.0
+.target sm_60
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    mov.u32 %r1, %tid.x;
+    ld.param.u64 %rd1, [out];
+    mul.wide.u32 %rd2, %r1, 4;
+    add.u64 %rd3, %rd1, %rd2;
+    ld.global.u32 %r2, [%rd3];
+    add.u32 %r2, %r2, 1;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
+";
+
+#[test]
+fn a_zeros_buffer_read_before_any_store_is_an_initcheck_error_and_host_data_is_not() {
+    let dir = scratch_dir("run-sanitize-global-init");
+    let p = dir.join("inc.ptx");
+    std::fs::write(&p, INCREMENT).unwrap();
+    let file = p.to_str().unwrap();
+    let go = |arg: &str| {
+        ptxvm(&[
+            "run",
+            file,
+            "--grid",
+            "1",
+            "--block",
+            "4",
+            "--arg",
+            arg,
+            "--sanitize",
+            "-q",
+        ])
+    };
+    let o = go("zeros:u32:4");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    // Line 12 is the load; thread 0 meets it first, at the buffer's first byte.
+    assert!(
+        err.contains("initcheck: read of uninitialised global memory"),
+        "{err}"
+    );
+    assert!(
+        err.contains("inc.ptx:12: ld.global.u32 %r2, [%rd3];"),
+        "{err}"
+    );
+    assert!(err.contains("thread (0, 0, 0) in block (0, 0, 0)"), "{err}");
+    assert!(err.contains("ERROR SUMMARY: 1 error\n"), "{err}");
+    let o = go("buf:u32:1,2,3,4");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("ERROR SUMMARY: 0 errors"), "{err}");
+}

@@ -39,7 +39,7 @@
 
 pub mod ast;
 mod comments;
-pub mod lexer;
+mod lexer;
 mod parser;
 mod printer;
 mod same;

@@ -2,17 +2,14 @@
 //! its guard is evaluated, before it runs) and the CTA scheduler reports barrier arrivals and
 //! completions.
 
-use super::shadow::{ByteShadow, GlobalShadow, WarpShadow, Who};
+use super::grid::{CtaRace, UninitRanges};
+use super::shadow::{ByteShadow, GlobalShadow, Mark, Stamp, WarpShadow, Who};
 use super::{Check, Finding, Key, Party, Sanitizer};
 use crate::lanes::LANES;
 use crate::memory::{CONST_WINDOW, LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_BYTES};
 use crate::program::{Addr, CallArg, Inst, Op, Space};
 use crate::warp::{BarrierWait, Ctx, Warp};
 use std::collections::BTreeMap;
-
-/// Most global bytes one CTA's race shadow tracks (about 50 bytes of host memory each): a
-/// CTA that touches more is checked on the first 4 Mi bytes it touches only.
-const GLOBAL_SHADOW_BYTES: usize = 4 << 20;
 
 /// Called by the warp loop before each instruction.
 pub(crate) trait StepHook {
@@ -35,11 +32,16 @@ enum Access {
     Atomic,
 }
 
-/// A barrier's first arrival in the current phase.
-#[derive(Clone, Copy, Debug, Default)]
+/// A barrier's current phase.
+#[derive(Clone, Debug, Default)]
 struct BarWatch {
     /// PC and thread of the first arrival.
     first: Option<(u32, Who)>,
+    /// The join of the vector clocks of the warps that arrived (bar.sync, bar.red and
+    /// bar.arrive alike): what every waiting warp is ordered after once it completes.
+    join: Vec<u32>,
+    /// Warps waiting at it (bit per warp).
+    waiting: u64,
 }
 
 /// The sanitizer state of the CTA a worker is running.
@@ -47,12 +49,26 @@ struct BarWatch {
 pub(crate) struct CtaSanitizer {
     shared: Vec<ByteShadow>,
     global: GlobalShadow,
-    /// Barrier phase: incremented whenever a barrier completes.
-    epoch: u32,
+    nwarps: usize,
+    /// Vector clocks, one row per warp: `clocks[w * nwarps + o]` is the latest clock of warp
+    /// `o` that warp `w` is ordered after (through barriers both took part in). A warp's
+    /// own component advances at each barrier it arrives at. Only threads that took part
+    /// in a barrier are ordered by it (named barriers with a count, `bar.arrive`).
+    clocks: Vec<u32>,
+    /// Per warp: barriers and `bar.warp.sync` it executed. On sm_70 and later the lanes of
+    /// a warp are ordered only by these (independent thread scheduling).
+    wsync: Vec<u32>,
+    /// Instructions run in this CTA so far (two lanes of one instruction instance share it).
+    serial: u32,
+    sm: u32,
     warps: Vec<WarpShadow>,
-    bars: [BarWatch; 16],
+    /// Per thread: the instruction where it exited (for synccheck reports).
+    exit_pc: Vec<u32>,
+    bars: Vec<BarWatch>,
     ctaid: [u32; 3],
     ntid: [u32; 3],
+    cta_index: u64,
+    uninit: UninitRanges,
     found: BTreeMap<Key, Finding>,
 }
 
@@ -61,8 +77,20 @@ impl CtaSanitizer {
     pub fn reset(&mut self, ctx: &Ctx<'_>, ctaid: [u32; 3], nwarps: usize, shared_len: usize) {
         self.shared.clear();
         self.shared.resize(shared_len, ByteShadow::default());
-        self.global.clear();
-        self.epoch = 1;
+        self.global
+            .clear(ctx.sanitize.map_or(0, |s| s.cta_budget()));
+        self.nwarps = nwarps;
+        self.clocks.clear();
+        self.clocks.resize(nwarps * nwarps, 0);
+        for w in 0..nwarps {
+            if let Some(c) = self.clocks.get_mut(w * nwarps + w) {
+                *c = 1;
+            }
+        }
+        self.wsync.clear();
+        self.wsync.resize(nwarps, 0);
+        self.serial = 0;
+        self.sm = ctx.prog.sanitize.sm;
         self.warps.resize_with(nwarps, WarpShadow::default);
         for w in &mut self.warps {
             w.reset(
@@ -71,16 +99,83 @@ impl CtaSanitizer {
                 ctx.prog.n_pred as usize,
             );
         }
-        self.bars = Default::default();
+        self.exit_pc.clear();
+        self.exit_pc.resize(nwarps * LANES, 0);
+        self.bars.clear();
+        self.bars.resize_with(16, BarWatch::default);
         self.ctaid = ctaid;
         self.ntid = ctx.ntid;
+        let [gx, gy, _] = ctx.nctaid.map(u64::from);
+        let [x, y, z] = ctaid.map(u64::from);
+        self.cta_index = x + gx * (y + gy * z);
+        self.uninit = ctx.sanitize.map(|s| s.uninit_ranges()).unwrap_or_default();
         self.found.clear();
     }
 
-    /// Hand this CTA's findings to the launch's collector.
-    pub fn flush(&mut self, san: &Sanitizer, cta_index: u64) {
+    /// Hand this CTA's findings to the launch's collector, after merging its global
+    /// accesses into the launch's shadow (races between CTAs).
+    pub fn flush(&mut self, ctx: &Ctx<'_>, san: &Sanitizer, cta_index: u64) {
+        let mut races = Vec::new();
+        // In address order, so the first race shown is at the lowest address.
+        let mut pages: Vec<(u64, &[ByteShadow])> = self.global.pages().collect();
+        pages.sort_unstable_by_key(|p| p.0);
+        for (base, page) in pages {
+            san.grid.merge(cta_index, base, page, &mut races);
+        }
+        san.add_unchecked(self.global.unchecked);
+        for r in races {
+            self.cta_race(ctx, san, r);
+        }
         let found = std::mem::take(&mut self.found);
         san.merge(cta_index, found.into_iter().collect());
+    }
+
+    /// Report a race between this CTA and another, the lower-numbered CTA's thread first
+    /// (so the report does not depend on which CTA finished first).
+    fn cta_race(&self, ctx: &Ctx<'_>, san: &Sanitizer, r: CtaRace) {
+        let [gx, gy, _] = ctx.nctaid.map(|n| u64::from(n.max(1)));
+        let ctaid_of = |i: u64| {
+            [
+                (i % gx) as u32,
+                ((i / gx) % gy) as u32,
+                (i / (gx * gy)) as u32,
+            ]
+        };
+        let mine = (self.cta_index, r.mine);
+        let other = (r.other_cta, r.other);
+        let (a, b) = if other.0 < mine.0 {
+            (other, mine)
+        } else {
+            (mine, other)
+        };
+        let party = |(cta, m): (u64, Mark)| Party {
+            ctaid: ctaid_of(cta),
+            tid: self.tid_of(m.who),
+            line: line_of(ctx, m.pc),
+        };
+        let title = if r.both_write {
+            "write-after-write hazard between CTAs"
+        } else {
+            "read-write hazard between CTAs"
+        };
+        let f = Finding {
+            check: Check::Racecheck,
+            title: title.into(),
+            kernel: ctx.prog.kernel_name(ctx.kernel).to_string(),
+            file: ctx.prog.file.clone(),
+            line: line_of(ctx, a.1.pc),
+            threads: vec![party(a), party(b)],
+            address: Some(r.addr),
+            space: Some(Space::Global),
+            detail: format!(
+                "threads of two CTAs access the byte, at least one writing, and no barrier \
+                 orders CTAs (the second thread shown accessed it at line {})",
+                line_of(ctx, b.1.pc)
+            ),
+            occurrences: 1,
+        };
+        let key = f.key(a.1.pc, b.1.pc);
+        san.merge(a.0, vec![(key, f)]);
     }
 
     fn tid_of(&self, who: Who) -> [u32; 3] {
@@ -134,6 +229,28 @@ impl CtaSanitizer {
     /// A warp stopped at barrier `b` (its `pc` is past the barrier instruction).
     pub fn arrive(&mut self, ctx: &Ctx<'_>, warps: &[Warp], wi: usize, b: BarrierWait) {
         let Some(w) = warps.get(wi) else { return };
+        let n = self.nwarps;
+        if let (Some(row), Some(slot)) = (
+            self.clocks.get(wi * n..(wi + 1) * n),
+            self.bars.get_mut((b.id & 15) as usize),
+        ) {
+            slot.join.resize(n, 0);
+            for (j, &c) in slot.join.iter_mut().zip(row) {
+                *j = (*j).max(c);
+            }
+            if b.waits && wi < 64 {
+                slot.waiting |= 1 << wi;
+            }
+        }
+        // What the warp does after arriving is not covered by this barrier.
+        if let Some(c) = self.clocks.get_mut(wi * n + wi) {
+            *c = c.wrapping_add(1);
+        }
+        if b.waits {
+            if let Some(s) = self.wsync.get_mut(wi) {
+                *s = s.wrapping_add(1);
+            }
+        }
         if !b.waits || b.count.is_some() {
             return;
         }
@@ -166,19 +283,125 @@ impl CtaSanitizer {
         }
     }
 
-    /// Barriers `ids` (bit per barrier) completed: a new barrier phase begins.
-    pub fn completed(&mut self, ids: u16) {
-        if ids == 0 {
-            return;
-        }
-        self.epoch = self.epoch.wrapping_add(1);
+    /// Barriers `ids` (bit per barrier) completed, `uncounted` of them without a thread
+    /// count: each waiting warp is now ordered after every warp that arrived. A barrier
+    /// for the whole CTA that completes while some of its threads have exited is a
+    /// synccheck error (see docs/sanitizer.md for why).
+    pub fn completed(&mut self, ctx: &Ctx<'_>, warps: &[Warp], ids: u16, uncounted: u16) {
+        let n = self.nwarps;
         for id in 0..16usize {
-            if ids >> id & 1 != 0 {
-                if let Some(slot) = self.bars.get_mut(id) {
-                    *slot = BarWatch::default();
+            if ids >> id & 1 == 0 {
+                continue;
+            }
+            let Some(slot) = self.bars.get_mut(id).map(std::mem::take) else {
+                continue;
+            };
+            for wi in 0..n.min(64) {
+                if slot.waiting >> wi & 1 == 0 {
+                    continue;
+                }
+                if let Some(row) = self.clocks.get_mut(wi * n..(wi + 1) * n) {
+                    for (c, &j) in row.iter_mut().zip(&slot.join) {
+                        *c = (*c).max(j);
+                    }
                 }
             }
+            if uncounted >> id & 1 == 0 {
+                continue;
+            }
+            let Some((pc, who)) = slot.first else {
+                continue;
+            };
+            let Some(w) = warps.iter().find(|w| w.exited & w.lanes != 0) else {
+                continue;
+            };
+            let lane = (w.exited & w.lanes).trailing_zeros() as usize;
+            let gone: u32 = warps
+                .iter()
+                .map(|w| (w.exited & w.lanes).count_ones())
+                .sum();
+            let live: u32 = warps.iter().map(|w| w.live_threads()).sum();
+            let epc = self
+                .exit_pc
+                .get(w.warp_id as usize * LANES + lane)
+                .copied()
+                .unwrap_or(0);
+            self.report(
+                ctx,
+                Check::Synccheck,
+                "barrier not reached by exited threads".into(),
+                (pc, who),
+                Some((epc, who_of(w, lane))),
+                None,
+                format!(
+                    "barrier {id} completed with the {live} threads still running; {gone} \
+                     threads of the CTA exited without reaching it (the second thread shown, \
+                     at line {}). Every thread of the CTA must reach a CTA-wide barrier",
+                    line_of(ctx, epc)
+                ),
+            );
         }
+    }
+
+    /// The CTA cannot go on: every unfinished warp waits at a barrier that can never
+    /// complete. Report the first waiting thread and a thread that never arrives (it waits
+    /// elsewhere, or is a lane of a waiting warp that is not at the barrier).
+    pub fn deadlock(&mut self, ctx: &Ctx<'_>, warps: &[Warp]) {
+        let Some((wi, b)) = warps
+            .iter()
+            .enumerate()
+            .find_map(|(i, w)| w.barrier.map(|b| (i, b)))
+        else {
+            return;
+        };
+        let Some(w) = warps.get(wi) else { return };
+        let pc = w.pc.saturating_sub(1);
+        let who = who_of(w, Warp::first_lane(b.mask) as usize);
+        let missing = warps.iter().find_map(|x| {
+            let live = x.lanes & !x.exited;
+            match x.barrier {
+                Some(xb) if xb.id == b.id => {
+                    let absent = live & !xb.mask;
+                    (absent != 0).then(|| {
+                        let lane = absent.trailing_zeros() as usize;
+                        let lpc = x.lane_pc.get(lane).copied().unwrap_or(x.pc);
+                        (lpc, who_of(x, lane))
+                    })
+                }
+                Some(xb) => (live != 0).then(|| {
+                    let lane = Warp::first_lane(xb.mask) as usize;
+                    (x.pc.saturating_sub(1), who_of(x, lane))
+                }),
+                None => (live != 0).then(|| (x.pc, who_of(x, live.trailing_zeros() as usize))),
+            }
+        });
+        let waiting: u32 = warps
+            .iter()
+            .filter_map(|x| x.barrier.filter(|xb| xb.id == b.id))
+            .map(|xb| xb.mask.count_ones())
+            .sum();
+        let detail = match missing {
+            Some((mpc, _)) => format!(
+                "{waiting} threads wait at barrier {} for threads that never arrive (the second \
+                 thread shown is at line {}); the launch stops with a deadlock fault",
+                b.id,
+                line_of(ctx, mpc)
+            ),
+            None => format!(
+                "{waiting} threads wait at barrier {} for a thread count that the running \
+                 threads cannot reach; the launch stops with a deadlock fault",
+                b.id
+            ),
+        };
+        self.report(
+            ctx,
+            Check::Synccheck,
+            "barrier never completes".into(),
+            (pc, who),
+            missing,
+            None,
+            detail,
+        );
     }
 
     fn registers(&mut self, w: &Warp, ctx: &Ctx<'_>, mask: u32) {
@@ -300,7 +523,13 @@ impl CtaSanitizer {
                     // Misaligned: the executor faults with its own message.
                     continue;
                 }
-                self.access(w, ctx, lane, space, ea, size, access);
+                // The stored value, so two lanes storing one byte in one instruction race
+                // only when they store different values.
+                let value = match &inst.op {
+                    Op::St { a, .. } => a.get(k as usize).map(|&s| w.src(s, lane)),
+                    _ => None,
+                };
+                self.access(w, ctx, lane, space, ea, size, access, value);
             }
         }
     }
@@ -315,6 +544,7 @@ impl CtaSanitizer {
         ea: u64,
         size: u64,
         access: Access,
+        value: Option<u64>,
     ) {
         let pc = w.pc;
         let who = who_of(w, lane);
@@ -377,14 +607,17 @@ impl CtaSanitizer {
             return;
         }
         match space {
-            Space::Shared => {
-                for b in off..off + size {
-                    self.byte(ctx, pc, who, b, ea + (b - off), Space::Shared, access);
-                }
-            }
-            Space::Global | Space::Generic => {
-                for b in off..off + size {
-                    self.byte(ctx, pc, who, b, b, Space::Global, access);
+            Space::Shared | Space::Global | Space::Generic => {
+                let sp = if space == Space::Shared {
+                    Space::Shared
+                } else {
+                    Space::Global
+                };
+                for k in 0..size {
+                    let val = value.map(|v| (v >> (8 * k)) as u8);
+                    let at = off + k;
+                    let shown = if sp == Space::Shared { ea + k } else { at };
+                    self.byte(ctx, (pc, who), at, shown, sp, access, val);
                 }
             }
             Space::Local => {
@@ -410,106 +643,179 @@ impl CtaSanitizer {
         }
     }
 
+    fn warp_of(who: Who) -> usize {
+        who.saturating_sub(1) as usize / LANES
+    }
+
+    /// The stamp of an access by `who` at `pc` now.
+    fn stamp(&self, who: Who, pc: u32) -> Stamp {
+        let w = Self::warp_of(who);
+        Stamp {
+            who,
+            pc,
+            clock: self.clocks.get(w * self.nwarps + w).copied().unwrap_or(0),
+            sync: self.wsync.get(w).copied().unwrap_or(0),
+            serial: self.serial,
+        }
+    }
+
+    /// Whether the earlier access `o` is ordered before an access by `me` now: the same
+    /// thread; a lane of the same warp before sm_70 (lock-step), or on sm_70 and later
+    /// after a `bar.warp.sync`/barrier of the warp (or in the same instruction: two lanes
+    /// storing to one byte in one instruction are checked on their values instead);
+    /// another warp after a barrier both took part in.
+    fn ordered(&self, me: Who, o: &Stamp) -> bool {
+        if o.who == 0 || o.who == me {
+            return true;
+        }
+        let (mw, ow) = (Self::warp_of(me), Self::warp_of(o.who));
+        if mw == ow {
+            self.sm < 70
+                || o.serial == self.serial
+                || self.wsync.get(mw).is_none_or(|&s| o.sync < s)
+        } else {
+            self.clocks
+                .get(mw * self.nwarps + ow)
+                .is_none_or(|&c| c >= o.clock)
+        }
+    }
+
     /// Race and initialisation checks of one byte (`at` = offset in its space's shadow,
-    /// `ea` = the address the thread used, for the report).
+    /// `shown` = the address for the report, `val` = the byte a store writes).
     #[allow(clippy::too_many_arguments)]
     fn byte(
         &mut self,
         ctx: &Ctx<'_>,
-        pc: u32,
-        who: Who,
+        (pc, who): (u32, Who),
         at: u64,
-        ea: u64,
+        shown: u64,
         space: Space,
         access: Access,
+        val: Option<u8>,
     ) {
-        let epoch = self.epoch;
-        let s = match space {
-            Space::Shared => match self.shared.get_mut(at as usize) {
-                Some(s) => s,
-                None => return,
-            },
-            _ => {
-                // Bounded host memory: past the cap, bytes not yet seen are not tracked.
-                let full = self.global.len() >= GLOBAL_SHADOW_BYTES;
-                match self.global.entry(at) {
-                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                    std::collections::hash_map::Entry::Vacant(_) if full => return,
-                    std::collections::hash_map::Entry::Vacant(e) => e.insert(ByteShadow::default()),
+        let me = self.stamp(who, pc);
+        let slot = match space {
+            Space::Shared => self.shared.get_mut(at as usize),
+            _ => self.global.get(at),
+        };
+        let Some(slot) = slot else { return };
+        let mut s = *slot;
+        let mut hazards: Vec<(&'static str, Stamp)> = Vec::new();
+        let mut uninit = None;
+        if space == Space::Global {
+            if let Some(r) = self.uninit.find(at) {
+                if access != Access::Write && !r.touch(at, false) {
+                    uninit = Some("read of uninitialised global memory");
+                }
+                if access != Access::Read {
+                    r.touch(at, true);
                 }
             }
-        };
-        let warp = |x: Who| x.saturating_sub(1) / LANES as u32;
-        let me = warp(who);
-        let mut hazards: Vec<(&'static str, u32, Who)> = Vec::new();
-        let mut uninit = false;
+        }
         match access {
             Access::Read => {
-                if s.writer == 0 {
-                    uninit = space == Space::Shared;
-                } else if s.w_epoch == epoch && warp(s.writer) != me && !s.w_atomic {
-                    hazards.push(("read-after-write hazard", s.w_pc, s.writer));
+                if s.w.who == 0 {
+                    if space == Space::Shared {
+                        uninit = Some("read of uninitialised shared memory");
+                    }
+                } else if !s.w_atomic && !self.ordered(who, &s.w) {
+                    hazards.push(("read-after-write hazard", s.w));
                 }
-                if s.r_epoch != epoch {
-                    *s = ByteShadow {
-                        r0: who,
-                        r0_pc: pc,
-                        r1: 0,
-                        r1_pc: 0,
-                        r_epoch: epoch,
-                        ..*s
-                    };
-                } else if s.r1 == 0 && warp(s.r0) != me {
-                    s.r1 = who;
-                    s.r1_pc = pc;
+                if s.r0.who == 0 || self.ordered(who, &s.r0) {
+                    if s.r1.who != 0 && self.ordered(who, &s.r1) {
+                        s.r1 = Stamp::default();
+                    }
+                    s.r0 = me;
+                } else if s.r0.who != who
+                    && (self.sm >= 70 || Self::warp_of(s.r0.who) != Self::warp_of(who))
+                    && (s.r1.who == 0 || self.ordered(who, &s.r1))
+                {
+                    s.r1 = me;
+                }
+                if s.cta_r.who == 0 {
+                    s.cta_r = Mark { who, pc };
                 }
             }
             Access::Write | Access::Atomic => {
                 let atomic = access == Access::Atomic;
-                if s.writer != 0
-                    && s.w_epoch == epoch
-                    && warp(s.writer) != me
-                    && !(atomic && s.w_atomic)
-                {
-                    hazards.push(("write-after-write hazard", s.w_pc, s.writer));
+                let same_inst = s.w.who != 0
+                    && s.w.who != who
+                    && s.w.serial == self.serial
+                    && Self::warp_of(s.w.who) == Self::warp_of(who);
+                if same_inst {
+                    if !atomic && !s.w_atomic && val != Some(s.w_val) {
+                        hazards.push(("write-after-write hazard within one instruction", s.w));
+                    }
+                } else if s.w.who != 0 && !(atomic && s.w_atomic) && !self.ordered(who, &s.w) {
+                    hazards.push(("write-after-write hazard", s.w));
                 }
-                if s.r_epoch == epoch && !atomic {
-                    if s.r0 != 0 && warp(s.r0) != me {
-                        hazards.push(("write-after-read hazard", s.r0_pc, s.r0));
-                    } else if s.r1 != 0 && warp(s.r1) != me {
-                        hazards.push(("write-after-read hazard", s.r1_pc, s.r1));
+                if !atomic {
+                    if let Some(r) = [s.r0, s.r1]
+                        .into_iter()
+                        .find(|r| r.who != 0 && !self.ordered(who, r))
+                    {
+                        hazards.push(("write-after-read hazard", r));
+                    }
+                    if s.cta_w.who == 0 {
+                        s.cta_w = Mark { who, pc };
                     }
                 }
-                s.writer = who;
-                s.w_epoch = epoch;
-                s.w_pc = pc;
+                s.w = me;
                 s.w_atomic = atomic;
+                s.w_val = val.unwrap_or(0);
             }
         }
-        for (title, opc, owho) in hazards {
+        let slot = match space {
+            Space::Shared => self.shared.get_mut(at as usize),
+            _ => self.global.get(at),
+        };
+        if let Some(slot) = slot {
+            *slot = s;
+        }
+        for (title, o) in hazards {
+            let same_warp = Self::warp_of(o.who) == Self::warp_of(who);
+            let why = if title.ends_with("one instruction") {
+                "two lanes of one warp store different values to the byte in one instruction"
+                    .to_string()
+            } else if same_warp {
+                format!(
+                    "lanes of one warp access the byte with no bar.warp.sync (__syncwarp) or \
+                     barrier in between; on sm_70 and later (.target sm_{}) the lanes of a \
+                     warp are not in lock-step",
+                    self.sm
+                )
+            } else {
+                "threads of different warps access the byte with no barrier that both took \
+                 part in between"
+                    .to_string()
+            };
             self.report(
                 ctx,
                 Check::Racecheck,
                 title.into(),
                 (pc, who),
-                Some((opc, owho)),
-                Some((ea, space)),
+                Some((o.pc, o.who)),
+                Some((shown, space)),
                 format!(
-                    "threads of different warps access the byte with no barrier in between \
-                     (the second thread shown accessed it at line {})",
-                    line_of(ctx, opc)
+                    "{why} (the second thread shown accessed it at line {})",
+                    line_of(ctx, o.pc)
                 ),
             );
         }
-        if uninit {
+        if let Some(title) = uninit {
+            let detail = if space == Space::Shared {
+                "no thread of the CTA has written this byte"
+            } else {
+                "the host did not fill this buffer and no thread has written this byte"
+            };
             self.report(
                 ctx,
                 Check::Initcheck,
-                "read of uninitialised shared memory".into(),
+                title.into(),
                 (pc, who),
                 None,
-                Some((ea, space)),
-                "no thread of the CTA has written this byte".into(),
+                Some((shown, space)),
+                detail.into(),
             );
         }
     }
@@ -557,6 +863,7 @@ impl CtaSanitizer {
 
 impl StepHook for CtaSanitizer {
     fn before(&mut self, w: &Warp, ctx: &Ctx<'_>, inst: &Inst, mask: u32) {
+        self.serial = self.serial.wrapping_add(1);
         self.registers(w, ctx, mask);
         match &inst.op {
             Op::Ld { .. } | Op::St { .. } | Op::Atom { .. } | Op::AtomCas128 { .. } => {
@@ -565,6 +872,22 @@ impl StepHook for CtaSanitizer {
             Op::Call { .. } | Op::CallIndirect { .. } => self.call(w, ctx, &inst.op, mask),
             Op::Bar { .. } | Op::Vote { .. } | Op::Shfl { .. } => {
                 self.convergence(w, ctx, &inst.op)
+            }
+            Op::WarpSync { .. } => {
+                if let Some(s) = self.wsync.get_mut(w.warp_id as usize) {
+                    *s = s.wrapping_add(1);
+                }
+            }
+            Op::Exit | Op::Ret => {
+                let base = w.warp_id as usize * LANES;
+                let mut m = mask;
+                while m != 0 {
+                    let lane = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if let Some(p) = self.exit_pc.get_mut(base + lane) {
+                        *p = w.pc;
+                    }
+                }
             }
             _ => {}
         }

@@ -3,21 +3,23 @@
 //! - **memcheck**: an access outside every allocation, with read/write, the nearest
 //!   allocation and the distance past its end (or before its start).
 //! - **racecheck**: shared- and global-memory hazards (read-after-write, write-after-read,
-//!   write-after-write) between threads of different warps of one CTA that no barrier orders.
-//!   Each byte has a shadow: the last writer (thread, barrier epoch, instruction) and the first
-//!   two readers from different warps in the current epoch. Threads of one warp are ordered
-//!   by the executor's lock-step (as on hardware before sm_70), so they never race.
-//! - **initcheck**: reads of registers, shared bytes and local bytes no thread has written.
+//!   write-after-write) between threads no barrier orders. Each byte has a shadow: the last
+//!   writer and two readers, each with a stamp (thread, instruction, the warp's vector-clock
+//!   component, its `bar.warp.sync` count, the CTA's instruction serial). Warps are ordered
+//!   by vector clocks joined at each barrier they took part in; lanes of one warp by
+//!   lock-step before sm_70 and by `bar.warp.sync`/barriers from sm_70; two lanes storing
+//!   different values to one byte in one instruction race. When a CTA ends its global
+//!   accesses are merged into a launch-wide shadow (`grid.rs`) that finds races between CTAs.
+//! - **initcheck**: reads of registers, shared bytes and local bytes no thread has written,
+//!   and of global buffers the host never filled ([`Sanitizer::track_uninitialised`]).
 //! - **synccheck**: `bar.sync` reached by only part of a warp (before sm_70), warps of a CTA
-//!   waiting for one barrier at different instructions (so the barrier is not reached by
-//!   every thread at the same place), and a warp collective (`vote`, `shfl` without `.sync`)
-//!   executed by only part of a warp (before sm_70). A barrier that some threads never reach
-//!   while others wait is the executor's deadlock fault; threads that exit before a barrier
-//!   are not reported (the executor, like sm_70 and later, no longer counts them, and the
-//!   early `return` before `__syncthreads()` is common and harmless).
+//!   waiting for one barrier at different instructions, a warp collective (`vote`, `shfl`
+//!   without `.sync`) executed by only part of a warp (before sm_70), a CTA-wide barrier
+//!   completed while some threads had exited, and a barrier that can never complete (with
+//!   a waiting and a missing thread; the launch still ends with the deadlock fault).
 //!
 //! The executor runs the same code with a hook after each instruction's guard is evaluated
-//! ([`crate::warp::Warp::run_with`]); without `--sanitize` the hook is a type whose methods
+//! (`Warp::run_with`); without `--sanitize` the hook is a type whose methods
 //! are empty, so it compiles away. A launch's findings are collected in a [`Sanitizer`],
 //! which outlives the launch so findings are reported even when the launch faults.
 //!
@@ -25,6 +27,7 @@
 //! once with the first occurrence in the lowest-numbered CTA (deterministic whatever the
 //! worker count) and the number of occurrences.
 
+mod grid;
 pub(crate) mod hook;
 pub(crate) mod info;
 mod shadow;
@@ -33,7 +36,7 @@ pub use info::{ProgramInfo, RegUse};
 
 use crate::program::Space;
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// Which of the four tools found a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -102,6 +105,14 @@ const MAX_FINDINGS: usize = 10_000;
 #[derive(Debug, Default)]
 pub struct Sanitizer {
     found: Mutex<Found>,
+    /// Accesses of every CTA, for races between CTAs.
+    pub(crate) grid: grid::GridShadow,
+    /// Global buffers the host did not fill, for initcheck.
+    uninit: Mutex<Vec<Arc<grid::UninitRange>>>,
+    /// Device bytes the CTA shadows could not track (full; see docs/sanitizer.md).
+    unchecked: std::sync::atomic::AtomicU64,
+    /// Host bytes each worker's CTA global shadow may hold (0: the default).
+    cta_budget: usize,
 }
 
 #[derive(Debug, Default)]
@@ -114,6 +125,55 @@ struct Found {
 impl Sanitizer {
     pub fn new() -> Sanitizer {
         Sanitizer::default()
+    }
+
+    /// A sanitizer whose shadows may hold at most `cta_bytes` of host memory per worker
+    /// for a CTA's global accesses and `grid_bytes` for the races between CTAs (defaults:
+    /// 512 MiB and 1 GiB). Accesses past a budget are not race-checked and are counted in
+    /// [`Sanitizer::unchecked_bytes`].
+    pub fn with_shadow_budget(cta_bytes: usize, grid_bytes: usize) -> Sanitizer {
+        Sanitizer {
+            grid: grid::GridShadow::with_budget(grid_bytes),
+            cta_budget: cta_bytes.max(1),
+            ..Sanitizer::default()
+        }
+    }
+
+    pub(crate) fn cta_budget(&self) -> usize {
+        match self.cta_budget {
+            0 => shadow::GLOBAL_SHADOW_HOST_BYTES,
+            n => n,
+        }
+    }
+
+    /// Check reads of `[base, base + len)` of global memory against writes by the kernel:
+    /// the host put nothing there (a launch spec's `len` buffer, a bare `Device::alloc`),
+    /// so a byte read before any thread stored to it is an initcheck error, as with
+    /// compute-sanitizer on memory from `cudaMalloc` that was never written.
+    pub fn track_uninitialised(&self, base: u64, len: u64) {
+        let mut g = self.uninit.lock().unwrap_or_else(|e| e.into_inner());
+        g.push(Arc::new(grid::UninitRange::new(base, len)));
+        g.sort_by_key(|r| r.base);
+    }
+
+    pub(crate) fn uninit_ranges(&self) -> grid::UninitRanges {
+        grid::UninitRanges(
+            self.uninit
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clone(),
+        )
+    }
+
+    pub(crate) fn add_unchecked(&self, bytes: u64) {
+        self.unchecked
+            .fetch_add(bytes, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Device bytes that were accessed but not race-checked because a shadow reached its
+    /// host-memory budget (0 for launches that fit; see docs/sanitizer.md).
+    pub fn unchecked_bytes(&self) -> u64 {
+        self.unchecked.load(std::sync::atomic::Ordering::Relaxed) + self.grid.unchecked()
     }
 
     /// Merge one CTA's findings (`cta` = its linear index).

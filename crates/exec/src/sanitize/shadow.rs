@@ -7,24 +7,47 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// Thread index + 1 (0 = nobody).
 pub(crate) type Who = u32;
 
+/// When an access happened, in the terms the ordering test needs
+/// ([`super::hook::CtaSanitizer`]'s `ordered`): the thread, the instruction, the thread's
+/// warp's vector-clock component, its `__syncwarp` count and the CTA's instruction serial.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    pub who: Who,
+    pub pc: u32,
+    pub clock: u32,
+    pub sync: u32,
+    pub serial: u32,
+}
+
 /// The history of one byte of shared or global memory within the current CTA.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ByteShadow {
-    /// Last plain or atomic writer (0: never written).
-    pub writer: Who,
-    pub w_epoch: u32,
-    pub w_pc: u32,
+    /// Last plain or atomic writer (`who` 0: never written).
+    pub w: Stamp,
     /// Whether the last write was atomic (atomics do not race with each other).
     pub w_atomic: bool,
-    /// First reader of the epoch `r_epoch`, and the first reader from another warp than it.
-    pub r0: Who,
-    pub r0_pc: u32,
-    pub r1: Who,
-    pub r1_pc: u32,
-    pub r_epoch: u32,
+    /// The byte the last write stored (two lanes of one instruction storing different
+    /// values to one byte race; the same value does not).
+    pub w_val: u8,
+    /// A reader not ordered before the latest accesses, and a second one from another
+    /// thread (two readers are enough to find a write racing with a read, as in
+    /// compute-sanitizer's shadow). `serial` is unused for readers.
+    pub r0: Stamp,
+    pub r1: Stamp,
+    /// The first plain store and the first read of the byte in this CTA (thread, pc), for
+    /// the race check between CTAs when the CTA ends.
+    pub cta_w: Mark,
+    pub cta_r: Mark,
 }
 
-/// A multiply-shift hasher for byte addresses (the std SipHash costs more than the rest of
+/// A thread and an instruction (`who` 0: none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Mark {
+    pub who: Who,
+    pub pc: u32,
+}
+
+/// A multiply-shift hasher for page numbers (the std SipHash costs more than the rest of
 /// a shadow update; addresses are not attacker-chosen keys here).
 #[derive(Default)]
 pub(crate) struct AddrHasher(u64);
@@ -43,8 +66,75 @@ impl Hasher for AddrHasher {
     }
 }
 
-pub(crate) type GlobalShadow = HashMap<u64, ByteShadow, BuildHasherDefault<AddrHasher>>;
+/// Device bytes per page of the CTA's global shadow: one 64-byte line, so a CTA that
+/// touches a few scattered words costs a few pages, not a big block.
+pub(crate) const PAGE: u64 = 64;
 
+/// Host bytes one worker's global shadow may hold (80 bytes per device byte, 5 KiB per 64-byte page):
+/// 512 MiB tracks about 7 million device bytes per CTA. A CTA that touches more is checked
+/// on the pages it touched first; the rest are counted as unchecked and reported.
+pub(crate) const GLOBAL_SHADOW_HOST_BYTES: usize = 512 << 20;
+
+/// The global-memory shadow of one CTA: pages of [`ByteShadow`] allocated on first touch
+/// and reused by the worker's next CTA (so a CTA costs only the pages it touches).
+#[derive(Default)]
+pub(crate) struct GlobalShadow {
+    index: HashMap<u64, u32, BuildHasherDefault<AddrHasher>>,
+    pages: Vec<Box<[ByteShadow]>>,
+    used: usize,
+    /// Most pages held (from the host-memory budget).
+    max_pages: usize,
+    /// The page found last and its slot (accesses come in runs within a page).
+    last: Option<(u64, u32)>,
+    /// Device bytes not tracked because the shadow was full.
+    pub unchecked: u64,
+}
+
+impl GlobalShadow {
+    /// Forget the previous CTA's accesses; hold at most `host_bytes` from now on.
+    pub fn clear(&mut self, host_bytes: usize) {
+        self.max_pages = host_bytes / (PAGE as usize * std::mem::size_of::<ByteShadow>());
+        self.pages.truncate(self.max_pages);
+        self.index.clear();
+        self.last = None;
+        self.used = 0;
+        self.unchecked = 0;
+    }
+
+    /// The shadow of byte `addr`, allocating its page; `None` when the shadow is full.
+    pub fn get(&mut self, addr: u64) -> Option<&mut ByteShadow> {
+        let page = addr / PAGE;
+        let cached = self.last.filter(|l| l.0 == page).map(|l| l.1);
+        let slot = match cached.or_else(|| self.index.get(&page).copied()) {
+            Some(i) => i as usize,
+            None => {
+                if self.used >= self.max_pages {
+                    self.unchecked += 1;
+                    return None;
+                }
+                let i = self.used;
+                match self.pages.get_mut(i) {
+                    Some(p) => p.fill(ByteShadow::default()),
+                    None => self
+                        .pages
+                        .push(vec![ByteShadow::default(); PAGE as usize].into_boxed_slice()),
+                }
+                self.used += 1;
+                self.index.insert(page, i as u32);
+                i
+            }
+        };
+        self.last = Some((page, slot as u32));
+        self.pages.get_mut(slot)?.get_mut((addr % PAGE) as usize)
+    }
+
+    /// Every tracked page: its first device address and its bytes' shadows.
+    pub fn pages(&self) -> impl Iterator<Item = (u64, &[ByteShadow])> {
+        self.index.iter().filter_map(move |(&page, &i)| {
+            self.pages.get(i as usize).map(|p| (page * PAGE, &p[..]))
+        })
+    }
+}
 /// Which lanes of each register have been written, and which local bytes.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WarpShadow {
