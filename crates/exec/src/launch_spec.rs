@@ -633,14 +633,6 @@ impl LaunchSpec {
     }
 }
 
-/// Decode little-endian bytes of `ty` into JSON text values (NaN and infinities as strings).
-pub fn decode_json(bytes: &[u8], ty: ElemType) -> Vec<String> {
-    bytes
-        .chunks_exact(ty.bytes())
-        .map(|c| decode_element(c, ty))
-        .collect()
-}
-
 /// One element's JSON text (`c` holds its little-endian bytes).
 pub fn decode_element(c: &[u8], ty: ElemType) -> String {
     let n = ty.bytes();

@@ -45,7 +45,7 @@ mod float;
 mod fround;
 mod lane_ops;
 mod lanes;
-pub mod launch_spec;
+mod launch_spec;
 pub mod launch_textures;
 pub mod lower;
 mod matrix;
