@@ -76,7 +76,7 @@ pub fn status(op: Opcode) -> Status {
         Vadd | Vsub | Vabsdiff | Vmin | Vmax | Vshl | Vshr | Vmad | Vset => NotSupported(LATER),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match
         | Nanosleep => NotSupported("requires sm_30 or later: sm_20 has no instruction for it"),
-        Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect => {
+        Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier => {
             NotSupported("requires sm_70 or later: sm_20 has no instruction for it")
         }
         Vadd2 | Vsub2 | Vavrg2 | Vabsdiff2 | Vmin2 | Vmax2 | Vset2 | Vadd4 | Vsub4 | Vavrg4

@@ -48,6 +48,7 @@ mod lanes;
 pub mod launch_spec;
 pub mod lower;
 mod matrix;
+mod mbarrier;
 mod mem_fast;
 mod mem_ops;
 pub mod memory;

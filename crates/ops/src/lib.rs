@@ -15,6 +15,7 @@ pub mod cvt;
 pub mod float;
 pub mod half;
 pub mod logic;
+pub mod mbarrier;
 pub mod mma;
 pub mod prmt;
 pub mod tex;

@@ -875,6 +875,8 @@ impl Lowerer<'_> {
             }
             Oc::Tex => self.tex(e, i)?,
             Oc::Txq => self.txq(e, i)?,
+            Oc::Mbarrier => self.mbarrier(e, i)?,
+            Oc::Cp if i.mods.has(ir::Flag::Bulk) => self.bulk_copy(e, i)?,
             Oc::Mma | Oc::Ldmatrix | Oc::Stmatrix | Oc::Movmatrix | Oc::Cp | Oc::Elect => {
                 self.matrix(e, i)?
             }
