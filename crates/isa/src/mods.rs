@@ -83,6 +83,7 @@ spelled_enum!(
         MbarrierCompleteTx = ".mbarrier::complete_tx::bytes",
         BulkGroup = ".bulk_group",
         Read = ".read",
+        Pack = ".pack",
     }
 );
 

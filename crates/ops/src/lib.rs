@@ -13,6 +13,7 @@ pub mod video;
 pub mod cmp;
 pub mod cvt;
 pub mod float;
+pub mod fp8;
 pub mod half;
 pub mod logic;
 pub mod mbarrier;
