@@ -96,3 +96,42 @@ fn cvt_pack_sat_runs_both_forms() {
         vec![0x1234_ff00, 0x7fff_8000, 0x0001_8064, 0x0001_8064]
     );
 }
+
+#[test]
+fn fp8_mma_accumulates_exact_products_into_f32() {
+    // Every A element e4m3 1.5 (0x3c), every B element e5m2 -0.5 (0xb8); C = 100.0 in every
+    // element: D = 100 + 32 * (1.5 * -0.5) = 76.0 in every element, whatever the layout.
+    let text = r#"
+.version 8.4
+.target sm_89
+.address_size 64
+.visible .entry k(.param .u64 pout)
+{
+	.reg .b32 %r<8>;
+	.reg .f32 %f<8>;
+	.reg .b64 %rd<4>;
+	.reg .u32 %t;
+	ld.param.u64 %rd1, [pout];
+	mov.b32 %r1, 0x3c3c3c3c;
+	mov.b32 %r2, 0xb8b8b8b8;
+	mov.f32 %f1, 0f42C80000;
+	mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32 {%f2, %f3, %f4, %f5}, {%r1, %r1, %r1, %r1}, {%r2, %r2}, {%f1, %f1, %f1, %f1};
+	mov.u32 %t, %tid.x;
+	mul.wide.u32 %rd2, %t, 16;
+	add.u64 %rd3, %rd1, %rd2;
+	st.global.v4.f32 [%rd3], {%f2, %f3, %f4, %f5};
+	ret;
+}
+"#;
+    let (mut dev, m) = load("mma_fp8.ptx", text);
+    let pout = upload_u32(&mut dev, &[0; 128]);
+    launch(
+        &dev,
+        &m,
+        "k",
+        &cfg([1, 1, 1], [32, 1, 1]),
+        &[Arg::ptr(pout)],
+    )
+    .unwrap();
+    assert_eq!(read_u32(&dev, pout, 128), vec![76f32.to_bits(); 128]);
+}

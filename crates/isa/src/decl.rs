@@ -44,6 +44,7 @@ pub fn declaration_type_rule(t: Type) -> DeclTypeRule {
         }
         Type::Bf16x2 | Type::Tf32 => DeclTypeRule::InstructionOnly { holder: Type::B32 },
         Type::F32x2 => DeclTypeRule::InstructionOnly { holder: Type::B64 },
+        Type::E4m3 | Type::E5m2 => DeclTypeRule::InstructionOnly { holder: Type::B8 },
         // Packed integer types are instruction types (`add.u16x2`); values are `.b32`.
         Type::U16x2 | Type::S16x2 => DeclTypeRule::InstructionOnly { holder: Type::B32 },
         _ => DeclTypeRule::Gated(Gate::NONE),

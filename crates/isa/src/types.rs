@@ -33,6 +33,9 @@ pub enum Type {
     E5m2x2,
     /// Two packed `.f32` in 64 bits (`add/sub/mul/fma.f32x2`, sm_100).
     F32x2,
+    /// One 8-bit float, as `mma`'s A and B element types name them.
+    E4m3,
+    E5m2,
 }
 
 /// The basic type of a specifier (ptx-isa-1.1 §5.2.1, Table 6).
@@ -46,7 +49,7 @@ pub enum BasicType {
 }
 
 impl Type {
-    pub const ALL: [Type; 26] = [
+    pub const ALL: [Type; 28] = [
         Type::B8,
         Type::B16,
         Type::B32,
@@ -73,6 +76,8 @@ impl Type {
         Type::E4m3x2,
         Type::E5m2x2,
         Type::F32x2,
+        Type::E4m3,
+        Type::E5m2,
     ];
 
     /// The suffix spelling, with its leading dot (`.u32`).
@@ -104,6 +109,8 @@ impl Type {
             Type::E4m3x2 => ".e4m3x2",
             Type::E5m2x2 => ".e5m2x2",
             Type::F32x2 => ".f32x2",
+            Type::E4m3 => ".e4m3",
+            Type::E5m2 => ".e5m2",
         }
     }
 
@@ -136,6 +143,8 @@ impl Type {
             ".e4m3x2" => Type::E4m3x2,
             ".e5m2x2" => Type::E5m2x2,
             ".f32x2" => Type::F32x2,
+            ".e4m3" => Type::E4m3,
+            ".e5m2" => Type::E5m2,
             _ => return None,
         })
     }
@@ -144,7 +153,7 @@ impl Type {
     pub fn size_bits(self) -> u32 {
         match self {
             Type::Pred => 1,
-            Type::B8 | Type::U8 | Type::S8 => 8,
+            Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 => 8,
             Type::B16
             | Type::U16
             | Type::S16
@@ -180,7 +189,9 @@ impl Type {
             | Type::F64
             | Type::E4m3x2
             | Type::E5m2x2
-            | Type::F32x2 => BasicType::Float,
+            | Type::F32x2
+            | Type::E4m3
+            | Type::E5m2 => BasicType::Float,
             Type::Pred => BasicType::Pred,
         }
     }
