@@ -38,7 +38,9 @@ pub fn reg_decl_type(t: Type) -> String {
     match t {
         Type::F16 | Type::Bf16 => ".b16".into(),
         Type::F16x2 | Type::Bf16x2 | Type::U16x2 | Type::S16x2 | Type::Tf32 => ".b32".into(),
-        Type::U8 | Type::S8 | Type::B8 => ".b16".into(),
+        Type::U8 | Type::S8 | Type::B8 | Type::E4m3x2 | Type::E5m2x2 => ".b16".into(),
+        Type::E4m3 | Type::E5m2 => ".b16".into(),
+        Type::F32x2 => ".b64".into(),
         t => t.suffix().into(),
     }
 }

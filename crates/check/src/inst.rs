@@ -449,6 +449,21 @@ impl<'a> Checker<'a> {
         let Some(i) = m.form.operands.iter().position(|o| o.name == "size") else {
             return true;
         };
+        // Bulk copies take a multiple of 16 (§9.7.9.25.4.1), in a register too (checked when
+        // they run); ptxas refuses an immediate that is not one.
+        if m.mods.has(isa::Flag::Bulk) {
+            if let Some(Operand::Imm(n)) = ops.get(i) {
+                if n % 16 != 0 {
+                    let span = ast_ops.get(i).map_or(Span::default(), |o| o.span());
+                    self.error(
+                        span,
+                        "`cp.async.bulk` copies a multiple of 16 bytes (PTX ISA 8.x §9.7.9.25.4.1)",
+                    );
+                    return false;
+                }
+            }
+            return true;
+        }
         let cg = m.mods.cache == Some(isa::CacheOp::Cg);
         let ok = match ops.get(i) {
             Some(Operand::Imm(16)) => true,

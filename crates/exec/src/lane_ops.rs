@@ -105,6 +105,23 @@ pub enum LaneOp {
     },
     /// `cvt.rn{.relu}.{f16x2,bf16x2}.f32 d, a, b`.
     CvtX2(ops::half::HalfFormat, bool),
+    /// `add/sub/mul/fma{.rnd}{.ftz}.f32x2`.
+    F32x2 {
+        op: ops::float::PairOp,
+        rnd: ops::float::Rounding,
+        ftz: bool,
+    },
+    /// `cvt.pack.sat.{u16,s16,u8,s8}.s32{.b32} d, a, b{, c}`.
+    CvtPackSat {
+        bits: u32,
+        signed: bool,
+    },
+    /// `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b`.
+    CvtFp8F32(ops::fp8::Fp8, bool),
+    /// `cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f16x2 d, a`.
+    CvtFp8F16x2(ops::fp8::Fp8, bool),
+    /// `cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a`.
+    CvtF16x2Fp8(ops::fp8::Fp8, bool),
     /// ptx-isa-1.1 `mad.f32`/`mad.f64` without a rounding modifier (not fused).
     MadF32 {
         ftz: bool,
@@ -348,6 +365,22 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
             f,
             relu,
         )),
+        LaneOp::F32x2 { op, rnd, ftz } => ops::float::f32x2(op, a, b, c, rnd, ftz),
+        LaneOp::CvtPackSat { bits, signed } => u64::from(ops::cvt::cvt_pack_sat(
+            a as u32 as i32,
+            b as u32 as i32,
+            c as u32,
+            bits,
+            signed,
+        )),
+        LaneOp::CvtFp8F32(f, relu) => u64::from(ops::fp8::cvt_x2_f32(
+            f32::from_bits(a as u32),
+            f32::from_bits(b as u32),
+            f,
+            relu,
+        )),
+        LaneOp::CvtFp8F16x2(f, relu) => u64::from(ops::fp8::cvt_x2_f16x2(a as u32, f, relu)),
+        LaneOp::CvtF16x2Fp8(f, relu) => u64::from(ops::fp8::cvt_f16x2_x2(a as u16, f, relu)),
         LaneOp::MinReluS32 => oi::min_relu_s32(a as u32 as i32, b as u32 as i32) as u32 as u64,
         LaneOp::MaxReluS32 => oi::max_relu_s32(a as u32 as i32, b as u32 as i32) as u32 as u64,
         LaneOp::SlctF32(ftz) => ops::cmp::slct_f32(a, b, f32::from_bits(c as u32), ftz),

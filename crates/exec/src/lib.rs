@@ -49,6 +49,7 @@ mod launch_spec;
 pub mod launch_textures;
 pub mod lower;
 mod matrix;
+mod mbarrier;
 mod mem_fast;
 mod mem_ops;
 pub mod memory;

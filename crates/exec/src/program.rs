@@ -762,6 +762,8 @@ pub enum Op {
         size: u8,
         src_size: Option<S32>,
     },
+    /// `mbarrier.*` and `cp.async.bulk` (crate::mbarrier): per thread, boxed as they are rare.
+    Async(Box<AsyncOp>),
     /// `elect.sync`: the lowest executing lane of `member` is the leader.
     Elect {
         d: Option<R32>,
@@ -889,6 +891,48 @@ pub enum MatrixOp {
     Movmatrix {
         d: Reg,
         a: Reg,
+    },
+}
+
+/// What an `mbarrier` instruction does to its object (semantics in `ops::mbarrier`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MbarKind {
+    Init,
+    /// Every arrive-on form; `count` is 1 when the instruction has no count operand.
+    Arrive(ops::mbarrier::Arrive),
+    ExpectTx,
+    CompleteTx,
+    /// `test_wait`/`try_wait` with a state (`parity: false`) or a phase parity.
+    Wait {
+        parity: bool,
+    },
+    Inval,
+}
+
+/// An `mbarrier` instruction or a bulk asynchronous copy (`Op::Async`).
+#[derive(Clone, Debug)]
+pub enum AsyncOp {
+    /// `mbarrier.*` on the object at `addr`: `a` is the count, tx-count, state or parity
+    /// operand (`Imm(1)` when absent); `d` receives the state, or `p` the wait's result.
+    Mbarrier {
+        kind: MbarKind,
+        space: Space,
+        addr: Addr,
+        a: Src,
+        d: Option<Reg>,
+        p: Option<Pred>,
+    },
+    /// `mbarrier.pending_count d, state`.
+    PendingCount { d: R32, state: Src },
+    /// `cp.async.bulk`: `size` bytes from `src` to `dst`, complete at issue; with `mbar`, the
+    /// bytes then complete on that mbarrier object (`.mbarrier::complete_tx::bytes`).
+    Bulk {
+        dst: Addr,
+        dst_space: Space,
+        src: Addr,
+        src_space: Space,
+        size: S32,
+        mbar: Option<Addr>,
     },
 }
 

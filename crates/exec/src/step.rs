@@ -390,6 +390,7 @@ impl Warp {
                 Op::Matrix(_) | Op::CpAsync { .. } => {
                     self.exec_matrix(ctx, shared, &inst.op, mask)?;
                 }
+                Op::Async(a) => self.exec_async(ctx, shared, a, mask)?,
                 Op::Tex { .. } | Op::TexCube { .. } | Op::Txq { .. } => {
                     self.exec_tex(ctx, &inst.op, mask)?
                 }

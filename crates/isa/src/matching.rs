@@ -18,7 +18,6 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "istypep",
     "wmma",
     "wgmma",
-    "mbarrier",
     "multimem",
     "tensormap",
     "getctarank",

@@ -68,6 +68,22 @@ spelled_enum!(
         M16n8k8 = ".m16n8k8",
         M16n8k16 = ".m16n8k16",
         M16n8k32 = ".m16n8k32",
+        // mbarrier operations and bulk copies (PTX ISA 8.x §9.7.13.15, §9.7.9.25.4).
+        Init = ".init",
+        ArriveDrop = ".arrive_drop",
+        NoComplete = ".noComplete",
+        ExpectTx = ".expect_tx",
+        CompleteTx = ".complete_tx",
+        TestWait = ".test_wait",
+        TryWait = ".try_wait",
+        Parity = ".parity",
+        PendingCount = ".pending_count",
+        Inval = ".inval",
+        Bulk = ".bulk",
+        MbarrierCompleteTx = ".mbarrier::complete_tx::bytes",
+        BulkGroup = ".bulk_group",
+        Read = ".read",
+        Pack = ".pack",
     }
 );
 
@@ -337,7 +353,7 @@ spelled_enum!(
 spelled_enum!(
     /// The source state space of a copy between two spaces (`cp.async.ca.shared.global`):
     /// the destination's is [`Space`].
-    SrcSpace { Global = ".global" }
+    SrcSpace { Global = ".global", SharedCta = ".shared::cta" }
 );
 
 spelled_enum!(

@@ -60,6 +60,8 @@ opcodes! {
     // §9.7.14.5, §9.7.13.14)
     Cp = "cp", Ldmatrix = "ldmatrix", Stmatrix = "stmatrix", Movmatrix = "movmatrix",
     Mma = "mma", Elect = "elect",
+    // mbarrier objects (PTX ISA 8.x §9.7.13.15)
+    Mbarrier = "mbarrier",
 }
 
 #[cfg(test)]

@@ -27,6 +27,15 @@ pub enum Type {
     Pred,
     U16x2,
     S16x2,
+    /// Two packed 8-bit floats (PTX ISA 8.x §5.2.5.1 "Alternate Floating-Point Data Formats"):
+    /// `e4m3` (no infinities, NaN `0x7f`/`0xff`) and `e5m2` (IEEE-style).
+    E4m3x2,
+    E5m2x2,
+    /// Two packed `.f32` in 64 bits (`add/sub/mul/fma.f32x2`, sm_100).
+    F32x2,
+    /// One 8-bit float, as `mma`'s A and B element types name them.
+    E4m3,
+    E5m2,
 }
 
 /// The basic type of a specifier (ptx-isa-1.1 §5.2.1, Table 6).
@@ -40,7 +49,7 @@ pub enum BasicType {
 }
 
 impl Type {
-    pub const ALL: [Type; 23] = [
+    pub const ALL: [Type; 28] = [
         Type::B8,
         Type::B16,
         Type::B32,
@@ -64,6 +73,11 @@ impl Type {
         Type::Pred,
         Type::U16x2,
         Type::S16x2,
+        Type::E4m3x2,
+        Type::E5m2x2,
+        Type::F32x2,
+        Type::E4m3,
+        Type::E5m2,
     ];
 
     /// The suffix spelling, with its leading dot (`.u32`).
@@ -92,6 +106,11 @@ impl Type {
             Type::Pred => ".pred",
             Type::U16x2 => ".u16x2",
             Type::S16x2 => ".s16x2",
+            Type::E4m3x2 => ".e4m3x2",
+            Type::E5m2x2 => ".e5m2x2",
+            Type::F32x2 => ".f32x2",
+            Type::E4m3 => ".e4m3",
+            Type::E5m2 => ".e5m2",
         }
     }
 
@@ -121,6 +140,11 @@ impl Type {
             ".pred" => Type::Pred,
             ".u16x2" => Type::U16x2,
             ".s16x2" => Type::S16x2,
+            ".e4m3x2" => Type::E4m3x2,
+            ".e5m2x2" => Type::E5m2x2,
+            ".f32x2" => Type::F32x2,
+            ".e4m3" => Type::E4m3,
+            ".e5m2" => Type::E5m2,
             _ => return None,
         })
     }
@@ -129,8 +153,14 @@ impl Type {
     pub fn size_bits(self) -> u32 {
         match self {
             Type::Pred => 1,
-            Type::B8 | Type::U8 | Type::S8 => 8,
-            Type::B16 | Type::U16 | Type::S16 | Type::F16 | Type::Bf16 => 16,
+            Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 => 8,
+            Type::B16
+            | Type::U16
+            | Type::S16
+            | Type::F16
+            | Type::Bf16
+            | Type::E4m3x2
+            | Type::E5m2x2 => 16,
             Type::B32
             | Type::U32
             | Type::S32
@@ -140,7 +170,7 @@ impl Type {
             | Type::Tf32
             | Type::U16x2
             | Type::S16x2 => 32,
-            Type::B64 | Type::U64 | Type::S64 | Type::F64 => 64,
+            Type::B64 | Type::U64 | Type::S64 | Type::F64 | Type::F32x2 => 64,
             Type::B128 => 128,
         }
     }
@@ -156,7 +186,12 @@ impl Type {
             | Type::Bf16x2
             | Type::Tf32
             | Type::F32
-            | Type::F64 => BasicType::Float,
+            | Type::F64
+            | Type::E4m3x2
+            | Type::E5m2x2
+            | Type::F32x2
+            | Type::E4m3
+            | Type::E5m2 => BasicType::Float,
             Type::Pred => BasicType::Pred,
         }
     }
@@ -178,7 +213,10 @@ impl Type {
     /// (ptx-integer-arithmetic.md §add: "For instruction types .u16x2, .s16x2, operands d, a and b
     /// have type .b32").
     pub fn is_packed(self) -> bool {
-        matches!(self, Type::U16x2 | Type::S16x2 | Type::F16x2 | Type::Bf16x2)
+        matches!(
+            self,
+            Type::U16x2 | Type::S16x2 | Type::F16x2 | Type::Bf16x2 | Type::F32x2
+        )
     }
 
     /// The type of the same basic kind and twice the size, as `mul.wide`/`mad.wide` produce

@@ -171,6 +171,10 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "lop3.b32 %r1, %r2, %r3, %r4, %r5;",
     "ld.global.f16 %h1, [%rd1];",
     "vmin4.s32.u32.u32.add  r1.b00, u2.b0000, u3.b2222, r1;",
+    "add.f32x2 %fd1, %rd2, %rd3;",
+    "add.f32x2 %rd1, %rd2, 3;",
+    "mbarrier.arrive.shared.b64 %r2, [%r1];",
+    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 8, [%r2];",
 ];
 
 #[test]

@@ -421,3 +421,30 @@ pub fn testp_f64(op: TestpOp, a: f64) -> bool {
         TestpOp::Subnormal => a.is_subnormal(),
     }
 }
+
+/// The operations of `add/sub/mul/fma{.rnd}{.ftz}.f32x2` (sm_100).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PairOp {
+    Add,
+    Sub,
+    Mul,
+    Fma,
+}
+
+/// `op.rnd{.ftz}.f32x2 d, a, b{, c}` (PTX ISA 8.x §9.7.3): the `.f32` operation on the low
+/// halves of the 64-bit operands into the low half of `d` and on the high halves into the high
+/// half, each exactly as the scalar `.f32` instruction with the same modifiers.
+pub fn f32x2(op: PairOp, a: u64, b: u64, c: u64, rnd: Rounding, ftz: bool) -> u64 {
+    let lane = |k: u32| {
+        let f = |x: u64| f32::from_bits((x >> (32 * k)) as u32);
+        let (a, b, c) = (f(a), f(b), f(c));
+        let r = match op {
+            PairOp::Add => add_f32(a, b, rnd, ftz, false),
+            PairOp::Sub => sub_f32(a, b, rnd, ftz, false),
+            PairOp::Mul => mul_f32(a, b, rnd, ftz, false),
+            PairOp::Fma => fma_f32(a, b, c, rnd, ftz, false),
+        };
+        u64::from(r.to_bits()) << (32 * k)
+    };
+    lane(0) | lane(1)
+}

@@ -19,6 +19,7 @@
 //! - Integers: exact; the 32-bit result wraps, or with `.satfinite` clamps to the `.s32` range.
 
 use crate::float::{NAN_F32, NAN_F64};
+use crate::fp8::{self, Fp8};
 use crate::half::{f64_to_h, h_to_f64, HalfFormat, NAN_H};
 
 /// One lane's registers of one operand, in operand order (`{a0, a1, a2, a3}`); each register
@@ -45,6 +46,10 @@ pub enum MmaKind {
         a_signed: bool,
         b_signed: bool,
     },
+    /// `m16n8k32.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`: fp8 A and B (their formats), `.f32`
+    /// accumulators; the fragments are laid out as the 8-bit integer `m16n8k32`'s
+    /// (PTX ISA 8.x §9.7.14.5.9).
+    M16n8k32F8 { a: Fp8, b: Fp8 },
 }
 
 /// The shape (M, N, K).
@@ -54,6 +59,7 @@ pub fn shape(kind: MmaKind) -> (usize, usize, usize) {
         MmaKind::M16n8k8F32(_) | MmaKind::M16n8k8Tf32 => (16, 8, 8),
         MmaKind::M8n8k4F64 => (8, 8, 4),
         MmaKind::I8 { k32, .. } => (16, 8, if k32 { 32 } else { 16 }),
+        MmaKind::M16n8k32F8 { .. } => (16, 8, 32),
     }
 }
 
@@ -66,7 +72,7 @@ pub fn regs(kind: MmaKind) -> (usize, usize, usize) {
         MmaKind::M16n8k8Tf32 => (4, 2, 4),
         MmaKind::M8n8k4F64 => (1, 1, 2),
         MmaKind::I8 { k32: false, .. } => (2, 1, 4),
-        MmaKind::I8 { k32: true, .. } => (4, 2, 4),
+        MmaKind::I8 { k32: true, .. } | MmaKind::M16n8k32F8 { .. } => (4, 2, 4),
     }
 }
 
@@ -77,7 +83,7 @@ fn elem_bits(kind: MmaKind) -> (u32, u32) {
         MmaKind::M16n8k16F16 => (16, 16),
         MmaKind::M16n8k8Tf32 => (32, 32),
         MmaKind::M8n8k4F64 => (64, 64),
-        MmaKind::I8 { .. } => (8, 32),
+        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => (8, 32),
     }
 }
 
@@ -94,7 +100,9 @@ pub fn a_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M16n8k8F32(_) => (g + 8 * (i >> 1), t * 2 + (i & 1)),
         MmaKind::M16n8k8Tf32 => (g + 8 * (i & 1), t + 4 * (i >> 1)),
         MmaKind::M8n8k4F64 => (g, t),
-        MmaKind::I8 { .. } => (g + 8 * ((i >> 2) & 1), t * 4 + (i & 3) + 16 * (i >> 3)),
+        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
+            (g + 8 * ((i >> 2) & 1), t * 4 + (i & 3) + 16 * (i >> 3))
+        }
     }
 }
 
@@ -106,7 +114,7 @@ pub fn b_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M16n8k8F32(_) => (t * 2 + (i & 1), g),
         MmaKind::M16n8k8Tf32 => (t + 4 * i, g),
         MmaKind::M8n8k4F64 => (t, g),
-        MmaKind::I8 { .. } => (t * 4 + (i & 3) + 16 * (i >> 2), g),
+        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => (t * 4 + (i & 3) + 16 * (i >> 2), g),
     }
 }
 
@@ -147,9 +155,13 @@ fn tf32_value(bits: u64) -> f64 {
 
 fn float_value(kind: MmaKind, bits: u64, is_c: bool) -> f64 {
     match (kind, is_c) {
-        (MmaKind::M16n8k16F32(_) | MmaKind::M16n8k8F32(_) | MmaKind::M16n8k8Tf32, true) => {
-            f64::from(f32::from_bits(bits as u32))
-        }
+        (
+            MmaKind::M16n8k16F32(_)
+            | MmaKind::M16n8k8F32(_)
+            | MmaKind::M16n8k8Tf32
+            | MmaKind::M16n8k32F8 { .. },
+            true,
+        ) => f64::from(f32::from_bits(bits as u32)),
         (MmaKind::M16n8k16F32(h) | MmaKind::M16n8k8F32(h), false) => h_to_f64(bits as u16, h),
         (MmaKind::M16n8k16F16, _) => h_to_f64(bits as u16, HalfFormat::F16),
         (MmaKind::M16n8k8Tf32, false) => tf32_value(bits),
@@ -220,6 +232,19 @@ pub fn mma_sync(
                         s as i32
                     };
                     u64::from(r as u32)
+                }
+                MmaKind::M16n8k32F8 { a: fa, b: fb } => {
+                    // As the .f16 -> .f32 shapes: exact products summed in f64 in k order
+                    // after C, one rounding to f32.
+                    let mut acc = f64::from(f32::from_bits(cm[i][j] as u32));
+                    for kk in 0..k {
+                        acc += fp8::to_f64(am[i][kk] as u8, fa) * fp8::to_f64(bm[kk][j] as u8, fb);
+                    }
+                    if acc.is_nan() {
+                        u64::from(NAN_F32)
+                    } else {
+                        u64::from((acc as f32).to_bits())
+                    }
                 }
                 MmaKind::M8n8k4F64 => {
                     let mut acc = f64::from_bits(cm[i][j]);

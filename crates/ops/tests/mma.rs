@@ -11,6 +11,7 @@
 // Lane and element loops index several fragments at once, as the manual's tables do.
 #![allow(clippy::needless_range_loop)]
 
+use ops::fp8::Fp8;
 use ops::half::HalfFormat;
 use ops::mma::{mma_sync, Frag, MmaKind};
 
@@ -50,8 +51,9 @@ fn a_table(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         // m8n8k4 .f64: "row = groupID, col = threadID_in_group".
         MmaKind::M8n8k4F64 => (group_id, tig),
         // m16n8k16 .s8: "row = groupID for a0..a3, groupID + 8 for a4..a7;
-        // col = threadID_in_group * 4 + (i & 0x3)"; m16n8k32 adds a8..a15 at col + 16.
-        MmaKind::I8 { .. } => {
+        // col = threadID_in_group * 4 + (i & 0x3)"; m16n8k32 adds a8..a15 at col + 16. The
+        // .e4m3/.e5m2 m16n8k32 fragments use the .s8 m16n8k32 figures.
+        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
             let row = if i % 8 < 4 { group_id } else { group_id + 8 };
             let col = tig * 4 + (i & 3) + if i >= 8 { 16 } else { 0 };
             (row, col)
@@ -73,7 +75,9 @@ fn b_table(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M16n8k8Tf32 => (if i == 0 { tig } else { tig + 4 }, group_id),
         MmaKind::M8n8k4F64 => (tig, group_id),
         // "row = threadID_in_group * 4 + (i & 0x3) for b0..b3, + 16 for b4..b7; col = groupID".
-        MmaKind::I8 { .. } => (tig * 4 + (i & 3) + if i >= 4 { 16 } else { 0 }, group_id),
+        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
+            (tig * 4 + (i & 3) + if i >= 4 { 16 } else { 0 }, group_id)
+        }
     }
 }
 
@@ -101,7 +105,7 @@ fn geometry(kind: MmaKind) -> (u32, u32, usize, usize, usize) {
         MmaKind::M16n8k8Tf32 => (32, 32, 4, 2, 4),
         MmaKind::M8n8k4F64 => (64, 64, 1, 1, 2),
         MmaKind::I8 { k32: false, .. } => (8, 32, 8, 4, 4),
-        MmaKind::I8 { k32: true, .. } => (8, 32, 16, 8, 4),
+        MmaKind::I8 { k32: true, .. } | MmaKind::M16n8k32F8 { .. } => (8, 32, 16, 8, 4),
     }
 }
 
@@ -134,6 +138,14 @@ fn enc_ab(kind: MmaKind, v: i64) -> u64 {
         MmaKind::M16n8k8Tf32 => u64::from((v as f32).to_bits()),
         MmaKind::M8n8k4F64 => (v as f64).to_bits(),
         MmaKind::I8 { .. } => v as u8 as u64,
+        // 0 or 1..=15 in e4m3 (A) or 0/1 in e5m2 (B), encoded from the formats' fields: a
+        // value 1.m * 2^e is (e + bias) << fraction bits | m.
+        MmaKind::M16n8k32F8 { .. } if v == 0 => 0,
+        MmaKind::M16n8k32F8 { .. } => {
+            let e = 63 - (v as u64).leading_zeros() as i64;
+            let frac = ((v - (1 << e)) << 3) >> e;
+            (((e + 7) << 3) | frac) as u64
+        }
     }
 }
 
@@ -152,7 +164,9 @@ fn check_layout(kind: MmaKind) {
     // Distinct A values: 1 + r*k + c (under 128 for the 8-bit kinds: 16*... is too many for
     // s8, so the 8-bit kinds use (r*k + c) % 100 + 1 with a C that separates rows).
     let a_val = |r: usize, c: usize| -> i64 {
-        if matches!(kind, MmaKind::I8 { .. }) {
+        if matches!(kind, MmaKind::M16n8k32F8 { .. }) {
+            ((r * 7 + c * 3) % 15) as i64 + 1
+        } else if matches!(kind, MmaKind::I8 { .. }) {
             ((r * 7 + c * 3) % 120) as i64 + 1
         } else {
             (r * k + c) as i64 + 1
@@ -231,6 +245,10 @@ fn every_fragment_layout_matches_the_manuals_tables() {
             k32: true,
             a_signed: false,
             b_signed: true,
+        },
+        MmaKind::M16n8k32F8 {
+            a: Fp8::E4m3,
+            b: Fp8::E4m3,
         },
     ] {
         check_layout(kind);
@@ -322,4 +340,32 @@ fn float_accumulation_edge_values() {
     v[0] = (1.0, 1.0);
     v[1] = (1.0, 1.0);
     assert_eq!(f32::from_bits(dot16(&v, 16_777_216.0)), 16_777_218.0);
+}
+
+/// Fragments of an m16n8k32 e4m3 x e5m2 product with every A and B element set to the
+/// encodings `a` and `b` and every C element to `c`; returns D's first element of lane 0.
+fn uniform_f8(a: u8, b: u8, c: f32) -> u32 {
+    let kind = MmaKind::M16n8k32F8 {
+        a: Fp8::E4m3,
+        b: Fp8::E5m2,
+    };
+    let rep = |x: u8| u64::from(u32::from_le_bytes([x; 4]));
+    let fa = [[rep(a); 4]; 32];
+    let fb = [[rep(b); 4]; 32];
+    let fc = [[u64::from(c.to_bits()); 4]; 32];
+    mma_sync(kind, false, &fa, &fb, &fc)[0][0] as u32
+}
+
+#[test]
+fn fp8_products_are_exact_and_specials_propagate() {
+    // e4m3 0x7e is 448, e5m2 0xc0 is -2.0: 32 products of -896 plus 0.5 = -28671.5, exact.
+    assert_eq!(uniform_f8(0x7e, 0xc0, 0.5), (-28671.5f32).to_bits());
+    // e4m3 0x01 is 2^-9, e5m2 0x01 is 2^-16: 32 products of 2^-25 = 2^-20, exact in f32.
+    assert_eq!(uniform_f8(0x01, 0x01, 0.0), 2f32.powi(-20).to_bits());
+    // 0 x infinity (e5m2 0x7c) is NaN: the canonical f32 NaN.
+    assert_eq!(uniform_f8(0x00, 0x7c, 1.0), 0x7fff_ffff);
+    // e4m3 NaN (0x7f) propagates too.
+    assert_eq!(uniform_f8(0x7f, 0x3c, 1.0), 0x7fff_ffff);
+    // 2.0 x infinity: +infinity.
+    assert_eq!(uniform_f8(0x40, 0x7c, 1.0), f32::INFINITY.to_bits());
 }

@@ -32,6 +32,40 @@ pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>) -> Result<(), Fault> {
         let v = ops::cvt::cvt_rna_tf32_f32(cx.a(1)? as u32);
         return cx.put(0, u64::from(v));
     }
+    if cx.has(Flag::Pack) {
+        let (a, b) = (cx.a_as(1, Type::S32)?, cx.a_as(2, Type::S32)?);
+        let c = match cx.op(3) {
+            ir::Operand::Omitted => 0,
+            _ => cx.a_as(3, Type::B32)?,
+        };
+        let v = ops::cvt::cvt_pack_sat(
+            a as u32 as i32,
+            b as u32 as i32,
+            c as u32,
+            dty.size_bits(),
+            dty.is_signed(),
+        );
+        return cx.put_as(0, Type::B32, u64::from(v));
+    }
+    let fp8 = |t: Type| match t {
+        Type::E4m3x2 => Some(ops::fp8::Fp8::E4m3),
+        Type::E5m2x2 => Some(ops::fp8::Fp8::E5m2),
+        _ => None,
+    };
+    let relu = cx.has(Flag::Relu);
+    if let Some(f) = fp8(aty) {
+        let v = ops::fp8::cvt_f16x2_x2(cx.a_as(1, Type::B16)? as u16, f, relu);
+        return cx.put_as(0, Type::B32, u64::from(v));
+    }
+    if let Some(f) = fp8(dty) {
+        let v = if aty == Type::F16x2 {
+            ops::fp8::cvt_x2_f16x2(cx.a_as(1, Type::B32)? as u32, f, relu)
+        } else {
+            let (a, b) = (cx.a_as(1, Type::B32)? as u32, cx.a_as(2, Type::B32)? as u32);
+            ops::fp8::cvt_x2_f32(f32::from_bits(a), f32::from_bits(b), f, relu)
+        };
+        return cx.put_as(0, Type::B16, u64::from(v));
+    }
     if matches!(dty, Type::F16x2 | Type::Bf16x2) && aty == Type::F32 {
         let f = if dty == Type::F16x2 {
             ops::half::HalfFormat::F16

@@ -53,6 +53,22 @@ pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>) -> Result<bool, Fault> {
         return Ok(true);
     }
     let v: u64 = match ty {
+        Type::F32x2 => {
+            let op = match i.op {
+                Oc::Add => of::PairOp::Add,
+                Oc::Sub => of::PairOp::Sub,
+                Oc::Mul => of::PairOp::Mul,
+                Oc::Fma => of::PairOp::Fma,
+                _ => return Ok(false),
+            };
+            let g = |k: usize| -> Result<u64, Fault> {
+                match cx.op(k) {
+                    ir::Operand::Omitted => Ok(0),
+                    _ => cx.a_as(k, Type::B64),
+                }
+            };
+            of::f32x2(op, g(1)?, g(2)?, g(3)?, rnd.unwrap_or_default(), ftz)
+        }
         Type::F32 => {
             let g = |k: usize| -> Result<f32, Fault> { Ok(f32::from_bits(cx.a(k)? as u32)) };
             let r = rnd.unwrap_or_default();

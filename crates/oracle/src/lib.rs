@@ -23,6 +23,7 @@ mod fault;
 mod float;
 mod layout;
 mod matrix;
+mod mbarrier;
 mod memops;
 mod memory;
 mod sched;

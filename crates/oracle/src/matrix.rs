@@ -36,6 +36,16 @@ fn kind_of(i: &ir::Inst) -> Option<MmaKind> {
         (Flag::M16n8k8, Type::F32, Type::Tf32) => MmaKind::M16n8k8Tf32,
         (Flag::M16n8k8, Type::F32, _) => MmaKind::M16n8k8F32(half),
         (Flag::M8n8k4, Type::F64, _) => MmaKind::M8n8k4F64,
+        (Flag::M16n8k32, Type::F32, Type::E4m3 | Type::E5m2) => {
+            let f = |t: Type| {
+                if t == Type::E5m2 {
+                    ops::fp8::Fp8::E5m2
+                } else {
+                    ops::fp8::Fp8::E4m3
+                }
+            };
+            MmaKind::M16n8k32F8 { a: f(a), b: f(b) }
+        }
         (Flag::M16n8k16 | Flag::M16n8k32, Type::S32, _) => MmaKind::I8 {
             k32: shape == Flag::M16n8k32,
             a_signed: a == Type::S8,

@@ -89,11 +89,18 @@ pub(crate) fn run_cta(
         if threads.iter().all(|t| t.state == State::Exited) {
             return Ok(());
         }
+        // Threads that gave way at an mbarrier wait run again after the collectives had
+        // their chance; while any does, nothing is deadlocked.
+        let mut yielded = false;
+        for t in threads.iter_mut().filter(|t| t.state == State::Yielded) {
+            t.state = State::Running;
+            yielded = true;
+        }
         let mut m = CtaMem {
             global: mem,
             shared: &mut shared,
         };
-        if !crate::warp::complete_one(&mut threads, &env, &mut m)? {
+        if !crate::warp::complete_one(&mut threads, &env, &mut m)? && !yielded {
             let waiting: Vec<String> = threads
                 .iter()
                 .filter(|t| t.state == State::Waiting)
@@ -179,6 +186,7 @@ fn step(
             crate::video::exec(&mut cx)?
                 || crate::float::exec(&mut cx)?
                 || crate::alu::exec(&mut cx)?
+                || crate::mbarrier::exec(&mut cx, m)?
                 || crate::memops::exec(&mut cx, m)?
                 || crate::tex::exec(&mut cx)?
         }

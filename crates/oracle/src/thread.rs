@@ -36,6 +36,9 @@ pub(crate) enum State {
     Running,
     /// Waiting at a barrier or collective of the instruction at the current pc.
     Waiting,
+    /// Gave way after a wait on an incomplete mbarrier phase: runs again once the others
+    /// have had their turn.
+    Yielded,
     Exited,
 }
 

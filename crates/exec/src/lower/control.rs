@@ -386,6 +386,37 @@ impl Lowerer<'_> {
             Oc::Mad if ty == ir::Type::S32 => LaneOp::MadHiSatS32,
             Oc::Mad24 => LaneOp::Mad24HiSatS32,
             Oc::Tanh => LaneOp::TanhF32,
+            Oc::Add | Oc::Sub | Oc::Mul | Oc::Fma if ty == ir::Type::F32x2 => LaneOp::F32x2 {
+                op: match i.op {
+                    Oc::Add => ops::float::PairOp::Add,
+                    Oc::Sub => ops::float::PairOp::Sub,
+                    Oc::Mul => ops::float::PairOp::Mul,
+                    _ => ops::float::PairOp::Fma,
+                },
+                rnd: match i.mods.rounding {
+                    Some(isa::Rounding::Rz) => ops::float::Rounding::Rz,
+                    Some(isa::Rounding::Rm) => ops::float::Rounding::Rm,
+                    Some(isa::Rounding::Rp) => ops::float::Rounding::Rp,
+                    _ => ops::float::Rounding::Rn,
+                },
+                ftz: i.mods.has(ir::Flag::Ftz),
+            },
+            Oc::Cvt if i.mods.has(ir::Flag::Pack) => LaneOp::CvtPackSat {
+                bits: ty.size_bits(),
+                signed: ty.is_signed(),
+            },
+            // fp8 pairs (ops::fp8): to an f16 pair, from an f16 pair, from two f32.
+            Oc::Cvt if fp8_of(i.type_slot(1)).is_some() => {
+                LaneOp::CvtF16x2Fp8(fp8_of(i.type_slot(1)).ok_or("fp8")?, relu)
+            }
+            Oc::Cvt if fp8_of(Some(ty)).is_some() => {
+                let f = fp8_of(Some(ty)).ok_or("fp8")?;
+                if i.type_slot(1) == Some(ir::Type::F16x2) {
+                    LaneOp::CvtFp8F16x2(f, relu)
+                } else {
+                    LaneOp::CvtFp8F32(f, relu)
+                }
+            }
             Oc::Cvt if ty == ir::Type::F16x2 => LaneOp::CvtX2(ops::half::HalfFormat::F16, relu),
             Oc::Cvt if ty == ir::Type::Bf16x2 => LaneOp::CvtX2(ops::half::HalfFormat::Bf16, relu),
             Oc::Cvt => LaneOp::CvtRnaTf32,
@@ -491,4 +522,13 @@ fn half_lane_op(i: &ir::Inst, ty: ir::Type) -> LResult<crate::lane_ops::LaneOp> 
         }
     };
     Ok(LaneOp::Half { op, f, x2 })
+}
+
+/// The `ops::fp8` format of an fp8 pair type.
+fn fp8_of(t: Option<ir::Type>) -> Option<ops::fp8::Fp8> {
+    match t {
+        Some(ir::Type::E4m3x2) => Some(ops::fp8::Fp8::E4m3),
+        Some(ir::Type::E5m2x2) => Some(ops::fp8::Fp8::E5m2),
+        _ => None,
+    }
 }

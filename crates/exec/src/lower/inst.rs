@@ -202,6 +202,7 @@ impl Lowerer<'_> {
         let ty = i.ty().unwrap_or(T::B32);
         match i.op {
             Oc::Mov if i.mods.vec.is_some() => self.mov_whole_vector(e, i)?,
+            Oc::Add | Oc::Sub | Oc::Mul | Oc::Fma if ty == T::F32x2 => self.lane_op(e, i)?,
             Oc::Add
             | Oc::Sub
             | Oc::Mul
@@ -674,7 +675,12 @@ impl Lowerer<'_> {
                     e.push(Op::Selp32 { d, a, b, p });
                 }
             }
-            Oc::Cvt if matches!(ty, T::Tf32 | T::F16x2 | T::Bf16x2) => self.lane_op(e, i)?,
+            Oc::Cvt
+                if i.mods.has(ir::Flag::Pack)
+                    || matches!(ty, T::Tf32 | T::F16x2 | T::Bf16x2 | T::E4m3x2 | T::E5m2x2) =>
+            {
+                self.lane_op(e, i)?
+            }
             Oc::Cvt => {
                 // `.bf16` is a cvt type only (no loads or stores of it exist).
                 let cvt_scalar = |t: T| {
@@ -875,6 +881,8 @@ impl Lowerer<'_> {
             }
             Oc::Tex => self.tex(e, i)?,
             Oc::Txq => self.txq(e, i)?,
+            Oc::Mbarrier => self.mbarrier(e, i)?,
+            Oc::Cp if i.mods.has(ir::Flag::Bulk) => self.bulk_copy(e, i)?,
             Oc::Mma | Oc::Ldmatrix | Oc::Stmatrix | Oc::Movmatrix | Oc::Cp | Oc::Elect => {
                 self.matrix(e, i)?
             }

@@ -26,6 +26,15 @@ fn mma_kind(i: &ir::Inst) -> LResult<MmaKind> {
         MmaKind::M16n8k8F32(half(at))
     } else if has(Flag::M8n8k4) && dt == Some(T::F64) {
         MmaKind::M8n8k4F64
+    } else if has(Flag::M16n8k32) && matches!(at, Some(T::E4m3 | T::E5m2)) {
+        let f = |t: Option<T>| {
+            if t == Some(T::E5m2) {
+                ops::fp8::Fp8::E5m2
+            } else {
+                ops::fp8::Fp8::E4m3
+            }
+        };
+        MmaKind::M16n8k32F8 { a: f(at), b: f(bt) }
     } else if (has(Flag::M16n8k16) || has(Flag::M16n8k32)) && dt == Some(T::S32) {
         MmaKind::I8 {
             k32: has(Flag::M16n8k32),

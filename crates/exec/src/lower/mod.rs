@@ -10,6 +10,7 @@
 mod control;
 mod inst;
 mod matrix;
+mod mbarrier;
 mod mem;
 mod operand;
 
