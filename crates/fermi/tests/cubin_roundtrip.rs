@@ -445,3 +445,36 @@ fn reader_reports_a_truncated_attribute_record() {
         other => panic!("expected Malformed, got {other:?}"),
     }
 }
+
+/// Thousands of kernels (the translator's output for a large PTX file) write and read back
+/// with each kernel's own sections, symbol and stack records; a name given twice is refused.
+#[test]
+fn many_kernels_round_trip_and_keep_their_own_sections() {
+    let template = sample_module(AddressSize::Bits64).kernels;
+    let mut m = sample_module(AddressSize::Bits64);
+    m.kernels = (0..3000)
+        .map(|i| {
+            let mut k = template[i % 2].clone();
+            k.name = format!("k{i}");
+            k.code.push(0x4000_0000_0000_1de4 | (i as u64) << 26); // a distinct NOP-class word
+            k.constants = vec![(16, (i as u32).to_le_bytes().to_vec())];
+            k
+        })
+        .collect();
+    let back = read_cubin(&write_cubin(&m).unwrap()).unwrap();
+    assert_eq!(back.kernels.len(), 3000);
+    for (i, k) in back.kernels.iter().enumerate() {
+        let want = &m.kernels[i];
+        assert_eq!(k.name, want.name);
+        assert_eq!(k.code, want.code, "{}", k.name);
+        assert_eq!(k.constants, want.constants, "{}", k.name);
+        assert_eq!(
+            (k.frame_size, k.min_stack_size),
+            (want.frame_size, want.min_stack_size),
+            "{}",
+            k.name
+        );
+    }
+    m.kernels[2999].name = "k17".into();
+    assert!(matches!(write_cubin(&m), Err(CubinError::Unrepresentable(e)) if e.contains("`k17`")));
+}

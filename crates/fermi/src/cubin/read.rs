@@ -93,12 +93,13 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
         }
     }
 
+    let index = SectionIndex::new(&sections);
     let mut kernels = Vec::new();
     for text in &sections {
         let Some(name) = text.name.strip_prefix(".text.") else {
             continue;
         };
-        kernels.push(read_kernel(name, text, &sections)?);
+        kernels.push(read_kernel(name, text, &index)?);
     }
 
     if let Some(info) = sections.iter().find(|s| s.name == ".nv.info") {
@@ -132,10 +133,47 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
     })
 }
 
+/// Sections by name, and each kernel's own constant banks, built once: looking them up by
+/// searching every section for every kernel made reading a cubin of thousands of kernels
+/// quadratic.
+struct SectionIndex<'s, 'a> {
+    by_name: HashMap<&'s str, Vec<&'s Section<'a>>>,
+    /// Kernel name → its banks other than c[0x0] (`.nv.constant16.<name>`, …), in file order.
+    kernel_banks: HashMap<&'s str, Vec<(u8, &'s Section<'a>)>>,
+}
+
+impl<'s, 'a> SectionIndex<'s, 'a> {
+    fn new(sections: &'s [Section<'a>]) -> Self {
+        let mut by_name: HashMap<&str, Vec<&Section<'a>>> = HashMap::new();
+        let mut kernel_banks: HashMap<&str, Vec<(u8, &Section<'a>)>> = HashMap::new();
+        for sec in sections {
+            by_name.entry(sec.name.as_str()).or_default().push(sec);
+            let bank = sec
+                .name
+                .strip_prefix(".nv.constant")
+                .and_then(super::constant_section_bank);
+            if let Some((bank, Some(k))) = bank {
+                if bank != 0 {
+                    kernel_banks.entry(k).or_default().push((bank, sec));
+                }
+            }
+        }
+        SectionIndex {
+            by_name,
+            kernel_banks,
+        }
+    }
+
+    /// The sections named `name`, in file order.
+    fn named(&self, name: &str) -> &[&'s Section<'a>] {
+        self.by_name.get(name).map_or(&[], Vec::as_slice)
+    }
+}
+
 fn read_kernel(
     name: &str,
     text: &Section<'_>,
-    sections: &[Section<'_>],
+    sections: &SectionIndex<'_, '_>,
 ) -> Result<Kernel, CubinError> {
     if !text.data.len().is_multiple_of(8) {
         return Err(malformed(
@@ -157,7 +195,7 @@ fn read_kernel(
         .collect();
     let nobits_size = |prefix: &str| -> Result<u32, CubinError> {
         let wanted = format!(".nv.{prefix}.{name}");
-        match sections.iter().find(|s| s.name == wanted) {
+        match sections.named(&wanted).first() {
             Some(s) => u32::try_from(s.size).map_err(|_| malformed(&wanted, "size exceeds 4 GiB")),
             None => Ok(0),
         }
@@ -172,24 +210,21 @@ fn read_kernel(
         ..Kernel::default()
     };
     // The kernel's own banks other than c[0x0] (`.nv.constant16.<name>`, …).
-    for sec in sections {
-        let bank = sec
-            .name
-            .strip_prefix(".nv.constant")
-            .and_then(super::constant_section_bank);
-        if let Some((bank, Some(k))) = bank {
-            if k == name && bank != 0 {
-                check_bank_size(sec)?;
-                kernel.constants.push((bank, sec.data.to_vec()));
-            }
-        }
+    for &(bank, sec) in sections
+        .kernel_banks
+        .get(name)
+        .map_or(&[][..], Vec::as_slice)
+    {
+        check_bank_size(sec)?;
+        kernel.constants.push((bank, sec.data.to_vec()));
     }
     let info_name = format!(".nv.info.{name}");
     // Only the section that names this text section in sh_info (or, lacking that, by name).
-    let info = sections
+    let named = sections.named(&info_name);
+    let info = named
         .iter()
-        .find(|s| s.name == info_name && s.info as usize == text.index)
-        .or_else(|| sections.iter().find(|s| s.name == info_name));
+        .find(|s| s.info as usize == text.index)
+        .or_else(|| named.first());
     if let Some(info) = info {
         apply_kernel_info(info, &mut kernel)?;
     }
@@ -289,6 +324,11 @@ fn apply_global_info(
     kernels: &mut [Kernel],
 ) -> Result<(), CubinError> {
     let records = decode_records(info.data).map_err(|r| malformed(&info.name, r))?;
+    // The first kernel of each name, as a search in order would find it.
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    for (i, k) in kernels.iter().enumerate() {
+        by_name.entry(k.name.clone()).or_insert(i);
+    }
     for record in records {
         let Record::Sized { attr, payload } = record else {
             continue;
@@ -305,7 +345,8 @@ fn apply_global_info(
         };
         let Some(kernel) = symbol_names
             .get(&sym)
-            .and_then(|n| kernels.iter_mut().find(|k| &k.name == n))
+            .and_then(|n| by_name.get(n))
+            .and_then(|&i| kernels.get_mut(i))
         else {
             continue;
         };

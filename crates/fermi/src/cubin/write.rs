@@ -278,8 +278,9 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
     for k in &module.kernels {
         check_kernel(k)?;
     }
-    for (i, k) in module.kernels.iter().enumerate() {
-        if module.kernels.iter().take(i).any(|o| o.name == k.name) {
+    let mut names = std::collections::HashSet::new();
+    for k in &module.kernels {
+        if !names.insert(k.name.as_str()) {
             return Err(CubinError::Unrepresentable(format!(
                 "two kernels are named `{}`",
                 k.name
@@ -357,11 +358,19 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
             st_size: 0,
         });
     }
+    // One lookup table instead of a search per kernel: a search made writing a module of
+    // thousands of kernels quadratic.
+    let text_sections: std::collections::HashMap<&str, u32> = planned
+        .iter()
+        .enumerate()
+        .filter_map(|(pos, p)| {
+            p.name
+                .strip_prefix(".text.")
+                .map(|name| (name, FIRST_OWN_SECTION + pos as u32))
+        })
+        .collect();
     for (ki, k) in module.kernels.iter().enumerate() {
-        let text_index = planned
-            .iter()
-            .position(|p| p.name == format!(".text.{}", k.name))
-            .map_or(0, |pos| FIRST_OWN_SECTION + pos as u32);
+        let text_index = text_sections.get(k.name.as_str()).copied().unwrap_or(0);
         let st_name = w.string_offset(kernel_names.get(ki).copied());
         w.write_symbol(&Sym {
             section: Some(text_index),
