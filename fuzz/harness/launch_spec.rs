@@ -40,9 +40,8 @@ fn textures(spec: &exec::LaunchSpec, data: &[u8]) {
     if spec.textures.is_empty() {
         return;
     }
-    let _ = exec::launch_textures::bind_textures(&spec.textures, &|n| Ok(n.len() as u32 * 37));
-    let Ok(table) = exec::launch_textures::bind_textures(&spec.textures, &|_| Err("no".into()))
-    else {
+    let _ = exec::bind_textures(&spec.textures, &|n| Ok(n.len() as u32 * 37));
+    let Ok(table) = exec::bind_textures(&spec.textures, &|_| Err("no".into())) else {
         return;
     };
     let mut seed = [0u8; 16];

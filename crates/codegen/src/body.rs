@@ -223,7 +223,6 @@ pub fn compile_body_as_written(
         }
     }
     let mut sel = Selector {
-        module: env.module,
         func: f,
         regs,
         out,

@@ -17,10 +17,10 @@ mod body;
 mod calls;
 mod cfg;
 pub mod coverage;
-pub mod opt;
-pub mod regs;
+mod opt;
+mod regs;
 pub mod report;
-pub mod select;
+mod select;
 
 use diag::{Diagnostic, SourceFile, Span};
 use fermi::cubin::{self, AddressSize, Arch, Kernel, Param};

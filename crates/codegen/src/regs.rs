@@ -14,11 +14,6 @@ pub const SCRATCH_PAIR: u8 = 2;
 /// P6 is the scratch predicate of multi-instruction sequences (div/rem): the allocator keeps it
 /// free in bodies that contain them.
 pub const SCRATCH_PRED: u8 = 6;
-const FIRST_FREE: u8 = 4;
-/// R63 is RZ.
-const LAST_GPR: u8 = 62;
-/// P7 is PT; P6 is the scratch predicate.
-const LAST_PRED: u8 = SCRATCH_PRED - 1;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Loc {
@@ -44,22 +39,11 @@ pub fn width_of(ty: Type) -> Option<u32> {
 #[derive(Default)]
 pub struct RegMap {
     map: HashMap<RegId, Loc>,
-    next_gpr: u8,
-    next_pred: u8,
     /// The highest GPR index written or read.
     pub max_gpr: u8,
 }
 
 impl RegMap {
-    pub fn new() -> RegMap {
-        RegMap {
-            map: HashMap::new(),
-            next_gpr: FIRST_FREE,
-            next_pred: 0,
-            max_gpr: 3,
-        }
-    }
-
     /// A map made by the allocator (`alloc.rs`): every register has its location already.
     pub fn from_assignment(map: HashMap<RegId, Loc>) -> RegMap {
         let max_gpr = map
@@ -72,12 +56,7 @@ impl RegMap {
             .max()
             .unwrap_or(0)
             .max(3);
-        RegMap {
-            map,
-            next_gpr: u8::MAX,
-            next_pred: u8::MAX,
-            max_gpr,
-        }
+        RegMap { map, max_gpr }
     }
 
     /// The location the allocator gave `r`, if it saw it.
@@ -100,56 +79,14 @@ impl RegMap {
         v
     }
 
-    /// The location of `r`: the allocator's, or (for a map built with [`RegMap::new`])
-    /// a register of its own assigned on first use.
+    /// The location the allocator gave `r` (it sees every register a body names, so a
+    /// miss is an internal error reported as such, never a guessed register).
     pub fn loc(&mut self, f: &Function, r: RegId) -> Result<Loc, String> {
-        if let Some(l) = self.map.get(&r) {
-            return Ok(*l);
-        }
-        if self.next_gpr == u8::MAX {
-            return Err("internal error: a register the allocator did not see".into());
-        }
-        let reg = f.reg(r).ok_or("register id out of range")?;
-        let loc = match width_of(reg.ty) {
-            Some(1) => {
-                if self.next_pred > LAST_PRED {
-                    return Err(format!(
-                        "out of predicate registers at `{}`: more than 7 live predicates need spilling, which is not yet implemented",
-                        reg.name
-                    ));
-                }
-                self.next_pred += 1;
-                Loc::Pred(self.next_pred - 1)
-            }
-            Some(64) => {
-                let even = self.next_gpr.next_multiple_of(2);
-                if even + 1 > LAST_GPR {
-                    return Err(self.out_of_gprs(&reg.name.to_string()));
-                }
-                self.next_gpr = even + 2;
-                self.max_gpr = self.max_gpr.max(even + 1);
-                Loc::Pair(even)
-            }
-            Some(_) => {
-                if self.next_gpr > LAST_GPR {
-                    return Err(self.out_of_gprs(&reg.name.to_string()));
-                }
-                self.next_gpr += 1;
-                self.max_gpr = self.max_gpr.max(self.next_gpr - 1);
-                Loc::Gpr(self.next_gpr - 1)
-            }
-            None => {
-                return Err(format!(
-                    "`{}` is a .b128 register, which sm_20 has no registers for",
-                    reg.name
-                ))
-            }
-        };
-        self.map.insert(r, loc);
-        Ok(loc)
-    }
-
-    fn out_of_gprs(&self, name: &str) -> String {
-        format!("out of registers at `{name}`: the kernel needs more than 63 registers without sharing, and spilling is not yet implemented")
+        self.map.get(&r).copied().ok_or_else(|| {
+            let name = f
+                .reg(r)
+                .map_or_else(|| format!("{r:?}"), |reg| reg.name.to_string());
+            format!("internal error: the allocator did not see register `{name}`")
+        })
     }
 }

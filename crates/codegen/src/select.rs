@@ -22,7 +22,7 @@ mod video;
 mod wide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
-use ir::{AddrBase, Address, Function, Inst, Module, Opcode, Operand, RegId, Space, Type, VarId};
+use ir::{AddrBase, Address, Function, Inst, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
 use std::collections::HashMap;
@@ -35,7 +35,6 @@ pub enum Line {
 }
 
 pub struct Selector<'a> {
-    pub module: &'a Module,
     pub func: &'a Function,
     pub regs: RegMap,
     pub out: Vec<Line>,

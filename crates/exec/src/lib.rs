@@ -46,7 +46,7 @@ mod fround;
 mod lane_ops;
 mod lanes;
 mod launch_spec;
-pub mod launch_textures;
+mod launch_textures;
 pub mod lower;
 mod matrix;
 mod mbarrier;
@@ -66,7 +66,7 @@ mod warp;
 pub use cta::{LaunchStats, MAX_CTA_THREADS, MAX_GRID_THREADS};
 pub use error::{Access, BarrierWaiter, ExecError, Fault, FaultKind, LoadError, MemberProblem};
 pub use launch_spec::{ElemType, LaunchSpec, ParamSpec, SpecError};
-pub use launch_textures::{Geometry, TexelSource, TextureBind, TextureSpec};
+pub use launch_textures::{bind_textures, Geometry, TexelSource, TextureBind, TextureSpec};
 pub use run::{run, BufferResult, RunResult};
 pub use warp::Texture;
 

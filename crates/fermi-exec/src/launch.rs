@@ -183,7 +183,7 @@ pub fn run_module(
 
     // A cubin's code names a texture by its unit (the 8-bit texture field of TEX/TLD/TXQ);
     // the texture names a cubin may record are not read (docs/fermi-exec.md, "Textures").
-    let textures = exec::launch_textures::bind_textures(&spec.textures, &|name| {
+    let textures = exec::bind_textures(&spec.textures, &|name| {
         Err(format!(
             "a cubin's textures are bound by \"unit\" (the texture field of TEX/TLD/TXQ), \
              not by name (`{name}`)"
