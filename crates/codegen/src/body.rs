@@ -350,7 +350,11 @@ pub fn compile_body_as_written(
         } else if falls {
             let label = edge_label(b, b + 1);
             let first = stubs_of(b + 1).first().map(|i| format!("{pre}S{i}"));
-            if label.starts_with('S') && Some(&label) != first.as_ref() {
+            // `pre` is the body's label prefix (`F<id>_` in a `.func`): compare after it.
+            let to_stub = label
+                .strip_prefix(pre.as_str())
+                .is_some_and(|l| l.starts_with('S'));
+            if to_stub && Some(&label) != first.as_ref() {
                 sel.out.push(Line::Inst(format!("BRA {label};")));
             }
         }

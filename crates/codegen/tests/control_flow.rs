@@ -147,3 +147,47 @@ fn divergent_loops_is_translated_with_pbk_and_brk_where_ssy_alone_cannot() {
     assert_eq!(count(&search, "PBK"), 0, "{search:#?}");
     assert_eq!(count(&search, "SSY"), 1, "{search:#?}");
 }
+
+/// `nest` of tests/kernels/func_nested_join.ptx as its header comment defines it.
+fn nest_meaning(a: u32) -> u32 {
+    let x = if a & 1 != 0 {
+        a.wrapping_mul(3)
+    } else if a & 2 != 0 {
+        10
+    } else {
+        10u32.wrapping_add(a.wrapping_mul(a.max(1)))
+    };
+    x.wrapping_add(7)
+}
+
+/// A block of only the outer region falling through into a join that the inner region also
+/// reaches must branch to the outer region's `.S`, in a `.func` as in a kernel (the labels of
+/// a `.func` body carry its prefix).
+#[test]
+fn func_fall_through_into_a_shared_join_reconverges_the_outer_region() {
+    let path = "tests/kernels/func_nested_join.ptx";
+    let text = std::fs::read_to_string(format!("../../{path}")).expect(path);
+    let s = spec("k", 1, 64, vec![zeros32(64)]);
+    let out = words(&run_both(path, &text, &s)[0]);
+    for tid in 0..64 {
+        assert_eq!(out[tid as usize], nest_meaning(tid), "thread {tid}");
+    }
+    // The `else` block (`x = 3a`, the only IMUL by 3) ends in a branch past the inner
+    // region's `NOP.S` to the outer one's, as the same body does in a kernel.
+    let (_, _, cubin) = compile(path, &text);
+    let listing: Vec<String> = cubin.kernels[0]
+        .code
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
+        .collect();
+    let at = listing
+        .iter()
+        .position(|t| t.contains("IMUL") && t.contains("0x3;"))
+        .unwrap_or_else(|| panic!("no IMUL by 3 in {listing:#?}"));
+    let (next, after) = (&listing[at + 1], &listing[at + 2]);
+    assert!(
+        next.starts_with("BRA ") && after.starts_with("NOP.S"),
+        "{listing:#?}"
+    );
+}
