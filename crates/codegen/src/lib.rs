@@ -1,12 +1,15 @@
 //! PTX → Fermi (sm_20) machine code, over the checked IR.
 //!
 //! The pipeline, per `.entry`:
-//! 1. [`cfg`]: basic blocks, dominators and post-dominators, natural loops, and the
+//! 1. `opt`: clean-ups on the checked IR (copy and constant propagation with `ops`, CSE,
+//!    dead code, sinking and rematerialization of parameter loads, if-conversion);
+//! 2. `cfg`: basic blocks, dominators and post-dominators, natural loops, and the
 //!    reconvergence plan (`SSY` before divergent branches, `NOP.S` at their immediate
-//!    post-dominator);
-//! 2. [`regs`]: a Fermi register for every PTX register used (pairs for 64-bit values);
-//! 3. [`select`]: each PTX instruction to cuobjdump-style Fermi text;
-//! 4. emission: layout, then the `fermi` crate's table parses and encodes every line, and the
+//!    post-dominator, `PBK`/`BRK` for loops whose several exits SSYs cannot map);
+//! 3. `alloc` and `regs`: a Fermi register for every PTX register used (pairs for 64-bit
+//!    values), by liveness colouring with copy coalescing;
+//! 4. `select`: each PTX instruction to cuobjdump-style Fermi text;
+//! 5. emission: layout, then the `fermi` crate's table parses and encodes every line, and the
 //!    kernel goes into a cubin with the parameter layout and sizes `.nv.info` records.
 //!
 //! What is not translated is an error naming the instruction and the reason; see

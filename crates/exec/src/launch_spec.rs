@@ -166,7 +166,7 @@ pub struct LaunchSpec {
     pub block: [u32; 3],
     pub shared_bytes: u32,
     pub params: Vec<ParamSpec>,
-    /// Textures bound at launch (`"textures"`; see [`crate::launch_textures`]).
+    /// Textures bound at launch (`"textures"`; see [`TextureSpec`]).
     pub textures: Vec<TextureSpec>,
 }
 

@@ -113,7 +113,7 @@ pub struct TextureSpec {
     pub ty: ElemType,
     /// 32-bit words per texel (1 to 4).
     pub channels: u32,
-    /// `ops::tex`'s extents (see [`Geometry::dims`]).
+    /// `ops::tex`'s extents (`Geometry::dims`).
     pub dims: [u32; 3],
     pub source: TexelSource,
 }

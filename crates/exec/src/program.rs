@@ -642,7 +642,7 @@ pub enum Op {
         d: Reg,
         srcs: [Src; 4],
     },
-    /// A rare instruction evaluated lane by lane (see [`crate::lane_ops`]).
+    /// A rare instruction evaluated lane by lane (see `lane_ops`).
     Lane {
         f: crate::lane_ops::LaneOp,
         d: Reg,

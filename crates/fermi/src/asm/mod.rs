@@ -1,7 +1,7 @@
 //! The file-level assembler: cuobjdump listings, plain SASS text and asfermi directives →
 //! kernels of instruction words, ready for [`crate::cubin::write_cubin`] or a listing.
 //!
-//! Two passes: [`layout`] reads every line, interprets directives and headers, and assigns each
+//! Two passes: `layout` reads every line, interprets directives and headers, and assigns each
 //! instruction its address and each label its value; then every instruction's text is handed
 //! to [`crate::isa::assemble_text`] with the kernel's labels. Errors from both passes are
 //! collected, so one run reports all of them.

@@ -64,7 +64,7 @@ pub fn print(inst: &Inst, addr: u64) -> String {
     print::print_with(inst, addr, Dialect::Current)
 }
 
-/// Like [`print`] in a chosen dialect.
+/// Like [`print()`] in a chosen dialect.
 pub fn print_with(inst: &Inst, addr: u64, dialect: Dialect) -> String {
     print::print_with(inst, addr, dialect)
 }
