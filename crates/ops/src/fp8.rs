@@ -76,32 +76,7 @@ pub fn to_f64(x: u8, f: Fp8) -> f64 {
         Fp8::E4m3 => E4M3,
         Fp8::E5m2 => E5M2,
     };
-    match soft::classify(u64::from(x), format) {
-        Class::Nan => f64::NAN,
-        Class::Inf { neg } => {
-            if neg {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            }
-        }
-        Class::Zero { neg } => {
-            if neg {
-                -0.0
-            } else {
-                0.0
-            }
-        }
-        // At most 4 significant bits and a small exponent: exact.
-        Class::Finite { neg, sig, exp } => {
-            let v = sig as f64 * f64::from(exp).exp2();
-            if neg {
-                -v
-            } else {
-                v
-            }
-        }
-    }
+    soft::narrow_to_f64(u64::from(x), format)
 }
 
 /// One fp8 value as an `.f16` (exact), `.relu` clamping negatives to `+0`.

@@ -229,32 +229,7 @@ pub fn max_h(a: u16, b: u16, f: HalfFormat, m: MinMaxMode) -> u16 {
 /// The value of a half as f64 (exact).
 #[inline]
 pub fn h_to_f64(x: u16, f: HalfFormat) -> f64 {
-    match soft::classify(u64::from(x), f.format()) {
-        Class::Nan => f64::NAN,
-        Class::Inf { neg } => {
-            if neg {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            }
-        }
-        Class::Zero { neg } => {
-            if neg {
-                -0.0
-            } else {
-                0.0
-            }
-        }
-        Class::Finite { neg, sig, exp } => {
-            // At most 11 significant bits and a small exponent: exact in f64.
-            let v = sig as f64 * (exp as f64).exp2();
-            if neg {
-                -v
-            } else {
-                v
-            }
-        }
-    }
+    soft::narrow_to_f64(u64::from(x), f.format())
 }
 
 /// `x` rounded once to the half format (NaN → canonical NaN).

@@ -92,6 +92,23 @@ pub enum Class {
     },
 }
 
+/// The value of `bits` in a format of at most 53 significant bits, as f64: exact (NaN for
+/// NaNs). The narrow formats (f16, bf16, fp8) convert through this.
+pub fn narrow_to_f64(bits: u64, f: Format) -> f64 {
+    let v = match classify(bits, f) {
+        Class::Nan => return f64::NAN,
+        Class::Inf { .. } => f64::INFINITY,
+        Class::Zero { .. } => 0.0,
+        // `sig` has at most `f.frac_bits + 1` ≤ 53 bits and `exp` is small: exact.
+        Class::Finite { sig, exp, .. } => sig as f64 * f64::from(exp).exp2(),
+    };
+    if bits & f.sign_bit() != 0 {
+        -v
+    } else {
+        v
+    }
+}
+
 #[inline]
 pub fn classify(bits: u64, f: Format) -> Class {
     let neg = bits & f.sign_bit() != 0;
