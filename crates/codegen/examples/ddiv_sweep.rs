@@ -7,80 +7,10 @@
 
 use exec::{ElemType, LaunchSpec, ParamSpec};
 
-const KERNEL: &str = r#".version 7.0
-.target sm_20
-.address_size 64
-.visible .entry ddiv(.param .u64 pa, .param .u64 pb, .param .u64 out)
-{
-	.reg .b32 %r<6>;
-	.reg .f64 %fd<4>;
-	.reg .b64 %rd<8>;
-	ld.param.u64 %rd1, [pa];
-	ld.param.u64 %rd2, [pb];
-	ld.param.u64 %rd3, [out];
-	mov.u32 %r1, %ctaid.x;
-	mov.u32 %r2, %ntid.x;
-	mov.u32 %r3, %tid.x;
-	mad.lo.s32 %r4, %r1, %r2, %r3;
-	mul.wide.u32 %rd4, %r4, 8;
-	add.s64 %rd7, %rd1, %rd4;
-	ld.global.f64 %fd1, [%rd7];
-	add.s64 %rd7, %rd2, %rd4;
-	ld.global.f64 %fd2, [%rd7];
-	mul.wide.u32 %rd4, %r4, 72;
-	add.s64 %rd7, %rd3, %rd4;
-	div.rn.f64 %fd3, %fd1, %fd2;
-	st.global.f64 [%rd7], %fd3;
-	div.rz.f64 %fd3, %fd1, %fd2;
-	st.global.f64 [%rd7+8], %fd3;
-	div.rm.f64 %fd3, %fd1, %fd2;
-	st.global.f64 [%rd7+16], %fd3;
-	div.rp.f64 %fd3, %fd1, %fd2;
-	st.global.f64 [%rd7+24], %fd3;
-	rcp.rn.f64 %fd3, %fd2;
-	st.global.f64 [%rd7+32], %fd3;
-	rcp.rz.f64 %fd3, %fd2;
-	st.global.f64 [%rd7+40], %fd3;
-	rcp.rm.f64 %fd3, %fd1;
-	st.global.f64 [%rd7+48], %fd3;
-	rcp.rp.f64 %fd3, %fd1;
-	st.global.f64 [%rd7+56], %fd3;
-	div.rn.f64 %fd3, %fd1, 0d4008000000000000;
-	st.global.f64 [%rd7+64], %fd3;
-	ret;
-}
-"#;
+/// The kernels of the default suite's tests/ddiv.rs, one file each.
+const KERNEL: &str = include_str!("../tests/data/ddiv.ptx");
 
-const SQRT: &str = r#".version 7.0
-.target sm_20
-.address_size 64
-.visible .entry dsqrt(.param .u64 pa, .param .u64 out)
-{
-	.reg .b32 %r<6>;
-	.reg .f64 %fd<4>;
-	.reg .b64 %rd<8>;
-	ld.param.u64 %rd1, [pa];
-	ld.param.u64 %rd3, [out];
-	mov.u32 %r1, %ctaid.x;
-	mov.u32 %r2, %ntid.x;
-	mov.u32 %r3, %tid.x;
-	mad.lo.s32 %r4, %r1, %r2, %r3;
-	mul.wide.u32 %rd4, %r4, 8;
-	add.s64 %rd7, %rd1, %rd4;
-	ld.global.f64 %fd1, [%rd7];
-	mul.wide.u32 %rd4, %r4, 32;
-	add.s64 %rd7, %rd3, %rd4;
-	sqrt.rn.f64 %fd3, %fd1;
-	st.global.f64 [%rd7], %fd3;
-	sqrt.rz.f64 %fd3, %fd1;
-	st.global.f64 [%rd7+8], %fd3;
-	sqrt.rm.f64 %fd3, %fd1;
-	st.global.f64 [%rd7+16], %fd3;
-	sqrt.rp.f64 %fd3, %fd1;
-	st.global.f64 [%rd7+24], %fd3;
-	ret;
-}
-"#;
+const SQRT: &str = include_str!("../tests/data/dsqrt.ptx");
 
 fn buf(v: &[u64]) -> ParamSpec {
     ParamSpec::Buffer {
