@@ -6,59 +6,12 @@
 use exec::sanitize::{Check, Finding, Sanitizer};
 use exec::{Arg, Device, ExecError, LaunchConfig, RunOptions};
 
-/// Lowest device address (memory.rs `FIRST_BASE`): the first buffer starts here.
-const FIRST_BASE: u64 = 0x1_0000;
-
-struct Outcome {
-    result: Result<(), ExecError>,
-    findings: Vec<Finding>,
-    out: Vec<u32>,
-}
+mod sanitize_common;
+use sanitize_common::*;
 
 /// Run `kernel(out: *u32)` of `text` with one zeroed buffer of `n` u32 under the sanitizer.
 fn run(text: &str, block: u32, n: u64) -> Outcome {
-    let src = diag::SourceFile::new("san.ptx", text);
-    let (m, diags) = check::check_source(&src);
-    assert!(
-        !diags.iter().any(|d| d.is_error()),
-        "{}",
-        diag::render(&src, &diags)
-    );
-    let mut dev = Device::new();
-    let module = dev.load(&m.expect("checked"), &src).expect("loads");
-    let out = dev.alloc(n * 4).expect("alloc");
-    assert_eq!(out.0, FIRST_BASE);
-    let san = Sanitizer::new();
-    let cfg = LaunchConfig {
-        grid: [1, 1, 1],
-        block: [block, 1, 1],
-        ..LaunchConfig::default()
-    };
-    let opts = RunOptions {
-        threads: 1,
-        max_steps: 1 << 20,
-        sanitize: Some(&san),
-        ..RunOptions::default()
-    };
-    let result = dev
-        .launch(&module, "k", &cfg, &[Arg::ptr(out)], &opts)
-        .map(|_| ());
-    let bytes = dev.read(out, n * 4).expect("read back");
-    Outcome {
-        result,
-        findings: san.findings(),
-        out: bytes
-            .chunks(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect(),
-    }
-}
-
-fn line_of(text: &str, marker: &str) -> u32 {
-    text.lines()
-        .position(|l| l.contains(marker))
-        .unwrap_or_else(|| panic!("no `{marker}`")) as u32
-        + 1
+    run_with(text, 1, block, n, false, 1 << 20)
 }
 
 fn tid(f: &Finding, i: usize) -> [u32; 3] {

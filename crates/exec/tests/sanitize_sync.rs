@@ -9,57 +9,13 @@
 use exec::sanitize::{Check, Finding, Sanitizer};
 use exec::{Arg, Device, ExecError, LaunchConfig, RunOptions};
 
-/// Lowest device address (memory.rs `FIRST_BASE`): the first buffer starts here.
-const FIRST_BASE: u64 = 0x1_0000;
-
-struct Outcome {
-    result: Result<(), ExecError>,
-    findings: Vec<Finding>,
-}
+mod sanitize_common;
+use sanitize_common::*;
 
 /// Run `kernel(out: *u32)` of `text` over `grid` CTAs of `block` threads with one buffer of
 /// `n` u32 (zeroed; `uninit`: registered as never written by the host).
 fn run(text: &str, grid: u32, block: u32, n: u64, uninit: bool) -> Outcome {
-    let src = diag::SourceFile::new("san.ptx", text);
-    let (m, diags) = check::check_source(&src);
-    assert!(
-        !diags.iter().any(|d| d.is_error()),
-        "{}",
-        diag::render(&src, &diags)
-    );
-    let mut dev = Device::new();
-    let module = dev.load(&m.expect("checked"), &src).expect("loads");
-    let out = dev.alloc(n * 4).expect("alloc");
-    assert_eq!(out.0, FIRST_BASE);
-    let san = Sanitizer::new();
-    if uninit {
-        san.track_uninitialised(out.0, n * 4);
-    }
-    let cfg = LaunchConfig {
-        grid: [grid, 1, 1],
-        block: [block, 1, 1],
-        ..LaunchConfig::default()
-    };
-    let opts = RunOptions {
-        threads: 1,
-        max_steps: 1 << 24,
-        sanitize: Some(&san),
-        ..RunOptions::default()
-    };
-    let result = dev
-        .launch(&module, "k", &cfg, &[Arg::ptr(out)], &opts)
-        .map(|_| ());
-    Outcome {
-        result,
-        findings: san.findings(),
-    }
-}
-
-fn line_of(text: &str, marker: &str) -> u32 {
-    text.lines()
-        .position(|l| l.contains(marker))
-        .unwrap_or_else(|| panic!("no `{marker}`")) as u32
-        + 1
+    run_with(text, grid, block, n, uninit, 1 << 24)
 }
 
 fn only<'a>(o: &'a Outcome, title: &str) -> &'a Finding {
