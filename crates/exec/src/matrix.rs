@@ -13,7 +13,7 @@ use ops::mma::Frag;
 impl Warp {
     /// One lane's registers of an operand, as an `ops::mma` fragment.
     fn frag(&self, regs: &[Reg], lane: usize) -> Frag {
-        let mut f = [0u64; 4];
+        let mut f = [0u64; 8];
         for (x, r) in f.iter_mut().zip(regs) {
             *x = self.get(*r, lane);
         }

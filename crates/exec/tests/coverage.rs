@@ -22,11 +22,7 @@ const NOT_RUNNABLE: &[(&str, &str, &str)] = &[];
 
 /// Forms the checker accepts and the executor does not run yet: (opcode, texts the
 /// instruction line contains, all of them, reason). Each is a gap, listed in the README.
-const NOT_RUNNABLE_FORMS: &[(&str, &[&str], &str)] = &[(
-    "mma",
-    &["m8n8k4", ".f16"],
-    "the sm_70 quad-pair mma.m8n8k4 .f16 layout is not executed yet (issue 16)",
-)];
+const NOT_RUNNABLE_FORMS: &[(&str, &[&str], &str)] = &[];
 
 fn not_runnable(form: &Form, line: &str) -> bool {
     let key = form.key();

@@ -23,8 +23,9 @@ use crate::fp8::{self, Fp8};
 use crate::half::{f64_to_h, h_to_f64, HalfFormat, NAN_H};
 
 /// One lane's registers of one operand, in operand order (`{a0, a1, a2, a3}`); each register
-/// is zero-extended to 64 bits.
-pub type Frag = [u64; 4];
+/// is zero-extended to 64 bits. Eight slots: the sm_70 `m8n8k4` `.f32` accumulators take
+/// eight registers.
+pub type Frag = [u64; 8];
 
 /// The shapes and types of `mma.sync.aligned` that are executed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,6 +51,15 @@ pub enum MmaKind {
     /// accumulators; the fragments are laid out as the 8-bit integer `m16n8k32`'s
     /// (PTX ISA 8.x §9.7.14.5.9).
     M16n8k32F8 { a: Fp8, b: Fp8 },
+    /// sm_70's `m8n8k4` with `.f16` A and B: each quad-pair of lanes computes its own 8x8x4
+    /// product (PTX ISA 8.x §9.7.14.5.1). `a_col`/`b_col`: the `.col` layouts; `c_f32`/`d_f32`:
+    /// `.f32` (eight registers) rather than `.f16` (four `.f16x2`) accumulators.
+    M8n8k4F16 {
+        a_col: bool,
+        b_col: bool,
+        c_f32: bool,
+        d_f32: bool,
+    },
 }
 
 /// The shape (M, N, K).
@@ -57,15 +67,17 @@ pub fn shape(kind: MmaKind) -> (usize, usize, usize) {
     match kind {
         MmaKind::M16n8k16F32(_) | MmaKind::M16n8k16F16 => (16, 8, 16),
         MmaKind::M16n8k8F32(_) | MmaKind::M16n8k8Tf32 => (16, 8, 8),
-        MmaKind::M8n8k4F64 => (8, 8, 4),
+        MmaKind::M8n8k4F64 | MmaKind::M8n8k4F16 { .. } => (8, 8, 4),
         MmaKind::I8 { k32, .. } => (16, 8, if k32 { 32 } else { 16 }),
         MmaKind::M16n8k32F8 { .. } => (16, 8, 32),
     }
 }
 
-/// Registers per lane of A, B and C/D.
+/// Registers per lane of A, B and C/D (for `m8n8k4` `.f16`, of D; C's are
+/// [`m8n8k4_acc_regs`]`(c_f32)`).
 pub fn regs(kind: MmaKind) -> (usize, usize, usize) {
     match kind {
+        MmaKind::M8n8k4F16 { d_f32, .. } => (2, 2, m8n8k4_acc_regs(d_f32)),
         MmaKind::M16n8k16F32(_) => (4, 2, 4),
         MmaKind::M16n8k16F16 => (4, 2, 2),
         MmaKind::M16n8k8F32(_) => (2, 1, 4),
@@ -84,7 +96,125 @@ fn elem_bits(kind: MmaKind) -> (u32, u32) {
         MmaKind::M16n8k8Tf32 => (32, 32),
         MmaKind::M8n8k4F64 => (64, 64),
         MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => (8, 32),
+        MmaKind::M8n8k4F16 { d_f32, .. } => (16, if d_f32 { 32 } else { 16 }),
     }
+}
+
+/// Registers per lane of an sm_70 `m8n8k4` accumulator: eight `.f32` or four `.f16x2`.
+pub fn m8n8k4_acc_regs(f32_acc: bool) -> usize {
+    if f32_acc {
+        8
+    } else {
+        4
+    }
+}
+
+/// The quad-pair (0..4) whose product lane `lane` takes part in: lanes 4q..4q+3 (the low
+/// group, rows or columns 0-3 of its matrices) and 16+4q..16+4q+3 (the high group, 4-7).
+pub fn quad_pair(lane: usize) -> usize {
+    lane % 16 / 4
+}
+
+/// 0 for the low group of a quad-pair, 4 for the high group.
+fn high(lane: usize) -> usize {
+    if lane % 32 >= 16 {
+        4
+    } else {
+        0
+    }
+}
+
+/// sm_70 `m8n8k4` `.f16`: where element `i` (0..4) of a lane's A fragment sits in its
+/// quad-pair's 8x4 A (PTX ISA 8.x Figures 46 and 47).
+pub fn m8n8k4_a_pos(col: bool, lane: usize, i: usize) -> (usize, usize) {
+    if col {
+        (i % 4 + high(lane), lane % 4)
+    } else {
+        (lane % 4 + high(lane), i)
+    }
+}
+
+/// sm_70 `m8n8k4` `.f16`: where element `i` (0..4) of a lane's B fragment sits in its
+/// quad-pair's 4x8 B (Figures 48 and 49).
+pub fn m8n8k4_b_pos(col: bool, lane: usize, i: usize) -> (usize, usize) {
+    if col {
+        (i, lane % 4 + high(lane))
+    } else {
+        (lane % 4, i + high(lane))
+    }
+}
+
+/// sm_70 `m8n8k4`: where element `i` (0..8) of a lane's C or D fragment sits in its
+/// quad-pair's 8x8 accumulator, `.f32` (Figures 51 and 52) or `.f16` (Figure 50).
+pub fn m8n8k4_acc_pos(f32_acc: bool, lane: usize, i: usize) -> (usize, usize) {
+    if f32_acc {
+        (
+            (lane & 1) + (i & 2) + high(lane),
+            (i & 4) + (lane & 2) + (i & 1),
+        )
+    } else {
+        (lane % 4 + high(lane), i)
+    }
+}
+
+/// The sm_70 `m8n8k4` `.f16` form: four independent 8x8x4 products, one per quad-pair, each
+/// computed as the other `.f16` shapes (exact products summed in f64 after C in ascending k,
+/// rounded once to D's type).
+fn mma_m8n8k4_f16(
+    (a_col, b_col, c_f32, d_f32): (bool, bool, bool, bool),
+    a: &[Frag; 32],
+    b: &[Frag; 32],
+    c: &[Frag; 32],
+) -> [Frag; 32] {
+    let h = |bits: u64| h_to_f64(bits as u16, HalfFormat::F16);
+    let c_bits = if c_f32 { 32 } else { 16 };
+    let d_bits = if d_f32 { 32 } else { 16 };
+    // Per quad-pair: A (8x4), B (4x8), C (8x8) as values.
+    let mut am = [[[0f64; 4]; 8]; 4];
+    let mut bm = [[[0f64; 8]; 4]; 4];
+    let mut cm = [[[0f64; 8]; 8]; 4];
+    for lane in 0..32 {
+        let q = quad_pair(lane);
+        for i in 0..4 {
+            let (r, col) = m8n8k4_a_pos(a_col, lane, i);
+            am[q][r][col] = h(elem(&a[lane], i, 16));
+            let (r, col) = m8n8k4_b_pos(b_col, lane, i);
+            bm[q][r][col] = h(elem(&b[lane], i, 16));
+        }
+        for i in 0..8 {
+            let (r, col) = m8n8k4_acc_pos(c_f32, lane, i);
+            let v = elem(&c[lane], i, c_bits);
+            cm[q][r][col] = if c_f32 {
+                f64::from(f32::from_bits(v as u32))
+            } else {
+                h(v)
+            };
+        }
+    }
+    let mut d = [[0u64; 8]; 32];
+    for (lane, out) in d.iter_mut().enumerate() {
+        let q = quad_pair(lane);
+        for i in 0..8 {
+            let (r, col) = m8n8k4_acc_pos(d_f32, lane, i);
+            let mut acc = cm[q][r][col];
+            for (kk, brow) in bm[q].iter().enumerate() {
+                acc += am[q][r][kk] * brow[col];
+            }
+            let v = if d_f32 {
+                if acc.is_nan() {
+                    u64::from(NAN_F32)
+                } else {
+                    u64::from((acc as f32).to_bits())
+                }
+            } else if acc.is_nan() {
+                u64::from(NAN_H)
+            } else {
+                u64::from(f64_to_h(acc, HalfFormat::F16, crate::float::Rounding::Rn))
+            };
+            set_elem(out, i, d_bits, v);
+        }
+    }
+    d
 }
 
 /// Where element `i` of a lane's A fragment sits: (row, column) of A (M x K). Elements are
@@ -103,6 +233,8 @@ pub fn a_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
             (g + 8 * ((i >> 2) & 1), t * 4 + (i & 3) + 16 * (i >> 3))
         }
+        // Within the lane's quad-pair's matrix.
+        MmaKind::M8n8k4F16 { a_col, .. } => m8n8k4_a_pos(a_col, lane, i),
     }
 }
 
@@ -115,13 +247,16 @@ pub fn b_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M16n8k8Tf32 => (t + 4 * i, g),
         MmaKind::M8n8k4F64 => (t, g),
         MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => (t * 4 + (i & 3) + 16 * (i >> 2), g),
+        MmaKind::M8n8k4F16 { b_col, .. } => m8n8k4_b_pos(b_col, lane, i),
     }
 }
 
-/// Where element `i` of a lane's C or D fragment sits: (row, column) of C (M x N).
+/// Where element `i` of a lane's C or D fragment sits: (row, column) of C (M x N) (for
+/// `m8n8k4` `.f16`, of D within the lane's quad-pair's matrix).
 pub fn c_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
     let (g, t) = (lane >> 2, lane % 4);
     match kind {
+        MmaKind::M8n8k4F16 { d_f32, .. } => m8n8k4_acc_pos(d_f32, lane, i),
         MmaKind::M8n8k4F64 => (g, t * 2 + i),
         _ => (g + 8 * (i >> 1), t * 2 + (i & 1)),
     }
@@ -187,6 +322,15 @@ pub fn mma_sync(
     b: &[Frag; 32],
     c: &[Frag; 32],
 ) -> [Frag; 32] {
+    if let MmaKind::M8n8k4F16 {
+        a_col,
+        b_col,
+        c_f32,
+        d_f32,
+    } = kind
+    {
+        return mma_m8n8k4_f16((a_col, b_col, c_f32, d_f32), a, b, c);
+    }
     let (m, n, k) = shape(kind);
     let (ab_bits, c_bits) = elem_bits(kind);
     let (ra, rb, rc) = regs(kind);
@@ -278,7 +422,7 @@ pub fn mma_sync(
             };
         }
     }
-    let mut d = [[0u64; 4]; 32];
+    let mut d = [[0u64; 8]; 32];
     for (lane, out) in d.iter_mut().enumerate() {
         for i in 0..rc * per(c_bits) {
             let (r, col) = c_pos(kind, lane, i);

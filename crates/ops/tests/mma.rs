@@ -50,6 +50,7 @@ fn a_table(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         }
         // m8n8k4 .f64: "row = groupID, col = threadID_in_group".
         MmaKind::M8n8k4F64 => (group_id, tig),
+        MmaKind::M8n8k4F16 { .. } => panic!("the quad-pair form is tested in mma_m8n8k4.rs"),
         // m16n8k16 .s8: "row = groupID for a0..a3, groupID + 8 for a4..a7;
         // col = threadID_in_group * 4 + (i & 0x3)"; m16n8k32 adds a8..a15 at col + 16. The
         // .e4m3/.e5m2 m16n8k32 fragments use the .s8 m16n8k32 figures.
@@ -74,6 +75,7 @@ fn b_table(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         // "row = threadID_in_group for b0, threadID_in_group + 4 for b1; col = groupID".
         MmaKind::M16n8k8Tf32 => (if i == 0 { tig } else { tig + 4 }, group_id),
         MmaKind::M8n8k4F64 => (tig, group_id),
+        MmaKind::M8n8k4F16 { .. } => panic!("the quad-pair form is tested in mma_m8n8k4.rs"),
         // "row = threadID_in_group * 4 + (i & 0x3) for b0..b3, + 16 for b4..b7; col = groupID".
         MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
             (tig * 4 + (i & 3) + if i >= 4 { 16 } else { 0 }, group_id)
@@ -104,6 +106,7 @@ fn geometry(kind: MmaKind) -> (u32, u32, usize, usize, usize) {
         MmaKind::M16n8k8F32(_) => (16, 32, 4, 2, 4),
         MmaKind::M16n8k8Tf32 => (32, 32, 4, 2, 4),
         MmaKind::M8n8k4F64 => (64, 64, 1, 1, 2),
+        MmaKind::M8n8k4F16 { .. } => panic!("the quad-pair form is tested in mma_m8n8k4.rs"),
         MmaKind::I8 { k32: false, .. } => (8, 32, 8, 4, 4),
         MmaKind::I8 { k32: true, .. } | MmaKind::M16n8k32F8 { .. } => (8, 32, 16, 8, 4),
     }
@@ -137,6 +140,7 @@ fn enc_ab(kind: MmaKind, v: i64) -> u64 {
         }
         MmaKind::M16n8k8Tf32 => u64::from((v as f32).to_bits()),
         MmaKind::M8n8k4F64 => (v as f64).to_bits(),
+        MmaKind::M8n8k4F16 { .. } => panic!("the quad-pair form is tested in mma_m8n8k4.rs"),
         MmaKind::I8 { .. } => v as u8 as u64,
         // 0 or 1..=15 in e4m3 (A) or 0/1 in e5m2 (B), encoded from the formats' fields: a
         // value 1.m * 2^e is (e + bias) << fraction bits | m.
@@ -173,8 +177,8 @@ fn check_layout(kind: MmaKind) {
         }
     };
     let c_val = |r: usize, j: usize| -> i64 { 1000 * (r * n + j) as i64 };
-    let mut a = [[0u64; 4]; 32];
-    let mut c = [[0u64; 4]; 32];
+    let mut a = [[0u64; 8]; 32];
+    let mut c = [[0u64; 8]; 32];
     for lane in 0..32 {
         for i in 0..na {
             let (r, col) = a_table(kind, lane, i);
@@ -187,7 +191,7 @@ fn check_layout(kind: MmaKind) {
     }
     for kk in 0..k {
         for jj in 0..n {
-            let mut b = [[0u64; 4]; 32];
+            let mut b = [[0u64; 8]; 32];
             for lane in 0..32 {
                 for i in 0..nb {
                     let (r, j) = b_table(kind, lane, i);
@@ -263,9 +267,9 @@ fn uniform_i8(a: i8, b: i8, c: i32, sat: bool, a_signed: bool) -> u32 {
         b_signed: true,
     };
     let rep = |x: i8| u64::from(u32::from_ne_bytes([x as u8; 4]));
-    let a = [[rep(a); 4]; 32];
-    let b = [[rep(b); 4]; 32];
-    let c = [[u64::from(c as u32); 4]; 32];
+    let a = [[rep(a); 8]; 32];
+    let b = [[rep(b); 8]; 32];
+    let c = [[u64::from(c as u32); 8]; 32];
     mma_sync(kind, sat, &a, &b, &c)[0][0] as u32
 }
 
@@ -293,9 +297,9 @@ fn f16x2(lo: f64, hi: f64) -> u64 {
 /// `pairs` (k = 0..16) and whose other elements are zero; C[0][0] = `c`.
 fn dot16(pairs: &[(f64, f64); 16], c: f32) -> u32 {
     let kind = MmaKind::M16n8k16F32(HalfFormat::F16);
-    let mut a = [[0u64; 4]; 32];
-    let mut b = [[0u64; 4]; 32];
-    let mut cf = [[0u64; 4]; 32];
+    let mut a = [[0u64; 8]; 32];
+    let mut b = [[0u64; 8]; 32];
+    let mut cf = [[0u64; 8]; 32];
     // Row 0 of A lives in lanes 0..3 (groupID 0): registers 0 (cols 2t, 2t+1) and 2
     // (cols 2t+8, 2t+9). Column 0 of B lives in lanes 0..3: registers 0 (rows 2t, 2t+1) and
     // 1 (rows 2t+8, 2t+9).
@@ -350,9 +354,9 @@ fn uniform_f8(a: u8, b: u8, c: f32) -> u32 {
         b: Fp8::E5m2,
     };
     let rep = |x: u8| u64::from(u32::from_le_bytes([x; 4]));
-    let fa = [[rep(a); 4]; 32];
-    let fb = [[rep(b); 4]; 32];
-    let fc = [[u64::from(c.to_bits()); 4]; 32];
+    let fa = [[rep(a); 8]; 32];
+    let fb = [[rep(b); 8]; 32];
+    let fc = [[u64::from(c.to_bits()); 8]; 32];
     mma_sync(kind, false, &fa, &fb, &fc)[0][0] as u32
 }
 

@@ -36,6 +36,15 @@ fn kind_of(i: &ir::Inst) -> Option<MmaKind> {
         (Flag::M16n8k8, Type::F32, Type::Tf32) => MmaKind::M16n8k8Tf32,
         (Flag::M16n8k8, Type::F32, _) => MmaKind::M16n8k8F32(half),
         (Flag::M8n8k4, Type::F64, _) => MmaKind::M8n8k4F64,
+        (Flag::M8n8k4, Type::F16 | Type::F32, Type::F16) => {
+            let col = |l: Option<&str>| l == Some(".col");
+            MmaKind::M8n8k4F16 {
+                a_col: col(i.mods.a_layout.map(|l| l.spelling())),
+                b_col: col(i.mods.b_layout.map(|l| l.spelling())),
+                c_f32: i.type_slot(3)? == Type::F32,
+                d_f32: d == Type::F32,
+            }
+        }
         (Flag::M16n8k32, Type::F32, Type::E4m3 | Type::E5m2) => {
             let f = |t: Type| {
                 if t == Type::E5m2 {
@@ -65,11 +74,11 @@ fn gather(
     ty: Type,
 ) -> Result<[Frag; 32], Fault> {
     let es = elems(op);
-    let mut out = [[0u64; 4]; 32];
+    let mut out = [[0u64; 8]; 32];
     for &j in warp {
         let t = &threads[j];
         let lane = t.lane() as usize % 32;
-        for (k, e) in es.iter().enumerate().take(4) {
+        for (k, e) in es.iter().enumerate().take(8) {
             out[lane][k] = t.src(env, e, ty)?;
         }
     }

@@ -46,28 +46,7 @@ const SLOT: u64 = 64;
 
 /// Instances the comparison does not cover: (opcode, text the instruction line contains —
 /// `""` for every instance —, reason). Each entry is a gap.
-const NOT_COMPARED: &[(&str, &str, &str)] = &[
-    (
-        "mma",
-        "m8n8k4.row.row",
-        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
-    ),
-    (
-        "mma",
-        "m8n8k4.col",
-        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
-    ),
-    (
-        "mma",
-        "m8n8k4.row.col.f16",
-        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
-    ),
-    (
-        "mma",
-        "m8n8k4.row.col.f32",
-        "the sm_70 quad-pair mma.m8n8k4 .f16 layout is executed by neither machine yet",
-    ),
-];
+const NOT_COMPARED: &[(&str, &str, &str)] = &[];
 
 fn not_compared(form: &Form, line: &str) -> bool {
     NOT_COMPARED

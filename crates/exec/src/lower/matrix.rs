@@ -26,6 +26,14 @@ fn mma_kind(i: &ir::Inst) -> LResult<MmaKind> {
         MmaKind::M16n8k8F32(half(at))
     } else if has(Flag::M8n8k4) && dt == Some(T::F64) {
         MmaKind::M8n8k4F64
+    } else if has(Flag::M8n8k4) && at == Some(T::F16) {
+        let col = |l: Option<&str>| l == Some(".col");
+        MmaKind::M8n8k4F16 {
+            a_col: col(i.mods.a_layout.map(|l| l.spelling())),
+            b_col: col(i.mods.b_layout.map(|l| l.spelling())),
+            c_f32: i.type_slot(3) == Some(T::F32),
+            d_f32: dt == Some(T::F32),
+        }
     } else if has(Flag::M16n8k32) && matches!(at, Some(T::E4m3 | T::E5m2)) {
         let f = |t: Option<T>| {
             if t == Some(T::E5m2) {
@@ -42,9 +50,7 @@ fn mma_kind(i: &ir::Inst) -> LResult<MmaKind> {
             b_signed: bt == Some(T::S8),
         }
     } else {
-        return Err(
-            "this mma shape and type (the sm_70 m8n8k4 .f16 form) is not executed yet".into(),
-        );
+        return Err("this mma shape and type is not executed".into());
     })
 }
 
