@@ -68,34 +68,12 @@ fn bit_rows_agree_with_the_spec() {
     for (i, row) in ROWS.iter().enumerate() {
         body += &format!("\t{row}\n\tst.global.u32 [%rd7+{}], %r7;\n", 4 * i);
     }
-    let text = format!(
-        r#".version 7.0
-.target sm_20
-.address_size 64
-.visible .entry bits(.param .u64 pa, .param .u64 pb, .param .u64 out)
-{{
-	.reg .b32 %r<10>;
-	.reg .b64 %rd<8>;
-	ld.param.u64 %rd1, [pa];
-	ld.param.u64 %rd2, [pb];
-	ld.param.u64 %rd3, [out];
-	mov.u32 %r1, %ctaid.x;
-	mov.u32 %r2, %ntid.x;
-	mov.u32 %r3, %tid.x;
-	mad.lo.s32 %r4, %r1, %r2, %r3;
-	mul.wide.u32 %rd4, %r4, 4;
-	add.s64 %rd7, %rd1, %rd4;
-	ld.global.u32 %r5, [%rd7];
-	add.s64 %rd7, %rd2, %rd4;
-	ld.global.u32 %r6, [%rd7];
-	shr.u32 %r8, %r6, 8;
-	mov.b64 %rd5, {{%r5, %r6}};
-	mul.wide.u32 %rd4, %r4, {stride};
-	add.s64 %rd7, %rd3, %rd4;
-{body}	ret;
-}}
-"#,
-        stride = 4 * ROWS.len()
+    let text = row_kernel(
+        "bits",
+        "\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        4 * ROWS.len(),
+        &format!("\tshr.u32 %r8, %r6, 8;\n\tmov.b64 %rd5, {{%r5, %r6}};\n{body}"),
     );
     let mut edges = int_edges(40, 0x00c0_ffee);
     edges.extend(f32_edges(24, 0x0bee_f00d));

@@ -26,33 +26,12 @@ fn kernel() -> String {
         "\tsetp.ge.u64 %p1, %rd5, 0x100000000;\n\tselp.u32 %r7, 1, 0, %p1;\n\tst.global.u32 [%rd7+{}], %r7;\n",
         4 * OPS.len() + 4
     );
-    format!(
-        r#".version 7.0
-.target sm_20
-.address_size 64
-.visible .entry cmp64(.param .u64 pa, .param .u64 pb, .param .u64 out)
-{{
-	.reg .pred %p<3>;
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<8>;
-	ld.param.u64 %rd1, [pa];
-	ld.param.u64 %rd2, [pb];
-	ld.param.u64 %rd3, [out];
-	mov.u32 %r1, %ctaid.x;
-	mov.u32 %r2, %ntid.x;
-	mov.u32 %r3, %tid.x;
-	mad.lo.s32 %r4, %r1, %r2, %r3;
-	mul.wide.u32 %rd4, %r4, 8;
-	add.s64 %rd7, %rd1, %rd4;
-	ld.global.u64 %rd5, [%rd7];
-	add.s64 %rd7, %rd2, %rd4;
-	ld.global.u64 %rd6, [%rd7];
-	mul.wide.u32 %rd4, %r4, {stride};
-	add.s64 %rd7, %rd3, %rd4;
-{body}	ret;
-}}
-"#,
-        stride = 4 * (OPS.len() + 2)
+    row_kernel(
+        "cmp64",
+        "\t.reg .pred %p<3>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u64", "%rd5", 8), ("u64", "%rd6", 8)],
+        4 * (OPS.len() + 2),
+        &body,
     )
 }
 

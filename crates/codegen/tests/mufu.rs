@@ -24,30 +24,12 @@ fn kernel() -> String {
     for (i, row) in ROWS.iter().enumerate() {
         body += &format!("\t{row}\n\tst.global.f32 [%rd7+{}], %f3;\n", 4 * i);
     }
-    format!(
-        r#".version 7.0
-.target sm_20
-.address_size 64
-.visible .entry mufu(.param .u64 pa, .param .u64 out)
-{{
-	.reg .b32 %r<6>;
-	.reg .f32 %f<4>;
-	.reg .b64 %rd<8>;
-	ld.param.u64 %rd1, [pa];
-	ld.param.u64 %rd3, [out];
-	mov.u32 %r1, %ctaid.x;
-	mov.u32 %r2, %ntid.x;
-	mov.u32 %r3, %tid.x;
-	mad.lo.s32 %r4, %r1, %r2, %r3;
-	mul.wide.u32 %rd4, %r4, 4;
-	add.s64 %rd7, %rd1, %rd4;
-	ld.global.f32 %f1, [%rd7];
-	mul.wide.u32 %rd4, %r4, {stride};
-	add.s64 %rd7, %rd3, %rd4;
-{body}	ret;
-}}
-"#,
-        stride = 4 * ROWS.len()
+    row_kernel(
+        "mufu",
+        "\t.reg .b32 %r<6>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n",
+        &[("f32", "%f1", 4)],
+        4 * ROWS.len(),
+        &body,
     )
 }
 

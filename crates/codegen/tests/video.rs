@@ -67,32 +67,12 @@ fn scalar_video_instructions_agree_with_the_spec() {
             4 * i
         );
     }
-    let text = format!(
-        r#".version 7.0
-.target sm_20
-.address_size 64
-.visible .entry video(.param .u64 pa, .param .u64 pb, .param .u64 out)
-{{
-	.reg .b32 %r<8>;
-	.reg .b64 %rd<8>;
-	ld.param.u64 %rd1, [pa];
-	ld.param.u64 %rd2, [pb];
-	ld.param.u64 %rd3, [out];
-	mov.u32 %r1, %ctaid.x;
-	mov.u32 %r2, %ntid.x;
-	mov.u32 %r3, %tid.x;
-	mad.lo.s32 %r4, %r1, %r2, %r3;
-	mul.wide.u32 %rd4, %r4, 4;
-	add.s64 %rd7, %rd1, %rd4;
-	ld.global.u32 %r5, [%rd7];
-	add.s64 %rd7, %rd2, %rd4;
-	ld.global.u32 %r6, [%rd7];
-	mul.wide.u32 %rd4, %r4, {stride};
-	add.s64 %rd7, %rd3, %rd4;
-{body}	ret;
-}}
-"#,
-        stride = 4 * ROWS.len()
+    let text = row_kernel(
+        "video",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        4 * ROWS.len(),
+        &body,
     );
     let edges = int_edges(32, 0x0bad_f00d);
     let (mut a, mut b) = (Vec::new(), Vec::new());

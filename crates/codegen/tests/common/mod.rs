@@ -178,3 +178,33 @@ pub fn f32_edges(n: usize, seed: u32) -> Vec<u32> {
     v.truncate(n);
     v
 }
+
+/// One input of [`row_kernel`]: the PTX load type, the register it is loaded into, and the
+/// element size in bytes.
+pub type Input<'a> = (&'a str, &'a str, u32);
+
+/// A kernel `name(p0[, p1], out)` whose thread `gid` (`%r4`) loads element `gid` of each
+/// input parameter into its register, points `%rd7` at its `stride`-byte row of `out`, then
+/// runs `body`. `decls` declares the registers (`%r1`–`%r4` and `%rd1`–`%rd7` are the
+/// harness's); the tests write the rows and their expected values.
+pub fn row_kernel(name: &str, decls: &str, inputs: &[Input], stride: usize, body: &str) -> String {
+    assert!(inputs.len() <= 2, "inputs are %rd1 and %rd2");
+    let mut params = String::new();
+    let mut param_loads = String::new();
+    let mut loads = String::new();
+    for (i, (ty, reg, bytes)) in inputs.iter().enumerate() {
+        params += &format!(".param .u64 p{i}, ");
+        param_loads += &format!("\tld.param.u64 %rd{}, [p{i}];\n", i + 1);
+        loads += &format!(
+            "\tmul.wide.u32 %rd4, %r4, {bytes};\n\tadd.s64 %rd7, %rd{}, %rd4;\n\tld.global.{ty} {reg}, [%rd7];\n",
+            i + 1
+        );
+    }
+    format!(
+        ".version 7.0\n.target sm_20\n.address_size 64\n\
+         .visible .entry {name}({params}.param .u64 out)\n{{\n{decls}{param_loads}\
+         \tld.param.u64 %rd3, [out];\n\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n\
+         \tmov.u32 %r3, %tid.x;\n\tmad.lo.s32 %r4, %r1, %r2, %r3;\n{loads}\
+         \tmul.wide.u32 %rd4, %r4, {stride};\n\tadd.s64 %rd7, %rd3, %rd4;\n{body}\tret;\n}}\n"
+    )
+}
