@@ -30,6 +30,11 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
     let text = generate(mb << 20);
+    // `compile_speed MB FILE` also writes the generated PTX, to time the whole `ptxvm check`
+    // and `ptxvm compile` processes on it.
+    if let Some(path) = std::env::args().nth(2) {
+        std::fs::write(&path, &text).expect("write the generated PTX");
+    }
     let file = diag::SourceFile::new("gen.ptx", text);
     let size = file.text.len() as f64 / 1e6;
     let mut best_check = f64::MAX;
