@@ -19,7 +19,9 @@ const EDGES: [u32; 8] = [
 ];
 
 /// (PTX row with `A`, `B` as sources and `D` as destination, Rust's meaning).
-const OPS: [(&str, fn(u32, u32) -> u32); 7] = [
+type Row = (&'static str, fn(u32, u32) -> u32);
+
+const OPS: [Row; 7] = [
     ("add.u32 D, A, B;", u32::wrapping_add),
     ("sub.s32 D, A, B;", u32::wrapping_sub),
     ("mul.lo.u32 D, A, B;", u32::wrapping_mul),
