@@ -104,7 +104,8 @@ pub fn run(raw: &[String]) -> Exit {
     let bytes = match fermi::cubin::write_cubin(&compiled.cubin) {
         Ok(b) => b,
         Err(e) => {
-            crate::error(format!("cannot write the cubin: {e}"));
+            // The error says it is about writing the cubin.
+            crate::error(e.to_string());
             return Exit::Invalid;
         }
     };
