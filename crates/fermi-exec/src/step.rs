@@ -210,8 +210,9 @@ fn control(
         }
         "BPT" => {
             let op = mod_named(inst, "breakpoint operation").unwrap_or("");
-            if op == ".DRAIN" {
-                // Waits for outstanding memory operations: nothing is outstanding here.
+            // `.DRAIN` waits for outstanding memory operations: nothing is outstanding here.
+            // Like every guarded instruction, a breakpoint no lane's guard selects does nothing.
+            if op == ".DRAIN" || mask == 0 {
                 w.pc = next;
             } else {
                 return Err(LaneFault::warp(FaultKind::Trap {

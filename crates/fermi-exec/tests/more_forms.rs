@@ -276,3 +276,20 @@ fn integer_sum_of_absolute_difference() {
 fn bpt_drain_is_a_no_op() {
     assert_eq!(r4(7, 0, 0, "BPT.DRAIN 0x0; MOV R4, R5;"), 7);
 }
+
+/// A guarded instruction whose guard no lane satisfies does nothing, `BPT.TRAP` included;
+/// with the guard true it traps.
+#[test]
+fn bpt_trap_obeys_its_guard() {
+    let never = "ISETP.NE.U32.AND P0, pt, R5, R5, pt; @P0 BPT.TRAP 0x1; MOV R4, R5;";
+    assert_eq!(r4(7, 0, 0, never), 7);
+    assert_eq!(r4(9, 0, 0, "@!pt BPT.TRAP 0x1; MOV R4, R5;"), 9);
+    let insts: Vec<String> = "ISETP.EQ.U32.AND P0, pt, R5, R5, pt; @P0 BPT.TRAP 0x1;"
+        .split_inclusive(';')
+        .map(|t| t.trim().to_string())
+        .collect();
+    let caught = std::panic::catch_unwind(|| run(&[(5, 1)], &insts, 1, 0, 0));
+    let msg = caught.expect_err("a selected BPT.TRAP faults");
+    let msg = msg.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(msg.contains("BPT.TRAP"), "{msg}");
+}

@@ -43,20 +43,10 @@ impl Selector<'_> {
 }
 
 impl Selector<'_> {
-    /// `trap`: `BPT.TRAP`, the kernel stops with a fault (exit code 3). A guarded trap
-    /// branches around it (the Fermi executor traps a warp that reaches `BPT` with any guard):
-    /// lanes that do not trap jump, so only trapping lanes reach it.
+    /// `trap`: `BPT.TRAP` under the instruction's guard: the kernel stops with a fault
+    /// (exit code 3) when a lane whose guard holds reaches it.
     pub(super) fn trap(&mut self, g: &str) -> R<()> {
-        let skip = format!("{}T{}L", self.label_prefix, self.out.len());
-        if let Some(p) = g.strip_prefix("@!") {
-            self.emit("", format!("@{p}BRA {skip};"));
-        } else if let Some(p) = g.strip_prefix('@') {
-            self.emit("", format!("@!{p}BRA {skip};"));
-        }
-        self.emit("", "BPT.TRAP 0x1;".into());
-        if !g.is_empty() {
-            self.out.push(super::Line::Label(skip));
-        }
+        self.emit(g, "BPT.TRAP 0x1;".into());
         Ok(())
     }
 }
