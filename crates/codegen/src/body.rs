@@ -34,7 +34,8 @@ pub struct Env<'a> {
 pub struct Body {
     pub lines: Vec<Line>,
     pub max_gpr: u8,
-    pub uses_bar: bool,
+    /// The cubin's barrier count (`Selector::bar_count`).
+    pub bar_count: u8,
     /// The frame the body's prologue allocates.
     pub frame: u32,
 }
@@ -239,7 +240,7 @@ pub fn compile_body_as_written(
         label_prefix: pre.clone(),
         frame_locals,
         a64: env.module.address_size == ir::AddressSize::Bits64,
-        uses_bar: false,
+        bar_count: 0,
         carry: None,
     };
     let mut errors = Vec::new();
@@ -375,7 +376,7 @@ pub fn compile_body_as_written(
         .retain(|l| !matches!(l, Line::Inst(t) if is_self_move(t)));
     Ok(Body {
         max_gpr: sel.regs.max_gpr,
-        uses_bar: sel.uses_bar,
+        bar_count: sel.bar_count,
         lines: sel.out,
         frame,
     })

@@ -264,7 +264,7 @@ fn compile_entry(
     let mut errors = Vec::new();
     let mut lines = Vec::new();
     let mut max_gpr = 3u8;
-    let mut uses_bar = false;
+    let mut bar_count = 0u8;
     let mut entry_frame = 0;
     let mut stack = 0u32;
     for (role, g) in std::iter::once((body::Role::Entry, f))
@@ -274,7 +274,7 @@ fn compile_entry(
             Ok(b) => {
                 lines.extend(b.lines);
                 max_gpr = max_gpr.max(b.max_gpr);
-                uses_bar |= b.uses_bar;
+                bar_count = bar_count.max(b.bar_count);
                 match role {
                     body::Role::Entry => entry_frame = b.frame,
                     // Enough for every callee's frame at once (a bound for acyclic call
@@ -307,7 +307,7 @@ fn compile_entry(
         shared_size: smem,
         local_size: align_up(lmem, 16),
         reg_count: max_gpr + 1,
-        bar_count: u8::from(uses_bar),
+        bar_count,
         frame_size: entry_frame,
         min_stack_size: stack,
         max_threads: None,

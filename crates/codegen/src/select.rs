@@ -17,6 +17,7 @@ mod fdiv;
 mod fsqrt;
 mod legacy;
 mod mufu;
+mod special;
 mod subword;
 mod video;
 mod wide;
@@ -58,7 +59,9 @@ pub struct Selector<'a> {
     /// A `.func`'s `.local` variables: offsets in its frame, from R1.
     pub frame_locals: HashMap<VarId, i64>,
     pub a64: bool,
-    pub uses_bar: bool,
+    /// The barriers the code uses, as the cubin counts them: the highest barrier number
+    /// plus one, 16 when a number is in a register, 0 when none (`select/barrier.rs`).
+    pub bar_count: u8,
     /// Whether Fermi's carry flag holds a PTX carry (`Add`) or borrow (`Sub`) chain's state
     /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
     /// of PTX's borrow, so chains are translated only when producer and consumer agree.
@@ -654,6 +657,7 @@ impl<'a> Selector<'a> {
                     Operand::Imm(n) if *n < 16 => hex(*n as i64),
                     _ => return Err("a barrier number in a register".into()),
                 };
+                self.note_barrier(Self::opnd(inst, 1)?);
                 if !matches!(inst.operands.get(2), None | Some(Operand::Omitted)) {
                     return Err("a reduction barrier with a thread count".into());
                 }
@@ -668,7 +672,6 @@ impl<'a> Selector<'a> {
                     };
                     format!("BAR.RED.{op} RZ, {}, {id}, RZ, {c};", self.pred(d)?)
                 };
-                self.uses_bar = true;
                 self.emit(&g, text);
                 Ok(())
             }
@@ -1057,6 +1060,7 @@ impl<'a> Selector<'a> {
     fn mov(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
         let src = Self::opnd(inst, 1)?;
         match src {
+            Operand::Special { reg, .. } if self.special(inst, g, *reg)? => Ok(()),
             Operand::Special { reg, index } => {
                 let d = self.gpr(self.dst(inst)?)?;
                 use isa::SpecialReg as S;

@@ -373,6 +373,9 @@ fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool,
                 return Err(unsupported("S2R operand".into()));
             };
             let wid = w.id;
+            // The clock counts the warp's executed instructions, this one included, as the
+            // PTX executor's `%clock64` counts its own (docs/spec-notes.md).
+            let steps = w.steps;
             each(w, mask, |w, l| {
                 let t = m.tid(wid * 32 + l);
                 // Component `sr - base` (x, y, z) of a three-element special register.
@@ -389,6 +392,8 @@ fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool,
                     0x3a => ((1u64 << (l + 1)) - 1) as u32,
                     0x3b => !(((1u64 << (l + 1)) - 1) as u32),
                     0x3c => !((1u32 << l) - 1),
+                    0x50 => steps as u32,
+                    0x51 => (steps >> 32) as u32,
                     _ => {
                         let name = fermi::isa::SREGS.iter().find(|(n, _)| *n == sr);
                         return Err(FaultKind::Unsupported(format!(

@@ -313,7 +313,18 @@ pub(crate) fn is_pure(inst: &Inst) -> bool {
     if inst.mods.has(Flag::Cc) || inst.mods.sem.is_some() {
         return false;
     }
+    // Two reads of a clock are two values (it counts the instructions between them).
+    let clock = |o: &Operand| {
+        matches!(
+            o,
+            Operand::Special {
+                reg: isa::SpecialReg::Clock | isa::SpecialReg::Clock64,
+                ..
+            }
+        )
+    };
     match inst.op {
+        Opcode::Mov if inst.operands.iter().any(clock) => false,
         Opcode::Mov
         | Opcode::Add
         | Opcode::Sub

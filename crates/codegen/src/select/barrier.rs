@@ -17,7 +17,9 @@ impl Selector<'_> {
             .operands
             .get(1)
             .filter(|o| !matches!(o, Operand::Omitted));
-        self.uses_bar = true;
+        if let Some(id) = id {
+            self.note_barrier(id);
+        }
         if !arrive && matches!(id, Some(Operand::Imm(0))) && count.is_none() {
             self.emit(g, "BAR.RED.POPC RZ, RZ;".into());
             return Ok(());
@@ -43,6 +45,17 @@ impl Selector<'_> {
 }
 
 impl Selector<'_> {
+    /// Counts barrier `id` in the cubin's barrier count: NVIDIA's text-section flags give the
+    /// number of barriers the kernel needs, the highest barrier number plus one, and all 16
+    /// when the number is only known at run time (a register).
+    pub(super) fn note_barrier(&mut self, id: &Operand) {
+        let n = match id {
+            Operand::Imm(n) if (0..16).contains(n) => *n as u8 + 1,
+            _ => 16,
+        };
+        self.bar_count = self.bar_count.max(n);
+    }
+
     /// `trap`: `BPT.TRAP` under the instruction's guard: the kernel stops with a fault
     /// (exit code 3) when a lane whose guard holds reaches it.
     pub(super) fn trap(&mut self, g: &str) -> R<()> {
