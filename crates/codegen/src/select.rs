@@ -5,6 +5,7 @@
 //! the reason; it never emits an approximation.
 
 mod atomic;
+mod atomic64;
 mod barrier;
 mod bits;
 mod call;
@@ -1438,6 +1439,11 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt => true,
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
+                || inst
+                    .mods
+                    .atom_op
+                    .zip(inst.ty())
+                    .is_some_and(|(op, t)| atomic64::emulated(op, t))
         }
         Opcode::Setp => inst
             .ty()

@@ -24,6 +24,14 @@ impl Selector<'_> {
             );
         }
         let op = m.atom_op.ok_or("an atomic without an operation")?;
+        if super::atomic64::emulated(op, ty) {
+            let ai = if inst.op == Opcode::Red { 0 } else { 1 };
+            let Operand::Address(addr) = Self::opnd(inst, ai)? else {
+                return Err("unexpected address operand".into());
+            };
+            let (base, off) = self.address(addr, m.space)?;
+            return self.atomic_cas_loop(inst, g, op, ty, &base, off);
+        }
         let t = match (op, ty) {
             (AtomOp::Add, Type::F32) if !m.has(Flag::NoFtz) => ".F32.FTZ.RN",
             (AtomOp::Add | AtomOp::Min | AtomOp::Max, Type::S32) => ".S32",
