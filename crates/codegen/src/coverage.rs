@@ -76,7 +76,8 @@ pub fn status(op: Opcode) -> Status {
         Trap => Rule("BPT.TRAP (a guarded trap branches around it)"),
         Brkpt | Pmevent => NotSupported(LATER),
         Vadd | Vsub | Vmin | Vmax | Vshl | Vshr => Rule("scalar video onto VADD (a negated source for vsub), VMNMX (.MX for vmax), VSHL/VSHR (.W for .wrap): byte/half selectors as source types, .sat (vadd/vsub), .add/.min/.max, the merges .h0/.h1/.b0/.b2"),
-        Vabsdiff | Vmad | Vset => NotSupported("Fermi's VABSDIFF/VMAD/VSET rows exist, but the Fermi executor does not run them, so no translation could be proven"),
+        Vabsdiff | Vset => Rule("scalar video onto VABSDIFF (.sat, .add/.min/.max, merges) and VSET.cmp (the result unsigned), with byte/half selectors as source types"),
+        Vmad => NotSupported("the table has no VMAD row yet (envydis' entry has product signs, .PO and a result shift the table does not encode), so no translation could be proven"),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match
         | Nanosleep => NotSupported("requires sm_30 or later: sm_20 has no instruction for it"),
         Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier => {

@@ -636,7 +636,9 @@ impl<'a> Selector<'a> {
             | Opcode::Vmin
             | Opcode::Vmax
             | Opcode::Vshl
-            | Opcode::Vshr => self.video(inst, &g),
+            | Opcode::Vshr
+            | Opcode::Vabsdiff
+            | Opcode::Vset => self.video(inst, &g),
             Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Rsqrt
                 if ty == Type::F32 =>
             {

@@ -10,7 +10,7 @@ use fermi::isa::Operand;
 use ops::carry::{add_cc_u32, addc_u32};
 use ops::cmp::{self, BoolOp, CmpOp};
 use ops::int::{self, Sign};
-use ops::video::{self, ClampWrap, PartSel, VideoScalar, VideoSecondary};
+use ops::video::{self, ClampWrap, PartSel, VCmp, VideoScalar, VideoSecondary};
 
 type R = Result<(), FaultKind>;
 
@@ -331,8 +331,26 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                 Ok(())
             })?;
         }
-        "VADD" | "VMNMX" | "VSHL" | "VSHR" => {
+        "VADD" | "VMNMX" | "VSHL" | "VSHR" | "VABSDIFF" | "VSET" => {
             let mode = video_mode(inst).map_err(LaneFault::warp)?;
+            // VSET's comparison (bits 7–9); `.F`/`.T` have no PTX `vset` form to define them.
+            let vcmp = if name == "VSET" {
+                Some(match mod_named(inst, "comparison").unwrap_or("") {
+                    ".LT" => VCmp::Lt,
+                    ".EQ" => VCmp::Eq,
+                    ".LE" => VCmp::Le,
+                    ".GT" => VCmp::Gt,
+                    ".NE" => VCmp::Ne,
+                    ".GE" => VCmp::Ge,
+                    other => {
+                        return Err(LaneFault::warp(FaultKind::Unsupported(format!(
+                            "VSET with comparison {other}"
+                        ))))
+                    }
+                })
+            } else {
+                None
+            };
             let wrap = if has(inst, ".W") {
                 ClampWrap::Wrap
             } else {
@@ -356,6 +374,8 @@ pub fn exec(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<b
                     "VMNMX" if has(inst, ".MX") => video::vmax(a, b, c, mode),
                     "VMNMX" => video::vmin(a, b, c, mode),
                     "VSHL" => video::vshl(a, b, c, mode, wrap),
+                    "VABSDIFF" => video::vabsdiff(a, b, c, mode),
+                    "VSET" => video::vset(a, b, c, mode, vcmp.unwrap_or(VCmp::Eq)),
                     _ => video::vshr(a, b, c, mode, wrap),
                 };
                 w.set_reg(l, dst_reg(inst, 0)?, d);

@@ -1,4 +1,4 @@
-//! P2R and R2P, the two rows whose layout rests on envytools' Fermi disassembler
+//! P2R, R2P, VABSDIFF and VSET, the rows whose layout rests on envytools' Fermi disassembler
 //! (`envydis/gf100.c`): the words are built here from envydis' table entries
 //! (`0x3000000000000004` / `0x3400000000000004` under the mask `0xfc00000000000007`, `DST` at
 //! 14, `SRC1` at 20, the composite `is2` at 26–47, `high5` at bit 5, guard at 10–13), and each
@@ -61,7 +61,48 @@ fn p2r_and_r2p_words_from_envydis_entries() {
         ROWS.iter()
             .filter(|r| matches!(r.source, Source::Envydis(_)))
             .count(),
-        2
+        4
+    );
+}
+
+/// VABSDIFF and VSET: envydis' entries (`0xd000000000000004` / `0xd800000000000004` under
+/// `0xf800000000000007`) with `DST` at 14, `SRC1` at 20, `SRC2` at 26, `SRC3` at 49, the
+/// register-source bit 47 of the listed VADD/VMNMX, the secondary operation at 55–57 (7:
+/// none), VSET's comparison at 7–9 (`tabvsetop`: 1 lt … 6 ge) and VABSDIFF's `.SAT` at 9.
+#[test]
+fn vabsdiff_and_vset_words_from_envydis_entries() {
+    const VABSDIFF: u64 = 0xd000_0000_0000_0004;
+    const VSET: u64 = 0xd800_0000_0000_0004;
+    let regs = |d: u64, a: u64, b: u64, c: u64| at(14, d) | at(20, a) | at(26, b) | at(49, c);
+    // Both sources S32 (signed: bits 6 and 5; size code 6 at 44–46 and 32–34), signed
+    // destination (bit 42 set).
+    let s32 = at(6, 1) | at(44, 6) | at(5, 1) | at(32, 6);
+    let reg_form = at(47, 1);
+    let none = at(55, 7);
+    check(
+        "VABSDIFF R2, R3, R4, RZ",
+        VABSDIFF | PT_GUARD | reg_form | s32 | at(42, 1) | none | regs(2, 3, 4, 63),
+    );
+    check(
+        "VABSDIFF.UD.SAT.ACC R2, R3, R4, R5",
+        VABSDIFF | PT_GUARD | reg_form | s32 | at(9, 1) | at(55, 4) | regs(2, 3, 4, 5),
+    );
+    for (k, cmp) in [
+        (1, "LT"),
+        (2, "EQ"),
+        (3, "LE"),
+        (4, "GT"),
+        (5, "NE"),
+        (6, "GE"),
+    ] {
+        check(
+            &format!("VSET.{cmp} R7, R8, R9, RZ"),
+            VSET | PT_GUARD | reg_form | s32 | at(7, k) | none | regs(7, 8, 9, 63),
+        );
+    }
+    check(
+        "@P3 VSET.GE.MIN R7, R8, R9, R10",
+        VSET | at(10, 3) | reg_form | s32 | at(7, 6) | at(55, 5) | regs(7, 8, 9, 10),
     );
 }
 

@@ -4,9 +4,11 @@
 //! rows' source types (`.b1` of a 32-bit source is an 8-bit source with byte select 1,
 //! printed on the operand as `R2.B1`), the destination type onto `.UD`, `.sat` onto `.SAT`,
 //! the secondary operation onto `.ACC`/`.MIN`/`.MAX` and a destination selector onto the
-//! merges `.MRG_16L/16H/8B0/8B2` (the only ones the rows have). The Fermi executor runs these
-//! four rows through the same `ops::video` functions as the PTX executor; `vabsdiff`, `vset`
-//! and `vmad` have rows (`VABSDIFF`, `VSET`, `VMAD`) it does not run, so they stay unselected.
+//! merges `.MRG_16L/16H/8B0/8B2` (the only ones the rows have). `vabsdiff` → `VABSDIFF` (the
+//! same fields, `.SAT`), `vset.cmp` → `VSET.CMP` (types only from the sources: the result is
+//! unsigned). The Fermi executor runs these rows through the same `ops::video` functions as
+//! the PTX executor. `vmad` stays unselected: the table has no `VMAD` row (envydis'
+//! entry has fields — product signs, `.PO`, a shift of the result — not yet encoded).
 
 use super::{Selector, R};
 use crate::regs::{SCRATCH, SCRATCH_PAIR};
@@ -36,7 +38,12 @@ fn part(signed: bool, sel: Option<&ir::Selector>) -> R<(String, &'static str)> {
 
 impl Selector<'_> {
     pub(super) fn video(&mut self, inst: &Inst, g: &str) -> R<()> {
-        let signed = |k: usize| inst.type_slot(k).is_some_and(|t| t.is_signed());
+        // vset has no destination type: its type slots are the sources'.
+        let first = usize::from(inst.op != Opcode::Vset);
+        let signed = |k: usize| {
+            let slot = if k == 0 { 0 } else { k - 1 + first };
+            (k > 0 || first == 1) && inst.type_slot(slot).is_some_and(|t| t.is_signed())
+        };
         let (d, dsel) = match inst.operands.first() {
             Some(Operand::Selected { reg, sel }) => (*reg, Some(*sel)),
             Some(Operand::Reg(r)) => (*r, None),
@@ -59,7 +66,11 @@ impl Selector<'_> {
         } else {
             format!(".{at}.{bt}")
         };
-        let ud = if signed(0) { "" } else { ".UD" };
+        let ud = if signed(0) || inst.op == Opcode::Vset {
+            ""
+        } else {
+            ".UD"
+        };
         let sat = if inst.mods.has(Flag::Sat) { ".SAT" } else { "" };
         let op2 = match (inst.mods.video_op2, dsel) {
             (Some(VideoOp2::Add), _) => ".ACC",
@@ -82,6 +93,19 @@ impl Selector<'_> {
         let (name, mid, neg) = match inst.op {
             Opcode::Vadd => ("VADD", sat.to_string(), ""),
             Opcode::Vsub => ("VADD", sat.to_string(), "-"),
+            Opcode::Vabsdiff => ("VABSDIFF", sat.to_string(), ""),
+            Opcode::Vset => {
+                let cmp = match inst.mods.cmp {
+                    Some(isa::CmpOp::Eq) => ".EQ",
+                    Some(isa::CmpOp::Ne) => ".NE",
+                    Some(isa::CmpOp::Lt) => ".LT",
+                    Some(isa::CmpOp::Le) => ".LE",
+                    Some(isa::CmpOp::Gt) => ".GT",
+                    Some(isa::CmpOp::Ge) => ".GE",
+                    _ => return Err("a comparison vset does not have".into()),
+                };
+                ("VSET", cmp.to_string(), "")
+            }
             Opcode::Vmin => ("VMNMX", String::new(), ""),
             Opcode::Vmax => ("VMNMX", ".MX".to_string(), ""),
             Opcode::Vshl | Opcode::Vshr => {
@@ -94,7 +118,7 @@ impl Selector<'_> {
             }
             _ => return Err("this video instruction has no selection rule".into()),
         };
-        if sat == ".SAT" && !matches!(inst.op, Opcode::Vadd | Opcode::Vsub) {
+        if sat == ".SAT" && !matches!(inst.op, Opcode::Vadd | Opcode::Vsub | Opcode::Vabsdiff) {
             return Err(".sat on this video instruction has no Fermi form in the table".into());
         }
         self.emit(

@@ -435,6 +435,22 @@ pub static TEX_DIMS: &[(u8, &str)] = &[
 /// `.UD` (unsigned destination) of video instructions: bit 42 clear.
 pub const VIDEO_UD: Mod = m("destination type", &[42], &[(0, ".UD"), (1, "")]);
 
+/// The comparison of VSET, bits 7–9 (envydis `gf100.c`, `tabvsetop`: 0x080 lt … 0x300 ge).
+pub const VSET_CMP: Mod = m(
+    "comparison",
+    &[7, 8, 9],
+    &[
+        (0, ".F"),
+        (1, ".LT"),
+        (2, ".EQ"),
+        (3, ".LE"),
+        (4, ".GT"),
+        (5, ".NE"),
+        (6, ".GE"),
+        (7, ".T"),
+    ],
+);
+
 /// `.MX` of VMNMX, bit 7.
 pub const VIDEO_MX: Mod = m("mixed", &[7], &[(0, ""), (1, ".MX")]);
 

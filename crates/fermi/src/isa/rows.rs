@@ -182,6 +182,8 @@ pub static ROWS: &[Row] = &[
     row("VSHR", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000111", &[VIDEO_UD, VIDEO_TYPES_IMM, WRAP, VIDEO_OP], &[D48, A, uimm(26, 16), R3]),
     row("VMNMX", "0010 000000 1110 000000 000000 00000000000000000000 01 0000000000 010011", &[VIDEO_UD, VIDEO_TYPES, VIDEO_MX, VIDEO_OP], &[D48, A, reg(26), R3]),
     derived(row("VMNMX", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 010011", &[VIDEO_UD, VIDEO_TYPES_IMM, VIDEO_MX, VIDEO_OP], &[D48, A, uimm(26, 16), R3]), VIDEO_IMM),
+    envydis(row("VABSDIFF", "0010 000000 1110 000000 000000 00000000000000000000 01 0000000000 001011", &[VIDEO_UD, VIDEO_TYPES, SAT9, VIDEO_OP], &[D48, A, reg(26), R3]), VABSDIFF_ENVYDIS),
+    envydis(row("VSET", "0010 000000 1110 000000 000000 00000000000000000000 01 0000000000 011011", &[VIDEO_TYPES, VSET_CMP, VIDEO_OP], &[D48, A, reg(26), R3]), VSET_ENVYDIS),
     // ---- control flow ----
     // The indirect form first: when neither parses, the relative form (later) explains.
     mesa(row("BRA", "1110 000000 1110 100000 000000 00000000000000000000 00 0000000000 000010", &[UNIFORM], &[CC, cmem()]), "emitFlow (indirect OP_BRA)"),
@@ -259,6 +261,16 @@ const P2R_ENVYDIS: &str = "0x3000000000000004 & 0xfc00000000000007: mov DST, SRC
     flags mask is2";
 const R2P_ENVYDIS: &str = "0x3400000000000004 & 0xfc00000000000007: mov [high5] flags, SRC1 \
     mask is2";
+
+/// VABSDIFF and VSET (register destination): envydis' `vabsdiff` and `vset` entries of the
+/// integer group (type 3), in the layout of their listed siblings VADD and VMNMX (opcode
+/// bits 59–63; the same source types, destination type and secondary operation fields);
+/// VSET's comparison is bits 7–9 (`tabvsetop`) and its result unsigned (bit 42 clear, as
+/// VADD's `.UD`). No sm_20 listing shows either instruction.
+const VABSDIFF_ENVYDIS: &str = "0xd000000000000004 & 0xf800000000000007: vabsdiff sat9 vdst \
+    us32_2a DST acout30 vsrc1 us32_6 SRC1 vsrc2 us32_5 vs2 SRC3";
+const VSET_ENVYDIS: &str = "0xd800000000000004 & 0xf800000000000007: vset vdst DST acout30 \
+    vsetop vsrc1 us32_6 SRC1 vsrc2 us32_5 vs2 SRC3";
 
 /// asfermi opcodes this table does not encode, and why.
 pub static NOT_SUPPORTED: &[(&str, &str)] = &[];
