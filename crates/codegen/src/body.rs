@@ -69,7 +69,8 @@ pub fn compile_body_as_written(
         .filter(|(_, b)| {
             b.end > b.start
                 && body.get(b.end - 1).is_some_and(|i| {
-                    i.op == Opcode::Bra && i.guard.is_some() && !i.mods.has(isa::Flag::Uni)
+                    (i.op == Opcode::Bra && i.guard.is_some() || i.op == Opcode::Brx)
+                        && !i.mods.has(isa::Flag::Uni)
                 })
         })
         .map(|(i, _)| i)
@@ -287,7 +288,7 @@ pub fn compile_body_as_written(
         let insts = body.get(blk.start..blk.end).unwrap_or(&[]);
         let term = insts
             .last()
-            .filter(|i| matches!(i.op, Opcode::Bra | Opcode::Ret | Opcode::Exit));
+            .filter(|i| matches!(i.op, Opcode::Bra | Opcode::Brx | Opcode::Ret | Opcode::Exit));
         let plain = if term.is_some() {
             &insts[..insts.len() - 1]
         } else {
@@ -336,6 +337,24 @@ pub fn compile_body_as_written(
                 };
                 sel.out.push(Line::Inst(text));
             }
+            Some(inst) if inst.op == Opcode::Brx => {
+                // One landing pad entry (a `BRA` or `BRK` to the target's edge label) per
+                // target, reached by `BRX` at 8 bytes an entry (`select/brx.rs`).
+                let pads: Vec<String> = cfg::branch_targets(inst)
+                    .into_iter()
+                    .map(|t| {
+                        let tb = graph.block_of_inst.get(t).copied().unwrap_or(usize::MAX);
+                        if is_break(b, tb) {
+                            "BRK;".to_string()
+                        } else {
+                            format!("BRA {};", edge_label(b, tb))
+                        }
+                    })
+                    .collect();
+                if let Err(why) = sel.brx(inst, &pads) {
+                    errors.push(unsupported(file, inst, &why));
+                }
+            }
             Some(inst) => {
                 if let Err(why) = sel.select(inst) {
                     errors.push(unsupported(file, inst, &why));
@@ -345,7 +364,7 @@ pub fn compile_body_as_written(
         }
         // Falling through into a join whose first `.S` is not this block's: branch to it.
         let falls = blk.succs.contains(&(b + 1))
-            && term.is_none_or(|t| t.guard.is_some() || t.op != Opcode::Bra);
+            && term.is_none_or(|t| t.guard.is_some() || !matches!(t.op, Opcode::Bra | Opcode::Brx));
         if falls && is_break(b, b + 1) {
             sel.out.push(Line::Inst("BRK;".into()));
         } else if falls {

@@ -26,7 +26,7 @@ pub struct Cfg {
 /// Whether `inst` ends a block, and whether execution may fall through past it.
 fn ends_block(inst: &Inst) -> Option<bool> {
     match inst.op {
-        Opcode::Bra => Some(inst.guard.is_some()),
+        Opcode::Bra | Opcode::Brx => Some(inst.guard.is_some()),
         Opcode::Ret | Opcode::Exit | Opcode::Trap => Some(inst.guard.is_some()),
         _ => None,
     }
@@ -39,12 +39,23 @@ pub fn branch_target(inst: &Inst) -> Option<usize> {
     })
 }
 
+/// The targets of a `brx.idx`, in list order (empty for other instructions).
+pub fn branch_targets(inst: &Inst) -> Vec<usize> {
+    inst.operands
+        .iter()
+        .find_map(|o| match o {
+            Operand::TargetList(ts) => Some(ts.iter().map(|t| t.index()).collect()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
 pub fn build_cfg(body: &[Inst]) -> Cfg {
     let n = body.len();
     let mut leader = vec![false; n + 1];
     leader[0] = true;
     for (i, inst) in body.iter().enumerate() {
-        if let Some(t) = branch_target(inst) {
+        for t in branch_target(inst).into_iter().chain(branch_targets(inst)) {
             if let Some(l) = leader.get_mut(t) {
                 *l = true;
             }
@@ -71,7 +82,11 @@ pub fn build_cfg(body: &[Inst]) -> Cfg {
         }
     }
     // A label at the very end (after the last instruction) gets an empty block of its own.
-    if body.iter().any(|i| branch_target(i) == Some(n)) || blocks.is_empty() {
+    if body
+        .iter()
+        .any(|i| branch_target(i) == Some(n) || branch_targets(i).contains(&n))
+        || blocks.is_empty()
+    {
         block_of_inst[n] = blocks.len();
         blocks.push(Block {
             start: n,
@@ -89,6 +104,13 @@ pub fn build_cfg(body: &[Inst]) -> Cfg {
             Some(inst) => {
                 if let (Opcode::Bra, Some(t)) = (inst.op, branch_target(inst)) {
                     succs.push(block_of_inst[t]);
+                }
+                // A multi-way branch: an edge to each target (once).
+                for t in branch_targets(inst) {
+                    let tb = block_of_inst[t];
+                    if !succs.contains(&tb) {
+                        succs.push(tb);
+                    }
                 }
                 ends_block(inst).unwrap_or(true)
             }

@@ -8,6 +8,7 @@ mod atomic;
 mod atomic64;
 mod barrier;
 mod bits;
+mod brx;
 mod call;
 mod convert;
 mod ddiv;
@@ -1438,7 +1439,7 @@ impl<'a> Selector<'a> {
 /// Whether `inst`'s sequence uses the scratch predicate P6 (the allocator keeps it free then).
 pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
-        Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt => true,
+        Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Brx => true,
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
                 || inst

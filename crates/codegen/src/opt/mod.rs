@@ -35,7 +35,8 @@ pub fn optimize(f: &Function) -> Function {
     let Some(body) = g.body.as_mut() else {
         return g;
     };
-    if body.is_empty() || body.len() > 60_000 {
+    // The passes renumber `Label` operands only, not `brx.idx` target lists.
+    if body.is_empty() || body.len() > 60_000 || body.iter().any(|i| i.op == Opcode::Brx) {
         return g;
     }
     let graph = cfg::build_cfg(body);
