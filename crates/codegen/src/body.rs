@@ -330,10 +330,17 @@ pub fn compile_body_as_written(
                         }
                     },
                 };
+                // `bra.uni` promises every active lane agrees: Fermi's uniform form, `BRA.U`
+                // (taken only when every active lane's guard holds), as NVIDIA emits it.
+                let u = if inst.guard.is_some() && inst.mods.has(isa::Flag::Uni) {
+                    ".U"
+                } else {
+                    ""
+                };
                 let text = if is_break(b, tb) {
                     format!("{g}BRK;")
                 } else {
-                    format!("{g}BRA {};", edge_label(b, tb))
+                    format!("{g}BRA{u} {};", edge_label(b, tb))
                 };
                 sel.out.push(Line::Inst(text));
             }

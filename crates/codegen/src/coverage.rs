@@ -40,7 +40,7 @@ pub fn status(op: Opcode) -> Status {
         Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I), float->float (F2F) with PTX's rounding modes; not .sat, not f16"),
         Cvta => Rule(".global to and from generic (identity on sm_20's flat global window), .shared and .local (the window bases c[0x0][0x0] and c[0x0][0x4])"),
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads); bar.sync/barrier.sync/bar.arrive with a barrier number and thread count, immediates or registers (BAR.SYNC/BAR.ARV); bar.red.popc/.and/.or (BAR.RED)"),
-        Bra => Rule("uniform and divergent branches, SSY/.S at the immediate post-dominator"),
+        Bra => Rule("divergent branches with SSY/.S at the immediate post-dominator, PBK/BRK for loops with several exits; guarded bra.uni as BRA.U"),
         Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (not guarded)"),
         Div => Rule(".rn/.rz/.rm/.rp.f64 exact (MUFU.RCP seed, DFMA Newton, RZ quotient by residual signs, integer rounding incl. subnormal results); .s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full[.ftz] exact through f64 (.ftz: F2F.FTZ conversions, subnormals in the special class), .approx and .approx.ftz (MUFU.RCP, FMUL[.FTZ]); .u64/.s64 (a uniform 64-step restoring loop, signs fixed after dividing magnitudes); not .sat"),
         Rem => Rule(".s32/.u32 (with div's sequence), .u64/.s64 (div's loop)"),
