@@ -26,7 +26,7 @@ pub fn status(op: Opcode) -> Status {
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo and .hi on 64-bit (IMUL/IMAD on the halves; the 128-bit product's high half accumulated with IADD.CC/.X, signed by correction), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
         Mad => Rule(".lo on 32-bit integers (IMAD); 16-bit .lo/.hi/.wide (extended operands); .hi, .wide, 64-bit .lo/.hi and .cc (product by IMUL, then IADD[.CC]); .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
-        Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; not .NaN/.xorsign), 16-bit"),
+        Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; not .NaN/.xorsign), .f64 (DMNMX; not .NaN), 16-bit"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
         Membar => Rule("membar.cta/.gl/.sys (MEMBAR)"),
         And | Or | Xor => Rule(".b32 (LOP), .b64 (two LOPs)"),
@@ -49,8 +49,8 @@ pub fn status(op: Opcode) -> Status {
         Set => Rule("integer comparisons to a .u32/.s32 mask (ISET); not float sources or .f32 results"),
         Slct => Rule("with an .s32 selector (ICMP.GE)"),
         Cnot => Rule("32-bit (ISET.EQ then negate)"),
-        Clz => Rule(".b32 (31 - FLO.U32)"),
-        Bfind => Rule(".u32/.s32 (FLO); not .shiftamt"),
+        Clz => Rule(".b32 (31 - FLO.U32), .b64 (63 - the 64-bit FLO pick)"),
+        Bfind => Rule(".u32/.s32 (FLO), .u64/.s64 (FLO.U32 of each half, ICMP.GE pick; .s64 complements a negative value first); not .shiftamt"),
         Bfe => Rule(".u32/.s32 (BFE with position and length packed)"),
         Brev => {
             NotSupported(LATER)

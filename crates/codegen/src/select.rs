@@ -8,6 +8,7 @@ mod atomic;
 mod atomic64;
 mod barrier;
 mod bits;
+mod bits64;
 mod brx;
 mod call;
 mod convert;
@@ -287,6 +288,9 @@ impl<'a> Selector<'a> {
                 | Opcode::Max
         ) {
             if let Some(done) = self.bits(inst, &g, ty) {
+                return done;
+            }
+            if let Some(done) = self.bits64(inst, &g, ty) {
                 return done;
             }
         }
