@@ -62,7 +62,7 @@ pub fn status(op: Opcode) -> Status {
         Rsqrt | Sin | Cos | Lg2 | Ex2 => Rule(".approx{.ftz}.f32 (RRO.SINCOS/RRO.EX2 then MUFU.SIN/COS/EX2; MUFU.LG2/RSQ; FMUL.FTZ flushing); not .f64"),
         Testp | Copysign => Rule(".f32/.f64: integer tests (ISETP) and masks (LOP) on the bit patterns"),
         Prmt => Rule(".b32 with every mode (PRMT)"),
-        Isspacep => NotSupported(LATER),
+        Isspacep => Rule(".global/.shared/.local: the address against the shared and local windows (c[0x0][0x0]/[0x4], 16 MiB each) with ISETP, PSETP for global"),
         Ldu => Rule("as ld (LD): the same value"),
         Prefetch | Prefetchu => Rule("nothing: a prefetch changes no value"),
         Tex | Txq => NotSupported("the Fermi executor does not run textures, so no translation could be proven"),

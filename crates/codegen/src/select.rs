@@ -18,6 +18,7 @@ mod dsqrt;
 mod fclass;
 mod fdiv;
 mod fsqrt;
+mod isspacep;
 mod legacy;
 mod mufu;
 mod special;
@@ -653,6 +654,7 @@ impl<'a> Selector<'a> {
                 self.fclass(inst, &g, ty)
             }
             Opcode::Trap => self.trap(&g),
+            Opcode::Isspacep => self.isspacep(inst, &g),
             Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
                 Ok(())
@@ -1444,6 +1446,7 @@ impl<'a> Selector<'a> {
 pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Brx => true,
+        Opcode::Isspacep => inst.mods.space == Some(Space::Global),
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
                 || inst
