@@ -34,7 +34,7 @@ pub fn status(op: Opcode) -> Status {
         Shl | Shr => Rule(".b32/.u32/.s32 (SHL, SHR, SHR.U32); 64-bit by an immediate (on the halves)"),
         Setp => Rule("32-bit integer (ISETP) and .f32 (FSETP) comparisons with a boolean combiner; 64-bit integer (three ISETPs on the halves) without the complement output"),
         Selp => Rule("32- and 64-bit (SEL)"),
-        Mov => Rule("registers, immediates, %tid/%ctaid/%laneid/%lanemask_* (S2R), %clock/%clock64 (S2R SR_ClockLo/Hi), %warpid/%nwarpid (from tid and ntid), %ntid/%nctaid (c[0x0]), WARP_SZ, shared/local/const variable addresses"),
+        Mov => Rule("registers, immediates, %tid/%ctaid/%laneid/%lanemask_* (S2R), %clock/%clock64 (S2R SR_ClockLo/Hi), %warpid/%nwarpid (from tid and ntid), %gridid (S2R SR_GridParam, envydis' gridid), %ntid/%nctaid (c[0x0]), WARP_SZ, shared/local/const variable addresses"),
         Ld => Rule(".param (c[0x0][0x20+]), .global/generic (LD, LD.E), .shared (LDS), .local (LDL), .const (LDC on c[0x2]); vectors as one access per element"),
         St => Rule(".global/generic (ST, ST.E), .shared (STS), .local (STL); vectors as one access per element"),
         Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I), float->float (F2F) with PTX's rounding modes; not .sat, not f16"),

@@ -203,3 +203,32 @@ fn the_cubin_counts_the_barriers_a_kernel_names() {
     assert_eq!(bar_count("\tbar.sync %r1;\n"), 16);
     assert_eq!(bar_count("\tbar.red.popc.u32 %r2, 5, 1;\n"), 6);
 }
+
+/// `tests/kernels/special_regs.ptx`: lane masks, `%nwarpid ≥ 1`, `%warpid < %nwarpid` with a
+/// monotone `%clock64`, and `%gridid` (0: a run's only launch), against its documented meaning.
+#[test]
+fn the_special_regs_kernel_agrees_with_its_meaning() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/kernels/special_regs.ptx"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let s = spec("special_regs", 2, 80, vec![zeros32(8 * 160)]);
+    let out = run_both("special_regs.ptx", &text, &s);
+    let w = words(&out[0]);
+    for g in 0..160usize {
+        let lane = (g % 80 % 32) as u32;
+        let le = ((1u64 << (lane + 1)) - 1) as u32;
+        let want = [
+            1 << lane,
+            le,
+            (1 << lane) - 1,
+            !((1u32 << lane) - 1),
+            !le,
+            1,
+            1,
+            0,
+        ];
+        assert_eq!(&w[8 * g..8 * g + 8], want, "thread {g}");
+    }
+}

@@ -387,6 +387,10 @@ fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool,
                     0x25..=0x27 => xyz(&m.ctaid, 0x25),
                     0x29..=0x2b => xyz(&m.ntid, 0x29),
                     0x2d..=0x2f => xyz(&m.nctaid, 0x2d),
+                    // The grid id (envydis `gf100.c` names 0x2c `gridid`): launches before
+                    // this one on its device, as the PTX executor counts them; a run of this
+                    // executor is one launch on a device of its own, so 0.
+                    0x2c => 0,
                     0x38 => 1 << l,
                     0x39 => (1u32 << l) - 1,
                     0x3a => ((1u64 << (l + 1)) - 1) as u32,

@@ -1,5 +1,5 @@
 //! Special registers beyond the thread and CTA ids: `%clock`, `%clock64`, `%warpid`,
-//! `%nwarpid` and the lane masks.
+//! `%nwarpid`, `%gridid` and the lane masks.
 //!
 //! ptxvm defines `%clock`/`%clock64` as the number of instructions the warp has executed
 //! (docs/spec-notes.md); the Fermi executor's `SR_ClockLo`/`SR_ClockHi` count its own
@@ -30,6 +30,17 @@ impl Selector<'_> {
                 self.emit(g, format!("S2R {d}, SR_ClockLo;"));
             }
             S::Clock64 => self.clock64(d, g)?,
+            // envydis names special register 0x2c (cuobjdump's SR_GridParam) `gridid`.
+            S::Gridid => match self.loc(d)? {
+                crate::regs::Loc::Pair(n) => {
+                    self.emit(g, format!("S2R R{n}, SR_GridParam;"));
+                    self.emit(g, format!("MOV R{}, RZ;", n + 1));
+                }
+                _ => {
+                    let d = self.gpr(d)?;
+                    self.emit(g, format!("S2R {d}, SR_GridParam;"));
+                }
+            },
             S::Warpid => {
                 // ((tid.z · ntid.y + tid.y) · ntid.x + tid.x) >> 5.
                 let d = self.gpr(d)?;
