@@ -69,7 +69,7 @@ pub fn status(op: Opcode) -> Status {
         Call => Rule("direct calls of .func with .param or .reg parameters (CAL/RET, arguments on the stack, callee-saved registers, recursion); not indirect, not guarded"),
         Brx => Rule("brx.idx (not guarded): bounds check (@P6 BPT.TRAP), BRX into a landing pad of one BRA per target, SSY/.S at the targets' immediate post-dominator"),
         Fence => NotSupported("requires sm_70: sm_20 code uses membar"),
-        Atom | Red => Rule("global/generic addresses (ATOM/RED: add/min/max/inc/dec .u32/.s32, logic/exch/cas .b32, add/exch/cas 64-bit, add.f32; atom min/max .s64/.u64, and/or/xor .b64, add.f64 as an ATOM.CAS.U64 loop, not red); shared memory with NVIDIA's LDSLK/STSUL loop (32-bit add/min/max/inc/dec/logic/exch/cas, add.f32); not scopes/orderings"),
+        Atom | Red => Rule("global/generic addresses (ATOM/RED: add/min/max/inc/dec .u32/.s32, logic/exch/cas .b32, add/exch/cas 64-bit, add.f32; atom min/max .s64/.u64, and/or/xor .b64, add.f64 (atom and red) as an ATOM.CAS.U64 loop); shared memory with NVIDIA's LDSLK/STSUL loop (32-bit add/min/max/inc/dec/logic/exch/cas, add.f32); not scopes/orderings"),
         Vote => Rule("vote.all/.any/.uni .pred and vote.ballot.b32 without .sync (VOTE.ALL/ANY/EQ)"),
         Bfi => Rule(".b32 (BFI with position and length packed, as NVIDIA does)"),
         Popc => Rule(".b32 (POPC d, a, a), .b64 (two POPCs and IADD)"),

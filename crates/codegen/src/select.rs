@@ -1467,7 +1467,15 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
 pub fn needs_f64_scratch(inst: &Inst) -> bool {
     let wide_int = matches!(inst.op, Opcode::Div | Opcode::Rem)
         && matches!(inst.ty(), Some(Type::U64 | Type::B64 | Type::S64));
+    // A 64-bit red emulated by a CAS loop keeps its old value in R4:R5.
+    let red64 = inst.op == Opcode::Red
+        && inst
+            .mods
+            .atom_op
+            .zip(inst.ty())
+            .is_some_and(|(op, t)| atomic64::emulated(op, t));
     wide_int
+        || red64
         || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
             && matches!(inst.ty(), Some(Type::F32 | Type::F64))

@@ -17,7 +17,9 @@
 //! Each lane loops until its own CAS succeeds (the Fermi executor, like the GPU, serializes a
 //! warp's atomics to one address, so at least one lane of a colliding group succeeds each
 //! round); lanes that are done wait at the `NOP.S` for the others, so the warp reconverges.
-//! The loop needs a destination pair for the old value, so `red` (no destination) is refused.
+//! The loop needs a pair for the old value: `atom`'s destination, or for `red` (which has
+//! none) R4:R5, which the allocator keeps free in bodies with such a `red`
+//! (`select::needs_f64_scratch`).
 
 use super::{Selector, R};
 use crate::regs::{Loc, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
@@ -44,12 +46,6 @@ impl Selector<'_> {
         base: &str,
         off: i64,
     ) -> R<()> {
-        if inst.op == Opcode::Red {
-            return Err(
-                "a 64-bit red without an ATOM form (its compare-and-swap loop needs a destination)"
-                    .into(),
-            );
-        }
         if !g.is_empty() {
             return Err("a guarded 64-bit atomic without an ATOM form".into());
         }
@@ -57,8 +53,13 @@ impl Selector<'_> {
         if scratch.iter().any(|s| s == base) {
             return Err("an atomic address in a scratch register".into());
         }
-        let (dl, dh) = self.pair(self.dst(inst)?)?;
-        let (bl, bh) = match Self::opnd(inst, 2)? {
+        let red = inst.op == Opcode::Red;
+        let (dl, dh) = if red {
+            ("R4".to_string(), "R5".to_string())
+        } else {
+            self.pair(self.dst(inst)?)?
+        };
+        let (bl, bh) = match Self::opnd(inst, if red { 1 } else { 2 })? {
             Operand::Reg(r) => match self.loc(*r)? {
                 Loc::Pair(n) => (format!("R{n}"), format!("R{}", n + 1)),
                 _ => return Err("expected a 64-bit register".into()),
