@@ -64,7 +64,7 @@ impl Selector<'_> {
         let (dl, _) = self.pair(self.dst(inst)?)?;
         // ops' rules are not symmetric (equal operands give `b`, so the sign of a zero
         // result is `b`'s): the operands keep their order; an immediate goes through R2:R3.
-        let mut operand = |s: &mut Self, k: usize| -> R<String> {
+        let operand = |s: &mut Self, k: usize| -> R<String> {
             let o = Self::opnd(inst, k)?;
             if let Operand::Reg(r) = o {
                 return Ok(s.pair(*r)?.0);

@@ -26,7 +26,7 @@ impl Selector<'_> {
         };
         let s = format!("R{SCRATCH}");
         let scratch = format!("P{SCRATCH_PRED}");
-        let mut in_window = |sel: &mut Self, base: u32, q: &str| {
+        let in_window = |sel: &mut Self, base: u32, q: &str| {
             sel.emit(g, format!("MOV {s}, c [0x0] [0x{base:x}];"));
             sel.emit(g, format!("IADD {s}, {lo}, -{s};"));
             sel.emit(g, format!("SHR.U32 {s}, {s}, 0x{WINDOW_BITS:x};"));
