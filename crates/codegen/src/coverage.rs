@@ -21,8 +21,8 @@ pub fn status(op: Opcode) -> Status {
     use Opcode::*;
     use Status::*;
     match op {
-        Add => Rule(".s32/.u32 (IADD), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
-        Sub => Rule(".s32/.u32 (IADD with negated operand), .s64/.u64 (IADD.CC + IADD.X, negated), .cc chains, .f32 (FADD), .f64 (DADD)"),
+        Add => Rule(".s32/.u32 (IADD), .sat.s32 (IADD.SAT), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
+        Sub => Rule(".s32/.u32 (IADD with negated operand), .sat.s32 with an immediate (IADD.SAT), .s64/.u64 (IADD.CC + IADD.X, negated), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo and .hi on 64-bit (IMUL/IMAD on the halves; the 128-bit product's high half accumulated with IADD.CC/.X, signed by correction), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
         Mad => Rule(".lo on 32-bit integers (IMAD); 16-bit .lo/.hi/.wide (extended operands); .hi, .wide, 64-bit .lo/.hi and .cc (product by IMUL, then IADD[.CC]); .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
@@ -37,7 +37,7 @@ pub fn status(op: Opcode) -> Status {
         Mov => Rule("registers, immediates, %tid/%ctaid/%laneid/%lanemask_* (S2R), %clock/%clock64 (S2R SR_ClockLo/Hi), %warpid/%nwarpid (from tid and ntid), %gridid (S2R SR_GridParam, envydis' gridid), %ntid/%nctaid (c[0x0]), WARP_SZ, shared/local/const variable addresses"),
         Ld => Rule(".param (c[0x0][0x20+]), .global/generic (LD, LD.E), .shared (LDS), .local (LDL), .const (LDC on c[0x2]); vectors as one access per element"),
         St => Rule(".global/generic (ST, ST.E), .shared (STS), .local (STL); vectors as one access per element"),
-        Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I), float->float (F2F) with PTX's rounding modes; not .sat, not f16"),
+        Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I), float->float (F2F) with PTX's rounding modes; .sat between integers of at most 32 bits (I2I, IMNMX); not float .sat, not f16"),
         Cvta => Rule(".global to and from generic (identity on sm_20's flat global window), .shared and .local (the window bases c[0x0][0x0] and c[0x0][0x4])"),
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads); bar.sync/barrier.sync/bar.arrive with a barrier number and thread count, immediates or registers (BAR.SYNC/BAR.ARV); bar.red.popc/.and/.or (BAR.RED)"),
         Bra => Rule("divergent branches with SSY/.S at the immediate post-dominator, PBK/BRK for loops with several exits; guarded bra.uni as BRA.U"),

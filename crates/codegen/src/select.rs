@@ -21,6 +21,7 @@ mod fsqrt;
 mod isspacep;
 mod legacy;
 mod mufu;
+mod saturate;
 mod special;
 mod subword;
 mod video;
@@ -344,6 +345,9 @@ impl<'a> Selector<'a> {
                     && (has(Flag::Cc) || matches!(inst.op, Opcode::Addc | Opcode::Subc)) =>
             {
                 self.carry_chain(inst, &g, w)
+            }
+            Opcode::Add | Opcode::Sub if ty == Type::S32 && has(Flag::Sat) && !has(Flag::Cc) => {
+                self.add_sat(inst, &g)
             }
             Opcode::Add | Opcode::Sub if w == 32 && !has(Flag::Cc) && !has(Flag::Sat) => {
                 let d = self.dst(inst)?;

@@ -34,6 +34,14 @@ impl Selector<'_> {
         {
             return self.cvt_float(inst, g, dt, st);
         }
+        if any_int(dt)
+            && any_int(st)
+            && m.has(Flag::Sat)
+            && m.rounding.is_none()
+            && !m.has(Flag::Ftz)
+        {
+            return self.cvt_sat_int(inst, g, dt, st);
+        }
         if m.rounding.is_some() || m.has(Flag::Sat) || m.has(Flag::Ftz) {
             return Err("cvt with rounding/.sat/.ftz has no selection rule yet".into());
         }

@@ -1,0 +1,79 @@
+//! Saturating integer forms: `add.sat.s32` (`IADD.SAT`), `sub.sat.s32` with an immediate
+//! subtrahend other than MIN (`IADD.SAT` of its negation; a register subtrahend is refused:
+//! `IADD.SAT` negates it in 32 bits, so MIN would saturate the wrong way), and `cvt.sat`
+//! between integer types of at most 32 bits: the source extended to 32 bits by its type
+//! (`I2I`), then clamped to the destination's range with `IMNMX` (signed or unsigned
+//! comparisons as the source's type says).
+
+use super::{bits, i2i_type, is_signed, Selector, R};
+use crate::regs::{SCRATCH, SCRATCH_PAIR};
+use ir::{Inst, Opcode, Operand, Type};
+
+impl Selector<'_> {
+    pub(super) fn add_sat(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let d = self.gpr(self.dst(inst)?)?;
+        let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+        let b = match (inst.op, Self::opnd(inst, 2)?) {
+            (Opcode::Add, b) => self.src32(b, g, SCRATCH_PAIR, true)?,
+            (_, Operand::Imm(v)) if *v as u32 != 0x8000_0000 => {
+                let neg = (*v as u32).wrapping_neg() as u64;
+                self.src32(&Operand::Imm(neg), g, SCRATCH_PAIR, true)?
+            }
+            _ => return Err("sub.sat.s32 of a register or of MIN".into()),
+        };
+        self.emit(g, format!("IADD.SAT {d}, {a}, {b};"));
+        Ok(())
+    }
+
+    pub(super) fn cvt_sat_int(&mut self, inst: &Inst, g: &str, dt: Type, st: Type) -> R<()> {
+        if bits(dt) > 32 || bits(st) > 32 {
+            return Err("a 64-bit cvt.sat has no selection rule yet".into());
+        }
+        let d = self.gpr(self.dst(inst)?)?;
+        let a = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.gpr(*r)?,
+            _ => return Err("an immediate cvt.sat source".into()),
+        };
+        let s = format!("R{SCRATCH}");
+        // The source's value as a 32-bit integer of its own signedness.
+        let x = if bits(st) < 32 {
+            let wide = if is_signed(st) { ".S32" } else { ".U32" };
+            self.emit(g, format!("I2I{wide}{} {s}, {a};", i2i_type(st)));
+            s.clone()
+        } else {
+            a
+        };
+        let n = bits(dt);
+        // The destination's range as 64-bit numbers.
+        let (lo, hi): (i64, i64) = if is_signed(dt) {
+            (-(1i64 << (n - 1)), (1i64 << (n - 1)) - 1)
+        } else {
+            (0, (1i64 << n) - 1)
+        };
+        let imm = |s: &mut Self, v: i64, scratch: u8| -> R<String> {
+            s.src32(&Operand::Imm(v as u32 as u64), g, scratch, true)
+        };
+        if is_signed(st) {
+            // Signed comparisons; only bounds inside the s32 range constrain.
+            let mut cur = x;
+            if hi < i64::from(i32::MAX) {
+                let h = imm(self, hi, SCRATCH_PAIR)?;
+                self.emit(g, format!("IMNMX {s}, {cur}, {h}, pt;"));
+                cur = s.clone();
+            }
+            if lo > i64::from(i32::MIN) {
+                let l = imm(self, lo, SCRATCH_PAIR)?;
+                self.emit(g, format!("IMNMX {d}, {cur}, {l}, !pt;"));
+            } else {
+                self.emit(g, format!("MOV {d}, {cur};"));
+            }
+        } else if hi < i64::from(u32::MAX) {
+            // Unsigned source: only the upper bound constrains (every lower bound is ≤ 0).
+            let h = imm(self, hi, SCRATCH_PAIR)?;
+            self.emit(g, format!("IMNMX.U32 {d}, {x}, {h}, pt;"));
+        } else {
+            self.emit(g, format!("MOV {d}, {x};"));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,98 @@
+//! `add.sat.s32`, `sub.sat.s32` with immediates, and `cvt.sat` between integer types of at
+//! most 32 bits on both executors, bit for bit, over all pairs of 32 integer edges, against
+//! the clamps written here (PTX ISA: `.sat` limits the result to the destination type's
+//! MININT..MAXINT; a destination register wider than the type holds it extended).
+
+mod common;
+use common::*;
+
+const ROWS: &[&str] = &[
+    "add.sat.s32 %r7, %r5, %r6;",
+    "sub.sat.s32 %r7, %r5, 1000;",
+    "sub.sat.s32 %r7, %r5, -5;",
+    "cvt.sat.s8.s32 %r7, %r5;",
+    "cvt.sat.u8.s32 %r7, %r5;",
+    "cvt.sat.s16.u32 %r7, %r5;",
+    "cvt.sat.u16.u32 %r7, %r5;",
+    "cvt.sat.u32.s32 %r7, %r5;",
+    "cvt.sat.s32.u32 %r7, %r5;",
+    "cvt.sat.u8.u32 %r7, %r5;",
+    "cvt.sat.s16.s32 %r7, %r6;",
+    "cvt.u16.u32 %rs1, %r6;\n\tcvt.sat.s8.s16 %rs2, %rs1;\n\tcvt.u32.u16 %r7, %rs2;",
+    "cvt.u16.u32 %rs1, %r6;\n\tcvt.sat.u8.s16 %rs2, %rs1;\n\tcvt.u32.u16 %r7, %rs2;",
+    "cvt.u16.u32 %rs1, %r6;\n\tcvt.sat.s16.u16 %rs2, %rs1;\n\tcvt.u32.u16 %r7, %rs2;",
+];
+
+fn clamp(v: i64, lo: i64, hi: i64) -> i64 {
+    v.clamp(lo, hi)
+}
+
+fn expect(row: usize, x: u32, y: u32) -> u32 {
+    let (sx, sy) = (i64::from(x as i32), i64::from(y as i32));
+    let (ux, uy) = (i64::from(x), i64::from(y));
+    let s32 = |v: i64| clamp(v, i64::from(i32::MIN), i64::from(i32::MAX)) as u32;
+    // A 16-bit register's value, zero-extended by the final cvt.u32.u16.
+    let h = |v: i64| u32::from(v as u16);
+    match row {
+        0 => s32(sx + sy),
+        1 => s32(sx - 1000),
+        2 => s32(sx + 5),
+        3 => clamp(sx, -128, 127) as u32,
+        4 => clamp(sx, 0, 255) as u32,
+        5 => clamp(ux, -32768, 32767) as u32,
+        6 => clamp(ux, 0, 65535) as u32,
+        7 => clamp(sx, 0, i64::from(u32::MAX)) as u32,
+        8 => clamp(ux, 0, i64::from(i32::MAX)) as u32,
+        9 => clamp(ux, 0, 255) as u32,
+        10 => clamp(sy, -32768, 32767) as u32,
+        11 => h(clamp(i64::from(y as u16 as i16), -128, 127)),
+        12 => h(clamp(i64::from(y as u16 as i16), 0, 255)),
+        _ => h(clamp(uy & 0xffff, -32768, 32767)),
+    }
+}
+
+#[test]
+fn saturating_adds_and_conversions_agree_with_the_spec() {
+    let mut body = String::new();
+    for (i, row) in ROWS.iter().enumerate() {
+        body += &format!("\t{row}\n\tst.global.u32 [%rd7+{}], %r7;\n", 4 * i);
+    }
+    let text = row_kernel(
+        "sat",
+        "\t.reg .b16 %rs<3>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        4 * ROWS.len(),
+        &body,
+    );
+    let edges = int_edges(32, 0x5a7_5a7);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &x in &edges {
+        for &y in &edges {
+            a.push(x);
+            b.push(y);
+        }
+    }
+    let n = a.len();
+    let out = run_both(
+        "sat.ptx",
+        &text,
+        &spec(
+            "sat",
+            (n / 64) as u32,
+            64,
+            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
+        ),
+    );
+    let got = words(&out[2]);
+    for i in 0..n {
+        for (r, row) in ROWS.iter().enumerate() {
+            assert_eq!(
+                got[ROWS.len() * i + r],
+                expect(r, a[i], b[i]),
+                "{row}: a = {:#x}, b = {:#x}",
+                a[i],
+                b[i]
+            );
+        }
+    }
+}
