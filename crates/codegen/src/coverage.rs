@@ -58,7 +58,7 @@ pub fn status(op: Opcode) -> Status {
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
         Madc => Rule(".lo/.hi, 32/64-bit, within a block's addition chain: the product by IMUL (which keeps the carry), then IADD.X; a 64-bit high product saves and restores the flag"),
         Rcp => Rule(".rn/.rz/.rm/.rp[.ftz].f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx[.ftz].f32 (MUFU.RCP, FMUL.FTZ flushing), .rn/.rz/.rm/.rp.f64 (div.f64's sequence with a = 1); not .approx.ftz.f64"),
-        Sqrt => Rule(".rn/.rz/.rm/.rp[.ftz].f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding); .rn/.rz/.rm/.rp.f64 exact (MUFU.RSQ seed, Goldschmidt DFMA steps, RZ root by residual signs, rounding from the exact remainder); not .approx"),
+        Sqrt => Rule(".rn/.rz/.rm/.rp[.ftz].f32 exact through f64 (MUFU.RSQ seed, DFMA Newton and correction, F2F rounding), .approx[.ftz].f32 with the .rn sequence (ptxvm defines it as the .rn result); .rn/.rz/.rm/.rp.f64 exact (MUFU.RSQ seed, Goldschmidt DFMA steps, RZ root by residual signs, rounding from the exact remainder)"),
         Rsqrt | Sin | Cos | Lg2 | Ex2 => Rule(".approx{.ftz}.f32 (RRO.SINCOS/RRO.EX2 then MUFU.SIN/COS/EX2; MUFU.LG2/RSQ; FMUL.FTZ flushing); not .f64"),
         Testp | Copysign => Rule(".f32/.f64: integer tests (ISETP) and masks (LOP) on the bit patterns"),
         Prmt => Rule(".b32 with every mode (PRMT)"),

@@ -439,7 +439,11 @@ impl<'a> Selector<'a> {
             Opcode::Sqrt if ty == Type::F64 && mods.rounding.is_some() => self.sqrt_f64(inst, &g),
             Opcode::Div if ty == Type::F32 && !has(Flag::Approx) => self.div_f32(inst, &g),
             Opcode::Rcp if ty == Type::F32 && mods.rounding.is_some() => self.div_f32(inst, &g),
-            Opcode::Sqrt if ty == Type::F32 && mods.rounding.is_some() => self.sqrt_f32(inst, &g),
+            // ptxvm defines sqrt.approx.f32 as the correctly rounded .rn result (ops::transcend):
+            // the .rn sequence computes exactly that.
+            Opcode::Sqrt if ty == Type::F32 && (mods.rounding.is_some() || has(Flag::Approx)) => {
+                self.sqrt_f32(inst, &g)
+            }
             Opcode::Div | Opcode::Rem if matches!(ty, Type::U64 | Type::B64 | Type::S64) => {
                 self.divrem64(inst, &g, inst.op == Opcode::Rem, ty == Type::S64)
             }
@@ -1483,7 +1487,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
             && matches!(inst.ty(), Some(Type::F32 | Type::F64))
-            && !inst.mods.has(Flag::Approx)
+            && (!inst.mods.has(Flag::Approx) || inst.op == Opcode::Sqrt)
 }
 
 fn ty_is_float(t: Type) -> bool {

@@ -25,7 +25,8 @@ impl Selector<'_> {
         let ftz = m.has(Flag::Ftz);
         let fz = if ftz { ".FTZ" } else { "" };
         let rnd = match m.rounding {
-            Some(Rounding::Rn) => "",
+            // sqrt.approx: ptxvm's definition is the .rn result.
+            Some(Rounding::Rn) | None if m.rounding.is_some() || m.has(Flag::Approx) => "",
             Some(Rounding::Rz) => ".RZ",
             Some(Rounding::Rm) => ".RM",
             Some(Rounding::Rp) => ".RP",
