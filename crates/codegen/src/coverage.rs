@@ -26,7 +26,7 @@ pub fn status(op: Opcode) -> Status {
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo and .hi on 64-bit (IMUL/IMAD on the halves; the 128-bit product's high half accumulated with IADD.CC/.X, signed by correction), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
         Mad => Rule(".lo on 32-bit integers (IMAD); 16-bit .lo/.hi/.wide (extended operands); .hi, .wide, 64-bit .lo/.hi and .cc (product by IMUL, then IADD[.CC]); .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
         Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
-        Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; not .NaN/.xorsign), .f64 (DMNMX; not .NaN), 16-bit"),
+        Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; .NaN: FSETP.NAN and the canonical NaN; not .xorsign), .f64 (DMNMX), 16-bit"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
         Membar => Rule("membar.cta/.gl/.sys (MEMBAR)"),
         And | Or | Xor => Rule(".b32 (LOP), .b64 (two LOPs)"),

@@ -20,6 +20,7 @@ mod fdiv;
 mod fsqrt;
 mod isspacep;
 mod legacy;
+mod minmax_nan;
 mod mufu;
 mod saturate;
 mod special;
@@ -294,6 +295,13 @@ impl<'a> Selector<'a> {
             }
             if let Some(done) = self.bits64(inst, &g, ty) {
                 return done;
+            }
+            if matches!(inst.op, Opcode::Min | Opcode::Max)
+                && ty == Type::F32
+                && has(Flag::NaN)
+                && !has(Flag::Xorsign)
+            {
+                return self.minmax_nan(inst, &g);
             }
         }
         // The 64-bit division loop and the f64 division and square root use the carry flag
@@ -1455,6 +1463,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Brx => true,
         Opcode::Isspacep => inst.mods.space == Some(Space::Global),
+        Opcode::Min | Opcode::Max => inst.mods.has(Flag::NaN),
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
                 || inst
