@@ -11,9 +11,14 @@ const ROWS: &[&str] = &[
     "max.NaN.f32 %r7, %r5, %r6;",
     "min.ftz.NaN.f32 %r7, %r5, %r6;",
     "max.ftz.NaN.f32 %r7, %r5, %r6;",
+    // Guarded: lanes whose a is below b keep the destination's earlier value (0x12345).
+    "mov.u32 %r7, 0x12345;\n\tsetp.lt.u32 %p1, %r5, %r6;\n\t@!%p1 min.NaN.f32 %r7, %r5, %r6;",
 ];
 
 fn expect(row: usize, x: u32, y: u32) -> u32 {
+    if row == 4 {
+        return if x < y { 0x12345 } else { expect(0, x, y) };
+    }
     let flush = |v: u32| {
         if row >= 2 && f32::from_bits(v).is_subnormal() {
             v & 0x8000_0000
@@ -44,7 +49,7 @@ fn nan_propagating_min_max_agree_with_the_spec() {
     }
     let text = row_kernel(
         "mmn",
-        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        "\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
         &[("u32", "%r5", 4), ("u32", "%r6", 4)],
         4 * ROWS.len(),
         &body,

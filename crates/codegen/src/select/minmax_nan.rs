@@ -1,4 +1,4 @@
-//! `min/max.NaN{.ftz}.f32`: a NaN operand gives the canonical NaN (`ops::float::min_max_f32`),
+//! `min/max.NaN{.ftz}.f32` (guarded too): a NaN operand gives the canonical NaN (`ops::float::min_max_f32`),
 //! otherwise `FMNMX`'s result. `FSETP.NAN` (either operand a NaN; flushing cannot make or
 //! unmake a NaN) into P6 before `FMNMX` writes the destination, then `@P6 MOV32I` of
 //! 0x7fffffff.
@@ -16,15 +16,13 @@ impl Selector<'_> {
         let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
         let p = format!("P{SCRATCH_PRED}");
         let sel = if inst.op == Opcode::Min { "pt" } else { "!pt" };
-        self.emit(g, format!("FSETP.NAN.AND {p}, pt, {a}, {b}, pt;"));
+        // P6 = a NaN operand and the instruction's guard (`@P1 ` → `P1`), so `@P6` writes only
+        // lanes the guard selects; the FSETP itself runs unguarded.
+        let guard = g.trim().trim_start_matches('@');
+        let guard = if guard.is_empty() { "pt" } else { guard };
+        self.emit("", format!("FSETP.NAN.AND {p}, pt, {a}, {b}, {guard};"));
         self.emit(g, format!("FMNMX{ftz} {d}, {a}, {b}, {sel};"));
-        // The guard of the instruction and P6 both: `@P6` alone would also write lanes the
-        // instruction's guard leaves out, but P6 was only computed under that guard.
-        if g.is_empty() {
-            self.emit("", format!("@{p} MOV32I {d}, 0x7fffffff;"));
-        } else {
-            return Err("a guarded min/max.NaN has no selection rule yet".into());
-        }
+        self.emit("", format!("@{p} MOV32I {d}, 0x7fffffff;"));
         Ok(())
     }
 }
