@@ -1,7 +1,7 @@
-//! `min/max.NaN{.ftz}.f32` (guarded too): a NaN operand gives the canonical NaN (`ops::float::min_max_f32`),
-//! otherwise `FMNMX`'s result. `FSETP.NAN` (either operand a NaN; flushing cannot make or
-//! unmake a NaN) into P6 before `FMNMX` writes the destination, then `@P6 MOV32I` of
-//! 0x7fffffff.
+//! `min/max.NaN{.ftz}.f32` (guarded too): a NaN operand gives the canonical NaN
+//! (`ops::float::min_max_f32`), otherwise `FMNMX`'s result. `FSETP.NAN` (either operand a
+//! NaN; flushing cannot make or unmake a NaN) into P6 before `FMNMX` writes the destination,
+//! then `@P6 MOV32I` of 0x7fffffff.
 
 use super::{Selector, R};
 use crate::regs::{SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
