@@ -130,7 +130,7 @@ impl<'a> Checker<'a> {
             return;
         }
         self.convert_call_immediates(m, &mut operands, &inst.operands);
-        self.check_call(body, m, &operands, inst.span);
+        self.check_call(body, m, &operands, &inst.operands, inst.span);
         if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;
         }
@@ -331,10 +331,29 @@ impl<'a> Checker<'a> {
 
     /// `call` arguments against the callee's signature (count of return values and
     /// arguments).
-    fn check_call(&mut self, body: &Body<'a>, m: &isa::Match, ops: &[Operand], span: Span) {
+    fn check_call(
+        &mut self,
+        body: &Body<'a>,
+        m: &isa::Match,
+        ops: &[Operand],
+        written: &[ast::Operand],
+        span: Span,
+    ) {
         if m.form.opcode != Opcode::Call {
             return;
         }
+        self.check_call_operands(body, m, ops, written, span);
+        self.list_lanes.clear();
+    }
+
+    fn check_call_operands(
+        &mut self,
+        body: &Body<'a>,
+        m: &isa::Match,
+        ops: &[Operand],
+        written: &[ast::Operand],
+        span: Span,
+    ) {
         let mut rets = None;
         let mut args = None;
         let mut callee = None;
@@ -361,12 +380,58 @@ impl<'a> Checker<'a> {
         let (ga, gr) = (args.unwrap_or(0), rets.unwrap_or(0));
         if ga != np || gr != nr {
             let name = f.name.clone();
+            let note = match callee.is_some_and(|c| self.param_lanes.contains_key(&c)) {
+                true => " (a vector parameter counts as its elements)",
+                false => "",
+            };
             self.error(
                 span,
                 format!(
-                    "`{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}"
+                    "`{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}{note}"
                 ),
             );
+            return;
+        }
+        // A vector `.reg` parameter takes a vector register of as many elements, and a scalar
+        // parameter a scalar (ptxas 12.9: "Type of argument does not match formal
+        // parameter"); the counts above are of elements.
+        let callee = callee.and_then(|c| self.param_lanes.get(&c).cloned());
+        let mut problems = Vec::new();
+        for ((role, op), w) in m.form.operands.iter().zip(ops).zip(written) {
+            let (Operand::List(_), ast::Operand::List(wl)) = (op, w) else {
+                continue;
+            };
+            let is_ret = role.name == "ret";
+            let got = self.arg_lanes(wl.span, wl.elements.len());
+            let want = match &callee {
+                Some((r, p)) => {
+                    if is_ret {
+                        r.clone()
+                    } else {
+                        p.clone()
+                    }
+                }
+                None => vec![1; wl.elements.len()],
+            };
+            if let Some(k) = got.iter().zip(&want).position(|(g, w)| g != w) {
+                let shape = |n: u8| match n {
+                    1 => "a scalar".to_string(),
+                    n => format!("a .v{n} vector"),
+                };
+                problems.push(format!(
+                    "{} {} of `{}` is {}, but the parameter is {}",
+                    if is_ret { "return value" } else { "argument" },
+                    k + 1,
+                    f.name,
+                    shape(got.get(k).copied().unwrap_or(1)),
+                    shape(want.get(k).copied().unwrap_or(1)),
+                ));
+            }
+        }
+        if !problems.is_empty() {
+            for p in problems {
+                self.error(span, p);
+            }
             return;
         }
         // Each argument must be as large as the parameter it binds (ptx-isa-1.1 §9.1 Table 69:

@@ -175,6 +175,17 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "add.f32x2 %rd1, %rd2, 3;",
     "mbarrier.arrive.shared.b64 %r2, [%r1];",
     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 8, [%r2];",
+    "ld.global.v8.f32 {%f1, %f2, %f3, %f4}, [%rd1];",
+    "mov.v4.f32 %vf1, %vf2.wzyx;",
+    "mov.v2.u32 %vu1, %vu2.yx;",
+    "mov.v2.u32 %vu1, %v1;",
+    "mov.v4.u32 %vf1, %vf2;",
+    "mov.v4.u16 %v1, %w1;",
+    "mov.u16 %h1, %v1;",
+    "call (%vu1), f, (%r1);",
+    "call (%vf1), f, (%vu2);",
+    "call (%vu1), f, (%r1, %r2);",
+    "call (%vu1), f, (%vu2.x);",
 ];
 
 #[test]
