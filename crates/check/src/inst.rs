@@ -8,7 +8,7 @@ use crate::operand::{Slot, TypeRule};
 use crate::scope::LocalSym;
 use diag::{Diagnostic, Span};
 use ir::{Guard, Operand};
-use isa::{Opcode, OperandKind, Type, VecRule};
+use isa::{Opcode, OperandKind, PtxVersion, Type, VecRule};
 use syntax::ast;
 
 /// Most modifiers an instruction may spell before matching is refused (the table's limit).
@@ -85,6 +85,11 @@ impl<'a> Checker<'a> {
             return;
         }
         let rule = type_rule(form.opcode);
+        let fp8_cvt = form.opcode == Opcode::Cvt
+            && m.types
+                .iter()
+                .flatten()
+                .any(|t| matches!(t, Type::E4m3x2 | Type::E5m2x2));
         let mut optional_budget = n_given - required;
         let mut given = inst.operands.iter();
         // Nearly always inline (`with_capacity` would build the vector and then copy it).
@@ -101,11 +106,14 @@ impl<'a> Checker<'a> {
             let Some(op) = given.next() else {
                 break;
             };
+            let expected = m.operand_type(index);
             let slot = Slot {
                 m,
                 role,
-                expected: m.operand_type(index),
-                rule: if is_data_operand(form.opcode, role) {
+                expected,
+                rule: if fp8_cvt && matches!(expected, Some(Type::B16 | Type::B32)) {
+                    TypeRule::Exact
+                } else if is_data_operand(form.opcode, role) {
                     rule
                 } else {
                     TypeRule::Strict
@@ -127,6 +135,9 @@ impl<'a> Checker<'a> {
             return;
         }
         if form.opcode == Opcode::Vmad && !self.check_vmad_negation(&operands, inst.span) {
+            return;
+        }
+        if form.opcode == Opcode::Mbarrier && !self.check_arrive_sink(mnemonic, &operands, inst) {
             return;
         }
         self.convert_call_immediates(m, &mut operands, &inst.operands);
@@ -478,6 +489,36 @@ impl<'a> Checker<'a> {
         for p in problems {
             self.error(span, p);
         }
+    }
+
+    /// `mbarrier.arrive _, [a]`: ptxas 12.9 discards the state only from PTX ISA 7.1 ("Result
+    /// discard mode is not allowed for instruction 'mbarrier.arrive'" in a 7.0 file), while
+    /// `mbarrier.arrive_drop` takes `_` from 7.0.
+    fn check_arrive_sink(
+        &mut self,
+        mnemonic: &str,
+        ops: &[Operand],
+        inst: &ast::Instruction,
+    ) -> bool {
+        let arrive = mnemonic
+            .strip_prefix("mbarrier.arrive")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'));
+        if !arrive
+            || self.version >= PtxVersion::new(7, 1)
+            || !matches!(ops.first(), Some(Operand::Sink))
+        {
+            return true;
+        }
+        let span = inst.operands.first().map_or(inst.span, |o| o.span());
+        self.error(
+            span,
+            format!(
+                "`_` as the state of `mbarrier.arrive` requires PTX ISA version 7.1 or higher \
+                 (file is .version {})",
+                self.version
+            ),
+        );
+        false
     }
 
     /// ptx-isa-1.1 §7.7.7 Table 51: barriers are "typically in the range 0..15"; sm_20 and

@@ -186,6 +186,16 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "call (%vf1), f, (%vu2);",
     "call (%vu1), f, (%r1, %r2);",
     "call (%vu1), f, (%vu2.x);",
+    "cvt.rn.satfinite.e4m3x2.f32 %r1, %f1, %f2;",
+    "cvt.rn.satfinite.e5m2x2.f32 %rd1, %f1, %f2;",
+    "cvt.rn.satfinite.e4m3x2.f32 %us1, %f1, %f2;",
+    "cvt.rn.satfinite.e4m3x2.f16x2 %h1, %u1;",
+    "cvt.rn.satfinite.e4m3x2.f16x2 %r1, %r2;",
+    "cvt.rn.f16x2.e4m3x2 %r1, %r2;",
+    "cvt.rn.f16x2.e5m2x2 %rd1, %h1;",
+    "cvt.rn.f16x2.e5m2x2 %u1, %h1;",
+    "mbarrier.arrive.shared.b64 _, [%r1];",
+    "mbarrier.arrive.noComplete.shared.b64 _, [%r1], 2;",
 ];
 
 #[test]
