@@ -196,6 +196,7 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "cvt.rn.f16x2.e5m2x2 %u1, %h1;",
     "mbarrier.arrive.shared.b64 _, [%r1];",
     "mbarrier.arrive.noComplete.shared.b64 _, [%r1], 2;",
+    "mma.sync.aligned.m16n8k16.row.col.f16.e4m3.e4m3.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8};",
 ];
 
 #[test]
