@@ -416,15 +416,23 @@ impl<'a> Checker<'a> {
                     // The prototype's parameters are placeholders: lay them out like a
                     // parameter of a function that is never created.
                     if let Some(v) = cx.lower_variable(decl, d, VarScope::Module) {
-                        let ty = match v.ty {
-                            ir::VarType::Scalar { ty, .. } => ty,
-                            _ => Type::B64,
+                        let (ty, n) = match v.ty {
+                            ir::VarType::Scalar { ty, vector } => (ty, u64::from(vector.max(1))),
+                            _ => (Type::B64, 1),
                         };
-                        out.push(ProtoParam {
-                            ty,
-                            size: v.size,
-                            align: v.align,
-                        });
+                        // A vector `.reg` parameter is one parameter per element, as in a
+                        // `.func` declaration (and as calls pass it).
+                        let (n, size) = match decl.space {
+                            StateSpace::Reg if n > 1 => (n, v.size / n),
+                            _ => (1, v.size),
+                        };
+                        for _ in 0..n {
+                            out.push(ProtoParam {
+                                ty,
+                                size,
+                                align: v.align,
+                            });
+                        }
                     }
                 }
             }

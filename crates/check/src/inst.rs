@@ -368,13 +368,31 @@ impl<'a> Checker<'a> {
         let mut rets = None;
         let mut args = None;
         let mut callee = None;
+        let mut proto = None;
         for (role, op) in m.form.operands.iter().zip(ops) {
             match (role.name, op) {
                 ("ret", Operand::List(l)) => rets = Some(l.len()),
                 ("params", Operand::List(l)) => args = Some(l.len()),
                 (_, Operand::Func(f)) => callee = Some(*f),
+                (_, Operand::Proto(p)) => proto = Some(*p),
                 _ => {}
             }
+        }
+        // An indirect call passes what its prototype declares (ptxas: "Call has wrong number
+        // of parameters"); a vector `.reg` parameter counts as its elements on both sides.
+        if let Some(p) = proto.and_then(|p| self.prototypes.get(p.index())) {
+            let (np, nr) = (p.params.len(), p.rets.len());
+            let (ga, gr) = (args.unwrap_or(0), rets.unwrap_or(0));
+            if ga != np || gr != nr {
+                let name = p.name.clone();
+                self.error(
+                    span,
+                    format!(
+                        "prototype `{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}"
+                    ),
+                );
+            }
+            return;
         }
         let Some(f) = callee.and_then(|f| self.functions.get(f.index())) else {
             return;

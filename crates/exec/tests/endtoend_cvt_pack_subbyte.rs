@@ -68,13 +68,11 @@ fn sub_byte_packs_clamp_and_place_each_field() {
         i32::MAX,
     ];
     let mut inp = Vec::new();
-    let mut k = 0usize;
-    for t in 0..64 {
-        let a = vals[k % vals.len()];
-        let b = vals[(k * 7 + 3) % vals.len()];
+    for t in 0..64usize {
+        let a = vals[t % vals.len()];
+        let b = vals[(t * 7 + 3) % vals.len()];
         let c = 0x9e37_79b9u32.wrapping_mul(t as u32 + 1);
         inp.extend([a as u32, b as u32, c, 0]);
-        k += 1;
     }
     let (mut dev, m) = load("pack.ptx", KERNEL);
     let pin = upload_u32(&mut dev, &inp);
