@@ -100,6 +100,9 @@ fn read(path: &Path) -> (u32, PtxVersion, Vec<Insn>) {
                 body = rest.trim(); // `start:  mov.b32 …`
             }
         }
+        if body.starts_with('.') {
+            continue; // `pt: .callprototype …`
+        }
         if let Some(g) = body.strip_prefix('@') {
             body = g.split_once(char::is_whitespace).unwrap().1.trim();
         }
