@@ -56,6 +56,8 @@ pub(crate) struct Checker<'a> {
     /// element, so calls and `ret` need nothing new; the checker keeps the grouping to bind
     /// names and check calls.
     pub param_lanes: FastMap<FuncId, (Vec<u8>, Vec<u8>)>,
+    /// The same for `.callprototype`s with vector `.reg` parameters.
+    pub proto_lanes: FastMap<ir::ProtoId, (Vec<u8>, Vec<u8>)>,
     /// Call argument lists that name vector registers: the list's span and the elements of
     /// each written argument (the lowered list has one operand per element).
     pub list_lanes: Vec<(Span, Vec<u8>)>,
@@ -82,6 +84,7 @@ impl<'a> Checker<'a> {
             match_cache: FastMap::default(),
             pending_inits: Vec::new(),
             param_lanes: FastMap::default(),
+            proto_lanes: FastMap::default(),
             list_lanes: Vec::new(),
             defined: Default::default(),
             regs_declared: 0,

@@ -408,8 +408,9 @@ impl<'a> Checker<'a> {
     pub(crate) fn lower_prototype(&mut self, p: &ast::CallPrototype) -> Option<ProtoId> {
         let lower = |list: Option<&ast::ParamList>, cx: &mut Checker<'a>| {
             let mut out = Vec::new();
+            let mut lanes: Vec<u8> = Vec::new();
             let Some(list) = list else {
-                return out;
+                return (out, lanes);
             };
             for decl in &list.params {
                 for d in &decl.declarators {
@@ -426,6 +427,7 @@ impl<'a> Checker<'a> {
                             StateSpace::Reg if n > 1 => (n, v.size / n),
                             _ => (1, v.size),
                         };
+                        lanes.push(u8::try_from(n).unwrap_or(4));
                         for _ in 0..n {
                             out.push(ProtoParam {
                                 ty,
@@ -436,11 +438,14 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
-            out
+            (out, lanes)
         };
-        let rets = lower(p.returns.as_ref(), self);
-        let params = lower(p.params.as_ref(), self);
+        let (rets, ret_lanes) = lower(p.returns.as_ref(), self);
+        let (params, param_lanes) = lower(p.params.as_ref(), self);
         let id = ProtoId(u32::try_from(self.prototypes.len()).unwrap_or(u32::MAX));
+        if ret_lanes.iter().chain(&param_lanes).any(|&l| l > 1) {
+            self.proto_lanes.insert(id, (ret_lanes, param_lanes));
+        }
         self.prototypes.push(Prototype {
             name: p.name.text(self.src).to_string(),
             params,

@@ -380,18 +380,21 @@ impl<'a> Checker<'a> {
         }
         // An indirect call passes what its prototype declares (ptxas: "Call has wrong number
         // of parameters"); a vector `.reg` parameter counts as its elements on both sides.
-        if let Some(p) = proto.and_then(|p| self.prototypes.get(p.index())) {
+        if let Some((pid, p)) = proto.and_then(|id| Some((id, self.prototypes.get(id.index())?))) {
             let (np, nr) = (p.params.len(), p.rets.len());
             let (ga, gr) = (args.unwrap_or(0), rets.unwrap_or(0));
+            let name = p.name.clone();
             if ga != np || gr != nr {
-                let name = p.name.clone();
                 self.error(
                     span,
                     format!(
                         "prototype `{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}"
                     ),
                 );
+                return;
             }
+            let lanes = self.proto_lanes.get(&pid).cloned();
+            self.check_arg_shapes(m, written, lanes, &format!("prototype `{name}`"), span);
             return;
         }
         let Some(f) = callee.and_then(|f| self.functions.get(f.index())) else {
@@ -421,48 +424,14 @@ impl<'a> Checker<'a> {
             );
             return;
         }
-        // A vector `.reg` parameter takes a vector register of as many elements, and a scalar
-        // parameter a scalar (ptxas 12.9: "Type of argument does not match formal
-        // parameter"); the counts above are of elements.
-        let callee = callee.and_then(|c| self.param_lanes.get(&c).cloned());
-        let mut problems = Vec::new();
-        for ((role, op), w) in m.form.operands.iter().zip(ops).zip(written) {
-            let (Operand::List(_), ast::Operand::List(wl)) = (op, w) else {
-                continue;
-            };
-            let is_ret = role.name == "ret";
-            let got = self.arg_lanes(wl.span, wl.elements.len());
-            let want = match &callee {
-                Some((r, p)) => {
-                    if is_ret {
-                        r.clone()
-                    } else {
-                        p.clone()
-                    }
-                }
-                None => vec![1; wl.elements.len()],
-            };
-            if let Some(k) = got.iter().zip(&want).position(|(g, w)| g != w) {
-                let shape = |n: u8| match n {
-                    1 => "a scalar".to_string(),
-                    n => format!("a .v{n} vector"),
-                };
-                problems.push(format!(
-                    "{} {} of `{}` is {}, but the parameter is {}",
-                    if is_ret { "return value" } else { "argument" },
-                    k + 1,
-                    f.name,
-                    shape(got.get(k).copied().unwrap_or(1)),
-                    shape(want.get(k).copied().unwrap_or(1)),
-                ));
-            }
-        }
-        if !problems.is_empty() {
-            for p in problems {
-                self.error(span, p);
-            }
+        let lanes = callee.and_then(|c| self.param_lanes.get(&c).cloned());
+        let fname = format!("`{}`", f.name);
+        if !self.check_arg_shapes(m, written, lanes, &fname, span) {
             return;
         }
+        let Some(f) = callee.and_then(|f| self.functions.get(f.index())) else {
+            return;
+        };
         // Each argument must be as large as the parameter it binds (ptx-isa-1.1 §9.1 Table 69:
         // "The parameter lists bind register names in the caller's namespace to register names
         // in the callee namespace"). Names are looked up only for a message.
@@ -507,6 +476,51 @@ impl<'a> Checker<'a> {
         for p in problems {
             self.error(span, p);
         }
+    }
+
+    /// A vector `.reg` parameter takes a vector register of as many elements, and a scalar
+    /// parameter a scalar (ptxas 12.9: "Type of argument does not match formal parameter");
+    /// the argument counts are of elements. `lanes`: the elements of each declared return
+    /// value and parameter (`None`: all scalars). `false` when an error was reported.
+    fn check_arg_shapes(
+        &mut self,
+        m: &isa::Match,
+        written: &[ast::Operand],
+        lanes: Option<(Vec<u8>, Vec<u8>)>,
+        callee: &str,
+        span: Span,
+    ) -> bool {
+        let mut problems = Vec::new();
+        for (role, w) in m.form.operands.iter().zip(written) {
+            let (true, ast::Operand::List(wl)) = (matches!(role.name, "ret" | "params"), w) else {
+                continue;
+            };
+            let is_ret = role.name == "ret";
+            let got = self.arg_lanes(wl.span, wl.elements.len());
+            let want = match &lanes {
+                Some((r, _)) if is_ret => r.clone(),
+                Some((_, p)) => p.clone(),
+                None => vec![1; wl.elements.len()],
+            };
+            if let Some(k) = got.iter().zip(&want).position(|(g, w)| g != w) {
+                let shape = |n: u8| match n {
+                    1 => "a scalar".to_string(),
+                    n => format!("a .v{n} vector"),
+                };
+                problems.push(format!(
+                    "{} {} of {callee} is {}, but the parameter is {}",
+                    if is_ret { "return value" } else { "argument" },
+                    k + 1,
+                    shape(got.get(k).copied().unwrap_or(1)),
+                    shape(want.get(k).copied().unwrap_or(1)),
+                ));
+            }
+        }
+        let ok = problems.is_empty();
+        for p in problems {
+            self.error(span, p);
+        }
+        ok
     }
 
     /// `mbarrier.arrive _, [a]`: ptxas 12.9 discards the state only from PTX ISA 7.1 ("Result

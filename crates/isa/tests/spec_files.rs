@@ -190,6 +190,7 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "call (%vu1), f, (%r1, %r2);",
     "call (%vu1), f, (%vu2.x);",
     "call (%vu1), %rd1, (%vu2, %vu2), pt;",
+    "call (%vu1), %rd1, (%r1, %r2), pt;",
     "cvt.rn.satfinite.e4m3x2.f32 %r1, %f1, %f2;",
     "cvt.rn.satfinite.e5m2x2.f32 %rd1, %f1, %f2;",
     "cvt.rn.satfinite.e4m3x2.f32 %us1, %f1, %f2;",
