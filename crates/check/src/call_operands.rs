@@ -5,7 +5,7 @@ use crate::ctx::Checker;
 use crate::func::Body;
 use crate::operand::{expr_has_name, resolved_what, Resolved, Slot};
 use diag::Diagnostic;
-use ir::{InstIdx, Operand};
+use ir::{InstIdx, Operand, RegId};
 use isa::Type;
 use syntax::ast;
 
@@ -120,10 +120,26 @@ impl<'a> Checker<'a> {
         };
         let mut out = Vec::with_capacity(list.elements.len());
         let mut ok = true;
+        // Elements per written argument, kept only when a vector register is passed.
+        let mut lanes: Vec<u8> = Vec::new();
         for e in &list.elements {
+            lanes.push(1);
             let lowered = match e {
                 ast::Operand::Expr(ast::Expr::Name(n)) => match self.resolve_name(body, n) {
                     Some(Resolved::Reg(r)) if n.suffix.is_none() => Some(Operand::Reg(r)),
+                    // A vector register binds a vector `.reg` parameter: one operand per
+                    // element, as the callee's parameter is one register per element.
+                    Some(Resolved::VecReg { first, len }) if n.suffix.is_none() => {
+                        for k in 1..u32::from(len) {
+                            out.push(Operand::Reg(RegId(first.0.saturating_add(k - 1))));
+                        }
+                        if let Some(l) = lanes.last_mut() {
+                            *l = len;
+                        }
+                        Some(Operand::Reg(RegId(
+                            first.0.saturating_add(u32::from(len).saturating_sub(1)),
+                        )))
+                    }
                     Some(Resolved::Var(v)) => self
                         .member_offset(v, n)
                         .map(|offset| Operand::VarAddr { var: v, offset }),
@@ -166,7 +182,20 @@ impl<'a> Checker<'a> {
                 None => ok = false,
             }
         }
+        if lanes.iter().any(|&l| l > 1) {
+            self.list_lanes.push((list.span, lanes));
+        }
         ok.then(|| Operand::List(out.into_boxed_slice()))
+    }
+
+    /// The elements of each written argument of the call list at `span` (all 1 unless a
+    /// vector register was passed).
+    pub(crate) fn arg_lanes(&self, span: diag::Span, written: usize) -> Vec<u8> {
+        self.list_lanes
+            .iter()
+            .rev()
+            .find(|(s, _)| *s == span)
+            .map_or_else(|| vec![1; written], |(_, l)| l.clone())
     }
 
     pub(crate) fn lower_proto(&mut self, body: &Body<'a>, op: &ast::Operand) -> Option<Operand> {
@@ -242,7 +271,15 @@ impl<'a> Checker<'a> {
             else {
                 continue;
             };
-            for ((arg, ast_arg), ty) in args.iter_mut().zip(&ast_args.elements).zip(&types) {
+            // The lowered list has one operand per vector element: repeat each written
+            // argument over its elements.
+            let lanes = self.arg_lanes(ast_args.span, ast_args.elements.len());
+            let written = ast_args
+                .elements
+                .iter()
+                .zip(&lanes)
+                .flat_map(|(a, &n)| std::iter::repeat_n(a, usize::from(n)));
+            for ((arg, ast_arg), ty) in args.iter_mut().zip(written).zip(&types) {
                 let (Operand::Imm(_), ast::Operand::Expr(e), Some(ty)) = (&*arg, ast_arg, ty)
                 else {
                     continue;

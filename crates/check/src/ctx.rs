@@ -51,6 +51,16 @@ pub(crate) struct Checker<'a> {
     /// Whether function bodies are lowered into the module (`false` when only the
     /// diagnostics are wanted: each body's IR is then dropped once it is checked).
     pub keep_ir: bool,
+    /// For functions with vector `.reg` parameters (`.func f(.reg .v2 .u32 a)`): the elements
+    /// of each declared return value and parameter. Such a parameter is one IR register per
+    /// element, so calls and `ret` need nothing new; the checker keeps the grouping to bind
+    /// names and check calls.
+    pub param_lanes: FastMap<FuncId, (Vec<u8>, Vec<u8>)>,
+    /// The same for `.callprototype`s with vector `.reg` parameters.
+    pub proto_lanes: FastMap<ir::ProtoId, (Vec<u8>, Vec<u8>)>,
+    /// Call argument lists that name vector registers: the list's span and the elements of
+    /// each written argument (the lowered list has one operand per element).
+    pub list_lanes: Vec<(Span, Vec<u8>)>,
 }
 
 impl<'a> Checker<'a> {
@@ -73,6 +83,9 @@ impl<'a> Checker<'a> {
             next_tex_id: 0,
             match_cache: FastMap::default(),
             pending_inits: Vec::new(),
+            param_lanes: FastMap::default(),
+            proto_lanes: FastMap::default(),
+            list_lanes: Vec::new(),
             defined: Default::default(),
             regs_declared: 0,
             init_bytes: 0,

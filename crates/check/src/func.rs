@@ -164,8 +164,26 @@ impl<'a> Checker<'a> {
             self.defined.insert(id);
         }
         let mut regs = Vec::new();
-        let rets = self.lower_params(id, f.returns.as_ref(), &mut regs, kind, true);
-        let params = self.lower_params(id, f.params.as_ref(), &mut regs, kind, false);
+        let (mut ret_lanes, mut param_lanes) = (Vec::new(), Vec::new());
+        let rets = self.lower_params(
+            id,
+            f.returns.as_ref(),
+            &mut regs,
+            kind,
+            (true, &mut ret_lanes),
+        );
+        let params = self.lower_params(
+            id,
+            f.params.as_ref(),
+            &mut regs,
+            kind,
+            (false, &mut param_lanes),
+        );
+        if ret_lanes.iter().chain(&param_lanes).any(|&l| l > 1) {
+            self.param_lanes.insert(id, (ret_lanes, param_lanes));
+        } else {
+            self.param_lanes.remove(&id);
+        }
         if existing.is_some() {
             // A declaration followed by its definition: the signatures must agree.
             let prev = self.functions.get(id.index());
@@ -201,7 +219,7 @@ impl<'a> Checker<'a> {
         list: Option<&'a ast::ParamList>,
         regs: &mut Vec<Reg>,
         kind: FuncKind,
-        rets: bool,
+        (rets, lanes): (bool, &mut Vec<u8>),
     ) -> Vec<Param> {
         let mut out = Vec::new();
         let Some(list) = list else {
@@ -211,19 +229,27 @@ impl<'a> Checker<'a> {
             match decl.space {
                 StateSpace::Reg if kind == FuncKind::Func => {
                     for d in &decl.declarators {
-                        let Some(ty) = self.param_reg_type(decl) else {
+                        let Some((ty, n)) = self.param_reg_type(decl) else {
                             continue;
                         };
-                        let r = RegId(u32::try_from(regs.len()).unwrap_or(u32::MAX));
-                        regs.push(Reg {
-                            ty,
-                            name: RegName::new(d.name.text(self.src)),
-                        });
-                        out.push(Param::Reg(r));
+                        let name = d.name.text(self.src);
+                        // A vector parameter is one register per element (`a.x`, `a.y`, …).
+                        for c in ["x", "y", "z", "w"].iter().take(usize::from(n)) {
+                            let r = RegId(u32::try_from(regs.len()).unwrap_or(u32::MAX));
+                            let name = if n > 1 {
+                                RegName::new(&format!("{name}.{c}"))
+                            } else {
+                                RegName::new(name)
+                            };
+                            regs.push(Reg { ty, name });
+                            out.push(Param::Reg(r));
+                        }
+                        lanes.push(n);
                     }
                 }
                 StateSpace::Param => {
                     for d in &decl.declarators {
+                        lanes.push(1);
                         if let Some(v) = self.lower_variable(decl, d, VarScope::Param(id)) {
                             if d.init.is_some() {
                                 self.error(d.span, "parameters cannot have initializers");
@@ -253,11 +279,25 @@ impl<'a> Checker<'a> {
         out
     }
 
-    fn param_reg_type(&mut self, decl: &ast::VariableDecl) -> Option<Type> {
+    /// The type and element count of a `.reg` parameter: ptxas 12.9 takes `.v2`/`.v4`
+    /// vectors of non-predicate types of at most 128 bits (`.func f(.reg .v2 .u32 a)`).
+    fn param_reg_type(&mut self, decl: &ast::VariableDecl) -> Option<(Type, u8)> {
         let ts = decl.ty?;
         match ts.base {
-            ast::BaseType::Scalar(st) if ts.vector.is_none() => match isa_type(st) {
-                Some(t) => self.check_decl_type(t, None, ts.span).then_some(t),
+            ast::BaseType::Scalar(st) => match isa_type(st) {
+                Some(t) => {
+                    let n = ts.vector.map_or(1, |v| v.lanes());
+                    if n > 1 && (n == 3 || n > 4 || t == Type::Pred) {
+                        self.error(
+                            ts.span,
+                            "a vector register parameter is a `.v2` or `.v4` of a non-predicate \
+                             type",
+                        );
+                        return None;
+                    }
+                    self.check_decl_type(t, ts.vector, ts.span)
+                        .then_some((t, u8::try_from(n).unwrap_or(4)))
+                }
                 None => {
                     self.error(ts.span, format!("`{}` cannot be a register", st.as_str()));
                     None
@@ -368,31 +408,44 @@ impl<'a> Checker<'a> {
     pub(crate) fn lower_prototype(&mut self, p: &ast::CallPrototype) -> Option<ProtoId> {
         let lower = |list: Option<&ast::ParamList>, cx: &mut Checker<'a>| {
             let mut out = Vec::new();
+            let mut lanes: Vec<u8> = Vec::new();
             let Some(list) = list else {
-                return out;
+                return (out, lanes);
             };
             for decl in &list.params {
                 for d in &decl.declarators {
                     // The prototype's parameters are placeholders: lay them out like a
                     // parameter of a function that is never created.
                     if let Some(v) = cx.lower_variable(decl, d, VarScope::Module) {
-                        let ty = match v.ty {
-                            ir::VarType::Scalar { ty, .. } => ty,
-                            _ => Type::B64,
+                        let (ty, n) = match v.ty {
+                            ir::VarType::Scalar { ty, vector } => (ty, u64::from(vector.max(1))),
+                            _ => (Type::B64, 1),
                         };
-                        out.push(ProtoParam {
-                            ty,
-                            size: v.size,
-                            align: v.align,
-                        });
+                        // A vector `.reg` parameter is one parameter per element, as in a
+                        // `.func` declaration (and as calls pass it).
+                        let (n, size) = match decl.space {
+                            StateSpace::Reg if n > 1 => (n, v.size / n),
+                            _ => (1, v.size),
+                        };
+                        lanes.push(u8::try_from(n).unwrap_or(4));
+                        for _ in 0..n {
+                            out.push(ProtoParam {
+                                ty,
+                                size,
+                                align: v.align,
+                            });
+                        }
                     }
                 }
             }
-            out
+            (out, lanes)
         };
-        let rets = lower(p.returns.as_ref(), self);
-        let params = lower(p.params.as_ref(), self);
+        let (rets, ret_lanes) = lower(p.returns.as_ref(), self);
+        let (params, param_lanes) = lower(p.params.as_ref(), self);
         let id = ProtoId(u32::try_from(self.prototypes.len()).unwrap_or(u32::MAX));
+        if ret_lanes.iter().chain(&param_lanes).any(|&l| l > 1) {
+            self.proto_lanes.insert(id, (ret_lanes, param_lanes));
+        }
         self.prototypes.push(Prototype {
             name: p.name.text(self.src).to_string(),
             params,
@@ -450,7 +503,17 @@ impl<'a> Checker<'a> {
             .chain(f.params.iter())
             .flat_map(|l| &l.params);
         let names = param_decls.flat_map(|d| &d.declarators).map(|d| d.name);
-        for (k, name) in (0..n_rets + n_params).zip(names) {
+        // Elements per declared name (a vector `.reg` parameter is several IR parameters).
+        let lanes: Vec<u8> = match self.param_lanes.get(&id) {
+            Some((r, p)) => r.iter().chain(p).copied().collect(),
+            None => Vec::new(),
+        };
+        let mut k = 0usize;
+        for (j, name) in names.enumerate() {
+            if k >= n_rets + n_params {
+                break;
+            }
+            let n = lanes.get(j).copied().unwrap_or(1);
             let param = self.functions.get(id.index()).and_then(|func| {
                 if k < n_rets {
                     func.rets.get(k)
@@ -458,7 +521,9 @@ impl<'a> Checker<'a> {
                     func.params.get(k - n_rets)
                 }
             });
+            k += usize::from(n);
             let sym = match param {
+                Some(Param::Reg(r)) if n > 1 => LocalSym::VecReg { first: *r, len: n },
                 Some(Param::Reg(r)) => LocalSym::Reg(*r),
                 Some(Param::Var(v)) => LocalSym::Var(*v),
                 None => break,
@@ -714,15 +779,13 @@ impl<'a> Checker<'a> {
                 let Some(n) = self.eval_count(range, "register count") else {
                     continue;
                 };
-                if lanes > 1 {
-                    self.error(d.span, "parameterized vector registers are not supported");
-                    continue;
-                }
+                // `.reg .v4 .u16 %v<3>;` (ptxas takes it): each vector has `lanes` registers.
+                let n_regs = n.saturating_mul(u64::from(lanes));
                 let total = body
                     .regs
                     .len()
-                    .saturating_add(usize::try_from(n).unwrap_or(usize::MAX));
-                let module_total = self.regs_declared.saturating_add(n);
+                    .saturating_add(usize::try_from(n_regs).unwrap_or(usize::MAX));
+                let module_total = self.regs_declared.saturating_add(n_regs);
                 if total > MAX_REGS_PER_FUNCTION || module_total > MAX_REGS_PER_MODULE {
                     self.error(
                         d.span,
@@ -735,7 +798,11 @@ impl<'a> Checker<'a> {
                 self.regs_declared = module_total;
                 let base = RegId(u32::try_from(body.regs.len()).unwrap_or(u32::MAX));
                 let n = u32::try_from(n).unwrap_or(0);
-                if let Err(prev) = body.scope.declare_range(name, n, base, d.span) {
+                let lanes8 = u8::try_from(lanes).unwrap_or(4);
+                if let Err(prev) = body
+                    .scope
+                    .declare_vector_range(name, n, base, lanes8, d.span)
+                {
                     self.push(
                         Diagnostic::error(
                             d.span,
@@ -743,6 +810,15 @@ impl<'a> Checker<'a> {
                         )
                         .with_label(prev, "previous declaration here"),
                     );
+                    continue;
+                }
+                if lanes > 1 {
+                    for i in 0..n {
+                        Self::new_vector_register(body, ty, &format!("{name}{i}"), lanes);
+                    }
+                    if d.init.is_some() {
+                        self.error(d.span, "parameterized registers cannot have initializers");
+                    }
                     continue;
                 }
                 let first = RegName::indexed(name, 0);
@@ -767,14 +843,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             let sym = if lanes > 1 {
-                let first = RegId(u32::try_from(body.regs.len()).unwrap_or(u32::MAX));
-                for c in ["x", "y", "z", "w"].iter().take(lanes as usize) {
-                    body.new_reg(ty, RegName::new(&format!("{name}.{c}")));
-                }
-                LocalSym::VecReg {
-                    first,
-                    len: u8::try_from(lanes).unwrap_or(4),
-                }
+                Self::new_vector_register(body, ty, name, lanes)
             } else {
                 LocalSym::Reg(body.new_reg(ty, RegName::new(name)))
             };
@@ -791,6 +860,23 @@ impl<'a> Checker<'a> {
             if let Some(init) = &d.init {
                 self.lower_register_init(body, sym, ty, init, d.span);
             }
+        }
+    }
+
+    /// The element registers of a vector register `name` (`name.x`, `name.y`, …).
+    pub(crate) fn new_vector_register(
+        body: &mut Body<'a>,
+        ty: ir::Type,
+        name: &str,
+        lanes: u32,
+    ) -> LocalSym {
+        let first = RegId(u32::try_from(body.regs.len()).unwrap_or(u32::MAX));
+        for c in ["x", "y", "z", "w"].iter().take(lanes as usize) {
+            body.new_reg(ty, RegName::new(&format!("{name}.{c}")));
+        }
+        LocalSym::VecReg {
+            first,
+            len: u8::try_from(lanes).unwrap_or(4),
         }
     }
 

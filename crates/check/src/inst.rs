@@ -8,7 +8,7 @@ use crate::operand::{Slot, TypeRule};
 use crate::scope::LocalSym;
 use diag::{Diagnostic, Span};
 use ir::{Guard, Operand};
-use isa::{Opcode, OperandKind, Type, VecRule};
+use isa::{Opcode, OperandKind, PtxVersion, Type, VecRule};
 use syntax::ast;
 
 /// Most modifiers an instruction may spell before matching is refused (the table's limit).
@@ -85,6 +85,11 @@ impl<'a> Checker<'a> {
             return;
         }
         let rule = type_rule(form.opcode);
+        let fp8_cvt = form.opcode == Opcode::Cvt
+            && m.types
+                .iter()
+                .flatten()
+                .any(|t| matches!(t, Type::E4m3x2 | Type::E5m2x2));
         let mut optional_budget = n_given - required;
         let mut given = inst.operands.iter();
         // Nearly always inline (`with_capacity` would build the vector and then copy it).
@@ -101,11 +106,14 @@ impl<'a> Checker<'a> {
             let Some(op) = given.next() else {
                 break;
             };
+            let expected = m.operand_type(index);
             let slot = Slot {
                 m,
                 role,
-                expected: m.operand_type(index),
-                rule: if is_data_operand(form.opcode, role) {
+                expected,
+                rule: if fp8_cvt && matches!(expected, Some(Type::B16 | Type::B32)) {
+                    TypeRule::Exact
+                } else if is_data_operand(form.opcode, role) {
                     rule
                 } else {
                     TypeRule::Strict
@@ -129,8 +137,11 @@ impl<'a> Checker<'a> {
         if form.opcode == Opcode::Vmad && !self.check_vmad_negation(&operands, inst.span) {
             return;
         }
+        if form.opcode == Opcode::Mbarrier && !self.check_arrive_sink(mnemonic, &operands, inst) {
+            return;
+        }
         self.convert_call_immediates(m, &mut operands, &inst.operands);
-        self.check_call(body, m, &operands, inst.span);
+        self.check_call(body, m, &operands, &inst.operands, inst.span);
         if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;
         }
@@ -331,20 +342,60 @@ impl<'a> Checker<'a> {
 
     /// `call` arguments against the callee's signature (count of return values and
     /// arguments).
-    fn check_call(&mut self, body: &Body<'a>, m: &isa::Match, ops: &[Operand], span: Span) {
+    fn check_call(
+        &mut self,
+        body: &Body<'a>,
+        m: &isa::Match,
+        ops: &[Operand],
+        written: &[ast::Operand],
+        span: Span,
+    ) {
         if m.form.opcode != Opcode::Call {
             return;
         }
+        self.check_call_operands(body, m, ops, written, span);
+        self.list_lanes.clear();
+    }
+
+    fn check_call_operands(
+        &mut self,
+        body: &Body<'a>,
+        m: &isa::Match,
+        ops: &[Operand],
+        written: &[ast::Operand],
+        span: Span,
+    ) {
         let mut rets = None;
         let mut args = None;
         let mut callee = None;
+        let mut proto = None;
         for (role, op) in m.form.operands.iter().zip(ops) {
             match (role.name, op) {
                 ("ret", Operand::List(l)) => rets = Some(l.len()),
                 ("params", Operand::List(l)) => args = Some(l.len()),
                 (_, Operand::Func(f)) => callee = Some(*f),
+                (_, Operand::Proto(p)) => proto = Some(*p),
                 _ => {}
             }
+        }
+        // An indirect call passes what its prototype declares (ptxas: "Call has wrong number
+        // of parameters"); a vector `.reg` parameter counts as its elements on both sides.
+        if let Some((pid, p)) = proto.and_then(|id| Some((id, self.prototypes.get(id.index())?))) {
+            let (np, nr) = (p.params.len(), p.rets.len());
+            let (ga, gr) = (args.unwrap_or(0), rets.unwrap_or(0));
+            let name = p.name.clone();
+            if ga != np || gr != nr {
+                self.error(
+                    span,
+                    format!(
+                        "prototype `{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}"
+                    ),
+                );
+                return;
+            }
+            let lanes = self.proto_lanes.get(&pid).cloned();
+            self.check_arg_shapes(m, written, lanes, &format!("prototype `{name}`"), span);
+            return;
         }
         let Some(f) = callee.and_then(|f| self.functions.get(f.index())) else {
             return;
@@ -361,14 +412,26 @@ impl<'a> Checker<'a> {
         let (ga, gr) = (args.unwrap_or(0), rets.unwrap_or(0));
         if ga != np || gr != nr {
             let name = f.name.clone();
+            let note = match callee.is_some_and(|c| self.param_lanes.contains_key(&c)) {
+                true => " (a vector parameter counts as its elements)",
+                false => "",
+            };
             self.error(
                 span,
                 format!(
-                    "`{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}"
+                    "`{name}` takes {np} argument(s) and returns {nr} value(s); the call passes {ga} and receives {gr}{note}"
                 ),
             );
             return;
         }
+        let lanes = callee.and_then(|c| self.param_lanes.get(&c).cloned());
+        let fname = format!("`{}`", f.name);
+        if !self.check_arg_shapes(m, written, lanes, &fname, span) {
+            return;
+        }
+        let Some(f) = callee.and_then(|f| self.functions.get(f.index())) else {
+            return;
+        };
         // Each argument must be as large as the parameter it binds (ptx-isa-1.1 §9.1 Table 69:
         // "The parameter lists bind register names in the caller's namespace to register names
         // in the callee namespace"). Names are looked up only for a message.
@@ -413,6 +476,81 @@ impl<'a> Checker<'a> {
         for p in problems {
             self.error(span, p);
         }
+    }
+
+    /// A vector `.reg` parameter takes a vector register of as many elements, and a scalar
+    /// parameter a scalar (ptxas 12.9: "Type of argument does not match formal parameter");
+    /// the argument counts are of elements. `lanes`: the elements of each declared return
+    /// value and parameter (`None`: all scalars). `false` when an error was reported.
+    fn check_arg_shapes(
+        &mut self,
+        m: &isa::Match,
+        written: &[ast::Operand],
+        lanes: Option<(Vec<u8>, Vec<u8>)>,
+        callee: &str,
+        span: Span,
+    ) -> bool {
+        let mut problems = Vec::new();
+        for (role, w) in m.form.operands.iter().zip(written) {
+            let (true, ast::Operand::List(wl)) = (matches!(role.name, "ret" | "params"), w) else {
+                continue;
+            };
+            let is_ret = role.name == "ret";
+            let got = self.arg_lanes(wl.span, wl.elements.len());
+            let want = match &lanes {
+                Some((r, _)) if is_ret => r.clone(),
+                Some((_, p)) => p.clone(),
+                None => vec![1; wl.elements.len()],
+            };
+            if let Some(k) = got.iter().zip(&want).position(|(g, w)| g != w) {
+                let shape = |n: u8| match n {
+                    1 => "a scalar".to_string(),
+                    n => format!("a .v{n} vector"),
+                };
+                problems.push(format!(
+                    "{} {} of {callee} is {}, but the parameter is {}",
+                    if is_ret { "return value" } else { "argument" },
+                    k + 1,
+                    shape(got.get(k).copied().unwrap_or(1)),
+                    shape(want.get(k).copied().unwrap_or(1)),
+                ));
+            }
+        }
+        let ok = problems.is_empty();
+        for p in problems {
+            self.error(span, p);
+        }
+        ok
+    }
+
+    /// `mbarrier.arrive _, [a]`: ptxas 12.9 discards the state only from PTX ISA 7.1 ("Result
+    /// discard mode is not allowed for instruction 'mbarrier.arrive'" in a 7.0 file), while
+    /// `mbarrier.arrive_drop` takes `_` from 7.0.
+    fn check_arrive_sink(
+        &mut self,
+        mnemonic: &str,
+        ops: &[Operand],
+        inst: &ast::Instruction,
+    ) -> bool {
+        let arrive = mnemonic
+            .strip_prefix("mbarrier.arrive")
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'));
+        if !arrive
+            || self.version >= PtxVersion::new(7, 1)
+            || !matches!(ops.first(), Some(Operand::Sink))
+        {
+            return true;
+        }
+        let span = inst.operands.first().map_or(inst.span, |o| o.span());
+        self.error(
+            span,
+            format!(
+                "`_` as the state of `mbarrier.arrive` requires PTX ISA version 7.1 or higher \
+                 (file is .version {})",
+                self.version
+            ),
+        );
+        false
     }
 
     /// ptx-isa-1.1 §7.7.7 Table 51: barriers are "typically in the range 0..15"; sm_20 and

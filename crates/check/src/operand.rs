@@ -32,6 +32,9 @@ pub(crate) enum TypeRule {
     /// `ld`/`st`/`cvt` data operands: integer and bit-size registers may be wider than the
     /// instruction type (PTX ISA 8.x §6.4.1, "Operand Size Exceeding Instruction-Type Size").
     Relaxed,
+    /// The fp8-pair operand of `cvt` and the `.f16x2` one beside it: ptxas 12.9 takes only a
+    /// register declared with exactly that type (`.b16`, `.b32`), no wider and no `.u16`.
+    Exact,
 }
 
 /// Everything `lower_operand` needs to know about the position being filled.
@@ -117,7 +120,26 @@ impl<'a> Checker<'a> {
         let ok = match slot.rule {
             TypeRule::Strict => isa::compatible(expected, actual),
             TypeRule::Relaxed => isa::compatible_ld_st(expected, actual),
+            TypeRule::Exact => expected == actual,
         };
+        if !ok && slot.rule == TypeRule::Exact {
+            let name = body
+                .regs
+                .get(reg.index())
+                .map_or(String::new(), |r| r.name.to_string());
+            self.error(
+                span,
+                format!(
+                    "operand `{}` of `{}` must be a {} register (ptxas takes no other type \
+                     here), but `{name}` is {}",
+                    slot.role.name,
+                    slot.mnemonic,
+                    expected.suffix(),
+                    actual.suffix()
+                ),
+            );
+            return false;
+        }
         if !ok {
             let name = body
                 .regs

@@ -126,6 +126,9 @@ struct RangeDecl<'a> {
     mask: u64,
     count: u32,
     base: RegId,
+    /// Elements per member: 1 for scalar registers, 2 or 4 for `.reg .v4 .u16 %v<3>;`, whose
+    /// member `k` is the vector register of elements `base + k*lanes ..`.
+    lanes: u8,
     depth: u32,
     span: Span,
 }
@@ -205,11 +208,25 @@ impl<'a> FuncScope<'a> {
     }
 
     /// Declares `prefix<count>`, registers `base ..`.
+    #[cfg(test)]
     pub fn declare_range(
         &mut self,
         prefix: &'a str,
         count: u32,
         base: RegId,
+        span: Span,
+    ) -> Result<(), Span> {
+        self.declare_vector_range(prefix, count, base, 1, span)
+    }
+
+    /// Declares `prefix<count>` of vector registers of `lanes` elements each, registers
+    /// `base ..` (member `k` holds `base + k*lanes ..`).
+    pub fn declare_vector_range(
+        &mut self,
+        prefix: &'a str,
+        count: u32,
+        base: RegId,
+        lanes: u8,
         span: Span,
     ) -> Result<(), Span> {
         if let Some(prev) = self
@@ -231,6 +248,7 @@ impl<'a> FuncScope<'a> {
             mask,
             count,
             base,
+            lanes,
             depth: self.depth,
             span,
         };
@@ -283,8 +301,16 @@ impl<'a> FuncScope<'a> {
             let Some(n) = r.index_of(bytes, word) else {
                 continue;
             };
+            let sym = if r.lanes > 1 {
+                LocalSym::VecReg {
+                    first: RegId(r.base.0.checked_add(n.checked_mul(u32::from(r.lanes))?)?),
+                    len: r.lanes,
+                }
+            } else {
+                LocalSym::Reg(RegId(r.base.0.checked_add(n)?))
+            };
             return Some(Entry {
-                sym: LocalSym::Reg(RegId(r.base.0.checked_add(n)?)),
+                sym,
                 depth: r.depth,
                 span: r.span,
             });

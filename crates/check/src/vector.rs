@@ -10,7 +10,7 @@ use crate::func::Body;
 use crate::operand::{Resolved, Slot};
 use crate::selector::{parse_swizzle, vector_component};
 use ir::{Operand, RegId};
-use isa::{Opcode, VecRule};
+use isa::{Opcode, PtxVersion, VecRule};
 use syntax::ast;
 
 impl<'a> Checker<'a> {
@@ -34,7 +34,9 @@ impl<'a> Checker<'a> {
                 match (resolved, name.suffix) {
                     (Resolved::VecReg { first, len }, None) => {
                         let len = u32::from(len);
-                        if len != n && !converts {
+                        // Table 10's lengthening and shortening is PTX 1.x; ptxas 12.9 takes
+                        // only equal lengths ("Argument vector size mismatch").
+                        if len != n && (!converts || self.version >= PtxVersion::new(2, 0)) {
                             self.error(
                                 name.span(),
                                 format!(
@@ -78,6 +80,20 @@ impl<'a> Checker<'a> {
                                     "the destination of `{}` must be a whole vector or a brace \
                                      list, not {what} of `{text}`",
                                     slot.mnemonic
+                                ),
+                            );
+                            return None;
+                        }
+                        if lanes.len() > 1 && self.version >= PtxVersion::new(2, 0) {
+                            // The whole-vector mov stays in later files (ptxas 12.9 takes
+                            // it), but its swizzles do not ("Unimplemented feature: vector
+                            // swizzle").
+                            self.error(
+                                sfx,
+                                format!(
+                                    "swizzle `.{comp}` of `{text}`: vector swizzles are PTX ISA \
+                                     1.x only (file is .version {})",
+                                    self.version
                                 ),
                             );
                             return None;

@@ -32,7 +32,8 @@ pub fn width_of(ty: Type) -> Option<u32> {
         Type::B32 | Type::U32 | Type::S32 | Type::F32 | Type::F16x2 | Type::Bf16x2 => 32,
         Type::U16x2 | Type::S16x2 | Type::Tf32 => 32,
         Type::B64 | Type::U64 | Type::S64 | Type::F64 | Type::F32x2 => 64,
-        Type::B128 => return None,
+        // No register has a sub-byte type (they are only `cvt.pack` destination types).
+        Type::B128 | Type::U4 | Type::S4 | Type::U2 | Type::S2 => return None,
     })
 }
 

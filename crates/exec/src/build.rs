@@ -124,6 +124,7 @@ pub fn ld_param64(d: R64, offset: u32) -> Op {
         w: Width::W32,
         d: [Some(Reg::R64(d)), None, None, None],
         n: 1,
+        align: 0,
         addr: Addr {
             base: AddrBase::None,
             offset: offset as i64,
@@ -168,6 +169,7 @@ pub fn demo_triple_kernel() -> Program {
         ty: Scalar::U32,
         a: [Src::Reg(Reg::R32(v)), Src::Imm(0), Src::Imm(0), Src::Imm(0)],
         n: 1,
+        align: 0,
         addr: Addr {
             base: AddrBase::R64(addr),
             offset: 0,
@@ -310,6 +312,7 @@ pub fn hash_kernel(divergent: bool) -> Program {
         ty: Scalar::U32,
         a: [Src::Reg(Reg::R32(x)), Src::Imm(0), Src::Imm(0), Src::Imm(0)],
         n: 1,
+        align: 0,
         addr: Addr {
             base: AddrBase::R64(addr),
             offset: 0,

@@ -134,6 +134,7 @@ impl Warp {
                 a: [s, _, _, _],
                 n: 1,
                 ref addr,
+                ..
             } if matches!(ty.bytes(), 4 | 8) => {
                 let size = ty.bytes() as u64;
                 let Some(a) = self.addr_row(addr, ctx.prog.addr64) else {

@@ -161,19 +161,20 @@ impl Warp {
                 w,
                 d,
                 n,
+                align,
                 ref addr,
             } => {
                 let size = ty.bytes() as u64;
                 // A vector is aligned to its size rounded up to a power of two (a `.v3` like a
-                // `.v4`, docs/spec-notes.md).
-                let total = size * (n as u64).next_power_of_two();
+                // `.v4`, docs/spec-notes.md); the lowering computed it.
+                let total = u64::from(align);
                 let wmask = w.mask();
                 for_lanes(mask, |lane| {
                     if result.is_err() {
                         return;
                     }
                     let a = self.lane_addr(addr, lane, addr64);
-                    if n > 1 && !a.is_multiple_of(total) {
+                    if total > 1 && !a.is_multiple_of(total) {
                         result = Err(LaneFault {
                             lane: lane as u32,
                             kind: FaultKind::Misaligned {
@@ -210,18 +211,19 @@ impl Warp {
                 ty,
                 a: srcs,
                 n,
+                align,
                 ref addr,
             } => {
                 let size = ty.bytes() as u64;
                 // A vector is aligned to its size rounded up to a power of two (a `.v3` like a
-                // `.v4`, docs/spec-notes.md).
-                let total = size * (n as u64).next_power_of_two();
+                // `.v4`, docs/spec-notes.md); the lowering computed it.
+                let total = u64::from(align);
                 for_lanes(mask, |lane| {
                     if result.is_err() {
                         return;
                     }
                     let a = self.lane_addr(addr, lane, addr64);
-                    if n > 1 && !a.is_multiple_of(total) {
+                    if total > 1 && !a.is_multiple_of(total) {
                         result = Err(LaneFault {
                             lane: lane as u32,
                             kind: FaultKind::Misaligned {

@@ -655,6 +655,10 @@ pub enum Op {
         w: Width,
         d: [Option<Reg>; 4],
         n: u8,
+        /// The alignment in bytes the whole vector access needs (a `.v8` is lowered to two
+        /// of these, the first carrying the 32-byte alignment); 0 for a scalar access, whose
+        /// element alignment `locate` checks.
+        align: u8,
         addr: Addr,
     },
     St {
@@ -662,6 +666,8 @@ pub enum Op {
         ty: Scalar,
         a: [Src; 4],
         n: u8,
+        /// As for `Ld`.
+        align: u8,
         addr: Addr,
     },
     /// `atom.cas.b128 d, [a], b, c`: registers are the low halves of 128-bit pairs.

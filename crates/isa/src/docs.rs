@@ -56,7 +56,10 @@ fn print_form(out: &mut String, f: &Form) {
         out,
         "| `{}` | {} | {} |",
         f.syntax.replace('|', "\\|"),
-        print_gate(&f.gate),
+        match &f.alt_gate {
+            Some(alt) => format!("{}, or {}", print_gate(&f.gate), print_gate(alt)),
+            None => print_gate(&f.gate),
+        },
         f.spec
     );
 }

@@ -7,6 +7,7 @@
 //! .type = { .u16, .u32, .u64, .s16, .s32, .s64, .u16x2, .s16x2 };   <- variables
 //! gate sm_10 ptx 1.0                                  <- gate of every form in the group
 //! gate .u16x2|.s16x2 : sm_90 ptx 8.0                  <- gate when the spellings are present
+//! gate or sm_90 ptx 7.8                               <- a second target/version that also accepts
 //! never .wide .u64|.s64 : .wide is for 16- and 32-bit types   <- excluded combination
 //! d : .u32                                            <- operand kind/type (default: the
 //!                                                        first type slot; first operand = dst)
@@ -72,6 +73,7 @@ struct Group {
     syntax: Vec<(usize, &'static str)>,
     vars: Vec<Var>,
     gate: Option<Gate>,
+    alt_gate: Option<Gate>,
     cond_gates: Vec<CondGate>,
     exclusions: Vec<Exclusion>,
     types: Vec<TypeLine>,
@@ -109,7 +111,9 @@ pub fn parse_table(file: &'static str, text: &'static str) -> Result<Vec<Form>, 
                 "text before the first `## spec` group header".into(),
             ));
         };
-        if let Some(rest) = line.strip_prefix("gate ") {
+        if let Some(rest) = line.strip_prefix("gate or ") {
+            g.alt_gate = Some(parse_gate(rest).map_err(|m| err(n, m))?);
+        } else if let Some(rest) = line.strip_prefix("gate ") {
             let (cond, body) = split_condition(rest).map_err(|m| err(n, m))?;
             let (body, reason) = match body.split_once(" because ") {
                 Some((b, r)) => (b, Some(r.trim())),
@@ -406,6 +410,7 @@ fn parse_forms(g: &Group, syntax: &'static str) -> Result<Vec<Form>, String> {
             slots,
             operands,
             gate: g.gate.unwrap_or(Gate::NONE),
+            alt_gate: g.alt_gate,
             cond_gates: g.cond_gates.clone(),
             exclusions: g.exclusions.clone(),
             spec: g.spec,

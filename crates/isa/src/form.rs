@@ -391,6 +391,9 @@ pub struct Form {
     pub operands: Vec<Operand>,
     /// The gate of the form as a whole.
     pub gate: Gate,
+    /// A second lowest target and version that also accept the form (`gate or sm_90 ptx 7.8`
+    /// in the table): ptxas 12.9 takes fp8 `cvt` on sm_89 from PTX 8.1 and on sm_90 from 7.8.
+    pub alt_gate: Option<Gate>,
     /// Gates that apply when particular modifiers or types are spelled.
     pub cond_gates: Vec<CondGate>,
     /// Spelled combinations the spec excludes.

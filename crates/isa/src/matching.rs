@@ -269,6 +269,28 @@ impl Match {
     /// Checks the gate against a file's `.target sm_NN` and `.version`; the error names the
     /// requirement and what the file has.
     pub fn check_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), GateError> {
+        let primary = self.check_primary_gate(sm, ptx);
+        match self.form.alt_gate {
+            // `gate or`: a second set of minima (with the conditional gates on top).
+            Some(alt) if primary.is_err() => {
+                let alt = self
+                    .active_cond_gates()
+                    .fold(alt, |acc, g| acc.join(g.gate));
+                let removed = matches!(
+                    primary,
+                    Err(GateError::Removed { .. } | GateError::RemovedPtx { .. })
+                );
+                if !removed && sm >= alt.min_sm && ptx >= alt.min_ptx {
+                    Ok(())
+                } else {
+                    primary
+                }
+            }
+            _ => primary,
+        }
+    }
+
+    fn check_primary_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), GateError> {
         let gate = self.gate();
         let what = || self.gate_subject();
         let reason = self.active_cond_gates().find_map(|g| g.reason);

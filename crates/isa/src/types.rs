@@ -36,6 +36,12 @@ pub enum Type {
     /// One 8-bit float, as `mma`'s A and B element types name them.
     E4m3,
     E5m2,
+    /// Sub-byte integers, only as the destination type of `cvt.pack.sat` (PTX ISA 8.x
+    /// §9.7.9.21); no register or variable has them.
+    U4,
+    S4,
+    U2,
+    S2,
 }
 
 /// The basic type of a specifier (ptx-isa-1.1 §5.2.1, Table 6).
@@ -49,7 +55,7 @@ pub enum BasicType {
 }
 
 impl Type {
-    pub const ALL: [Type; 28] = [
+    pub const ALL: [Type; 32] = [
         Type::B8,
         Type::B16,
         Type::B32,
@@ -78,6 +84,10 @@ impl Type {
         Type::F32x2,
         Type::E4m3,
         Type::E5m2,
+        Type::U4,
+        Type::S4,
+        Type::U2,
+        Type::S2,
     ];
 
     /// The suffix spelling, with its leading dot (`.u32`).
@@ -111,6 +121,10 @@ impl Type {
             Type::F32x2 => ".f32x2",
             Type::E4m3 => ".e4m3",
             Type::E5m2 => ".e5m2",
+            Type::U4 => ".u4",
+            Type::S4 => ".s4",
+            Type::U2 => ".u2",
+            Type::S2 => ".s2",
         }
     }
 
@@ -145,6 +159,10 @@ impl Type {
             ".f32x2" => Type::F32x2,
             ".e4m3" => Type::E4m3,
             ".e5m2" => Type::E5m2,
+            ".u4" => Type::U4,
+            ".s4" => Type::S4,
+            ".u2" => Type::U2,
+            ".s2" => Type::S2,
             _ => return None,
         })
     }
@@ -153,6 +171,8 @@ impl Type {
     pub fn size_bits(self) -> u32 {
         match self {
             Type::Pred => 1,
+            Type::U2 | Type::S2 => 2,
+            Type::U4 | Type::S4 => 4,
             Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 => 8,
             Type::B16
             | Type::U16
@@ -178,8 +198,12 @@ impl Type {
     pub fn basic(self) -> BasicType {
         match self {
             Type::B8 | Type::B16 | Type::B32 | Type::B64 | Type::B128 => BasicType::Bits,
-            Type::U8 | Type::U16 | Type::U32 | Type::U64 | Type::U16x2 => BasicType::Unsigned,
-            Type::S8 | Type::S16 | Type::S32 | Type::S64 | Type::S16x2 => BasicType::Signed,
+            Type::U2 | Type::U4 | Type::U8 | Type::U16 | Type::U32 | Type::U64 | Type::U16x2 => {
+                BasicType::Unsigned
+            }
+            Type::S2 | Type::S4 | Type::S8 | Type::S16 | Type::S32 | Type::S64 | Type::S16x2 => {
+                BasicType::Signed
+            }
             Type::F16
             | Type::F16x2
             | Type::Bf16

@@ -459,11 +459,11 @@ pub fn cvt_rna_tf32_f32(a: u32) -> u32 {
     sign | rounded.min(0x7f80_0000)
 }
 
-/// `cvt.pack.sat.{u16,s16,u8,s8}.s32{.b32} d, a, b{, c}` (PTX ISA 8.x §9.7.9.21): `a` and `b`
-/// clamped to the `bits`-bit range of the destination type; `b` in the low `bits` of `d`, `a`
-/// above it, and (for the 8-bit types) `c` shifted into the bits above both. The manual's
-/// pseudocode writes the clamp as two assignments of which the second overwrites the first;
-/// the stated intent, saturation, is what is computed.
+/// `cvt.pack.sat.{u16,s16,u8,s8,u4,s4,u2,s2}.s32{.b32} d, a, b{, c}` (PTX ISA 8.x
+/// §9.7.9.21): `a` and `b` clamped to the `bits`-bit range of the destination type; `b` in the
+/// low `bits` of `d`, `a` above it, and (for the 8-, 4- and 2-bit types) `c` shifted into the
+/// bits above both. The manual's pseudocode writes the clamp as two assignments of which the
+/// second overwrites the first; the stated intent, saturation, is what is computed.
 pub fn cvt_pack_sat(a: i32, b: i32, c: u32, bits: u32, signed: bool) -> u32 {
     let (lo, hi) = if signed {
         (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)

@@ -47,10 +47,16 @@ pub enum MmaKind {
         a_signed: bool,
         b_signed: bool,
     },
-    /// `m16n8k32.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`: fp8 A and B (their formats), `.f32`
-    /// accumulators; the fragments are laid out as the 8-bit integer `m16n8k32`'s
-    /// (PTX ISA 8.x §9.7.14.5.9).
-    M16n8k32F8 { a: Fp8, b: Fp8 },
+    /// `m16n8k16` (`k32 == false`) or `m16n8k32` with fp8 A and B (their formats) and
+    /// `.f32` accumulators, or (`f16_acc`, PTX ISA 8.7) `.f16` ones; A and B are laid out as
+    /// the 8-bit integer shapes' (PTX ISA 8.x §9.7.14.5.9), C and D as the `.f16`/`.f32`
+    /// accumulators of `m16n8k16`.
+    F8 {
+        k32: bool,
+        a: Fp8,
+        b: Fp8,
+        f16_acc: bool,
+    },
     /// sm_70's `m8n8k4` with `.f16` A and B: each quad-pair of lanes computes its own 8x8x4
     /// product (PTX ISA 8.x §9.7.14.5.1). `a_col`/`b_col`: the `.col` layouts; `c_f32`/`d_f32`:
     /// `.f32` (eight registers) rather than `.f16` (four `.f16x2`) accumulators.
@@ -69,7 +75,7 @@ pub fn shape(kind: MmaKind) -> (usize, usize, usize) {
         MmaKind::M16n8k8F32(_) | MmaKind::M16n8k8Tf32 => (16, 8, 8),
         MmaKind::M8n8k4F64 | MmaKind::M8n8k4F16 { .. } => (8, 8, 4),
         MmaKind::I8 { k32, .. } => (16, 8, if k32 { 32 } else { 16 }),
-        MmaKind::M16n8k32F8 { .. } => (16, 8, 32),
+        MmaKind::F8 { k32, .. } => (16, 8, if k32 { 32 } else { 16 }),
     }
 }
 
@@ -84,7 +90,12 @@ pub fn regs(kind: MmaKind) -> (usize, usize, usize) {
         MmaKind::M16n8k8Tf32 => (4, 2, 4),
         MmaKind::M8n8k4F64 => (1, 1, 2),
         MmaKind::I8 { k32: false, .. } => (2, 1, 4),
-        MmaKind::I8 { k32: true, .. } | MmaKind::M16n8k32F8 { .. } => (4, 2, 4),
+        MmaKind::I8 { k32: true, .. } => (4, 2, 4),
+        MmaKind::F8 { k32, f16_acc, .. } => (
+            if k32 { 4 } else { 2 },
+            if k32 { 2 } else { 1 },
+            if f16_acc { 2 } else { 4 },
+        ),
     }
 }
 
@@ -95,7 +106,8 @@ fn elem_bits(kind: MmaKind) -> (u32, u32) {
         MmaKind::M16n8k16F16 => (16, 16),
         MmaKind::M16n8k8Tf32 => (32, 32),
         MmaKind::M8n8k4F64 => (64, 64),
-        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => (8, 32),
+        MmaKind::I8 { .. } | MmaKind::F8 { f16_acc: false, .. } => (8, 32),
+        MmaKind::F8 { f16_acc: true, .. } => (8, 16),
         MmaKind::M8n8k4F16 { d_f32, .. } => (16, if d_f32 { 32 } else { 16 }),
     }
 }
@@ -230,7 +242,7 @@ pub fn a_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M16n8k8F32(_) => (g + 8 * (i >> 1), t * 2 + (i & 1)),
         MmaKind::M16n8k8Tf32 => (g + 8 * (i & 1), t + 4 * (i >> 1)),
         MmaKind::M8n8k4F64 => (g, t),
-        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
+        MmaKind::I8 { .. } | MmaKind::F8 { .. } => {
             (g + 8 * ((i >> 2) & 1), t * 4 + (i & 3) + 16 * (i >> 3))
         }
         // Within the lane's quad-pair's matrix.
@@ -246,7 +258,7 @@ pub fn b_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M16n8k8F32(_) => (t * 2 + (i & 1), g),
         MmaKind::M16n8k8Tf32 => (t + 4 * i, g),
         MmaKind::M8n8k4F64 => (t, g),
-        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => (t * 4 + (i & 3) + 16 * (i >> 2), g),
+        MmaKind::I8 { .. } | MmaKind::F8 { .. } => (t * 4 + (i & 3) + 16 * (i >> 2), g),
         MmaKind::M8n8k4F16 { b_col, .. } => m8n8k4_b_pos(b_col, lane, i),
     }
 }
@@ -294,7 +306,7 @@ fn float_value(kind: MmaKind, bits: u64, is_c: bool) -> f64 {
             MmaKind::M16n8k16F32(_)
             | MmaKind::M16n8k8F32(_)
             | MmaKind::M16n8k8Tf32
-            | MmaKind::M16n8k32F8 { .. },
+            | MmaKind::F8 { f16_acc: false, .. },
             true,
         ) => f64::from(f32::from_bits(bits as u32)),
         (MmaKind::M16n8k16F32(h) | MmaKind::M16n8k8F32(h), false) => h_to_f64(bits as u16, h),
@@ -377,17 +389,29 @@ pub fn mma_sync(
                     };
                     u64::from(r as u32)
                 }
-                MmaKind::M16n8k32F8 { a: fa, b: fb } => {
-                    // As the .f16 -> .f32 shapes: exact products summed in f64 in k order
-                    // after C, one rounding to f32.
-                    let mut acc = f64::from(f32::from_bits(cm[i][j] as u32));
+                MmaKind::F8 {
+                    a: fa,
+                    b: fb,
+                    f16_acc,
+                    ..
+                } => {
+                    // As the .f16 shapes: exact products summed in f64 in k order after C,
+                    // one rounding to the accumulator type.
+                    let mut acc = if f16_acc {
+                        h_to_f64(cm[i][j] as u16, HalfFormat::F16)
+                    } else {
+                        f64::from(f32::from_bits(cm[i][j] as u32))
+                    };
                     for kk in 0..k {
                         acc += fp8::to_f64(am[i][kk] as u8, fa) * fp8::to_f64(bm[kk][j] as u8, fb);
                     }
-                    if acc.is_nan() {
-                        u64::from(NAN_F32)
-                    } else {
-                        u64::from((acc as f32).to_bits())
+                    match (acc.is_nan(), f16_acc) {
+                        (true, true) => u64::from(NAN_H),
+                        (true, false) => u64::from(NAN_F32),
+                        (false, true) => {
+                            u64::from(f64_to_h(acc, HalfFormat::F16, crate::float::Rounding::Rn))
+                        }
+                        (false, false) => u64::from((acc as f32).to_bits()),
                     }
                 }
                 MmaKind::M8n8k4F64 => {

@@ -53,8 +53,8 @@ fn a_table(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M8n8k4F16 { .. } => panic!("the quad-pair form is tested in mma_m8n8k4.rs"),
         // m16n8k16 .s8: "row = groupID for a0..a3, groupID + 8 for a4..a7;
         // col = threadID_in_group * 4 + (i & 0x3)"; m16n8k32 adds a8..a15 at col + 16. The
-        // .e4m3/.e5m2 m16n8k32 fragments use the .s8 m16n8k32 figures.
-        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
+        // .e4m3/.e5m2 fragments use the .s8 figures of the same shape.
+        MmaKind::I8 { .. } | MmaKind::F8 { .. } => {
             let row = if i % 8 < 4 { group_id } else { group_id + 8 };
             let col = tig * 4 + (i & 3) + if i >= 8 { 16 } else { 0 };
             (row, col)
@@ -77,7 +77,7 @@ fn b_table(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
         MmaKind::M8n8k4F64 => (tig, group_id),
         MmaKind::M8n8k4F16 { .. } => panic!("the quad-pair form is tested in mma_m8n8k4.rs"),
         // "row = threadID_in_group * 4 + (i & 0x3) for b0..b3, + 16 for b4..b7; col = groupID".
-        MmaKind::I8 { .. } | MmaKind::M16n8k32F8 { .. } => {
+        MmaKind::I8 { .. } | MmaKind::F8 { .. } => {
             (tig * 4 + (i & 3) + if i >= 4 { 16 } else { 0 }, group_id)
         }
     }
@@ -108,7 +108,14 @@ fn geometry(kind: MmaKind) -> (u32, u32, usize, usize, usize) {
         MmaKind::M8n8k4F64 => (64, 64, 1, 1, 2),
         MmaKind::M8n8k4F16 { .. } => panic!("the quad-pair form is tested in mma_m8n8k4.rs"),
         MmaKind::I8 { k32: false, .. } => (8, 32, 8, 4, 4),
-        MmaKind::I8 { k32: true, .. } | MmaKind::M16n8k32F8 { .. } => (8, 32, 16, 8, 4),
+        MmaKind::I8 { k32: true, .. } => (8, 32, 16, 8, 4),
+        MmaKind::F8 { k32, f16_acc, .. } => (
+            8,
+            if f16_acc { 16 } else { 32 },
+            if k32 { 16 } else { 8 },
+            if k32 { 8 } else { 4 },
+            4,
+        ),
     }
 }
 
@@ -144,8 +151,8 @@ fn enc_ab(kind: MmaKind, v: i64) -> u64 {
         MmaKind::I8 { .. } => v as u8 as u64,
         // 0 or 1..=15 in e4m3 (A) or 0/1 in e5m2 (B), encoded from the formats' fields: a
         // value 1.m * 2^e is (e + bias) << fraction bits | m.
-        MmaKind::M16n8k32F8 { .. } if v == 0 => 0,
-        MmaKind::M16n8k32F8 { .. } => {
+        MmaKind::F8 { .. } if v == 0 => 0,
+        MmaKind::F8 { .. } => {
             let e = 63 - (v as u64).leading_zeros() as i64;
             let frac = ((v - (1 << e)) << 3) >> e;
             (((e + 7) << 3) | frac) as u64
@@ -155,7 +162,9 @@ fn enc_ab(kind: MmaKind, v: i64) -> u64 {
 
 fn enc_c(kind: MmaKind, v: i64) -> u64 {
     match kind {
-        MmaKind::M16n8k16F16 => u64::from(half::f16::from_f64(v as f64).to_bits()),
+        MmaKind::M16n8k16F16 | MmaKind::F8 { f16_acc: true, .. } => {
+            u64::from(half::f16::from_f64(v as f64).to_bits())
+        }
         MmaKind::M8n8k4F64 => (v as f64).to_bits(),
         MmaKind::I8 { .. } => u64::from(v as i32 as u32),
         _ => u64::from((v as f32).to_bits()),
@@ -168,7 +177,7 @@ fn check_layout(kind: MmaKind) {
     // Distinct A values: 1 + r*k + c (under 128 for the 8-bit kinds: 16*... is too many for
     // s8, so the 8-bit kinds use (r*k + c) % 100 + 1 with a C that separates rows).
     let a_val = |r: usize, c: usize| -> i64 {
-        if matches!(kind, MmaKind::M16n8k32F8 { .. }) {
+        if matches!(kind, MmaKind::F8 { .. }) {
             ((r * 7 + c * 3) % 15) as i64 + 1
         } else if matches!(kind, MmaKind::I8 { .. }) {
             ((r * 7 + c * 3) % 120) as i64 + 1
@@ -176,7 +185,16 @@ fn check_layout(kind: MmaKind) {
             (r * k + c) as i64 + 1
         }
     };
-    let c_val = |r: usize, j: usize| -> i64 { 1000 * (r * n + j) as i64 };
+    // Distinct C values; under 2048 (exact in f16, with the added A value) for the kinds
+    // whose C is .f16 and has no other infinity-free choice.
+    let f16_c = matches!(kind, MmaKind::F8 { f16_acc: true, .. });
+    let c_val = |r: usize, j: usize| -> i64 {
+        if f16_c {
+            8 * (r * n + j) as i64
+        } else {
+            1000 * (r * n + j) as i64
+        }
+    };
     let mut a = [[0u64; 8]; 32];
     let mut c = [[0u64; 8]; 32];
     for lane in 0..32 {
@@ -205,7 +223,7 @@ fn check_layout(kind: MmaKind) {
                     let (r, j) = c_table(kind, lane, i);
                     assert!(r < m && j < n);
                     let want = c_val(r, j) + if j == jj { a_val(r, kk) } else { 0 };
-                    let f16_out = kind == MmaKind::M16n8k16F16;
+                    let f16_out = kind == MmaKind::M16n8k16F16 || f16_c;
                     let want = if f16_out {
                         // 1000*(r*8+j) reaches 127000: beyond f16's range, so C is infinity
                         // for most elements; compare with the f16 rounding of the exact sum.
@@ -250,9 +268,29 @@ fn every_fragment_layout_matches_the_manuals_tables() {
             a_signed: false,
             b_signed: true,
         },
-        MmaKind::M16n8k32F8 {
+        MmaKind::F8 {
+            k32: true,
             a: Fp8::E4m3,
             b: Fp8::E4m3,
+            f16_acc: false,
+        },
+        MmaKind::F8 {
+            k32: true,
+            a: Fp8::E4m3,
+            b: Fp8::E4m3,
+            f16_acc: true,
+        },
+        MmaKind::F8 {
+            k32: false,
+            a: Fp8::E4m3,
+            b: Fp8::E4m3,
+            f16_acc: false,
+        },
+        MmaKind::F8 {
+            k32: false,
+            a: Fp8::E4m3,
+            b: Fp8::E4m3,
+            f16_acc: true,
         },
     ] {
         check_layout(kind);
@@ -349,9 +387,11 @@ fn float_accumulation_edge_values() {
 /// Fragments of an m16n8k32 e4m3 x e5m2 product with every A and B element set to the
 /// encodings `a` and `b` and every C element to `c`; returns D's first element of lane 0.
 fn uniform_f8(a: u8, b: u8, c: f32) -> u32 {
-    let kind = MmaKind::M16n8k32F8 {
+    let kind = MmaKind::F8 {
+        k32: true,
         a: Fp8::E4m3,
         b: Fp8::E5m2,
+        f16_acc: false,
     };
     let rep = |x: u8| u64::from(u32::from_le_bytes([x; 4]));
     let fa = [[rep(a); 8]; 32];
@@ -372,4 +412,38 @@ fn fp8_products_are_exact_and_specials_propagate() {
     assert_eq!(uniform_f8(0x7f, 0x3c, 1.0), 0x7fff_ffff);
     // 2.0 x infinity: +infinity.
     assert_eq!(uniform_f8(0x40, 0x7c, 1.0), f32::INFINITY.to_bits());
+}
+
+/// [`uniform_f8`] with `.f16` accumulators (`m16n8k32.f16.e4m3.e5m2.f16`, PTX ISA 8.7): the
+/// `.f16` bits of D's first element of lane 0.
+fn uniform_f8_f16(a: u8, b: u8, c: u16) -> u16 {
+    let kind = MmaKind::F8 {
+        k32: true,
+        a: Fp8::E4m3,
+        b: Fp8::E5m2,
+        f16_acc: true,
+    };
+    let rep = |x: u8| u64::from(u32::from_le_bytes([x; 4]));
+    let fa = [[rep(a); 8]; 32];
+    let fb = [[rep(b); 8]; 32];
+    let fc = [[u64::from(u32::from(c) * 0x1_0001); 8]; 32];
+    mma_sync(kind, false, &fa, &fb, &fc)[0][0] as u16
+}
+
+#[test]
+fn fp8_products_into_f16_accumulators_round_once() {
+    let h = |x: f64| half::f16::from_f64(x).to_bits();
+    // e4m3 0x7e is 448, e5m2 0x3c is 1.0: 32 * 448 + 0.5 = 14336.5; f16 has a spacing of 8
+    // there, so one rounding gives 14336 (0x7300).
+    assert_eq!(uniform_f8_f16(0x7e, 0x3c, h(0.5)), 0x7300);
+    // e5m2 0x48 is 8.0: 32 * 448 * 8 = 114688 is past f16's largest finite value: +inf.
+    assert_eq!(uniform_f8_f16(0x7e, 0x48, 0), 0x7c00);
+    // The same negated (e5m2 0xc8 is -8.0): -inf.
+    assert_eq!(uniform_f8_f16(0x7e, 0xc8, 0), 0xfc00);
+    // 2^-9 * 2^-16 * 32 = 2^-20: an f16 subnormal (2^-20 = 16 * 2^-24), kept.
+    assert_eq!(uniform_f8_f16(0x01, 0x01, 0), 0x0010);
+    // 0 x infinity is NaN, and an infinite C stays: the canonical f16 NaN, then +inf.
+    let nan = uniform_f8_f16(0x00, 0x7c, h(1.0));
+    assert!(nan & 0x7c00 == 0x7c00 && nan & 0x03ff != 0, "{nan:#x}");
+    assert_eq!(uniform_f8_f16(0x38, 0x3c, 0x7c00), 0x7c00);
 }

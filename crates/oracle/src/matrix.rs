@@ -30,6 +30,19 @@ fn kind_of(i: &ir::Inst) -> Option<MmaKind> {
     } else {
         HalfFormat::F16
     };
+    let fp8 = |t: Type| match t {
+        Type::E5m2 => Some(ops::fp8::Fp8::E5m2),
+        Type::E4m3 => Some(ops::fp8::Fp8::E4m3),
+        _ => None,
+    };
+    if let (Some(fa), Some(fb)) = (fp8(a), fp8(b)) {
+        return Some(MmaKind::F8 {
+            k32: shape == Flag::M16n8k32,
+            a: fa,
+            b: fb,
+            f16_acc: d == Type::F16,
+        });
+    }
     Some(match (shape, d, a) {
         (Flag::M16n8k16, Type::F16, _) => MmaKind::M16n8k16F16,
         (Flag::M16n8k16, Type::F32, _) => MmaKind::M16n8k16F32(half),
@@ -44,16 +57,6 @@ fn kind_of(i: &ir::Inst) -> Option<MmaKind> {
                 c_f32: i.type_slot(3)? == Type::F32,
                 d_f32: d == Type::F32,
             }
-        }
-        (Flag::M16n8k32, Type::F32, Type::E4m3 | Type::E5m2) => {
-            let f = |t: Type| {
-                if t == Type::E5m2 {
-                    ops::fp8::Fp8::E5m2
-                } else {
-                    ops::fp8::Fp8::E4m3
-                }
-            };
-            MmaKind::M16n8k32F8 { a: f(a), b: f(b) }
         }
         (Flag::M16n8k16 | Flag::M16n8k32, Type::S32, _) => MmaKind::I8 {
             k32: shape == Flag::M16n8k32,

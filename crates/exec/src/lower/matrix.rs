@@ -16,6 +16,19 @@ fn mma_kind(i: &ir::Inst) -> LResult<MmaKind> {
         Some(T::Bf16) => HalfFormat::Bf16,
         _ => HalfFormat::F16,
     };
+    let fp8 = |t: Option<T>| match t {
+        Some(T::E5m2) => Some(ops::fp8::Fp8::E5m2),
+        Some(T::E4m3) => Some(ops::fp8::Fp8::E4m3),
+        _ => None,
+    };
+    if let (Some(a), Some(b)) = (fp8(at), fp8(bt)) {
+        return Ok(MmaKind::F8 {
+            k32: has(Flag::M16n8k32),
+            a,
+            b,
+            f16_acc: dt == Some(T::F16),
+        });
+    }
     Ok(if has(Flag::M16n8k16) && dt == Some(T::F16) {
         MmaKind::M16n8k16F16
     } else if has(Flag::M16n8k16) && dt == Some(T::F32) {
@@ -34,15 +47,6 @@ fn mma_kind(i: &ir::Inst) -> LResult<MmaKind> {
             c_f32: i.type_slot(3) == Some(T::F32),
             d_f32: dt == Some(T::F32),
         }
-    } else if has(Flag::M16n8k32) && matches!(at, Some(T::E4m3 | T::E5m2)) {
-        let f = |t: Option<T>| {
-            if t == Some(T::E5m2) {
-                ops::fp8::Fp8::E5m2
-            } else {
-                ops::fp8::Fp8::E4m3
-            }
-        };
-        MmaKind::M16n8k32F8 { a: f(at), b: f(bt) }
     } else if (has(Flag::M16n8k16) || has(Flag::M16n8k32)) && dt == Some(T::S32) {
         MmaKind::I8 {
             k32: has(Flag::M16n8k32),

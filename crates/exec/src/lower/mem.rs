@@ -12,6 +12,24 @@ fn elems(o: &O) -> Vec<&O> {
     }
 }
 
+/// The alignment a vector access of `n` elements of `size` bytes needs: its size rounded up
+/// to a power of two (a `.v3` like a `.v4`, docs/spec-notes.md); 0 for a scalar.
+fn vector_align(size: u32, n: usize) -> u8 {
+    if n > 1 {
+        u8::try_from(size as usize * n.next_power_of_two()).unwrap_or(u8::MAX)
+    } else {
+        0
+    }
+}
+
+/// The address of the `k`-th group of four elements of a vector access.
+fn part_addr(addr: Addr, k: usize, size: u32) -> Addr {
+    Addr {
+        offset: addr.offset + 4 * k as i64 * i64::from(size),
+        ..addr
+    }
+}
+
 impl Lowerer<'_> {
     /// The two 64-bit halves of each 128-bit register of a `.b128` access.
     fn halves128(&mut self, e: &mut Emit<'_>, regs: &[&O]) -> LResult<Vec<R64>> {
@@ -49,6 +67,7 @@ impl Lowerer<'_> {
                 ..addr
             };
             let n = chunk.len() as u8;
+            let align = vector_align(8, n as usize);
             if store {
                 let mut a = [Src::Imm(0); 4];
                 for (slot, r) in a.iter_mut().zip(chunk) {
@@ -59,6 +78,7 @@ impl Lowerer<'_> {
                     ty: Scalar::U64,
                     a,
                     n,
+                    align,
                     addr,
                 });
             } else {
@@ -72,6 +92,7 @@ impl Lowerer<'_> {
                     w: Width::W32,
                     d,
                     n,
+                    align,
                     addr,
                 });
             }
@@ -126,10 +147,6 @@ impl Lowerer<'_> {
         let sty = scalar_of(ty).ok_or("unsupported type")?;
         let (space, addr) = self.addr(e, ops.get(1).ok_or("missing address")?, i.mods.space)?;
         let ds = elems(ops.first().ok_or("missing destination")?);
-        let mut d = [None; 4];
-        for (k, x) in ds.iter().enumerate().take(4) {
-            d[k] = self.dst(e, x)?;
-        }
         let w = match ty.size_bits() {
             8 | 16 => {
                 // The destination register's own width decides the narrow semantics.
@@ -144,14 +161,27 @@ impl Lowerer<'_> {
             }
             _ => Width::W32,
         };
-        e.push(Op::Ld {
-            space,
-            ty: sty,
-            w,
-            d,
-            n: ds.len().min(4) as u8,
-            addr,
-        });
+        // A decoded access moves at most four elements: a `.v8` is two, the first carrying
+        // the alignment of the whole vector.
+        for (k, part) in ds.chunks(4).enumerate() {
+            let mut d = [None; 4];
+            for (slot, x) in d.iter_mut().zip(part) {
+                *slot = self.dst(e, x)?;
+            }
+            e.push(Op::Ld {
+                space,
+                ty: sty,
+                w,
+                d,
+                n: part.len() as u8,
+                align: if k == 0 {
+                    vector_align(sty.bytes(), ds.len())
+                } else {
+                    0
+                },
+                addr: part_addr(addr, k, sty.bytes()),
+            });
+        }
         Ok(())
     }
 
@@ -164,17 +194,24 @@ impl Lowerer<'_> {
         let sty = scalar_of(ty).ok_or("unsupported type")?;
         let (space, addr) = self.addr(e, ops.first().ok_or("missing address")?, i.mods.space)?;
         let srcs = elems(ops.get(1).ok_or("missing source")?);
-        let mut a = [Src::Imm(0); 4];
-        for (k, x) in srcs.iter().enumerate().take(4) {
-            a[k] = self.src(e, x, sty.bytes() == 8)?;
+        for (k, part) in srcs.chunks(4).enumerate() {
+            let mut a = [Src::Imm(0); 4];
+            for (slot, x) in a.iter_mut().zip(part) {
+                *slot = self.src(e, x, sty.bytes() == 8)?;
+            }
+            e.push(Op::St {
+                space,
+                ty: sty,
+                a,
+                n: part.len() as u8,
+                align: if k == 0 {
+                    vector_align(sty.bytes(), srcs.len())
+                } else {
+                    0
+                },
+                addr: part_addr(addr, k, sty.bytes()),
+            });
         }
-        e.push(Op::St {
-            space,
-            ty: sty,
-            a,
-            n: srcs.len().min(4) as u8,
-            addr,
-        });
         Ok(())
     }
 
