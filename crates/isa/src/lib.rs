@@ -55,8 +55,8 @@ pub use decl::{check_declaration_type, declaration_type_rule, DeclTypeRule};
 pub use docs::print_instructions_md;
 pub use dsl::TableError;
 pub use form::{
-    CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind, PtxVersion, Selector,
-    Slot, SlotKind, Term, TypeRef, VecRule,
+    ArchTarget, CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind,
+    PtxVersion, Selector, Slot, SlotKind, Term, TypeRef, VecRule,
 };
 pub use matching::{
     lookup, match_all, match_form, match_head, resolve_type_ref, GateError, Match, MatchCache,

@@ -120,6 +120,13 @@ pub enum GateError {
         have: PtxVersion,
         reason: Option<&'static str>,
     },
+    /// `redux.sync.max.f32 requires .target sm_100a or sm_100f, sm_103a or sm_103f (file
+    /// targets sm_100)`: an architecture-specific form.
+    Arch {
+        what: String,
+        need: &'static [crate::form::ArchTarget],
+        have: String,
+    },
 }
 
 impl std::fmt::Display for GateError {
@@ -172,6 +179,19 @@ impl std::fmt::Display for GateError {
                     "{what} is not valid in PTX ISA version {from} or later (file is .version {have})"
                 )?;
                 reason.map_or(Ok(()), |r| write!(f, ": {r}"))
+            }
+            GateError::Arch { what, need, have } => {
+                write!(f, "{what} requires .target ")?;
+                for (i, t) in need.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                write!(
+                    f,
+                    " (file targets {have}; the form is architecture-specific)"
+                )
             }
         }
     }
@@ -269,7 +289,27 @@ impl Match {
     /// Checks the gate against a file's `.target sm_NN` and `.version`; the error names the
     /// requirement and what the file has.
     pub fn check_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), GateError> {
+        self.check_gate_target(sm, None, ptx)
+    }
+
+    /// [`Match::check_gate`] for a target with its architecture suffix (`sm_90a` → 90 and
+    /// `Some('a')`), which architecture-specific forms (`gate ... arch`) need.
+    pub fn check_gate_target(
+        &self,
+        sm: u32,
+        suffix: Option<char>,
+        ptx: PtxVersion,
+    ) -> Result<(), GateError> {
         let gate = self.gate();
+        if let Some(list) = gate.arch {
+            if !list.iter().any(|t| t.admits(sm, suffix)) {
+                return Err(GateError::Arch {
+                    what: self.mnemonic(),
+                    need: list,
+                    have: format!("sm_{sm}{}", suffix.map(String::from).unwrap_or_default()),
+                });
+            }
+        }
         let what = || self.gate_subject();
         let reason = self.active_cond_gates().find_map(|g| g.reason);
         if let Some(from) = gate.max_sm {

@@ -36,6 +36,13 @@ pub enum Type {
     /// One 8-bit float, as `mma`'s A and B element types name them.
     E4m3,
     E5m2,
+    /// The narrow pairs of `cvt` (PTX ISA 8.8 §5.2.5.1): two `e2m1` in one byte, two `e2m3`
+    /// or `e3m2` (6 bits each, in the low 6 bits of each byte) and two `ue8m0` scale factors
+    /// in 16 bits.
+    E2m1x2,
+    E2m3x2,
+    E3m2x2,
+    Ue8m0x2,
 }
 
 /// The basic type of a specifier (ptx-isa-1.1 §5.2.1, Table 6).
@@ -49,7 +56,7 @@ pub enum BasicType {
 }
 
 impl Type {
-    pub const ALL: [Type; 28] = [
+    pub const ALL: [Type; 32] = [
         Type::B8,
         Type::B16,
         Type::B32,
@@ -78,6 +85,10 @@ impl Type {
         Type::F32x2,
         Type::E4m3,
         Type::E5m2,
+        Type::E2m1x2,
+        Type::E2m3x2,
+        Type::E3m2x2,
+        Type::Ue8m0x2,
     ];
 
     /// The suffix spelling, with its leading dot (`.u32`).
@@ -111,6 +122,10 @@ impl Type {
             Type::F32x2 => ".f32x2",
             Type::E4m3 => ".e4m3",
             Type::E5m2 => ".e5m2",
+            Type::E2m1x2 => ".e2m1x2",
+            Type::E2m3x2 => ".e2m3x2",
+            Type::E3m2x2 => ".e3m2x2",
+            Type::Ue8m0x2 => ".ue8m0x2",
         }
     }
 
@@ -145,6 +160,10 @@ impl Type {
             ".f32x2" => Type::F32x2,
             ".e4m3" => Type::E4m3,
             ".e5m2" => Type::E5m2,
+            ".e2m1x2" => Type::E2m1x2,
+            ".e2m3x2" => Type::E2m3x2,
+            ".e3m2x2" => Type::E3m2x2,
+            ".ue8m0x2" => Type::Ue8m0x2,
             _ => return None,
         })
     }
@@ -153,14 +172,17 @@ impl Type {
     pub fn size_bits(self) -> u32 {
         match self {
             Type::Pred => 1,
-            Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 => 8,
+            Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 | Type::E2m1x2 => 8,
             Type::B16
             | Type::U16
             | Type::S16
             | Type::F16
             | Type::Bf16
             | Type::E4m3x2
-            | Type::E5m2x2 => 16,
+            | Type::E5m2x2
+            | Type::E2m3x2
+            | Type::E3m2x2
+            | Type::Ue8m0x2 => 16,
             Type::B32
             | Type::U32
             | Type::S32
@@ -191,7 +213,11 @@ impl Type {
             | Type::E5m2x2
             | Type::F32x2
             | Type::E4m3
-            | Type::E5m2 => BasicType::Float,
+            | Type::E5m2
+            | Type::E2m1x2
+            | Type::E2m3x2
+            | Type::E3m2x2
+            | Type::Ue8m0x2 => BasicType::Float,
             Type::Pred => BasicType::Pred,
         }
     }
