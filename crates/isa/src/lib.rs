@@ -45,6 +45,7 @@ mod dsl;
 mod form;
 mod matching;
 mod mods;
+mod mods_wgmma;
 mod opcode;
 mod spell;
 mod sreg;
@@ -66,6 +67,7 @@ pub use mods::{
     ALayout, AtomOp, BLayout, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags,
     Geom, ModClass, ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir,
     ShflMode, Space, SrcSpace, TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
+    WgmmaOp, WgmmaShape,
 };
 pub use opcode::Opcode;
 pub use sreg::{lookup_special_reg, SpecialReg, SpecialRegInfo, SPECIAL_REGS};

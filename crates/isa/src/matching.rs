@@ -17,7 +17,6 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "tld4",
     "istypep",
     "wmma",
-    "wgmma",
     "multimem",
     "tensormap",
     "getctarank",
@@ -31,7 +30,6 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "discard",
     "createpolicy",
     "clusterlaunchcontrol",
-    "tcgen05",
 ];
 
 /// The most modifiers-plus-types one instruction may spell; longer lists are rejected.

@@ -24,6 +24,8 @@ macro_rules! spelled_enum {
         }
     };
 }
+pub use crate::mods_wgmma::{WgmmaOp, WgmmaShape};
+pub(crate) use spelled_enum;
 
 spelled_enum!(
     /// Single-spelling modifiers that are either present or absent.
@@ -476,6 +478,8 @@ mod_classes! {
     SrcSpace => src_space, "source state space";
     ALayout => a_layout, "layout of A";
     BLayout => b_layout, "layout of B";
+    WgmmaOp => wgmma_op, "wgmma operation";
+    WgmmaShape => wgmma_shape, "shape";
 }
 
 impl ModClass {
@@ -483,7 +487,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 27] = [
+    pub const INFERENCE_ORDER: [ModClass; 29] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -511,6 +515,8 @@ impl ModClass {
         ModClass::SrcSpace,
         ModClass::ALayout,
         ModClass::BLayout,
+        ModClass::WgmmaOp,
+        ModClass::WgmmaShape,
     ];
 
     pub fn from_name(s: &str) -> Option<ModClass> {

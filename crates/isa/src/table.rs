@@ -17,6 +17,7 @@ pub const TABLE_FILES: &[(&str, &str)] = &[
     ("video.isa", include_str!("table/video.isa")),
     ("modern.isa", include_str!("table/modern.isa")),
     ("arch_specific.isa", include_str!("table/arch_specific.isa")),
+    ("wgmma.isa", include_str!("table/wgmma.isa")),
 ];
 
 struct Table {

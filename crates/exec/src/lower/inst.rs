@@ -176,6 +176,23 @@ impl Lowerer<'_> {
             next32: 0,
             next64: 0,
         };
+        if matches!(i.op, Oc::Wgmma | Oc::Tcgen05) {
+            // The checker accepts these as ptxas does; nothing runs them (README, Known limits).
+            let written = self.src.text.get(i.span.range()).unwrap_or("");
+            let head = written.split_whitespace().next().unwrap_or(i.op.name());
+            let head = head.trim_end_matches(';');
+            return Err(self.err(
+                i.span,
+                format!(
+                    "`{head}` is checked but not executed: ptxvm does not model the {} tensor cores",
+                    if i.op == Oc::Wgmma {
+                        "Hopper warpgroup (sm_90a)"
+                    } else {
+                        "Blackwell tcgen05 (sm_100a)"
+                    }
+                ),
+            ));
+        }
         self.select(&mut e, i).map_err(|m| {
             self.err(
                 i.span,
