@@ -254,3 +254,39 @@ fn f32_redux_runs_each_modifier() {
     assert_eq!(out[0], 0x8000_0000, "min of ±0");
     assert_eq!(out[1], 0, "max of ±0");
 }
+
+/// `wgmma` and `tcgen05` check (as ptxas accepts them) but loading a kernel that uses one
+/// fails, naming the instruction as written and saying it is checked but not executed.
+#[test]
+fn tensor_core_forms_are_refused_at_load_by_name() {
+    let cases = [
+        (
+            "sm_90a",
+            "8.0",
+            "wgmma.fence.sync.aligned;",
+            "`wgmma.fence.sync.aligned` is checked but not executed",
+        ),
+        (
+            "sm_100a",
+            "8.6",
+            "tcgen05.wait::st.sync.aligned;",
+            "`tcgen05.wait::st.sync.aligned` is checked but not executed",
+        ),
+    ];
+    for (target, version, inst, want) in cases {
+        let text = format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\t{inst}\n\tret;\n}}\n"
+        );
+        let src = diag::SourceFile::new("tc.ptx", text.as_str());
+        let (m, diags) = check::check_source(&src);
+        assert!(!diags.iter().any(|d| d.is_error()), "{inst} checks");
+        let m = m.expect("module");
+        let err = exec::Device::new()
+            .load(&m, &src)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains(want), "{inst}: {err}");
+        assert!(err.contains("tc.ptx:6:"), "{inst}: {err}");
+    }
+}

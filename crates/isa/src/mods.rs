@@ -24,7 +24,9 @@ macro_rules! spelled_enum {
         }
     };
 }
-pub use crate::mods_wgmma::{WgmmaOp, WgmmaShape};
+pub use crate::mods_wgmma::{
+    CtaGroup, Multicast, Tcgen05Completion, Tcgen05Op, WgmmaOp, WgmmaShape,
+};
 pub(crate) use spelled_enum;
 
 spelled_enum!(
@@ -480,6 +482,10 @@ mod_classes! {
     BLayout => b_layout, "layout of B";
     WgmmaOp => wgmma_op, "wgmma operation";
     WgmmaShape => wgmma_shape, "shape";
+    Tcgen05Op => tcgen05_op, "tcgen05 operation";
+    CtaGroup => cta_group, "CTA group";
+    Tcgen05Completion => tcgen05_completion, "completion";
+    Multicast => multicast, "multicast";
 }
 
 impl ModClass {
@@ -487,7 +493,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 29] = [
+    pub const INFERENCE_ORDER: [ModClass; 33] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -517,6 +523,10 @@ impl ModClass {
         ModClass::BLayout,
         ModClass::WgmmaOp,
         ModClass::WgmmaShape,
+        ModClass::Tcgen05Op,
+        ModClass::CtaGroup,
+        ModClass::Tcgen05Completion,
+        ModClass::Multicast,
     ];
 
     pub fn from_name(s: &str) -> Option<ModClass> {

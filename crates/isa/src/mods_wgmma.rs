@@ -1,6 +1,7 @@
-//! Modifier classes of the warpgroup MMA instructions (PTX ISA 8.x §9.7.15): the operation
-//! word and the `.m64nNkK` shape, whose 114 spellings are generated from the shape table of
-//! §9.7.15.5.1 rather than listed one by one.
+//! Modifier classes of the tensor-core instructions that are checked but not executed: the
+//! warpgroup MMA (PTX ISA 8.x §9.7.15: the operation word and the `.m64nNkK` shape, whose 114
+//! spellings are generated from the shape table of §9.7.15.5.1 rather than listed one by one)
+//! and `tcgen05` (§9.7.16: its operation words and the CTA group).
 
 use std::sync::OnceLock;
 
@@ -8,6 +9,38 @@ crate::mods::spelled_enum!(
     /// The operation of a `wgmma` instruction (`.commit_group`/`.wait_group` are flags shared
     /// with `cp.async`).
     WgmmaOp { Fence = ".fence", MmaAsync = ".mma_async" }
+);
+
+crate::mods::spelled_enum!(
+    /// The operation of a `tcgen05` instruction (PTX ISA 8.x §9.7.16).
+    Tcgen05Op {
+        Alloc = ".alloc",
+        Dealloc = ".dealloc",
+        RelinquishAllocPermit = ".relinquish_alloc_permit",
+        FenceBefore = ".fence::before_thread_sync",
+        FenceAfter = ".fence::after_thread_sync",
+        WaitLd = ".wait::ld",
+        WaitSt = ".wait::st",
+        Commit = ".commit",
+    }
+);
+
+crate::mods::spelled_enum!(
+    /// `tcgen05`'s `.cta_group::1`/`::2`.
+    CtaGroup {
+        One = ".cta_group::1",
+        Two = ".cta_group::2",
+    }
+);
+
+crate::mods::spelled_enum!(
+    /// How `tcgen05.commit` signals its mbarrier (PTX ISA 8.x §9.7.16.7.10).
+    Tcgen05Completion { ArriveOne = ".mbarrier::arrive::one" }
+);
+
+crate::mods::spelled_enum!(
+    /// `tcgen05.commit`'s signal to the mbarriers of several CTAs of the cluster.
+    Multicast { Cluster = ".multicast::cluster" }
 );
 
 /// A `wgmma.mma_async` shape `.m64nNkK` (M is always 64).

@@ -18,6 +18,7 @@ pub const TABLE_FILES: &[(&str, &str)] = &[
     ("modern.isa", include_str!("table/modern.isa")),
     ("arch_specific.isa", include_str!("table/arch_specific.isa")),
     ("wgmma.isa", include_str!("table/wgmma.isa")),
+    ("tcgen05.isa", include_str!("table/tcgen05.isa")),
 ];
 
 struct Table {
