@@ -64,10 +64,10 @@ pub use matching::{
     MatchError, MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS, NOT_SUPPORTED,
 };
 pub use mods::{
-    ALayout, AtomOp, BLayout, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags,
-    Geom, ModClass, ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir,
-    ShflMode, Space, SrcSpace, TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
-    WgmmaOp, WgmmaShape,
+    ALayout, AtomOp, BLayout, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, CtaGroup, Eviction,
+    Flag, Flags, Geom, ModClass, ModValue, Mods, MulMode, Multicast, PrefetchSize, PrmtMode,
+    Rounding, Scope, Sem, ShfDir, ShflMode, Space, SrcSpace, Tcgen05Completion, TensorOp, TestpOp,
+    TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode, WgmmaShape,
 };
 pub use opcode::Opcode;
 pub use sreg::{lookup_special_reg, SpecialReg, SpecialRegInfo, SPECIAL_REGS};

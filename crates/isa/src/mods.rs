@@ -24,9 +24,7 @@ macro_rules! spelled_enum {
         }
     };
 }
-pub use crate::mods_wgmma::{
-    CtaGroup, Multicast, Tcgen05Completion, Tcgen05Op, WgmmaOp, WgmmaShape,
-};
+pub use crate::mods_wgmma::{CtaGroup, Multicast, Tcgen05Completion, TensorOp, WgmmaShape};
 pub(crate) use spelled_enum;
 
 spelled_enum!(
@@ -480,9 +478,8 @@ mod_classes! {
     SrcSpace => src_space, "source state space";
     ALayout => a_layout, "layout of A";
     BLayout => b_layout, "layout of B";
-    WgmmaOp => wgmma_op, "wgmma operation";
+    TensorOp => tensor_op, "operation";
     WgmmaShape => wgmma_shape, "shape";
-    Tcgen05Op => tcgen05_op, "tcgen05 operation";
     CtaGroup => cta_group, "CTA group";
     Tcgen05Completion => tcgen05_completion, "completion";
     Multicast => multicast, "multicast";
@@ -493,7 +490,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 33] = [
+    pub const INFERENCE_ORDER: [ModClass; 32] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -521,9 +518,8 @@ impl ModClass {
         ModClass::SrcSpace,
         ModClass::ALayout,
         ModClass::BLayout,
-        ModClass::WgmmaOp,
+        ModClass::TensorOp,
         ModClass::WgmmaShape,
-        ModClass::Tcgen05Op,
         ModClass::CtaGroup,
         ModClass::Tcgen05Completion,
         ModClass::Multicast,
