@@ -183,6 +183,8 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "add.f32x2 %rd1, %rd2, 3;",
     "mbarrier.arrive.shared.b64 %r2, [%r1];",
     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 8, [%r2];",
+    // Four accumulators where m64n16k16 into .f32 has eight: the vector's length.
+    "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;",
 ];
 
 #[test]
