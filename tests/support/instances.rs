@@ -101,6 +101,17 @@ pub fn instance_imm(
         .iter()
         .copied()
         .find(|(sm, _)| *sm >= gate.min_sm && gate.max_sm.is_none_or(|max| *sm < max))?;
+    // An architecture-specific row: its first listed target, as `sm_NNa`.
+    let (sm, tver, suffix) = match gate.arch.and_then(|list| list.first()) {
+        Some(t) => {
+            let tver = TARGETS
+                .iter()
+                .find(|(n, _)| *n == t.sm)
+                .map_or(tver, |x| x.1);
+            (t.sm, tver.max((8, 0)), "a")
+        }
+        None => (sm, tver, ""),
+    };
     let want = (gate.min_ptx.major, gate.min_ptx.minor).max(tver);
     let version = if gate.max_ptx.is_none() {
         want.max((2, 3))
@@ -248,7 +259,7 @@ pub fn instance_imm(
         ".entry"
     };
     Some(format!(
-        ".version {}.{}\n.target sm_{sm}\n{addr}{}{entry} k()\n{{\n{}\t{head} {};\nL_end:\n\tret;\n}}\n",
+        ".version {}.{}\n.target sm_{sm}{suffix}\n{addr}{}{entry} k()\n{{\n{}\t{head} {};\nL_end:\n\tret;\n}}\n",
         version.0,
         version.1,
         g.module,

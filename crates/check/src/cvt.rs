@@ -42,7 +42,17 @@ impl<'a> Checker<'a> {
             return true;
         }
         // The fp8 pair conversions spell their one rounding (`.rn`) in the row itself.
-        let fp8 = |t: Type| matches!(t, Type::E4m3x2 | Type::E5m2x2);
+        let fp8 = |t: Type| {
+            matches!(
+                t,
+                Type::E4m3x2
+                    | Type::E5m2x2
+                    | Type::E2m1x2
+                    | Type::E2m3x2
+                    | Type::E3m2x2
+                    | Type::Ue8m0x2
+            )
+        };
         if fp8(d) || fp8(a) {
             return true;
         }

@@ -95,10 +95,12 @@ impl<'a> Checker<'a> {
             );
             self.target.sm = DEFAULT_SM;
         } else if let Some(&(_, need)) = KNOWN_TARGETS.iter().find(|(n, _)| *n == self.target.sm) {
-            let need = if self.target.arch_suffix.is_some() {
-                need.max(PtxVersion::new(8, 0))
-            } else {
-                need
+            // `sm_90a` came with PTX 8.0, the family targets `sm_100f` … with PTX 8.8 (ptxas
+            // 12.9: "PTX .version 8.7 does not support .target sm_100f").
+            let need = match self.target.arch_suffix {
+                Some('f') => need.max(PtxVersion::new(8, 8)),
+                Some(_) => need.max(PtxVersion::new(8, 0)),
+                None => need,
             };
             if self.version < need {
                 let at = self.target_seen.unwrap_or_default();
@@ -181,7 +183,13 @@ impl<'a> Checker<'a> {
                 _ => match parse_arch(name) {
                     Some((sm, suffix)) if !arch_seen => {
                         arch_seen = true;
-                        if !KNOWN_TARGETS.iter().any(|(n, _)| *n == sm) {
+                        // ptxas 12.9 knows `a` targets from sm_90 on, `f` from sm_100 on.
+                        let suffix_known = match suffix {
+                            Some('a') => sm >= 90,
+                            Some(_) => sm >= 100,
+                            None => true,
+                        };
+                        if !suffix_known || !KNOWN_TARGETS.iter().any(|(n, _)| *n == sm) {
                             self.error(ident.span, format!("unknown target architecture `{name}`"));
                         }
                         self.target.sm = sm;

@@ -308,7 +308,7 @@ impl<'a> Checker<'a> {
     }
 
     fn gates_pass(&self, m: &isa::Match) -> bool {
-        match m.check_gate(self.target.sm, self.version) {
+        match m.check_gate_target(self.target.sm, self.target.arch_suffix, self.version) {
             Ok(()) => true,
             Err(isa::GateError::Sm { need, .. }) => {
                 self.target.map_f64_to_f32
@@ -322,7 +322,7 @@ impl<'a> Checker<'a> {
     /// The `.target`/`.version` gates of the matched instruction (the "PTX ISA Notes" and
     /// "Target ISA Notes" of each instruction).
     fn check_gates(&mut self, m: &isa::Match, span: Span) -> bool {
-        match m.check_gate(self.target.sm, self.version) {
+        match m.check_gate_target(self.target.sm, self.target.arch_suffix, self.version) {
             Ok(()) => true,
             // ptx-isa-1.1 §9.3 Table 77: with map_f64_to_f32, double-precision instructions
             // are accepted and executed in single precision on targets without doubles.

@@ -83,6 +83,7 @@ pub fn status(op: Opcode) -> Status {
         Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier => {
             NotSupported("requires sm_70 or later: sm_20 has no instruction for it")
         }
+        Wgmma | Tcgen05 => NotSupported("requires sm_90a/sm_100a: sm_20 has no instruction for it"),
         Vadd2 | Vsub2 | Vavrg2 | Vabsdiff2 | Vmin2 | Vmax2 | Vset2 | Vadd4 | Vsub4 | Vavrg4
         | Vabsdiff4 | Vmin4 | Vmax4 | Vset4 => {
             NotSupported("SIMD video instructions require sm_30 or later")

@@ -29,6 +29,8 @@ pub fn width_of(ty: Type) -> Option<u32> {
         Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 => 8,
         Type::B16 | Type::U16 | Type::S16 | Type::F16 | Type::Bf16 => 16,
         Type::E4m3x2 | Type::E5m2x2 => 16,
+        Type::E2m1x2 => 8,
+        Type::E2m3x2 | Type::E3m2x2 | Type::Ue8m0x2 => 16,
         Type::B32 | Type::U32 | Type::S32 | Type::F32 | Type::F16x2 | Type::Bf16x2 => 32,
         Type::U16x2 | Type::S16x2 | Type::Tf32 => 32,
         Type::B64 | Type::U64 | Type::S64 | Type::F64 | Type::F32x2 => 64,

@@ -196,27 +196,25 @@ impl Warp {
                     return Ok(false);
                 }
                 let v = self.r32[a.0 as usize];
-                let mut acc: Option<u32> = None;
+                let op = match op {
+                    ReduxOp::Add => ops::warp::ReduxOp::Add,
+                    ReduxOp::MinU => ops::warp::ReduxOp::MinU,
+                    ReduxOp::MaxU => ops::warp::ReduxOp::MaxU,
+                    ReduxOp::MinS => ops::warp::ReduxOp::MinS,
+                    ReduxOp::MaxS => ops::warp::ReduxOp::MaxS,
+                    ReduxOp::And => ops::warp::ReduxOp::And,
+                    ReduxOp::Or => ops::warp::ReduxOp::Or,
+                    ReduxOp::Xor => ops::warp::ReduxOp::Xor,
+                    ReduxOp::MinF32 { abs, nan } => ops::warp::ReduxOp::MinF32 { abs, nan },
+                    ReduxOp::MaxF32 { abs, nan } => ops::warp::ReduxOp::MaxF32 { abs, nan },
+                };
+                // The members' values in lane order, without allocating.
+                let (mut buf, mut n) = ([0u32; 32], 0);
                 for_lanes(mask, |lane| {
-                    let x = v[lane];
-                    acc = Some(match acc {
-                        None => x,
-                        Some(y) => ops::warp::redux_combine(
-                            match op {
-                                ReduxOp::Add => ops::warp::ReduxOp::Add,
-                                ReduxOp::MinU => ops::warp::ReduxOp::MinU,
-                                ReduxOp::MaxU => ops::warp::ReduxOp::MaxU,
-                                ReduxOp::MinS => ops::warp::ReduxOp::MinS,
-                                ReduxOp::MaxS => ops::warp::ReduxOp::MaxS,
-                                ReduxOp::And => ops::warp::ReduxOp::And,
-                                ReduxOp::Or => ops::warp::ReduxOp::Or,
-                                ReduxOp::Xor => ops::warp::ReduxOp::Xor,
-                            },
-                            y,
-                            x,
-                        ),
-                    });
+                    buf[n] = v[lane];
+                    n += 1;
                 });
+                let acc = ops::warp::redux(op, buf.iter().take(n).copied());
                 let r = acc.unwrap_or(0);
                 let row = &mut self.r32[d.0 as usize];
                 for_lanes(mask, |lane| row[lane] = r);

@@ -122,6 +122,8 @@ pub enum LaneOp {
     CvtFp8F16x2(ops::fp8::Fp8, bool),
     /// `cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} d, a`.
     CvtF16x2Fp8(ops::fp8::Fp8, bool),
+    /// `cvt` to or from `.e2m1x2`/`.e2m3x2`/`.e3m2x2`/`.ue8m0x2` (sm_100a).
+    Mx(ops::mx::MxCvt),
     /// ptx-isa-1.1 `mad.f32`/`mad.f64` without a rounding modifier (not fused).
     MadF32 {
         ftz: bool,
@@ -381,6 +383,7 @@ pub fn eval(op: LaneOp, s: &[u64; 4]) -> u64 {
         )),
         LaneOp::CvtFp8F16x2(f, relu) => u64::from(ops::fp8::cvt_x2_f16x2(a as u32, f, relu)),
         LaneOp::CvtF16x2Fp8(f, relu) => u64::from(ops::fp8::cvt_f16x2_x2(a as u16, f, relu)),
+        LaneOp::Mx(k) => u64::from(ops::mx::cvt(k, a as u32, b as u32)),
         LaneOp::MinReluS32 => oi::min_relu_s32(a as u32 as i32, b as u32 as i32) as u32 as u64,
         LaneOp::MaxReluS32 => oi::max_relu_s32(a as u32 as i32, b as u32 as i32) as u32 as u64,
         LaneOp::SlctF32(ftz) => ops::cmp::slct_f32(a, b, f32::from_bits(c as u32), ftz),

@@ -390,6 +390,15 @@ pub enum ReduxOp {
     And,
     Or,
     Xor,
+    /// `.f32` min/max with `.abs` and `.NaN` (sm_100a).
+    MinF32 {
+        abs: bool,
+        nan: bool,
+    },
+    MaxF32 {
+        abs: bool,
+        nan: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

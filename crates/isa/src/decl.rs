@@ -39,12 +39,14 @@ pub fn declaration_type_rule(t: Type) -> DeclTypeRule {
     match t {
         Type::B128 => gate(70, 8, 3),
         Type::F16x2 => gate(53, 4, 2),
-        Type::Bf16 | Type::E4m3x2 | Type::E5m2x2 => {
+        Type::Bf16 | Type::E4m3x2 | Type::E5m2x2 | Type::E2m3x2 | Type::E3m2x2 | Type::Ue8m0x2 => {
             DeclTypeRule::InstructionOnly { holder: Type::B16 }
         }
         Type::Bf16x2 | Type::Tf32 => DeclTypeRule::InstructionOnly { holder: Type::B32 },
         Type::F32x2 => DeclTypeRule::InstructionOnly { holder: Type::B64 },
-        Type::E4m3 | Type::E5m2 => DeclTypeRule::InstructionOnly { holder: Type::B8 },
+        Type::E4m3 | Type::E5m2 | Type::E2m1x2 => {
+            DeclTypeRule::InstructionOnly { holder: Type::B8 }
+        }
         // Packed integer types are instruction types (`add.u16x2`); values are `.b32`.
         Type::U16x2 | Type::S16x2 => DeclTypeRule::InstructionOnly { holder: Type::B32 },
         _ => DeclTypeRule::Gated(Gate::NONE),

@@ -20,6 +20,10 @@ fn print_gate(g: &Gate) -> String {
     if let Some(v) = g.max_ptx {
         parts.push(format!("not in PTX {v}+"));
     }
+    if let Some(list) = g.arch {
+        let names: Vec<String> = list.iter().map(|t| t.to_string()).collect();
+        parts.push(format!("only {}", names.join(", ")));
+    }
     if parts.is_empty() {
         "all".to_string()
     } else {

@@ -8,6 +8,7 @@
 //! gate sm_10 ptx 1.0                                  <- gate of every form in the group
 //! gate .u16x2|.s16x2 : sm_90 ptx 8.0                  <- gate when the spellings are present
 //! gate or sm_90 ptx 7.8                               <- a second target/version that also accepts
+//! gate ptx 8.6 arch sm_100f sm_103f                    <- only these targets (last on the line)
 //! never .wide .u64|.s64 : .wide is for 16- and 32-bit types   <- excluded combination
 //! d : .u32                                            <- operand kind/type (default: the
 //!                                                        first type slot; first operand = dst)
@@ -212,6 +213,29 @@ fn parse_gate(s: &str) -> Result<Gate, String> {
         } else if w == "ptx" {
             let v = words.next().ok_or("`ptx` needs a version")?;
             gate.min_ptx = parse_version(v)?;
+        } else if w == "arch" {
+            let mut list = Vec::new();
+            for t in words.by_ref() {
+                let body = t
+                    .strip_prefix("sm_")
+                    .ok_or(format!("bad arch target `{t}`"))?;
+                let (digits, family) = match body.strip_suffix('f') {
+                    Some(d) => (d, true),
+                    None => (
+                        body.strip_suffix('a')
+                            .ok_or(format!("`{t}` needs a or f"))?,
+                        false,
+                    ),
+                };
+                let sm = digits
+                    .parse()
+                    .map_err(|_| format!("bad arch target `{t}`"))?;
+                list.push(crate::form::ArchTarget { sm, family });
+            }
+            if list.is_empty() {
+                return Err("`arch` needs at least one sm_NNa or sm_NNf".into());
+            }
+            gate.arch = Some(Box::leak(list.into_boxed_slice()));
         } else if w == "removed" {
             let v = words.next().ok_or("`removed` needs sm_NN or ptx X.Y")?;
             if v == "ptx" {

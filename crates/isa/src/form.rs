@@ -34,6 +34,41 @@ pub struct Gate {
     pub min_ptx: PtxVersion,
     pub max_sm: Option<u32>,
     pub max_ptx: Option<PtxVersion>,
+    /// Architecture-specific forms (`gate ... arch sm_100f sm_103f`): the only targets that
+    /// accept the form, as ptxas gates them ("Instruction 'redux.f32' not supported on .target
+    /// 'sm_100'"). `None`: any target from `min_sm` on.
+    pub arch: Option<&'static [ArchTarget]>,
+}
+
+/// One entry of an architecture-specific gate. PTX ISA 8.8 §5.1 (`.target`): an `sm_NNa`
+/// target has every feature of its family `sm_NNf` and more, so `family` (written `sm_NNf`)
+/// accepts the targets `sm_NNa` and `sm_NNf`, and an `sm_NNa` entry accepts `sm_NNa` alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ArchTarget {
+    pub sm: u32,
+    pub family: bool,
+}
+
+impl ArchTarget {
+    /// Whether a file's `.target sm_NN{a,f}` is this entry.
+    pub fn admits(&self, sm: u32, suffix: Option<char>) -> bool {
+        sm == self.sm
+            && match suffix {
+                Some('a') => true,
+                Some('f') => self.family,
+                _ => false,
+            }
+    }
+}
+
+impl std::fmt::Display for ArchTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.family {
+            write!(f, "sm_{}a or sm_{}f", self.sm, self.sm)
+        } else {
+            write!(f, "sm_{}a", self.sm)
+        }
+    }
 }
 
 impl Gate {
@@ -42,6 +77,7 @@ impl Gate {
         min_ptx: PtxVersion::new(1, 0),
         max_sm: None,
         max_ptx: None,
+        arch: None,
     };
 
     /// The minimum target and version of the gate against a file's, for a subject named
@@ -80,6 +116,9 @@ impl Gate {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             },
+            // A conditional gate's list is the narrower one (the tables write it only on the
+            // forms that need it), so the later gate's list wins.
+            arch: other.arch.or(self.arch),
         }
     }
 }

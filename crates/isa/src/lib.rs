@@ -45,6 +45,7 @@ mod dsl;
 mod form;
 mod matching;
 mod mods;
+mod mods_wgmma;
 mod opcode;
 mod spell;
 mod sreg;
@@ -55,17 +56,18 @@ pub use decl::{check_declaration_type, declaration_type_rule, DeclTypeRule};
 pub use docs::print_instructions_md;
 pub use dsl::TableError;
 pub use form::{
-    CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind, PtxVersion, Selector,
-    Slot, SlotKind, Term, TypeRef, VecRule,
+    ArchTarget, CondGate, Condition, Exclusion, Form, Gate, Negate, Operand, OperandKind,
+    PtxVersion, Selector, Slot, SlotKind, Term, TypeRef, VecRule,
 };
 pub use matching::{
     lookup, match_all, match_form, match_head, resolve_type_ref, GateError, Match, MatchCache,
     MatchError, MatchErrorKind, MAX_SPELLED, MAX_TYPE_SLOTS, NOT_SUPPORTED,
 };
 pub use mods::{
-    ALayout, AtomOp, BLayout, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, Eviction, Flag, Flags,
-    Geom, ModClass, ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir,
-    ShflMode, Space, SrcSpace, TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
+    ALayout, AtomOp, BLayout, BoolOp, CacheLevel, CacheOp, ClampMode, CmpOp, CtaGroup, Eviction,
+    Flag, Flags, Geom, ModClass, ModValue, Mods, MulMode, Multicast, PrefetchSize, PrmtMode,
+    Rounding, Scope, Sem, ShfDir, ShflMode, Space, SrcSpace, Tcgen05Completion, TensorOp, TestpOp,
+    TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode, WgmmaShape,
 };
 pub use opcode::Opcode;
 pub use sreg::{lookup_special_reg, SpecialReg, SpecialRegInfo, SPECIAL_REGS};

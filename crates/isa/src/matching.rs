@@ -17,7 +17,6 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "tld4",
     "istypep",
     "wmma",
-    "wgmma",
     "multimem",
     "tensormap",
     "getctarank",
@@ -31,7 +30,6 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "discard",
     "createpolicy",
     "clusterlaunchcontrol",
-    "tcgen05",
 ];
 
 /// The most modifiers-plus-types one instruction may spell; longer lists are rejected.
@@ -120,6 +118,13 @@ pub enum GateError {
         have: PtxVersion,
         reason: Option<&'static str>,
     },
+    /// `redux.sync.max.f32 requires .target sm_100a or sm_100f, sm_103a or sm_103f (file
+    /// targets sm_100)`: an architecture-specific form.
+    Arch {
+        what: String,
+        need: &'static [crate::form::ArchTarget],
+        have: String,
+    },
 }
 
 impl std::fmt::Display for GateError {
@@ -172,6 +177,19 @@ impl std::fmt::Display for GateError {
                     "{what} is not valid in PTX ISA version {from} or later (file is .version {have})"
                 )?;
                 reason.map_or(Ok(()), |r| write!(f, ": {r}"))
+            }
+            GateError::Arch { what, need, have } => {
+                write!(f, "{what} requires .target ")?;
+                for (i, t) in need.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                write!(
+                    f,
+                    " (file targets {have}; the form is architecture-specific)"
+                )
             }
         }
     }
@@ -269,18 +287,32 @@ impl Match {
     /// Checks the gate against a file's `.target sm_NN` and `.version`; the error names the
     /// requirement and what the file has.
     pub fn check_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), GateError> {
-        let primary = self.check_primary_gate(sm, ptx);
+        self.check_gate_target(sm, None, ptx)
+    }
+
+    /// [`Match::check_gate`] for a target with its architecture suffix (`sm_90a` → 90 and
+    /// `Some('a')`), which architecture-specific forms (`gate ... arch`) need.
+    pub fn check_gate_target(
+        &self,
+        sm: u32,
+        suffix: Option<char>,
+        ptx: PtxVersion,
+    ) -> Result<(), GateError> {
+        let primary = self.check_primary_gate(sm, suffix, ptx);
         match self.form.alt_gate {
-            // `gate or`: a second set of minima (with the conditional gates on top).
+            // `gate or`: a second set of minima (with the conditional gates on top). It never
+            // lifts a removal or an architecture-specific target list.
             Some(alt) if primary.is_err() => {
                 let alt = self
                     .active_cond_gates()
                     .fold(alt, |acc, g| acc.join(g.gate));
-                let removed = matches!(
+                let final_refusal = matches!(
                     primary,
-                    Err(GateError::Removed { .. } | GateError::RemovedPtx { .. })
+                    Err(GateError::Removed { .. }
+                        | GateError::RemovedPtx { .. }
+                        | GateError::Arch { .. })
                 );
-                if !removed && sm >= alt.min_sm && ptx >= alt.min_ptx {
+                if !final_refusal && sm >= alt.min_sm && ptx >= alt.min_ptx {
                     Ok(())
                 } else {
                     primary
@@ -290,8 +322,22 @@ impl Match {
         }
     }
 
-    fn check_primary_gate(&self, sm: u32, ptx: PtxVersion) -> Result<(), GateError> {
+    fn check_primary_gate(
+        &self,
+        sm: u32,
+        suffix: Option<char>,
+        ptx: PtxVersion,
+    ) -> Result<(), GateError> {
         let gate = self.gate();
+        if let Some(list) = gate.arch {
+            if !list.iter().any(|t| t.admits(sm, suffix)) {
+                return Err(GateError::Arch {
+                    what: self.mnemonic(),
+                    need: list,
+                    have: format!("sm_{sm}{}", suffix.map(String::from).unwrap_or_default()),
+                });
+            }
+        }
         let what = || self.gate_subject();
         let reason = self.active_cond_gates().find_map(|g| g.reason);
         if let Some(from) = gate.max_sm {

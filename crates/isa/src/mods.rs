@@ -24,6 +24,8 @@ macro_rules! spelled_enum {
         }
     };
 }
+pub use crate::mods_wgmma::{CtaGroup, Multicast, Tcgen05Completion, TensorOp, WgmmaShape};
+pub(crate) use spelled_enum;
 
 spelled_enum!(
     /// Single-spelling modifiers that are either present or absent.
@@ -476,6 +478,11 @@ mod_classes! {
     SrcSpace => src_space, "source state space";
     ALayout => a_layout, "layout of A";
     BLayout => b_layout, "layout of B";
+    TensorOp => tensor_op, "operation";
+    WgmmaShape => wgmma_shape, "shape";
+    CtaGroup => cta_group, "CTA group";
+    Tcgen05Completion => tcgen05_completion, "completion";
+    Multicast => multicast, "multicast";
 }
 
 impl ModClass {
@@ -483,7 +490,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 27] = [
+    pub const INFERENCE_ORDER: [ModClass; 32] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -511,6 +518,11 @@ impl ModClass {
         ModClass::SrcSpace,
         ModClass::ALayout,
         ModClass::BLayout,
+        ModClass::TensorOp,
+        ModClass::WgmmaShape,
+        ModClass::CtaGroup,
+        ModClass::Tcgen05Completion,
+        ModClass::Multicast,
     ];
 
     pub fn from_name(s: &str) -> Option<ModClass> {

@@ -62,6 +62,9 @@ opcodes! {
     Mma = "mma", Elect = "elect",
     // mbarrier objects (PTX ISA 8.x §9.7.13.15)
     Mbarrier = "mbarrier",
+    // Warpgroup and fifth-generation tensor-core instructions, checked but not executed
+    // (PTX ISA 8.x §9.7.15, §9.7.16)
+    Wgmma = "wgmma", Tcgen05 = "tcgen05",
 }
 
 #[cfg(test)]

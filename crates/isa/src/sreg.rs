@@ -81,6 +81,7 @@ const fn gate(sm: u32, major: u8, minor: u8) -> Gate {
         min_ptx: PtxVersion::new(major, minor),
         max_sm: None,
         max_ptx: None,
+        arch: None,
     }
 }
 

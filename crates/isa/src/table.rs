@@ -16,6 +16,9 @@ pub const TABLE_FILES: &[(&str, &str)] = &[
     ("control_sync.isa", include_str!("table/control_sync.isa")),
     ("video.isa", include_str!("table/video.isa")),
     ("modern.isa", include_str!("table/modern.isa")),
+    ("arch_specific.isa", include_str!("table/arch_specific.isa")),
+    ("wgmma.isa", include_str!("table/wgmma.isa")),
+    ("tcgen05.isa", include_str!("table/tcgen05.isa")),
 ];
 
 struct Table {

@@ -42,6 +42,13 @@ pub enum Type {
     S4,
     U2,
     S2,
+    /// The narrow pairs of `cvt` (PTX ISA 8.8 §5.2.5.1): two `e2m1` in one byte, two `e2m3`
+    /// or `e3m2` (6 bits each, in the low 6 bits of each byte) and two `ue8m0` scale factors
+    /// in 16 bits.
+    E2m1x2,
+    E2m3x2,
+    E3m2x2,
+    Ue8m0x2,
 }
 
 /// The basic type of a specifier (ptx-isa-1.1 §5.2.1, Table 6).
@@ -55,7 +62,7 @@ pub enum BasicType {
 }
 
 impl Type {
-    pub const ALL: [Type; 32] = [
+    pub const ALL: [Type; 36] = [
         Type::B8,
         Type::B16,
         Type::B32,
@@ -88,6 +95,10 @@ impl Type {
         Type::S4,
         Type::U2,
         Type::S2,
+        Type::E2m1x2,
+        Type::E2m3x2,
+        Type::E3m2x2,
+        Type::Ue8m0x2,
     ];
 
     /// The suffix spelling, with its leading dot (`.u32`).
@@ -125,6 +136,10 @@ impl Type {
             Type::S4 => ".s4",
             Type::U2 => ".u2",
             Type::S2 => ".s2",
+            Type::E2m1x2 => ".e2m1x2",
+            Type::E2m3x2 => ".e2m3x2",
+            Type::E3m2x2 => ".e3m2x2",
+            Type::Ue8m0x2 => ".ue8m0x2",
         }
     }
 
@@ -163,6 +178,10 @@ impl Type {
             ".s4" => Type::S4,
             ".u2" => Type::U2,
             ".s2" => Type::S2,
+            ".e2m1x2" => Type::E2m1x2,
+            ".e2m3x2" => Type::E2m3x2,
+            ".e3m2x2" => Type::E3m2x2,
+            ".ue8m0x2" => Type::Ue8m0x2,
             _ => return None,
         })
     }
@@ -173,14 +192,17 @@ impl Type {
             Type::Pred => 1,
             Type::U2 | Type::S2 => 2,
             Type::U4 | Type::S4 => 4,
-            Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 => 8,
+            Type::B8 | Type::U8 | Type::S8 | Type::E4m3 | Type::E5m2 | Type::E2m1x2 => 8,
             Type::B16
             | Type::U16
             | Type::S16
             | Type::F16
             | Type::Bf16
             | Type::E4m3x2
-            | Type::E5m2x2 => 16,
+            | Type::E5m2x2
+            | Type::E2m3x2
+            | Type::E3m2x2
+            | Type::Ue8m0x2 => 16,
             Type::B32
             | Type::U32
             | Type::S32
@@ -215,7 +237,11 @@ impl Type {
             | Type::E5m2x2
             | Type::F32x2
             | Type::E4m3
-            | Type::E5m2 => BasicType::Float,
+            | Type::E5m2
+            | Type::E2m1x2
+            | Type::E2m3x2
+            | Type::E3m2x2
+            | Type::Ue8m0x2 => BasicType::Float,
             Type::Pred => BasicType::Pred,
         }
     }

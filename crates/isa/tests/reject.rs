@@ -418,11 +418,11 @@ fn cache_hints_of_ld() {
 
 #[test]
 fn unsupported_ptx_instructions_are_named_as_such() {
-    let e = err("wgmma", &[".fence", ".sync", ".aligned"]);
+    let e = err("multimem", &[".ld_reduce", ".add", ".u32"]);
     assert_eq!(e.kind, MatchErrorKind::UnknownOpcode);
     assert_eq!(
         e.message,
-        "`wgmma` is a PTX instruction that ptxvm does not support"
+        "`multimem` is a PTX instruction that ptxvm does not support"
     );
     for op in isa::NOT_SUPPORTED {
         assert!(isa::Opcode::from_name(op).is_none(), "{op} has rows");

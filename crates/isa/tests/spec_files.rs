@@ -70,9 +70,13 @@ fn count_operands(ops: &str) -> usize {
 }
 
 /// Instructions of a file (those inside `.entry`/`.func` bodies), and its target and version.
-fn read(path: &Path) -> (u32, PtxVersion, Vec<Insn>) {
+/// A file's `.target`: the architecture number and its `a`/`f` suffix.
+type Target = (u32, Option<char>);
+
+fn read(path: &Path) -> (Target, PtxVersion, Vec<Insn>) {
     let text = std::fs::read_to_string(path).unwrap();
-    let (mut sm, mut ver, mut out, mut depth) = (0, PtxVersion::new(0, 0), Vec::new(), 0i32);
+    let (mut sm, mut ver, mut out, mut depth) =
+        ((0, None), PtxVersion::new(0, 0), Vec::new(), 0i32);
     for (i, raw) in text.lines().enumerate() {
         let error = raw.contains("// error");
         let line = raw.split("//").next().unwrap().trim();
@@ -81,7 +85,11 @@ fn read(path: &Path) -> (u32, PtxVersion, Vec<Insn>) {
             ver = PtxVersion::new(a.parse().unwrap(), b.parse().unwrap());
         } else if let Some(t) = line.strip_prefix(".target sm_") {
             let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
-            sm = digits.parse().unwrap();
+            let suffix = t[digits.len()..]
+                .chars()
+                .next()
+                .filter(|c| matches!(c, 'a' | 'f'));
+            sm = (digits.parse().unwrap(), suffix);
         }
         if line == "{" || line.ends_with('{') && !line.starts_with('.') {
             depth += 1;
@@ -120,7 +128,7 @@ fn read(path: &Path) -> (u32, PtxVersion, Vec<Insn>) {
 }
 
 /// Whether some matching form is allowed on the target and takes that many operands.
-fn accepted(insn: &Insn, sm: u32, ver: PtxVersion) -> Result<(), String> {
+fn accepted(insn: &Insn, (sm, suffix): Target, ver: PtxVersion) -> Result<(), String> {
     let mods: Vec<&str> = insn.mods.iter().map(String::as_str).collect();
     if let Err(e) = match_form(&insn.opcode, &mods) {
         return Err(e.message);
@@ -131,7 +139,7 @@ fn accepted(insn: &Insn, sm: u32, ver: PtxVersion) -> Result<(), String> {
         if n < m.form.required_operands() || n > m.form.operands.len() {
             continue;
         }
-        match m.check_gate(sm, ver) {
+        match m.check_gate_target(sm, suffix, ver) {
             Ok(()) => return Ok(()),
             Err(e) => why = e.to_string(),
         }
@@ -202,6 +210,8 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "mbarrier.arrive.shared.b64 _, [%r1];",
     "mbarrier.arrive.noComplete.shared.b64 _, [%r1], 2;",
     "mma.sync.aligned.m16n8k16.row.col.f16.e4m3.e4m3.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8};",
+    // Four accumulators where m64n16k16 into .f32 has eight: the vector's length.
+    "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;",
 ];
 
 #[test]

@@ -18,6 +18,7 @@ pub mod half;
 pub mod logic;
 pub mod mbarrier;
 pub mod mma;
+pub mod mx;
 pub mod prmt;
 pub mod tex;
 pub mod transcend;

@@ -33,7 +33,7 @@ pub fn shfl_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> (u32, bool) {
     (if ok { j as u32 } else { l as u32 }, ok)
 }
 
-/// The operator of an integer `redux.sync`.
+/// The operator of a `redux.sync`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduxOp {
     Add,
@@ -44,10 +44,47 @@ pub enum ReduxOp {
     And,
     Or,
     Xor,
+    /// `redux.sync.{min,max}{.abs}{.NaN}.f32` (PTX ISA 8.8 §9.7.13.13): `.abs` compares and
+    /// returns magnitudes; `.NaN` makes any NaN input give the canonical NaN, otherwise NaN
+    /// inputs are ignored as `min`/`max` ignore them (all-NaN gives the canonical NaN).
+    MinF32 {
+        abs: bool,
+        nan: bool,
+    },
+    MaxF32 {
+        abs: bool,
+        nan: bool,
+    },
+}
+
+/// One member's input as the operator sees it: `.abs` clears the sign; a NaN is made
+/// canonical (so that one member's NaN gives `0x7fffffff`, as `min`/`max` of NaNs do).
+#[inline]
+pub fn redux_input(op: ReduxOp, x: u32) -> u32 {
+    match op {
+        ReduxOp::MinF32 { abs, .. } | ReduxOp::MaxF32 { abs, .. } => {
+            let x = if abs { x & 0x7fff_ffff } else { x };
+            if f32::from_bits(x).is_nan() {
+                crate::float::NAN_F32
+            } else {
+                x
+            }
+        }
+        _ => x,
+    }
+}
+
+/// The reduction over the members' values in lane order (`None` when there are none).
+pub fn redux(op: ReduxOp, values: impl IntoIterator<Item = u32>) -> Option<u32> {
+    values
+        .into_iter()
+        .map(|x| redux_input(op, x))
+        .reduce(|acc, x| redux_combine(op, acc, x))
 }
 
 /// Combine two 32-bit values (the order does not matter: each operator is associative and
-/// commutative, `add` modulo 2^32).
+/// commutative, `add` modulo 2^32, `min`/`max` of floats once NaNs are canonical). The float
+/// operators expect values passed through [`redux_input`].
 #[inline]
 pub fn redux_combine(op: ReduxOp, x: u32, y: u32) -> u32 {
     match op {
@@ -59,6 +96,16 @@ pub fn redux_combine(op: ReduxOp, x: u32, y: u32) -> u32 {
         ReduxOp::And => x & y,
         ReduxOp::Or => x | y,
         ReduxOp::Xor => x ^ y,
+        ReduxOp::MinF32 { nan, .. } | ReduxOp::MaxF32 { nan, .. } => {
+            let max = matches!(op, ReduxOp::MaxF32 { .. });
+            // Zeros of both signs: -0 orders below +0, so that the result does not depend on
+            // which lane comes first (docs/spec-notes.md).
+            if (x | y) & 0x7fff_ffff == 0 {
+                return if max { x & y } else { x | y };
+            }
+            let (a, b) = (f32::from_bits(x), f32::from_bits(y));
+            crate::float::min_max_f32(a, b, max, false, nan, false).to_bits()
+        }
     }
 }
 

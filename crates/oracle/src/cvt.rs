@@ -23,6 +23,34 @@ fn cvt_type(t: Type) -> Option<CvtType> {
     })
 }
 
+/// The narrow-pair form of a `cvt` (`ops::mx`), decoded from its types and modifiers.
+fn mx_cvt(i: &ir::Inst, dty: Type, aty: Type) -> Option<ops::mx::MxCvt> {
+    use ops::mx::{MxCvt, Narrow};
+    let narrow = |t: Type| match t {
+        Type::E2m1x2 => Some(Narrow::E2m1),
+        Type::E2m3x2 => Some(Narrow::E2m3),
+        Type::E3m2x2 => Some(Narrow::E3m2),
+        _ => None,
+    };
+    let relu = i.mods.has(Flag::Relu);
+    let up = i.mods.rounding == Some(isa::Rounding::Rp);
+    let satfinite = i.mods.has(Flag::Satfinite);
+    Some(match (dty, aty) {
+        (d, Type::F32) if narrow(d).is_some() => MxCvt::PairFromF32 {
+            f: narrow(d)?,
+            relu,
+        },
+        (Type::F16x2, a) if narrow(a).is_some() => MxCvt::F16x2FromPair {
+            f: narrow(a)?,
+            relu,
+        },
+        (Type::Ue8m0x2, Type::F32) => MxCvt::Ue8m0x2FromF32 { up, satfinite },
+        (Type::Ue8m0x2, Type::Bf16x2) => MxCvt::Ue8m0x2FromBf16x2 { up, satfinite },
+        (Type::Bf16x2, Type::Ue8m0x2) => MxCvt::Bf16x2FromUe8m0x2,
+        _ => return None,
+    })
+}
+
 pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>) -> Result<(), Fault> {
     let i = cx.i;
     let unsupported = || crate::fault::unsupported(i);
@@ -46,6 +74,24 @@ pub(crate) fn exec(cx: &mut Cx<'_, '_, '_>) -> Result<(), Fault> {
             dty.is_signed(),
         );
         return cx.put_as(0, Type::B32, u64::from(v));
+    }
+    if let Some(k) = mx_cvt(i, dty, aty) {
+        let a_holder = match aty {
+            Type::E2m1x2 => Type::B8,
+            Type::E2m3x2 | Type::E3m2x2 | Type::Ue8m0x2 => Type::B16,
+            _ => Type::B32,
+        };
+        let a = cx.a_as(1, a_holder)? as u32;
+        let b = match cx.op(2) {
+            ir::Operand::Omitted => 0,
+            _ => cx.a_as(2, Type::B32)? as u32,
+        };
+        let holder = match k.result_bits() {
+            8 => Type::B8,
+            16 => Type::B16,
+            _ => Type::B32,
+        };
+        return cx.put_as(0, holder, u64::from(ops::mx::cvt(k, a, b)));
     }
     let fp8 = |t: Type| match t {
         Type::E4m3x2 => Some(ops::fp8::Fp8::E4m3),

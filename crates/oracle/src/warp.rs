@@ -214,11 +214,11 @@ fn run_group(
         Oc::Redux => {
             let a = named("src").unwrap_or(1);
             let op = redux_op(i).ok_or_else(|| crate::fault::unsupported(i))?;
-            let mut acc: Option<u32> = None;
+            let mut vals = Vec::with_capacity(group.len());
             for &j in group {
-                let x = src(&threads[j], a, Type::B32)? as u32;
-                acc = Some(acc.map_or(x, |y| ops::warp::redux_combine(op, y, x)));
+                vals.push(src(&threads[j], a, Type::B32)? as u32);
             }
+            let acc = ops::warp::redux(op, vals);
             put_all(threads, group, env, i, u64::from(acc.unwrap_or(0)))
         }
         Oc::Shfl => {
@@ -345,7 +345,11 @@ fn run_group(
 fn redux_op(i: &ir::Inst) -> Option<ops::warp::ReduxOp> {
     use ops::warp::ReduxOp as R;
     let signed = i.ty().is_some_and(|t| t.is_signed());
+    let (abs, nan) = (i.mods.has(ir::Flag::Abs), i.mods.has(ir::Flag::NaN));
+    let float = i.ty() == Some(Type::F32);
     Some(match i.mods.atom_op? {
+        isa::AtomOp::Min if float => R::MinF32 { abs, nan },
+        isa::AtomOp::Max if float => R::MaxF32 { abs, nan },
         isa::AtomOp::Add => R::Add,
         isa::AtomOp::Min if signed => R::MinS,
         isa::AtomOp::Min => R::MinU,

@@ -405,6 +405,8 @@ impl Lowerer<'_> {
                 bits: ty.size_bits(),
                 signed: ty.is_signed(),
             },
+            // The narrow pairs of sm_100a (ops::mx).
+            Oc::Cvt if mx_cvt(i).is_some() => LaneOp::Mx(mx_cvt(i).ok_or("mx")?),
             // fp8 pairs (ops::fp8): to an f16 pair, from an f16 pair, from two f32.
             Oc::Cvt if fp8_of(i.type_slot(1)).is_some() => {
                 LaneOp::CvtF16x2Fp8(fp8_of(i.type_slot(1)).ok_or("fp8")?, relu)
@@ -522,6 +524,38 @@ fn half_lane_op(i: &ir::Inst, ty: ir::Type) -> LResult<crate::lane_ops::LaneOp> 
         }
     };
     Ok(LaneOp::Half { op, f, x2 })
+}
+
+/// The `ops::mx` form of a `cvt` to or from a narrow pair (`.e2m1x2`, `.e2m3x2`, `.e3m2x2`,
+/// `.ue8m0x2`).
+pub(crate) fn mx_cvt(i: &ir::Inst) -> Option<ops::mx::MxCvt> {
+    use ops::mx::{MxCvt, Narrow};
+    let narrow = |t: Option<ir::Type>| match t {
+        Some(ir::Type::E2m1x2) => Some(Narrow::E2m1),
+        Some(ir::Type::E2m3x2) => Some(Narrow::E2m3),
+        Some(ir::Type::E3m2x2) => Some(Narrow::E3m2),
+        _ => None,
+    };
+    let (d, a) = (i.type_slot(0), i.type_slot(1));
+    let relu = i.mods.has(ir::Flag::Relu);
+    let up = i.mods.rounding == Some(isa::Rounding::Rp);
+    let satfinite = i.mods.has(ir::Flag::Satfinite);
+    Some(match (d, a) {
+        (_, Some(ir::Type::F32)) if narrow(d).is_some() => MxCvt::PairFromF32 {
+            f: narrow(d)?,
+            relu,
+        },
+        (Some(ir::Type::F16x2), _) if narrow(a).is_some() => MxCvt::F16x2FromPair {
+            f: narrow(a)?,
+            relu,
+        },
+        (Some(ir::Type::Ue8m0x2), Some(ir::Type::F32)) => MxCvt::Ue8m0x2FromF32 { up, satfinite },
+        (Some(ir::Type::Ue8m0x2), Some(ir::Type::Bf16x2)) => {
+            MxCvt::Ue8m0x2FromBf16x2 { up, satfinite }
+        }
+        (Some(ir::Type::Bf16x2), Some(ir::Type::Ue8m0x2)) => MxCvt::Bf16x2FromUe8m0x2,
+        _ => return None,
+    })
 }
 
 /// The `ops::fp8` format of an fp8 pair type.

@@ -176,6 +176,23 @@ impl Lowerer<'_> {
             next32: 0,
             next64: 0,
         };
+        if matches!(i.op, Oc::Wgmma | Oc::Tcgen05) {
+            // The checker accepts these as ptxas does; nothing runs them (README, Known limits).
+            let written = self.src.text.get(i.span.range()).unwrap_or("");
+            let head = written.split_whitespace().next().unwrap_or(i.op.name());
+            let head = head.trim_end_matches(';');
+            return Err(self.err(
+                i.span,
+                format!(
+                    "`{head}` is checked but not executed: ptxvm does not model the {} tensor cores",
+                    if i.op == Oc::Wgmma {
+                        "Hopper warpgroup (sm_90a)"
+                    } else {
+                        "Blackwell tcgen05 (sm_100a)"
+                    }
+                ),
+            ));
+        }
         self.select(&mut e, i).map_err(|m| {
             self.err(
                 i.span,
@@ -677,7 +694,18 @@ impl Lowerer<'_> {
             }
             Oc::Cvt
                 if i.mods.has(ir::Flag::Pack)
-                    || matches!(ty, T::Tf32 | T::F16x2 | T::Bf16x2 | T::E4m3x2 | T::E5m2x2) =>
+                    || matches!(
+                        ty,
+                        T::Tf32
+                            | T::F16x2
+                            | T::Bf16x2
+                            | T::E4m3x2
+                            | T::E5m2x2
+                            | T::E2m1x2
+                            | T::E2m3x2
+                            | T::E3m2x2
+                            | T::Ue8m0x2
+                    ) =>
             {
                 self.lane_op(e, i)?
             }
@@ -832,7 +860,14 @@ impl Lowerer<'_> {
             }
             Oc::Redux => {
                 let s = ty.is_signed();
+                let (abs, nan) = (i.mods.has(ir::Flag::Abs), i.mods.has(ir::Flag::NaN));
                 let op = match (i.mods.atom_op, s) {
+                    (Some(isa::AtomOp::Min), _) if ty == ir::Type::F32 => {
+                        ReduxOp::MinF32 { abs, nan }
+                    }
+                    (Some(isa::AtomOp::Max), _) if ty == ir::Type::F32 => {
+                        ReduxOp::MaxF32 { abs, nan }
+                    }
                     (Some(isa::AtomOp::Add), _) => ReduxOp::Add,
                     (Some(isa::AtomOp::Min), true) => ReduxOp::MinS,
                     (Some(isa::AtomOp::Min), false) => ReduxOp::MinU,
