@@ -79,7 +79,7 @@ pub fn status(op: Opcode) -> Status {
         Vabsdiff | Vmad | Vset => NotSupported("Fermi's VABSDIFF/VMAD/VSET rows exist, but the Fermi executor does not run them, so no translation could be proven"),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match
         | Nanosleep => NotSupported("requires sm_30 or later: sm_20 has no instruction for it"),
-        Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier => {
+        Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier | Wmma => {
             NotSupported("requires sm_70 or later: sm_20 has no instruction for it")
         }
         Vadd2 | Vsub2 | Vavrg2 | Vabsdiff2 | Vmin2 | Vmax2 | Vset2 | Vadd4 | Vsub4 | Vavrg4

@@ -366,6 +366,30 @@ spelled_enum!(
     BLayout { Row = ".row", Col = ".col" }
 );
 
+spelled_enum!(
+    /// What a `wmma` instruction does (PTX ISA 8.x §9.7.14.4): `wmma.load`, `.store`, `.mma`.
+    WmmaOp { Load = ".load", Store = ".store", Mma = ".mma" }
+);
+
+spelled_enum!(
+    /// Which `wmma` fragment a load or store moves: A, B, C or D.
+    WmmaFrag { A = ".a", B = ".b", C = ".c", D = ".d" }
+);
+
+spelled_enum!(
+    /// The `wmma` shapes (PTX ISA 8.x §9.7.14.4.1): a class of their own, so `.m8n8k4` here
+    /// does not clash with `mma`'s flag of the same spelling.
+    WmmaShape {
+        M16n16k16 = ".m16n16k16",
+        M32n8k16 = ".m32n8k16",
+        M8n32k16 = ".m8n32k16",
+        M16n16k8 = ".m16n16k8",
+        M8n8k4 = ".m8n8k4",
+        M8n8k32 = ".m8n8k32",
+        M8n8k128 = ".m8n8k128",
+    }
+);
+
 /// Generates, from one list of the modifier classes other than [`Flag`] (each with its
 /// [`Mods`] field and its name in messages): [`ModClass`], [`ModValue`], [`Mods`], and the
 /// functions that go between them. `Flag` is written out in each: its values are a set
@@ -476,6 +500,9 @@ mod_classes! {
     SrcSpace => src_space, "source state space";
     ALayout => a_layout, "layout of A";
     BLayout => b_layout, "layout of B";
+    WmmaOp => wmma_op, "wmma operation";
+    WmmaFrag => wmma_frag, "wmma fragment";
+    WmmaShape => wmma_shape, "wmma shape";
 }
 
 impl ModClass {
@@ -483,7 +510,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 27] = [
+    pub const INFERENCE_ORDER: [ModClass; 30] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -511,6 +538,9 @@ impl ModClass {
         ModClass::SrcSpace,
         ModClass::ALayout,
         ModClass::BLayout,
+        ModClass::WmmaOp,
+        ModClass::WmmaFrag,
+        ModClass::WmmaShape,
     ];
 
     pub fn from_name(s: &str) -> Option<ModClass> {

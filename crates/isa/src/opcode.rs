@@ -62,6 +62,8 @@ opcodes! {
     Mma = "mma", Elect = "elect",
     // mbarrier objects (PTX ISA 8.x §9.7.13.15)
     Mbarrier = "mbarrier",
+    // Warp-level matrix load/store/multiply-accumulate (PTX ISA 8.x §9.7.14.4)
+    Wmma = "wmma",
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ pub const TABLE_FILES: &[(&str, &str)] = &[
     ("control_sync.isa", include_str!("table/control_sync.isa")),
     ("video.isa", include_str!("table/video.isa")),
     ("modern.isa", include_str!("table/modern.isa")),
+    ("wmma.isa", include_str!("table/wmma.isa")),
 ];
 
 struct Table {

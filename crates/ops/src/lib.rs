@@ -22,3 +22,4 @@ pub mod prmt;
 pub mod tex;
 pub mod transcend;
 pub mod warp;
+pub mod wmma;
