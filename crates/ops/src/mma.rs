@@ -198,9 +198,16 @@ fn mma_m8n8k4_f16(
             let (r, col) = m8n8k4_acc_pos(d_f32, lane, i);
             let acc = sum_products(
                 cm[q][r][col],
-                bm[q].iter().enumerate().map(|(kk, brow)| (am[q][r][kk], brow[col])),
+                bm[q]
+                    .iter()
+                    .enumerate()
+                    .map(|(kk, brow)| (am[q][r][kk], brow[col])),
             );
-            let v = if d_f32 { round_f32(acc) } else { round_f16(acc) };
+            let v = if d_f32 {
+                round_f32(acc)
+            } else {
+                round_f16(acc)
+            };
             set_elem(out, i, d_bits, v);
         }
     }
@@ -273,7 +280,6 @@ pub(crate) fn set_elem(f: &mut Frag, i: usize, bits: u32, v: u64) {
         }
     }
 }
-
 
 /// `C + Σ_k A·B` as the floating-point shapes compute it: every product exact in f64 (the
 /// inputs have at most 24 significand bits), added to the running sum in the order given,

@@ -133,7 +133,12 @@ pub(crate) fn offset_of(l: Loc) -> u64 {
     }
 }
 
-pub(crate) fn load(cx: &mut Cx<'_, '_, '_>, m: &mut CtaMem<'_>, l: Loc, size: u64) -> Result<u128, Fault> {
+pub(crate) fn load(
+    cx: &mut Cx<'_, '_, '_>,
+    m: &mut CtaMem<'_>,
+    l: Loc,
+    size: u64,
+) -> Result<u128, Fault> {
     let layout = cx.env.layout;
     match l {
         Loc::Global(a) => m.global.load(a, size),

@@ -18,8 +18,12 @@ fn elems(op: Option<&Operand>) -> Vec<Operand> {
     }
 }
 
-fn shape_of(s: Option<WmmaShape>) -> Option<Shape> {
-    Some(match s? {
+/// A shape spelled alone in its row (`.m8n8k4`) decodes as `mma`'s flag of that spelling.
+fn shape_of(i: &ir::Inst) -> Option<Shape> {
+    if i.mods.has(Flag::M8n8k4) {
+        return Some(Shape::M8n8k4);
+    }
+    Some(match i.mods.wmma_shape? {
         WmmaShape::M16n16k16 => Shape::M16n16k16,
         WmmaShape::M32n8k16 => Shape::M32n8k16,
         WmmaShape::M8n32k16 => Shape::M8n32k16,
@@ -61,7 +65,7 @@ fn spec_of(i: &ir::Inst) -> Option<MmaSpec> {
         )
     };
     Some(MmaSpec {
-        shape: shape_of(i.mods.wmma_shape)?,
+        shape: shape_of(i)?,
         a,
         b,
         c,
@@ -132,7 +136,7 @@ pub(crate) fn run_wmma(
         return Ok(());
     }
     let load_op = i.mods.wmma_op == Some(WmmaOp::Load);
-    let shape = shape_of(i.mods.wmma_shape).ok_or_else(unsupported)?;
+    let shape = shape_of(i).ok_or_else(unsupported)?;
     let elem = elem_of(i.type_slot(0)).ok_or_else(unsupported)?;
     let operand = match i.mods.wmma_frag {
         Some(WmmaFrag::A) => ops::wmma::Operand::A,
@@ -180,7 +184,13 @@ pub(crate) fn run_wmma(
                 let v = load(&mut cx, m, at, size)? as u64;
                 *reg = (*reg & !(field << acc.shift)) | ((v & field) << acc.shift);
             } else {
-                store(&mut cx, m, at, size, u128::from((*reg >> acc.shift) & field))?;
+                store(
+                    &mut cx,
+                    m,
+                    at,
+                    size,
+                    u128::from((*reg >> acc.shift) & field),
+                )?;
             }
         }
         if load_op {

@@ -9,8 +9,12 @@ use isa::{ALayout, WmmaFrag as F, WmmaOp, WmmaShape as S};
 use ops::wmma::{Elem, MmaSpec, Operand, Shape};
 
 /// The executed shape of a `wmma` instruction (the sub-byte shapes are not in the table).
-pub(crate) fn shape_of(s: Option<S>) -> LResult<Shape> {
-    Ok(match s {
+/// A shape spelled alone in its row (`.m8n8k4`) decodes as `mma`'s flag of that spelling.
+pub(crate) fn shape_of(i: &ir::Inst) -> LResult<Shape> {
+    if i.mods.has(Flag::M8n8k4) {
+        return Ok(Shape::M8n8k4);
+    }
+    Ok(match i.mods.wmma_shape {
         Some(S::M16n16k16) => Shape::M16n16k16,
         Some(S::M32n8k16) => Shape::M32n8k16,
         Some(S::M8n32k16) => Shape::M8n32k16,
@@ -37,7 +41,7 @@ pub(crate) fn elem_of(t: Option<T>) -> LResult<Elem> {
 
 /// The types of a `wmma.mma`: `.dtype.ctype` for `.f16` A and B, else `.dtype.atype.btype.ctype`.
 pub(crate) fn mma_spec(i: &ir::Inst) -> LResult<MmaSpec> {
-    let shape = shape_of(i.mods.wmma_shape)?;
+    let shape = shape_of(i)?;
     let (d, a, b, c) = if i.type_slot(2).is_none() {
         let d = elem_of(i.type_slot(0))?;
         (d, Elem::F16, Elem::F16, elem_of(i.type_slot(1))?)
@@ -68,7 +72,7 @@ pub(crate) fn mma_spec(i: &ir::Inst) -> LResult<MmaSpec> {
 /// The fragment a `wmma.load`/`wmma.store` moves.
 pub(crate) fn frag_of(i: &ir::Inst) -> LResult<WmmaFrag> {
     Ok(WmmaFrag {
-        shape: shape_of(i.mods.wmma_shape)?,
+        shape: shape_of(i)?,
         operand: match i.mods.wmma_frag {
             Some(F::A) => Operand::A,
             Some(F::B) => Operand::B,
