@@ -652,7 +652,8 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
                     | Opcode::Ldmatrix
                     | Opcode::Stmatrix
                     | Opcode::Movmatrix
-            ) || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp");
+            ) || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp")
+                || form.opcode == Opcode::Wmma && form.syntax.starts_with("wmma.mma");
             for case in 0..cases {
                 let guarded = case % 2 == 1 && !unguarded;
                 let contended = case % 2 == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);
