@@ -79,7 +79,7 @@ impl Ty {
 /// negative for every third `n`.
 fn fval(n: usize) -> f64 {
     let v = (128 + n % 128) as f64 * 2f64.powi((n / 128) as i32 - 8);
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         -v
     } else {
         v
@@ -148,7 +148,7 @@ fn run_case(file: &str, case: &Case) {
     let c = |i: usize, j: usize| {
         if int {
             // Half the accumulators near the top of the range: `.satfinite` clamps them.
-            let base = if (i + j) % 2 == 0 {
+            let base = if (i + j).is_multiple_of(2) {
                 i32::MAX - 40_000
             } else {
                 -7

@@ -123,7 +123,7 @@ fn the_f32_accumulator_is_two_mma_sync_c_tiles() {
 /// A distinct value for each `n` with 8 significant bits.
 fn fval(n: usize) -> f64 {
     let v = (128 + n % 128) as f64 * 2f64.powi((n / 128) as i32 - 8);
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         -v
     } else {
         v
@@ -227,7 +227,7 @@ fn round_trip(spec: MmaSpec, layouts: [bool; 4], pad: usize) {
     };
     let cv = |i: usize, j: usize| {
         if int {
-            let base = if (i + j) % 2 == 0 {
+            let base = if (i + j).is_multiple_of(2) {
                 i32::MAX - 40_000
             } else {
                 -7
