@@ -67,7 +67,7 @@ pub use mods::{
     Geom, ModClass, ModValue, Mods, MulMode, PrefetchSize, PrmtMode, Rounding, Scope, Sem, ShfDir,
     ShflMode, Space, SrcSpace, TestpOp, TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode,
 };
-pub use mods::{WmmaFrag, WmmaOp, WmmaShape};
+pub use mods::{WmmaFrag, WmmaOp, WmmaShape, WmmaSubType, WmmaSubTypeB};
 pub use opcode::Opcode;
 pub use sreg::{lookup_special_reg, SpecialReg, SpecialRegInfo, SPECIAL_REGS};
 pub use table::{all_forms, forms_of, try_load, TABLE_FILES};

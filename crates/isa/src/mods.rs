@@ -390,6 +390,18 @@ spelled_enum!(
     }
 );
 
+spelled_enum!(
+    /// The sub-byte `wmma` element types (PTX ISA 8.x §9.7.14.4): 4-bit integers and single
+    /// bits, spelled where a type goes but not register types, so a modifier class.
+    WmmaSubType { S4 = ".s4", U4 = ".u4", B1 = ".b1" }
+);
+
+spelled_enum!(
+    /// B's sub-byte type in `wmma.mma`: its own class, so `.s4.s4` fills two slots (as
+    /// [`BLayout`]).
+    WmmaSubTypeB { S4 = ".s4", U4 = ".u4", B1 = ".b1" }
+);
+
 /// Generates, from one list of the modifier classes other than [`Flag`] (each with its
 /// [`Mods`] field and its name in messages): [`ModClass`], [`ModValue`], [`Mods`], and the
 /// functions that go between them. `Flag` is written out in each: its values are a set
@@ -503,6 +515,8 @@ mod_classes! {
     WmmaOp => wmma_op, "wmma operation";
     WmmaFrag => wmma_frag, "wmma fragment";
     WmmaShape => wmma_shape, "wmma shape";
+    WmmaSubType => wmma_sub_type, "sub-byte type";
+    WmmaSubTypeB => wmma_sub_type_b, "sub-byte type of B";
 }
 
 impl ModClass {
@@ -510,7 +524,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 30] = [
+    pub const INFERENCE_ORDER: [ModClass; 32] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -541,6 +555,8 @@ impl ModClass {
         ModClass::WmmaOp,
         ModClass::WmmaFrag,
         ModClass::WmmaShape,
+        ModClass::WmmaSubType,
+        ModClass::WmmaSubTypeB,
     ];
 
     pub fn from_name(s: &str) -> Option<ModClass> {

@@ -37,6 +37,10 @@ pub enum Shape {
     M8n32k16,
     M16n16k8,
     M8n8k4,
+    /// `.s4`/`.u4` A and B.
+    M8n8k32,
+    /// `.b1` A and B.
+    M8n8k128,
 }
 
 /// The element type of a fragment.
@@ -50,6 +54,9 @@ pub enum Elem {
     S8,
     U8,
     S32,
+    S4,
+    U4,
+    B1,
 }
 
 /// Which operand a fragment is: A (M x K), B (K x N) or the accumulator C/D (M x N).
@@ -68,6 +75,8 @@ pub fn dims(shape: Shape) -> (usize, usize, usize) {
         Shape::M8n32k16 => (8, 32, 16),
         Shape::M16n16k8 => (16, 16, 8),
         Shape::M8n8k4 => (8, 8, 4),
+        Shape::M8n8k32 => (8, 8, 32),
+        Shape::M8n8k128 => (8, 8, 128),
     }
 }
 
@@ -84,6 +93,8 @@ pub fn matrix_dims(shape: Shape, op: Operand) -> (usize, usize) {
 /// Bits of one element in memory and in a register.
 pub fn elem_bits(e: Elem) -> u32 {
     match e {
+        Elem::B1 => 1,
+        Elem::S4 | Elem::U4 => 4,
         Elem::S8 | Elem::U8 => 8,
         Elem::F16 | Elem::Bf16 => 16,
         Elem::Tf32 | Elem::F32 | Elem::S32 => 32,
@@ -128,6 +139,18 @@ fn tile_kind(op: Operand, e: Elem) -> MmaKind {
 /// Where element `i` of lane `lane`'s fragment sits: (row, column) of the operand's matrix.
 /// Elements are numbered across the registers, low bits first.
 pub fn position(shape: Shape, op: Operand, e: Elem, lane: usize, i: usize) -> (usize, usize) {
+    if matches!(shape, Shape::M8n8k32 | Shape::M8n8k128) {
+        // The sub-byte shapes are `mma.sync`'s m8n8k32/m8n8k128 (PTX ISA 8.x §9.7.14.5.11):
+        // A row groupID, columns threadID_in_group·(elements per register) + i; B the
+        // transpose; C row groupID, columns 2·threadID_in_group + i.
+        let (g, t) = (lane >> 2, lane % 4);
+        let per = per_reg(e);
+        return match op {
+            Operand::A => (g, t * per + i % per),
+            Operand::B => (t * per + i % per, g),
+            Operand::C => (g, t * 2 + i % 2),
+        };
+    }
     if shape == Shape::M8n32k16 {
         let (t_op, t_shape) = match op {
             Operand::A => (Operand::B, Shape::M32n8k16),
@@ -186,6 +209,26 @@ pub fn accesses(
     let stride = stride.map_or(if col_major { rows } else { cols } as u64, u64::from);
     let bits = elem_bits(e);
     let per = per_reg(e);
+    if bits < 8 {
+        // A sub-byte register's elements are consecutive in memory (A is row-major, B
+        // column-major): one 32-bit access from the first one's bit position.
+        return (0..regs(shape, op, e))
+            .map(|reg| {
+                let (r, c) = position(shape, op, e, lane, reg * per);
+                let idx = if col_major {
+                    c as u64 * stride + r as u64
+                } else {
+                    r as u64 * stride + c as u64
+                };
+                Access {
+                    reg,
+                    shift: 0,
+                    bytes: 4,
+                    offset: idx * u64::from(bits) / 8,
+                }
+            })
+            .collect();
+    }
     (0..regs(shape, op, e) * per)
         .map(|i| {
             let (r, c) = position(shape, op, e, lane, i);
@@ -215,6 +258,8 @@ pub struct MmaSpec {
     pub satfinite: bool,
     /// `.f64` only: the rounding of each fused multiply-add (`.rn` when not spelled).
     pub rnd: Rounding,
+    /// `.b1` only: `.and.popc` (else `.xor.popc`).
+    pub b1_and: bool,
 }
 
 /// The operand matrix the warp's fragments hold (element bits, zero where no lane holds
@@ -243,8 +288,19 @@ fn float_of(e: Elem, bits: u64) -> f64 {
         Elem::Tf32 => mma::tf32_value(bits),
         Elem::F32 => f64::from(f32::from_bits(bits as u32)),
         Elem::F64 => f64::from_bits(bits),
-        Elem::S8 | Elem::U8 => mma::int_value(bits, e == Elem::S8) as f64,
         Elem::S32 => f64::from(bits as u32 as i32),
+        _ => int_of(e, bits) as f64,
+    }
+}
+
+/// The value of an integer element: `.s8`/`.u8` as `mma`, `.s4` sign-extended, `.u4`/`.b1`
+/// as is.
+fn int_of(e: Elem, bits: u64) -> i64 {
+    match e {
+        Elem::S4 => ((bits as u8) << 4) as i8 as i64 >> 4,
+        Elem::U4 => (bits & 0xf) as i64,
+        Elem::B1 => (bits & 1) as i64,
+        _ => mma::int_value(bits, e == Elem::S8),
     }
 }
 
@@ -265,8 +321,13 @@ pub fn wmma_mma(spec: MmaSpec, a: &[Frag; 32], b: &[Frag; 32], c: &[Frag; 32]) -
                 Elem::S32 => {
                     let mut s = i64::from(cv as u32 as i32);
                     for kk in 0..k {
-                        s += mma::int_value(at(i, kk), spec.a == Elem::S8)
-                            * mma::int_value(bt(kk, j), spec.b == Elem::S8);
+                        s += if spec.a == Elem::B1 {
+                            // `.popc`: the bits of A's row and B's column, ANDed or XORed.
+                            let (x, y) = (at(i, kk) & 1, bt(kk, j) & 1);
+                            (if spec.b1_and { x & y } else { x ^ y }) as i64
+                        } else {
+                            int_of(spec.a, at(i, kk)) * int_of(spec.b, bt(kk, j))
+                        };
                     }
                     mma::int_result(s, spec.satfinite)
                 }

@@ -10,12 +10,14 @@ use ops::float::Rounding;
 use ops::mma::Frag;
 use ops::wmma::{accesses, matrix_dims, position, regs, wmma_mma, Elem, MmaSpec, Operand, Shape};
 
-const SHAPES: [Shape; 5] = [
+const SHAPES: [Shape; 7] = [
     Shape::M16n16k16,
     Shape::M32n8k16,
     Shape::M8n32k16,
     Shape::M16n16k8,
     Shape::M8n8k4,
+    Shape::M8n8k32,
+    Shape::M8n8k128,
 ];
 
 /// The element types each operand of a shape takes (PTX ISA 8.x §9.7.14.4.1).
@@ -24,6 +26,9 @@ fn types(shape: Shape, op: Operand) -> Vec<Elem> {
         (Shape::M16n16k8, Operand::C) => vec![Elem::F32],
         (Shape::M16n16k8, _) => vec![Elem::Tf32],
         (Shape::M8n8k4, _) => vec![Elem::F64],
+        (Shape::M8n8k32 | Shape::M8n8k128, Operand::C) => vec![Elem::S32],
+        (Shape::M8n8k32, _) => vec![Elem::S4, Elem::U4],
+        (Shape::M8n8k128, _) => vec![Elem::B1],
         (_, Operand::C) => vec![Elem::F16, Elem::F32, Elem::S32],
         _ => vec![Elem::F16, Elem::Bf16, Elem::S8, Elem::U8],
     }
@@ -31,6 +36,8 @@ fn types(shape: Shape, op: Operand) -> Vec<Elem> {
 
 fn bits(e: Elem) -> usize {
     match e {
+        Elem::B1 => 1,
+        Elem::S4 | Elem::U4 => 4,
         Elem::S8 | Elem::U8 => 8,
         Elem::F16 | Elem::Bf16 => 16,
         Elem::F64 => 64,
@@ -140,6 +147,8 @@ fn encode(e: Elem, v: f64) -> u64 {
         Elem::F64 => v.to_bits(),
         Elem::S8 => u64::from(v as i64 as i8 as u8),
         Elem::U8 => v as u64 & 0xff,
+        Elem::S4 | Elem::U4 => v as i64 as u64 & 0xf,
+        Elem::B1 => v as u64 & 1,
         Elem::S32 => u64::from(v as i64 as i32 as u32),
     }
 }
@@ -196,13 +205,17 @@ fn lay_out(
     e: Elem,
     f: impl Fn(usize, usize) -> f64,
 ) -> Vec<u8> {
-    let b = bits(e) / 8;
-    let mut mem = vec![0u8; ld * if col { cols } else { rows } * b];
+    let nb = bits(e);
+    let mut mem = vec![0u8; (ld * if col { cols } else { rows } * nb).div_ceil(8)];
     for r in 0..rows {
         for c in 0..cols {
-            let at = if col { c * ld + r } else { r * ld + c } * b;
+            let bit = if col { c * ld + r } else { r * ld + c } * nb;
             let v = encode(e, f(r, c));
-            mem[at..at + b].copy_from_slice(&v.to_le_bytes()[..b]);
+            for k in 0..nb {
+                if v >> k & 1 != 0 {
+                    mem[(bit + k) / 8] |= 1 << ((bit + k) % 8);
+                }
+            }
         }
     }
     mem
@@ -210,7 +223,7 @@ fn lay_out(
 
 fn round_trip(spec: MmaSpec, layouts: [bool; 4], pad: usize) {
     let shape = spec.shape;
-    let int = matches!(spec.a, Elem::S8 | Elem::U8);
+    let int = !matches!(spec.a, Elem::F16 | Elem::Bf16 | Elem::Tf32 | Elem::F64);
     let (m, n, k) = {
         let (m, kk) = matrix_dims(shape, Operand::A);
         (m, matrix_dims(shape, Operand::B).1, kk)
@@ -218,11 +231,17 @@ fn round_trip(spec: MmaSpec, layouts: [bool; 4], pad: usize) {
     let av = |i: usize, kk: usize| match spec.a {
         Elem::S8 => ((i * k + kk) as i64 * 37 % 256 - 128) as f64,
         Elem::U8 => ((i * k + kk) % 256) as f64,
+        Elem::S4 => ((i * k + kk) * 5 % 16) as f64 - 8.0,
+        Elem::U4 => ((i * k + kk) * 3 % 16) as f64,
+        Elem::B1 => ((i * k + kk) * 7 % 5 % 2) as f64,
         _ => fval(i * k + kk),
     };
     let bv = |kk: usize, j: usize| match spec.b {
         Elem::S8 => ((kk * n + j) as i64 * 53 % 256 - 128) as f64,
         Elem::U8 => ((kk * n + j) * 7 % 256) as f64,
+        Elem::S4 => ((kk * n + j) * 11 % 16) as f64 - 8.0,
+        Elem::U4 => ((kk * n + j) * 13 % 16) as f64,
+        Elem::B1 => ((kk * n + j) * 3 % 7 % 2) as f64,
         _ => fval(kk * n + j + 5),
     };
     let cv = |i: usize, j: usize| {
@@ -258,7 +277,11 @@ fn round_trip(spec: MmaSpec, layouts: [bool; 4], pad: usize) {
         for j in 0..n {
             let mut exact = cv(i, j);
             for kk in 0..k {
-                exact += av(i, kk) * bv(kk, j);
+                exact += match (spec.a, spec.b1_and) {
+                    (Elem::B1, true) => av(i, kk) * bv(kk, j),
+                    (Elem::B1, false) => (av(i, kk) - bv(kk, j)).abs(),
+                    _ => av(i, kk) * bv(kk, j),
+                };
             }
             let want = match spec.d {
                 Elem::F16 => f16::from_f64(exact).to_f64(),
@@ -331,10 +354,41 @@ fn load_mma_store_gives_the_reference_gemm_for_every_form_and_layout() {
             d,
             satfinite,
             rnd: Rounding::Rn,
+            b1_and: false,
         };
         for l in 0..16u32 {
             let layouts = [l & 1 != 0, l & 2 != 0, l & 4 != 0, l & 8 != 0];
             round_trip(spec, layouts, (l % 3 * 8) as usize);
+        }
+    }
+}
+
+#[test]
+fn sub_byte_load_mma_store_gives_the_reference_gemm() {
+    // A row-major, B column-major (the only layouts the sub-byte forms have); C and D both ways;
+    // padding keeps each register's 32 bits whole.
+    for (shape, e, b1_and, pad) in [
+        (Shape::M8n8k32, Elem::S4, false, 8),
+        (Shape::M8n8k32, Elem::U4, false, 16),
+        (Shape::M8n8k128, Elem::B1, false, 32),
+        (Shape::M8n8k128, Elem::B1, true, 64),
+    ] {
+        for satfinite in [false, true] {
+            let spec = MmaSpec {
+                shape,
+                a: e,
+                b: e,
+                c: Elem::S32,
+                d: Elem::S32,
+                satfinite,
+                rnd: Rounding::Rn,
+                b1_and,
+            };
+            for l in 0..4u32 {
+                let cd = [l & 1 != 0, l & 2 != 0];
+                round_trip(spec, [false, true, cd[0], cd[1]], pad);
+                round_trip(spec, [false, true, cd[0], cd[1]], 0);
+            }
         }
     }
 }
@@ -351,6 +405,7 @@ fn nan_and_infinity_inputs_give_the_canonical_nan() {
         d: Elem::F32,
         satfinite: false,
         rnd: Rounding::Rn,
+        b1_and: false,
     };
     let ma = lay_out(16, 16, false, 16, Elem::F16, |r, c| {
         if (r, c) == (0, 0) {

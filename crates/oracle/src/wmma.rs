@@ -29,7 +29,8 @@ fn shape_of(i: &ir::Inst) -> Option<Shape> {
         WmmaShape::M8n32k16 => Shape::M8n32k16,
         WmmaShape::M16n16k8 => Shape::M16n16k8,
         WmmaShape::M8n8k4 => Shape::M8n8k4,
-        _ => return None,
+        WmmaShape::M8n8k32 => Shape::M8n8k32,
+        WmmaShape::M8n8k128 => Shape::M8n8k128,
     })
 }
 
@@ -47,9 +48,26 @@ fn elem_of(t: Option<Type>) -> Option<Elem> {
     })
 }
 
+/// A sub-byte element type (`.s4`, `.u4`, `.b1`), spelled as a modifier.
+fn sub_elem(s: &str) -> Elem {
+    match s {
+        ".s4" => Elem::S4,
+        ".u4" => Elem::U4,
+        _ => Elem::B1,
+    }
+}
+
 /// `.dtype.ctype` for `.f16` A and B, else `.dtype.atype.btype.ctype`.
 fn spec_of(i: &ir::Inst) -> Option<MmaSpec> {
-    let (d, a, b, c) = if i.type_slot(2).is_none() {
+    let sub = (i.mods.wmma_sub_type, i.mods.wmma_sub_type_b);
+    let (d, a, b, c) = if let (Some(a), Some(b)) = sub {
+        (
+            elem_of(i.type_slot(0))?,
+            sub_elem(a.spelling()),
+            sub_elem(b.spelling()),
+            elem_of(i.type_slot(1))?,
+        )
+    } else if i.type_slot(2).is_none() {
         (
             elem_of(i.type_slot(0))?,
             Elem::F16,
@@ -77,6 +95,7 @@ fn spec_of(i: &ir::Inst) -> Option<MmaSpec> {
             Some(isa::Rounding::Rp) => ops::float::Rounding::Rp,
             _ => ops::float::Rounding::Rn,
         },
+        b1_and: i.mods.bool_op == Some(isa::BoolOp::And),
     })
 }
 
@@ -137,7 +156,10 @@ pub(crate) fn run_wmma(
     }
     let load_op = i.mods.wmma_op == Some(WmmaOp::Load);
     let shape = shape_of(i).ok_or_else(unsupported)?;
-    let elem = elem_of(i.type_slot(0)).ok_or_else(unsupported)?;
+    let elem = match i.mods.wmma_sub_type {
+        Some(t) => sub_elem(t.spelling()),
+        None => elem_of(i.type_slot(0)).ok_or_else(unsupported)?,
+    };
     let operand = match i.mods.wmma_frag {
         Some(WmmaFrag::A) => ops::wmma::Operand::A,
         Some(WmmaFrag::B) => ops::wmma::Operand::B,
@@ -150,7 +172,11 @@ pub(crate) fn run_wmma(
     };
     let regs = elems(i.operands.get(rk));
     let ty = reg_type(elem);
-    for &j in group {
+    // Lanes move their elements in lane order (as the executor does), so overlapping stores
+    // (a stride shorter than a row) leave the same bytes whatever order the threads arrived in.
+    let mut order = group.to_vec();
+    order.sort_by_key(|&j| threads[j].lane());
+    for j in order {
         let stride = match i.operands.get(2) {
             Some(op) => Some(threads[j].src(env, op, Type::U32)? as u32),
             None => None,

@@ -20,6 +20,8 @@ pub(crate) fn shape_of(i: &ir::Inst) -> LResult<Shape> {
         Some(S::M8n32k16) => Shape::M8n32k16,
         Some(S::M16n16k8) => Shape::M16n16k8,
         Some(S::M8n8k4) => Shape::M8n8k4,
+        Some(S::M8n8k32) => Shape::M8n8k32,
+        Some(S::M8n8k128) => Shape::M8n8k128,
         _ => return Err("this wmma shape is not executed".into()),
     })
 }
@@ -39,10 +41,27 @@ pub(crate) fn elem_of(t: Option<T>) -> LResult<Elem> {
     })
 }
 
+/// A sub-byte element type (`.s4`, `.u4`, `.b1`), spelled as a modifier.
+fn sub_elem(s: &str) -> Elem {
+    match s {
+        ".s4" => Elem::S4,
+        ".u4" => Elem::U4,
+        _ => Elem::B1,
+    }
+}
+
 /// The types of a `wmma.mma`: `.dtype.ctype` for `.f16` A and B, else `.dtype.atype.btype.ctype`.
 pub(crate) fn mma_spec(i: &ir::Inst) -> LResult<MmaSpec> {
     let shape = shape_of(i)?;
-    let (d, a, b, c) = if i.type_slot(2).is_none() {
+    let sub = (i.mods.wmma_sub_type, i.mods.wmma_sub_type_b);
+    let (d, a, b, c) = if let (Some(a), Some(b)) = sub {
+        (
+            elem_of(i.type_slot(0))?,
+            sub_elem(a.spelling()),
+            sub_elem(b.spelling()),
+            elem_of(i.type_slot(1))?,
+        )
+    } else if i.type_slot(2).is_none() {
         let d = elem_of(i.type_slot(0))?;
         (d, Elem::F16, Elem::F16, elem_of(i.type_slot(1))?)
     } else {
@@ -66,6 +85,7 @@ pub(crate) fn mma_spec(i: &ir::Inst) -> LResult<MmaSpec> {
             Some(isa::Rounding::Rp) => ops::float::Rounding::Rp,
             _ => ops::float::Rounding::Rn,
         },
+        b1_and: i.mods.bool_op == Some(isa::BoolOp::And),
     })
 }
 
@@ -78,7 +98,10 @@ pub(crate) fn frag_of(i: &ir::Inst) -> LResult<WmmaFrag> {
             Some(F::B) => Operand::B,
             _ => Operand::C,
         },
-        elem: elem_of(i.type_slot(0))?,
+        elem: match i.mods.wmma_sub_type {
+            Some(t) => sub_elem(t.spelling()),
+            None => elem_of(i.type_slot(0))?,
+        },
         col_major: i.mods.a_layout == Some(ALayout::Col),
     })
 }
