@@ -1,3 +1,8 @@
+# nvrtc.py with the headers nvcuda::wmma needs: `python3 nvrtc_wmma.py file.cu 80 [-DSM80]`.
+# <mma.h> is not one of NVRTC's built-in headers: it is taken from the nvidia-cuda-nvcc-cu12
+# 12.9 wheel (include/crt/mma.h, which warns that it is internal), and the cuda_fp16.h /
+# cuda_bf16.h it includes from a CUDA 12 header set (here numba-cuda's copy). Extra arguments
+# are passed to NVRTC. Used for wmma.cu (sm_70 and sm_80) and igemm_sm80.cu.
 import ctypes, sys
 lib = ctypes.CDLL("/tmp/modern-tools/nvrtc/nvidia/cuda_nvrtc/lib/libnvrtc.so.12")
 src = open(sys.argv[1]).read().encode()
