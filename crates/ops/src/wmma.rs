@@ -204,47 +204,39 @@ pub fn accesses(
     col_major: bool,
     stride: Option<u32>,
     lane: usize,
-) -> Vec<Access> {
+) -> impl Iterator<Item = Access> {
     let (rows, cols) = matrix_dims(shape, op);
     let stride = stride.map_or(if col_major { rows } else { cols } as u64, u64::from);
     let bits = elem_bits(e);
     let per = per_reg(e);
-    if bits < 8 {
-        // A sub-byte register's elements are consecutive in memory (A is row-major, B
-        // column-major): one 32-bit access from the first one's bit position.
-        return (0..regs(shape, op, e))
-            .map(|reg| {
-                let (r, c) = position(shape, op, e, lane, reg * per);
-                let idx = if col_major {
-                    c as u64 * stride + r as u64
-                } else {
-                    r as u64 * stride + c as u64
-                };
-                Access {
-                    reg,
-                    shift: 0,
-                    bytes: 4,
-                    offset: idx * u64::from(bits) / 8,
-                }
-            })
-            .collect();
-    }
-    (0..regs(shape, op, e) * per)
-        .map(|i| {
-            let (r, c) = position(shape, op, e, lane, i);
-            let idx = if col_major {
-                c as u64 * stride + r as u64
-            } else {
-                r as u64 * stride + c as u64
-            };
+    // A sub-byte register's elements are consecutive in memory (A is row-major, B
+    // column-major): one 32-bit access per register, from its first element's bit position.
+    let sub = bits < 8;
+    let n = regs(shape, op, e) * if sub { 1 } else { per };
+    (0..n).map(move |i| {
+        let first = if sub { i * per } else { i };
+        let (r, c) = position(shape, op, e, lane, first);
+        let idx = if col_major {
+            c as u64 * stride + r as u64
+        } else {
+            r as u64 * stride + c as u64
+        };
+        if sub {
+            Access {
+                reg: i,
+                shift: 0,
+                bytes: 4,
+                offset: idx * u64::from(bits) / 8,
+            }
+        } else {
             Access {
                 reg: i / per,
                 shift: (i % per) as u32 * bits,
                 bytes: bits / 8,
                 offset: idx * u64::from(bits / 8),
             }
-        })
-        .collect()
+        }
+    })
 }
 
 /// The types and modifiers of one `wmma.mma`.
@@ -262,23 +254,44 @@ pub struct MmaSpec {
     pub b1_and: bool,
 }
 
+/// The most elements an operand has (A of m8n8k128: 8 x 128 bits; B: 128 x 8).
+const MAX_ELEMS: usize = 1024;
+
+/// One operand's matrix, row-major in a fixed buffer (the crate allocates nothing).
+struct Matrix {
+    cols: usize,
+    data: [u64; MAX_ELEMS],
+}
+
+impl Matrix {
+    fn at(&self, r: usize, c: usize) -> u64 {
+        self.data.get(r * self.cols + c).copied().unwrap_or(0)
+    }
+}
+
 /// The operand matrix the warp's fragments hold (element bits, zero where no lane holds
 /// one); of duplicated elements, the first copy counts.
-fn gather(shape: Shape, op: Operand, e: Elem, frags: &[Frag; 32]) -> Vec<Vec<u64>> {
+fn gather(shape: Shape, op: Operand, e: Elem, frags: &[Frag; 32]) -> Matrix {
     let (rows, cols) = matrix_dims(shape, op);
-    let mut m = vec![vec![None; cols]; rows];
+    let mut m = Matrix {
+        cols,
+        data: [0; MAX_ELEMS],
+    };
+    let mut seen = [false; MAX_ELEMS];
     let bits = elem_bits(e);
     for (lane, f) in frags.iter().enumerate() {
         for i in 0..regs(shape, op, e) * per_reg(e) {
             let (r, c) = position(shape, op, e, lane, i);
-            if let Some(x) = m.get_mut(r).and_then(|row| row.get_mut(c)) {
-                x.get_or_insert(mma::elem(f, i, bits));
+            let k = r * cols + c;
+            if r < rows && c < cols && !seen.get(k).copied().unwrap_or(true) {
+                if let (Some(x), Some(s)) = (m.data.get_mut(k), seen.get_mut(k)) {
+                    *x = mma::elem(f, i, bits);
+                    *s = true;
+                }
             }
         }
     }
-    m.into_iter()
-        .map(|row| row.into_iter().map(|x| x.unwrap_or(0)).collect())
-        .collect()
+    m
 }
 
 fn float_of(e: Elem, bits: u64) -> f64 {
@@ -311,12 +324,18 @@ pub fn wmma_mma(spec: MmaSpec, a: &[Frag; 32], b: &[Frag; 32], c: &[Frag; 32]) -
     let am = gather(spec.shape, Operand::A, spec.a, a);
     let bm = gather(spec.shape, Operand::B, spec.b, b);
     let cm = gather(spec.shape, Operand::C, spec.c, c);
-    let at = |i: usize, kk: usize| am.get(i).and_then(|r| r.get(kk)).copied().unwrap_or(0);
-    let bt = |kk: usize, j: usize| bm.get(kk).and_then(|r| r.get(j)).copied().unwrap_or(0);
-    let mut dm = vec![vec![0u64; n]; m];
-    for (i, row) in dm.iter_mut().enumerate() {
-        for (j, out) in row.iter_mut().enumerate() {
-            let cv = cm.get(i).and_then(|r| r.get(j)).copied().unwrap_or(0);
+    let at = |i: usize, kk: usize| am.at(i, kk);
+    let bt = |kk: usize, j: usize| bm.at(kk, j);
+    let mut dm = Matrix {
+        cols: n,
+        data: [0; MAX_ELEMS],
+    };
+    for i in 0..m {
+        for j in 0..n {
+            let cv = cm.at(i, j);
+            let Some(out) = dm.data.get_mut(i * n + j) else {
+                continue;
+            };
             *out = match spec.d {
                 Elem::S32 => {
                     let mut s = i64::from(cv as u32 as i32);
@@ -366,8 +385,7 @@ pub fn wmma_mma(spec: MmaSpec, a: &[Frag; 32], b: &[Frag; 32], c: &[Frag; 32]) -
     for (lane, out) in d.iter_mut().enumerate() {
         for i in 0..regs(spec.shape, Operand::C, spec.d) * per_reg(spec.d) {
             let (r, col) = position(spec.shape, Operand::C, spec.d, lane, i);
-            let v = dm.get(r).and_then(|row| row.get(col)).copied().unwrap_or(0);
-            mma::set_elem(out, i, bits, v);
+            mma::set_elem(out, i, bits, dm.at(r, col));
         }
     }
     d
