@@ -119,7 +119,9 @@ pub(crate) fn run_wmma(
         return Ok(());
     };
     if i.mods.wmma_op == Some(WmmaOp::Mma) {
-        let spec = spec_of(i).ok_or_else(unsupported)?;
+        let spec = spec_of(i)
+            .filter(|s| !(s.satfinite && matches!(s.d, Elem::F16 | Elem::F32)))
+            .ok_or_else(unsupported)?;
         let (w, func) = (threads[first].warp(), threads[first].frame().func);
         let warp: Vec<usize> = (0..threads.len())
             .filter(|&j| {

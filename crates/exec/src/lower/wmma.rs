@@ -113,6 +113,13 @@ impl Lowerer<'_> {
         let m = match i.mods.wmma_op {
             Some(WmmaOp::Mma) => {
                 let spec = mma_spec(i)?;
+                if spec.satfinite && matches!(spec.d, Elem::F16 | Elem::F32) {
+                    // PTX before 6.5 only; ptxas 12.9 warns its result "may be unexpected on
+                    // sm_70 and later", and the manual no longer says what it computes.
+                    return Err("wmma.mma .satfinite with floating-point accumulators \
+                                (PTX < 6.5, deprecated) is checked but not executed"
+                        .into());
+                }
                 let w = |t: Elem| t == Elem::F64;
                 MatrixOp::Wmma {
                     spec,
