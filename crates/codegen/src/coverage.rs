@@ -80,7 +80,7 @@ pub fn status(op: Opcode) -> Status {
         Vmad => NotSupported("the table has no VMAD row yet (envydis' entry has product signs, .PO and a result shift the table does not encode), so no translation could be proven"),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match
         | Nanosleep => NotSupported("requires sm_30 or later: sm_20 has no instruction for it"),
-        Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier => {
+        Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier | Wmma => {
             NotSupported("requires sm_70 or later: sm_20 has no instruction for it")
         }
         Wgmma | Tcgen05 => NotSupported("requires sm_90a/sm_100a: sm_20 has no instruction for it"),

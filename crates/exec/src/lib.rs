@@ -62,6 +62,7 @@ mod spin;
 mod step;
 mod tex;
 mod warp;
+mod wmma;
 
 pub use cta::{LaunchStats, MAX_CTA_THREADS, MAX_GRID_THREADS};
 pub use error::{Access, BarrierWaiter, ExecError, Fault, FaultKind, LoadError, MemberProblem};

@@ -12,7 +12,7 @@ use ops::mma::Frag;
 
 impl Warp {
     /// One lane's registers of an operand, as an `ops::mma` fragment.
-    fn frag(&self, regs: &[Reg], lane: usize) -> Frag {
+    pub(crate) fn frag(&self, regs: &[Reg], lane: usize) -> Frag {
         let mut f = [0u64; 8];
         for (x, r) in f.iter_mut().zip(regs) {
             *x = self.get(*r, lane);
@@ -64,6 +64,9 @@ impl Warp {
                     addr,
                     regs,
                 } => self.exec_ldst_matrix(ctx, shared, *load, *trans, *space, addr, regs, mask),
+                MatrixOp::WmmaLdSt { .. } | MatrixOp::Wmma { .. } => {
+                    self.exec_wmma(ctx, shared, m, mask)
+                }
             },
             Op::CpAsync {
                 dst,

@@ -907,6 +907,33 @@ pub enum MatrixOp {
         d: Reg,
         a: Reg,
     },
+    /// `wmma.load` (`load`) or `wmma.store` of one fragment (crate::wmma; layout in
+    /// `ops::wmma`): each lane moves its own elements from or to its own address.
+    WmmaLdSt {
+        load: bool,
+        frag: WmmaFrag,
+        space: Space,
+        addr: Addr,
+        stride: Option<S32>,
+        regs: Vec<Reg>,
+    },
+    /// `wmma.mma` (crate::wmma; arithmetic in `ops::wmma`).
+    Wmma {
+        spec: ops::wmma::MmaSpec,
+        d: Vec<Reg>,
+        a: Vec<Reg>,
+        b: Vec<Reg>,
+        c: Vec<Reg>,
+    },
+}
+
+/// The fragment a `wmma.load`/`wmma.store` moves: shape, operand, element type, layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WmmaFrag {
+    pub shape: ops::wmma::Shape,
+    pub operand: ops::wmma::Operand,
+    pub elem: ops::wmma::Elem,
+    pub col_major: bool,
 }
 
 /// What an `mbarrier` instruction does to its object (semantics in `ops::mbarrier`).

@@ -33,6 +33,10 @@ const NOT_RUNNABLE_FORMS: &[(&str, &[&str], &str)] = &[
         &[""],
         "checked but not executed: no model of tcgen05 tensor memory",
     ),
+    ("wmma", &[".f16.f16.satfinite"], "floating-point wmma.mma .satfinite (PTX < 6.5, deprecated): what it computes is not specified"),
+    ("wmma", &[".f32.f16.satfinite"], "floating-point wmma.mma .satfinite (PTX < 6.5, deprecated): what it computes is not specified"),
+    ("wmma", &[".f16.f32.satfinite"], "floating-point wmma.mma .satfinite (PTX < 6.5, deprecated): what it computes is not specified"),
+    ("wmma", &[".f32.f32.satfinite"], "floating-point wmma.mma .satfinite (PTX < 6.5, deprecated): what it computes is not specified"),
 ];
 
 fn not_runnable(form: &Form, line: &str) -> bool {

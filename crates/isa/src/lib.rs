@@ -69,6 +69,7 @@ pub use mods::{
     Rounding, Scope, Sem, ShfDir, ShflMode, Space, SrcSpace, Tcgen05Completion, TensorOp, TestpOp,
     TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode, WgmmaShape,
 };
+pub use mods::{WmmaFrag, WmmaOp, WmmaShape, WmmaSubType, WmmaSubTypeB};
 pub use opcode::Opcode;
 pub use sreg::{lookup_special_reg, SpecialReg, SpecialRegInfo, SPECIAL_REGS};
 pub use table::{all_forms, forms_of, try_load, TABLE_FILES};

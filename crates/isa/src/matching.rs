@@ -16,7 +16,6 @@ pub const NOT_SUPPORTED: &[&str] = &[
     "suq",
     "tld4",
     "istypep",
-    "wmma",
     "multimem",
     "tensormap",
     "getctarank",

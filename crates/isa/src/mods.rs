@@ -368,6 +368,42 @@ spelled_enum!(
     BLayout { Row = ".row", Col = ".col" }
 );
 
+spelled_enum!(
+    /// What a `wmma` instruction does (PTX ISA 8.x §9.7.14.4): `wmma.load`, `.store`, `.mma`.
+    WmmaOp { Load = ".load", Store = ".store", Mma = ".mma" }
+);
+
+spelled_enum!(
+    /// Which `wmma` fragment a load or store moves: A, B, C or D.
+    WmmaFrag { A = ".a", B = ".b", C = ".c", D = ".d" }
+);
+
+spelled_enum!(
+    /// The `wmma` shapes (PTX ISA 8.x §9.7.14.4.1): a class of their own, so `.m8n8k4` here
+    /// does not clash with `mma`'s flag of the same spelling.
+    WmmaShape {
+        M16n16k16 = ".m16n16k16",
+        M32n8k16 = ".m32n8k16",
+        M8n32k16 = ".m8n32k16",
+        M16n16k8 = ".m16n16k8",
+        M8n8k4 = ".m8n8k4",
+        M8n8k32 = ".m8n8k32",
+        M8n8k128 = ".m8n8k128",
+    }
+);
+
+spelled_enum!(
+    /// The sub-byte `wmma` element types (PTX ISA 8.x §9.7.14.4): 4-bit integers and single
+    /// bits, spelled where a type goes but not register types, so a modifier class.
+    WmmaSubType { S4 = ".s4", U4 = ".u4", B1 = ".b1" }
+);
+
+spelled_enum!(
+    /// B's sub-byte type in `wmma.mma`: its own class, so `.s4.s4` fills two slots (as
+    /// [`BLayout`]).
+    WmmaSubTypeB { S4 = ".s4", U4 = ".u4", B1 = ".b1" }
+);
+
 /// Generates, from one list of the modifier classes other than [`Flag`] (each with its
 /// [`Mods`] field and its name in messages): [`ModClass`], [`ModValue`], [`Mods`], and the
 /// functions that go between them. `Flag` is written out in each: its values are a set
@@ -483,6 +519,11 @@ mod_classes! {
     CtaGroup => cta_group, "CTA group";
     Tcgen05Completion => tcgen05_completion, "completion";
     Multicast => multicast, "multicast";
+    WmmaOp => wmma_op, "wmma operation";
+    WmmaFrag => wmma_frag, "wmma fragment";
+    WmmaShape => wmma_shape, "wmma shape";
+    WmmaSubType => wmma_sub_type, "sub-byte type";
+    WmmaSubTypeB => wmma_sub_type_b, "sub-byte type of B";
 }
 
 impl ModClass {
@@ -490,7 +531,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 32] = [
+    pub const INFERENCE_ORDER: [ModClass; 37] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -523,6 +564,11 @@ impl ModClass {
         ModClass::CtaGroup,
         ModClass::Tcgen05Completion,
         ModClass::Multicast,
+        ModClass::WmmaOp,
+        ModClass::WmmaFrag,
+        ModClass::WmmaShape,
+        ModClass::WmmaSubType,
+        ModClass::WmmaSubTypeB,
     ];
 
     pub fn from_name(s: &str) -> Option<ModClass> {

@@ -65,6 +65,8 @@ opcodes! {
     // Warpgroup and fifth-generation tensor-core instructions, checked but not executed
     // (PTX ISA 8.x §9.7.15, §9.7.16)
     Wgmma = "wgmma", Tcgen05 = "tcgen05",
+    // Warp-level matrix load/store/multiply-accumulate (PTX ISA 8.x §9.7.14.4)
+    Wmma = "wmma",
 }
 
 #[cfg(test)]

@@ -23,3 +23,4 @@ pub mod prmt;
 pub mod tex;
 pub mod transcend;
 pub mod warp;
+pub mod wmma;

@@ -208,20 +208,17 @@ fn mma_m8n8k4_f16(
         let q = quad_pair(lane);
         for i in 0..8 {
             let (r, col) = m8n8k4_acc_pos(d_f32, lane, i);
-            let mut acc = cm[q][r][col];
-            for (kk, brow) in bm[q].iter().enumerate() {
-                acc += am[q][r][kk] * brow[col];
-            }
+            let acc = sum_products(
+                cm[q][r][col],
+                bm[q]
+                    .iter()
+                    .enumerate()
+                    .map(|(kk, brow)| (am[q][r][kk], brow[col])),
+            );
             let v = if d_f32 {
-                if acc.is_nan() {
-                    u64::from(NAN_F32)
-                } else {
-                    u64::from((acc as f32).to_bits())
-                }
-            } else if acc.is_nan() {
-                u64::from(NAN_H)
+                round_f32(acc)
             } else {
-                u64::from(f64_to_h(acc, HalfFormat::F16, crate::float::Rounding::Rn))
+                round_f16(acc)
             };
             set_elem(out, i, d_bits, v);
         }
@@ -274,7 +271,7 @@ pub fn c_pos(kind: MmaKind, lane: usize, i: usize) -> (usize, usize) {
     }
 }
 
-fn elem(f: &Frag, i: usize, bits: u32) -> u64 {
+pub(crate) fn elem(f: &Frag, i: usize, bits: u32) -> u64 {
     if bits == 64 {
         return f.get(i).copied().unwrap_or(0);
     }
@@ -283,7 +280,7 @@ fn elem(f: &Frag, i: usize, bits: u32) -> u64 {
     (reg >> ((i % per) as u32 * bits)) & ((1u64 << bits) - 1)
 }
 
-fn set_elem(f: &mut Frag, i: usize, bits: u32, v: u64) {
+pub(crate) fn set_elem(f: &mut Frag, i: usize, bits: u32, v: u64) {
     let per = if bits == 64 { 1 } else { 32 / bits as usize };
     if let Some(reg) = f.get_mut(i / per) {
         if bits == 64 {
@@ -296,7 +293,48 @@ fn set_elem(f: &mut Frag, i: usize, bits: u32, v: u64) {
     }
 }
 
-fn tf32_value(bits: u64) -> f64 {
+/// `C + Σ_k A·B` as the floating-point shapes compute it: every product exact in f64 (the
+/// inputs have at most 24 significand bits), added to the running sum in the order given,
+/// each addition rounded to nearest-even f64. One definition for `mma` and `wmma`.
+pub(crate) fn sum_products(c: f64, terms: impl Iterator<Item = (f64, f64)>) -> f64 {
+    let mut acc = c;
+    for (a, b) in terms {
+        acc += a * b;
+    }
+    acc
+}
+
+/// The f64 sum rounded once to `.f32` (nearest-even); a NaN is the canonical NaN.
+pub(crate) fn round_f32(acc: f64) -> u64 {
+    if acc.is_nan() {
+        u64::from(NAN_F32)
+    } else {
+        u64::from((acc as f32).to_bits())
+    }
+}
+
+/// The f64 sum rounded once to `.f16` (nearest-even); a NaN is the canonical NaN.
+pub(crate) fn round_f16(acc: f64) -> u64 {
+    if acc.is_nan() {
+        u64::from(NAN_H)
+    } else {
+        u64::from(f64_to_h(acc, HalfFormat::F16, crate::float::Rounding::Rn))
+    }
+}
+
+/// An exact integer sum as the `.s32` result: wrapped, or clamped with `.satfinite`.
+pub(crate) fn int_result(s: i64, satfinite: bool) -> u64 {
+    let r = if satfinite {
+        s.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    } else {
+        s as i32
+    };
+    u64::from(r as u32)
+}
+
+/// The value of a `.tf32` operand: an f32 bit pattern whose low 13 significand bits are
+/// ignored.
+pub(crate) fn tf32_value(bits: u64) -> f64 {
     f64::from(f32::from_bits((bits as u32) & 0xffff_e000))
 }
 
@@ -316,7 +354,8 @@ fn float_value(kind: MmaKind, bits: u64, is_c: bool) -> f64 {
     }
 }
 
-fn int_value(bits: u64, signed: bool) -> i64 {
+/// The value of an 8-bit integer element.
+pub(crate) fn int_value(bits: u64, signed: bool) -> i64 {
     if signed {
         i64::from(bits as u8 as i8)
     } else {
@@ -382,12 +421,7 @@ pub fn mma_sync(
                     for kk in 0..k {
                         s += int_value(am[i][kk], a_signed) * int_value(bm[kk][j], b_signed);
                     }
-                    let r = if satfinite {
-                        s.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-                    } else {
-                        s as i32
-                    };
-                    u64::from(r as u32)
+                    int_result(s, satfinite)
                 }
                 MmaKind::F8 {
                     a: fa,
@@ -397,21 +431,24 @@ pub fn mma_sync(
                 } => {
                     // As the .f16 shapes: exact products summed in f64 in k order after C,
                     // one rounding to the accumulator type.
-                    let mut acc = if f16_acc {
+                    let c0 = if f16_acc {
                         h_to_f64(cm[i][j] as u16, HalfFormat::F16)
                     } else {
                         f64::from(f32::from_bits(cm[i][j] as u32))
                     };
-                    for kk in 0..k {
-                        acc += fp8::to_f64(am[i][kk] as u8, fa) * fp8::to_f64(bm[kk][j] as u8, fb);
-                    }
-                    match (acc.is_nan(), f16_acc) {
-                        (true, true) => u64::from(NAN_H),
-                        (true, false) => u64::from(NAN_F32),
-                        (false, true) => {
-                            u64::from(f64_to_h(acc, HalfFormat::F16, crate::float::Rounding::Rn))
-                        }
-                        (false, false) => u64::from((acc as f32).to_bits()),
+                    let acc = sum_products(
+                        c0,
+                        (0..k).map(|kk| {
+                            (
+                                fp8::to_f64(am[i][kk] as u8, fa),
+                                fp8::to_f64(bm[kk][j] as u8, fb),
+                            )
+                        }),
+                    );
+                    if f16_acc {
+                        round_f16(acc)
+                    } else {
+                        round_f32(acc)
                     }
                 }
                 MmaKind::M8n8k4F64 => {
@@ -426,21 +463,19 @@ pub fn mma_sync(
                     }
                 }
                 _ => {
-                    let mut acc = float_value(kind, cm[i][j], true);
-                    for kk in 0..k {
-                        acc += float_value(kind, am[i][kk], false)
-                            * float_value(kind, bm[kk][j], false);
-                    }
+                    let acc = sum_products(
+                        float_value(kind, cm[i][j], true),
+                        (0..k).map(|kk| {
+                            (
+                                float_value(kind, am[i][kk], false),
+                                float_value(kind, bm[kk][j], false),
+                            )
+                        }),
+                    );
                     if kind == MmaKind::M16n8k16F16 {
-                        if acc.is_nan() {
-                            u64::from(NAN_H)
-                        } else {
-                            u64::from(f64_to_h(acc, HalfFormat::F16, crate::float::Rounding::Rn))
-                        }
-                    } else if acc.is_nan() {
-                        u64::from(NAN_F32)
+                        round_f16(acc)
                     } else {
-                        u64::from((acc as f32).to_bits())
+                        round_f32(acc)
                     }
                 }
             };

@@ -32,6 +32,7 @@ mod thread;
 mod value;
 mod video;
 mod warp;
+mod wmma;
 
 pub use fault::Fault;
 pub use memory::Memory;

@@ -114,7 +114,7 @@ fn generic(cx: &Cx<'_, '_, '_>, at: u64) -> Loc {
     }
 }
 
-fn check_align(at: u64, size: u64) -> Result<(), Fault> {
+pub(crate) fn check_align(at: u64, size: u64) -> Result<(), Fault> {
     if size > 1 && !at.is_multiple_of(size) {
         Err(Fault::Misaligned { addr: at, size })
     } else {
@@ -122,7 +122,7 @@ fn check_align(at: u64, size: u64) -> Result<(), Fault> {
     }
 }
 
-fn offset_of(l: Loc) -> u64 {
+pub(crate) fn offset_of(l: Loc) -> u64 {
     match l {
         Loc::Global(a)
         | Loc::Shared(a)
@@ -133,7 +133,12 @@ fn offset_of(l: Loc) -> u64 {
     }
 }
 
-fn load(cx: &mut Cx<'_, '_, '_>, m: &mut CtaMem<'_>, l: Loc, size: u64) -> Result<u128, Fault> {
+pub(crate) fn load(
+    cx: &mut Cx<'_, '_, '_>,
+    m: &mut CtaMem<'_>,
+    l: Loc,
+    size: u64,
+) -> Result<u128, Fault> {
     let layout = cx.env.layout;
     match l {
         Loc::Global(a) => m.global.load(a, size),
@@ -153,7 +158,7 @@ fn load(cx: &mut Cx<'_, '_, '_>, m: &mut CtaMem<'_>, l: Loc, size: u64) -> Resul
     }
 }
 
-fn store(
+pub(crate) fn store(
     cx: &mut Cx<'_, '_, '_>,
     m: &mut CtaMem<'_>,
     l: Loc,
@@ -185,14 +190,14 @@ fn store(
     }
 }
 
-fn add_off(l: Loc, d: u64) -> Loc {
+pub(crate) fn add_off(l: Loc, d: u64) -> Loc {
     match l {
-        Loc::Global(a) => Loc::Global(a + d),
-        Loc::Shared(a) => Loc::Shared(a + d),
-        Loc::Local(a) => Loc::Local(a + d),
-        Loc::Const(a) => Loc::Const(a + d),
-        Loc::KernelParam(a) => Loc::KernelParam(a + d),
-        Loc::FrameParam(v, a) => Loc::FrameParam(v, a + d),
+        Loc::Global(a) => Loc::Global(a.wrapping_add(d)),
+        Loc::Shared(a) => Loc::Shared(a.wrapping_add(d)),
+        Loc::Local(a) => Loc::Local(a.wrapping_add(d)),
+        Loc::Const(a) => Loc::Const(a.wrapping_add(d)),
+        Loc::KernelParam(a) => Loc::KernelParam(a.wrapping_add(d)),
+        Loc::FrameParam(v, a) => Loc::FrameParam(v, a.wrapping_add(d)),
     }
 }
 

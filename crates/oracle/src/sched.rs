@@ -25,6 +25,7 @@ pub(crate) fn is_collective(op: Oc) -> bool {
             | Oc::Ldmatrix
             | Oc::Stmatrix
             | Oc::Movmatrix
+            | Oc::Wmma
     )
 }
 

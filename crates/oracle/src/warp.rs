@@ -338,6 +338,7 @@ fn run_group(
         Oc::Mma | Oc::Ldmatrix | Oc::Stmatrix | Oc::Movmatrix => {
             crate::matrix::run_matrix(threads, group, env, _m, i)
         }
+        Oc::Wmma => crate::wmma::run_wmma(threads, group, env, _m, i),
         _ => Err(crate::fault::unsupported(i)),
     }
 }

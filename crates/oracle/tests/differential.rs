@@ -57,6 +57,26 @@ const NOT_COMPARED: &[(&str, &str, &str)] = &[
         "",
         "checked but not executed: both machines refuse it at load (README, Known limits)",
     ),
+    (
+        "wmma",
+        ".f16.f16.satfinite",
+        "floating-point wmma.mma .satfinite (PTX < 6.5) is checked but not executed",
+    ),
+    (
+        "wmma",
+        ".f32.f16.satfinite",
+        "floating-point wmma.mma .satfinite (PTX < 6.5) is checked but not executed",
+    ),
+    (
+        "wmma",
+        ".f16.f32.satfinite",
+        "floating-point wmma.mma .satfinite (PTX < 6.5) is checked but not executed",
+    ),
+    (
+        "wmma",
+        ".f32.f32.satfinite",
+        "floating-point wmma.mma .satfinite (PTX < 6.5) is checked but not executed",
+    ),
 ];
 
 fn not_compared(form: &Form, line: &str) -> bool {
@@ -654,7 +674,9 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
             // Guards give partial masks to every instruction but the CTA barriers (a lane
             // that skips one never arrives) and `shfl` (a source lane that skipped it has
             // undefined contents).
-            // The `.aligned` matrix instructions likewise read the registers of every lane.
+            // The `.aligned` matrix instructions likewise read the registers of every lane
+            // (`wmma.load`/`wmma.store` too: `.aligned` makes a guard that differs between
+            // lanes undefined, and overlapping stores of lanes that split would race).
             let unguarded = matches!(
                 form.opcode,
                 Opcode::Shfl
@@ -663,7 +685,8 @@ fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
                     | Opcode::Ldmatrix
                     | Opcode::Stmatrix
                     | Opcode::Movmatrix
-            ) || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp");
+            ) || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp")
+                || form.opcode == Opcode::Wmma;
             for case in 0..cases {
                 let guarded = case % 2 == 1 && !unguarded;
                 let contended = case % 2 == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);

@@ -921,6 +921,7 @@ impl Lowerer<'_> {
             Oc::Mma | Oc::Ldmatrix | Oc::Stmatrix | Oc::Movmatrix | Oc::Cp | Oc::Elect => {
                 self.matrix(e, i)?
             }
+            Oc::Wmma => self.wmma(e, i)?,
             Oc::Sad
             | Oc::Bfe
             | Oc::Bfi

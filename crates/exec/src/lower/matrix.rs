@@ -60,7 +60,13 @@ fn mma_kind(i: &ir::Inst) -> LResult<MmaKind> {
 
 impl Lowerer<'_> {
     /// The registers of a vector operand; immediates are copied into scratch registers.
-    fn vector_regs(&self, e: &mut Emit<'_>, o: &O, wide: bool, dst: bool) -> LResult<Vec<Reg>> {
+    pub(crate) fn vector_regs(
+        &self,
+        e: &mut Emit<'_>,
+        o: &O,
+        wide: bool,
+        dst: bool,
+    ) -> LResult<Vec<Reg>> {
         let elems: Vec<&O> = match o {
             O::Vector(v) => v.iter().collect(),
             other => vec![other],

@@ -13,6 +13,7 @@ mod matrix;
 mod mbarrier;
 mod mem;
 mod operand;
+mod wmma;
 
 use crate::error::LoadError;
 use crate::memory::GlobalMemory;
