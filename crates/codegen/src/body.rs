@@ -7,7 +7,7 @@ use crate::select::{Line, Selector};
 use crate::{alloc, cfg, regs, unsupported};
 use diag::{Diagnostic, SourceFile, Span};
 use ir::{FuncId, Function, Module, Opcode, VarId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Which kind of body: the kernel's entry, or a called `.func`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,7 +114,19 @@ pub fn compile_body_as_written(
     };
     let is_break = |u: usize, t: usize| breaks.iter().any(|l| l.is_break(u, t));
 
-    let assignment = alloc::allocate(f, &graph).map_err(|e| {
+    // Entry parameters only `add`s read go in those `add`s as `c [0x0]` operands.
+    let bank_srcs = match role {
+        Role::Entry => crate::fold::bank_operands(f, &env.params),
+        Role::Func(_) => Default::default(),
+    };
+    let mut skip = Vec::new();
+    if !bank_srcs.is_empty() {
+        skip = vec![false; f.regs.len()];
+        for r in bank_srcs.keys() {
+            skip[r.index()] = true;
+        }
+    }
+    let assignment = alloc::allocate(f, &graph, &skip).map_err(|e| {
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))
     })?;
@@ -124,7 +136,7 @@ pub fn compile_body_as_written(
     let saved_preds = regs.preds_used();
     // A `.func`'s `.local` variables live in its frame (one copy per activation), above
     // its outgoing argument block: offsets from R1.
-    let mut frame_locals: HashMap<VarId, i64> = HashMap::new();
+    let mut frame_locals: HashMap<VarId, i64> = HashMap::default();
     let mut locals_end = match role {
         Role::Entry => 0,
         Role::Func(id) => env.outgoing.get(&Some(id)).map_or(0, |o| o.1),
@@ -241,6 +253,7 @@ pub fn compile_body_as_written(
         a64: env.module.address_size == ir::AddressSize::Bits64,
         uses_bar: false,
         carry: None,
+        bank_srcs,
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();

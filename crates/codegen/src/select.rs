@@ -25,7 +25,7 @@ use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// One line of the output: a label or an instruction's text (guard included).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,6 +63,9 @@ pub struct Selector<'a> {
     /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
     /// of PTX's borrow, so chains are translated only when producer and consumer agree.
     pub carry: Option<Chain>,
+    /// Entry parameters read as `c [0x0] [off]` operands of `add`s instead of loaded
+    /// (`fold.rs`): register → offset in `c[0x0]`. Their `ld.param` emits nothing.
+    pub bank_srcs: rustc_hash::FxHashMap<RegId, i64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,6 +193,9 @@ impl<'a> Selector<'a> {
     /// scratch register `scratch` first (`MOV32I`).
     fn src32(&mut self, o: &Operand, g: &str, scratch: u8, imm20_ok: bool) -> R<String> {
         match o {
+            Operand::Reg(r) if imm20_ok && self.bank_srcs.contains_key(r) => {
+                Ok(format!("c [0x0] [{}]", hex(self.bank_srcs[r])))
+            }
             Operand::Reg(r) => self.gpr(*r),
             Operand::Imm(v) => {
                 let v32 = *v as u32 as i32 as i64;
@@ -205,6 +211,20 @@ impl<'a> Selector<'a> {
             }
             _ => Err("unsupported operand kind".into()),
         }
+    }
+
+    /// An f32 source in an instruction's composite operand: a single whose low 12 bits are
+    /// zero is the 20-bit float immediate (its high bits, as NVIDIA writes `0xbf800` for
+    /// -1.0), other immediates go through `MOV32I` into `scratch`. `negate` flips the sign of
+    /// an immediate (the `-` a register would carry; the same bits the hardware would use).
+    fn fsrc32(&mut self, o: &Operand, g: &str, scratch: u8, negate: bool) -> R<(String, bool)> {
+        if let Operand::Imm(v) = o {
+            let bits = (*v as u32) ^ if negate { 0x8000_0000 } else { 0 };
+            if bits != 0 && bits & 0xfff == 0 {
+                return Ok((format!("{:#x}", bits >> 12), true));
+            }
+        }
+        Ok((self.reg32(o, g, scratch)?, false))
     }
 
     /// A register-only 32-bit source (immediates through `MOV32I` into `scratch`).
@@ -338,8 +358,8 @@ impl<'a> Selector<'a> {
             Opcode::Add | Opcode::Sub if w == 32 && !has(Flag::Cc) && !has(Flag::Sat) => {
                 let d = self.dst(inst)?;
                 let d = self.gpr(d)?;
-                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
-                let b = Self::opnd(inst, 2)?;
+                let (a, b) = self.bank_second(inst)?;
+                let a = self.reg32(a, &g, SCRATCH)?;
                 let b = if inst.op == Opcode::Sub {
                     match b {
                         Operand::Imm(v) => {
@@ -366,8 +386,18 @@ impl<'a> Selector<'a> {
                     return Err("a 64-bit add/sub of two immediates".into());
                 }
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
-                let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
-                let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                let (a, b) = self.bank_second(inst)?;
+                let (al, ah) = self.src64(a, &g)?;
+                let (bl, bh) = match b {
+                    Operand::Reg(r) if self.bank_srcs.contains_key(r) => {
+                        let at = self.bank_srcs[r];
+                        (
+                            format!("c [0x0] [{}]", hex(at)),
+                            format!("c [0x0] [{}]", hex(at + 4)),
+                        )
+                    }
+                    _ => self.src64(b, &g)?,
+                };
                 // Subtraction as in the tested `sub.cc` chains: a negated operand is its two's
                 // complement on the low half and its complement plus the carry on the high.
                 let neg = if inst.op == Opcode::Sub { "-" } else { "" };
@@ -794,9 +824,10 @@ impl<'a> Selector<'a> {
         let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
         let d = self.gpr(self.dst(inst)?)?;
         let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
-        let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
         // a - b is a + (-b) exactly (negation is a sign flip), including b = +0 (RZ).
-        let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+        let sub = inst.op == Opcode::Sub;
+        let (b, folded) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, sub)?;
+        let neg = if sub && !folded { "-" } else { "" };
         self.emit(g, format!("{name}{ftz}{rnd} {d}, {a}, {neg}{b};"));
         Ok(())
     }
@@ -865,7 +896,7 @@ impl<'a> Selector<'a> {
             let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
             let d = self.gpr(self.dst(inst)?)?;
             let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
-            let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+            let (b, _) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, false)?;
             let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
             self.emit(g, format!("FFMA{ftz}{rnd} {d}, {a}, {b}, {c};"));
         } else {
@@ -949,7 +980,7 @@ impl<'a> Selector<'a> {
             Type::F32 => {
                 let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
                 let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
-                let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+                let (b, _) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, false)?;
                 self.emit(
                     g,
                     format!(
@@ -1317,11 +1348,28 @@ impl<'a> Selector<'a> {
         Ok(())
     }
 
+    /// An integer `add`'s sources with a parameter read from the bank second (the composite
+    /// operand; addition commutes). `fold.rs` only folds into `add`s, never `sub`s.
+    fn bank_second<'i>(&self, inst: &'i Inst) -> R<(&'i Operand, &'i Operand)> {
+        let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
+        let banked = |o: &Operand| matches!(o, Operand::Reg(r) if self.bank_srcs.contains_key(r));
+        if banked(a) {
+            if inst.op != Opcode::Add || banked(b) {
+                return Err("internal error: a parameter folded where no bank operand fits".into());
+            }
+            return Ok((b, a));
+        }
+        Ok((a, b))
+    }
+
     fn ld(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         if inst.mods.vec.is_some() {
             return self.split_vector(inst, g, ty, true);
         }
         let d = self.dst(inst)?;
+        if self.bank_srcs.contains_key(&d) {
+            return Ok(());
+        }
         let Operand::Address(addr) = Self::opnd(inst, 1)? else {
             return Err("unexpected address operand".into());
         };

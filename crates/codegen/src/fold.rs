@@ -1,0 +1,100 @@
+//! Parameters as `c [0x0] [0x20+]` operands: an entry's `ld.param` whose register is read only
+//! as a source of integer `add`s (32- or 64-bit, no `.cc`/`.sat`) is not loaded at all; each
+//! `add` takes the parameter from the constant bank in its composite operand, as NVIDIA's
+//! code does (`IADD R2.CC, R2, c [0x0] [0x20]`). The bank holds the launch's parameters for
+//! the whole kernel, so the distance between the load and the use does not matter.
+
+use crate::alloc::uses_defs;
+use ir::{AddrBase, Function, Inst, Opcode, Operand, RegId, Space, VarId};
+use rustc_hash::FxHashMap;
+
+/// Registers to read from the parameter bank instead: register → byte offset in `c[0x0]`.
+pub fn bank_operands(f: &Function, params: &FxHashMap<VarId, u32>) -> FxHashMap<RegId, i64> {
+    let body = f.insts();
+    let n = f.regs.len();
+    let mut defs = vec![0u32; n];
+    // Reads outside a foldable position disqualify a register.
+    let mut other_reads = vec![false; n];
+    let mut at: Vec<Option<i64>> = vec![None; n];
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &d {
+            defs[r] += 1;
+        }
+        if let Some((r, off)) = param_load(inst, params) {
+            at[r.index()] = Some(off);
+            continue;
+        }
+        let foldable = foldable_add_sources(inst);
+        for &r in &u {
+            if !foldable.contains(&r) {
+                other_reads[r] = true;
+            }
+        }
+    }
+    let mut out = FxHashMap::default();
+    for r in 0..n {
+        if let Some(off) = at[r].filter(|_| defs[r] == 1 && !other_reads[r]) {
+            out.insert(RegId(r as u32), off);
+        }
+    }
+    // An `add` of two folded parameters needs one in a register: keep the first source loaded.
+    for inst in body {
+        let [Some(a), Some(b)] = [1, 2].map(|k| inst.operands.get(k).and_then(Operand::as_reg))
+        else {
+            continue;
+        };
+        if inst.op == Opcode::Add && out.contains_key(&a) && out.contains_key(&b) {
+            out.remove(&a);
+        }
+    }
+    out
+}
+
+/// `(d, offset in c[0x0])` for an unguarded entry `ld.param` of a whole 32- or 64-bit value.
+fn param_load(inst: &Inst, params: &FxHashMap<VarId, u32>) -> Option<(RegId, i64)> {
+    if inst.op != Opcode::Ld || inst.guard.is_some() {
+        return None;
+    }
+    if !matches!(inst.mods.space, Some(Space::Param | Space::ParamEntry)) {
+        return None;
+    }
+    if !matches!(inst.ty().and_then(crate::regs::width_of), Some(32 | 64)) {
+        return None;
+    }
+    let (Some(Operand::Reg(d)), Some(Operand::Address(a))) =
+        (inst.operands.first(), inst.operands.get(1))
+    else {
+        return None;
+    };
+    let AddrBase::Var(v) = a.base else {
+        return None;
+    };
+    let off = 0x20 + i64::from(*params.get(&v)?) + a.offset;
+    Some((*d, off))
+}
+
+/// The sources of an integer `add` whose selection takes a constant-bank operand (see
+/// `select.rs`: the 32-bit `IADD` and the 64-bit `IADD.CC`/`IADD.X` rules), each register
+/// appearing once.
+fn foldable_add_sources(inst: &Inst) -> Vec<usize> {
+    use ir::Type as T;
+    let plain = inst.op == Opcode::Add
+        && !inst.mods.has(isa::Flag::Cc)
+        && !inst.mods.has(isa::Flag::Sat)
+        && matches!(
+            inst.ty(),
+            Some(T::U32 | T::S32 | T::B32 | T::U64 | T::S64 | T::B64)
+        );
+    if !plain {
+        return Vec::new();
+    }
+    match (
+        inst.operands.get(1).and_then(Operand::as_reg),
+        inst.operands.get(2).and_then(Operand::as_reg),
+    ) {
+        (Some(a), Some(b)) if a == b => Vec::new(),
+        (a, b) => a.into_iter().chain(b).map(RegId::index).collect(),
+    }
+}
