@@ -114,15 +114,15 @@ pub fn compile_body_as_written(
     };
     let is_break = |u: usize, t: usize| breaks.iter().any(|l| l.is_break(u, t));
 
-    // Entry parameters only `add`s read go in those `add`s as `c [0x0]` operands.
-    let bank_srcs = match role {
-        Role::Entry => crate::fold::bank_operands(f, &env.params),
+    // Entry parameters and shared addresses only `add`s read go in those `add`s as operands.
+    let folded = match role {
+        Role::Entry => crate::fold::add_operands(f, &env.params, &env.shared),
         Role::Func(_) => Default::default(),
     };
     let mut skip = Vec::new();
-    if !bank_srcs.is_empty() {
+    if !folded.is_empty() {
         skip = vec![false; f.regs.len()];
-        for r in bank_srcs.keys() {
+        for r in folded.keys() {
             skip[r.index()] = true;
         }
     }
@@ -253,7 +253,7 @@ pub fn compile_body_as_written(
         a64: env.module.address_size == ir::AddressSize::Bits64,
         uses_bar: false,
         carry: None,
-        bank_srcs,
+        folded,
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();
@@ -386,8 +386,21 @@ pub fn compile_body_as_written(
     // Copies whose two sides the allocator coalesced are moves of a register to itself.
     sel.out
         .retain(|l| !matches!(l, Line::Inst(t) if is_self_move(t)));
+    // R2:R3 for values where the entry's code needs no scratch pair (`compact.rs`). Not with
+    // calls (a callee saves from R4 up and uses R2:R3 as scratch) or the sequences whose
+    // fixed temporaries live in R4–R13.
+    let mut max_gpr = sel.regs.max_gpr;
+    if role == Role::Entry
+        && max_gpr >= 4
+        && !body
+            .iter()
+            .any(|i| i.op == Opcode::Call || crate::select::needs_f64_scratch(i))
+        && crate::compact::shift_down(&mut sel.out, &sel.regs.allocated_gprs())
+    {
+        max_gpr -= 2;
+    }
     Ok(Body {
-        max_gpr: sel.regs.max_gpr,
+        max_gpr,
         uses_bar: sel.uses_bar,
         lines: sel.out,
         frame,

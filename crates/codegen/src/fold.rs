@@ -2,28 +2,59 @@
 //! as a source of integer `add`s (32- or 64-bit, no `.cc`/`.sat`) is not loaded at all; each
 //! `add` takes the parameter from the constant bank in its composite operand, as NVIDIA's
 //! code does (`IADD R2.CC, R2, c [0x0] [0x20]`). The bank holds the launch's parameters for
-//! the whole kernel, so the distance between the load and the use does not matter.
+//! the whole kernel, so the distance between the load and the use does not matter, nor a
+//! guard on the load (lanes it skips hold no defined value). Likewise a `mov` of a shared
+//! variable's address (a constant window offset, zero-extended in 64-bit code) read only by
+//! `add`s becomes their immediate operand (`IADD R4.CC, R6, 0x40; IADD.X R5, R7, RZ`).
 
 use crate::alloc::uses_defs;
 use ir::{AddrBase, Function, Inst, Opcode, Operand, RegId, Space, VarId};
 use rustc_hash::FxHashMap;
 
-/// Registers to read from the parameter bank instead: register → byte offset in `c[0x0]`.
-pub fn bank_operands(f: &Function, params: &FxHashMap<VarId, u32>) -> FxHashMap<RegId, i64> {
+/// What an `add` reads in place of a folded register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Folded {
+    /// A parameter: its byte offset in `c[0x0]`.
+    Bank(i64),
+    /// A shared variable's address: its offset in the CTA's window (below 48 KiB, so a
+    /// 20-bit immediate).
+    Shared(i64),
+}
+
+impl Folded {
+    /// The operand text of the low and the high 32 bits.
+    pub fn halves(self) -> (String, String) {
+        match self {
+            Folded::Bank(at) => (
+                format!("c [0x0] [{:#x}]", at),
+                format!("c [0x0] [{:#x}]", at + 4),
+            ),
+            Folded::Shared(0) => ("RZ".into(), "RZ".into()),
+            Folded::Shared(off) => (format!("{off:#x}"), "RZ".into()),
+        }
+    }
+}
+
+/// Registers `add`s read as operands instead (see the module comment).
+pub fn add_operands(
+    f: &Function,
+    params: &FxHashMap<VarId, u32>,
+    shared: &FxHashMap<VarId, u32>,
+) -> FxHashMap<RegId, Folded> {
     let body = f.insts();
     let n = f.regs.len();
     let mut defs = vec![0u32; n];
     // Reads outside a foldable position disqualify a register.
     let mut other_reads = vec![false; n];
-    let mut at: Vec<Option<i64>> = vec![None; n];
+    let mut at: Vec<Option<Folded>> = vec![None; n];
     let (mut u, mut d) = (Vec::new(), Vec::new());
     for inst in body {
         uses_defs(inst, &mut u, &mut d);
         for &r in &d {
             defs[r] += 1;
         }
-        if let Some((r, off)) = param_load(inst, params) {
-            at[r.index()] = Some(off);
+        if let Some((r, what)) = param_load(inst, params).or_else(|| shared_address(inst, shared)) {
+            at[r.index()] = Some(what);
             continue;
         }
         let foldable = foldable_add_sources(inst);
@@ -52,9 +83,9 @@ pub fn bank_operands(f: &Function, params: &FxHashMap<VarId, u32>) -> FxHashMap<
     out
 }
 
-/// `(d, offset in c[0x0])` for an unguarded entry `ld.param` of a whole 32- or 64-bit value.
-fn param_load(inst: &Inst, params: &FxHashMap<VarId, u32>) -> Option<(RegId, i64)> {
-    if inst.op != Opcode::Ld || inst.guard.is_some() {
+/// `d` and its bank offset for an entry `ld.param` of a whole 32- or 64-bit value.
+fn param_load(inst: &Inst, params: &FxHashMap<VarId, u32>) -> Option<(RegId, Folded)> {
+    if inst.op != Opcode::Ld || inst.mods.vec.is_some() {
         return None;
     }
     if !matches!(inst.mods.space, Some(Space::Param | Space::ParamEntry)) {
@@ -72,7 +103,26 @@ fn param_load(inst: &Inst, params: &FxHashMap<VarId, u32>) -> Option<(RegId, i64
         return None;
     };
     let off = 0x20 + i64::from(*params.get(&v)?) + a.offset;
-    Some((*d, off))
+    Some((*d, Folded::Bank(off)))
+}
+
+/// `d` and the window offset for a `mov` of a shared variable's address (32 or 64 bits).
+fn shared_address(inst: &Inst, shared: &FxHashMap<VarId, u32>) -> Option<(RegId, Folded)> {
+    if inst.op != Opcode::Mov {
+        return None;
+    }
+    if !matches!(inst.ty().and_then(crate::regs::width_of), Some(32 | 64)) {
+        return None;
+    }
+    let (Some(Operand::Reg(d)), Some(Operand::VarAddr { var, offset })) =
+        (inst.operands.first(), inst.operands.get(1))
+    else {
+        return None;
+    };
+    let off = i64::from(*shared.get(var)?) + offset;
+    (0..1 << 19)
+        .contains(&off)
+        .then_some((*d, Folded::Shared(off)))
 }
 
 /// The sources of an integer `add` whose selection takes a constant-bank operand (see

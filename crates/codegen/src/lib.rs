@@ -19,6 +19,7 @@ mod alloc;
 mod body;
 mod calls;
 mod cfg;
+mod compact;
 pub mod coverage;
 mod fold;
 mod opt;

@@ -65,6 +65,24 @@ impl RegMap {
         self.map.get(r.index()).copied().flatten()
     }
 
+    /// The general registers the allocation assigned to values (both halves of pairs).
+    pub fn allocated_gprs(&self) -> [bool; 64] {
+        let mut out = [false; 64];
+        for l in self.map.iter().flatten() {
+            let (lo, n) = match *l {
+                Loc::Gpr(g) => (g, 1),
+                Loc::Pair(g) => (g, 2),
+                Loc::Pred(_) => continue,
+            };
+            for g in lo..lo + n {
+                if let Some(slot) = out.get_mut(usize::from(g)) {
+                    *slot = true;
+                }
+            }
+        }
+        out
+    }
+
     /// The predicate registers the allocation uses (a `.func` saves them).
     pub fn preds_used(&self) -> Vec<u8> {
         let mut v: Vec<u8> = self

@@ -63,9 +63,10 @@ pub struct Selector<'a> {
     /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
     /// of PTX's borrow, so chains are translated only when producer and consumer agree.
     pub carry: Option<Chain>,
-    /// Entry parameters read as `c [0x0] [off]` operands of `add`s instead of loaded
-    /// (`fold.rs`): register → offset in `c[0x0]`. Their `ld.param` emits nothing.
-    pub bank_srcs: rustc_hash::FxHashMap<RegId, i64>,
+    /// Entry parameters and shared variables' addresses that `add`s take as operands
+    /// (`c [0x0] [off]`, the window offset) instead of a register (`fold.rs`). Their
+    /// `ld.param` / `mov` emits nothing.
+    pub folded: rustc_hash::FxHashMap<RegId, crate::fold::Folded>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,8 +194,8 @@ impl<'a> Selector<'a> {
     /// scratch register `scratch` first (`MOV32I`).
     fn src32(&mut self, o: &Operand, g: &str, scratch: u8, imm20_ok: bool) -> R<String> {
         match o {
-            Operand::Reg(r) if imm20_ok && self.bank_srcs.contains_key(r) => {
-                Ok(format!("c [0x0] [{}]", hex(self.bank_srcs[r])))
+            Operand::Reg(r) if imm20_ok && self.folded.contains_key(r) => {
+                Ok(self.folded[r].halves().0)
             }
             Operand::Reg(r) => self.gpr(*r),
             Operand::Imm(v) => {
@@ -389,13 +390,7 @@ impl<'a> Selector<'a> {
                 let (a, b) = self.bank_second(inst)?;
                 let (al, ah) = self.src64(a, &g)?;
                 let (bl, bh) = match b {
-                    Operand::Reg(r) if self.bank_srcs.contains_key(r) => {
-                        let at = self.bank_srcs[r];
-                        (
-                            format!("c [0x0] [{}]", hex(at)),
-                            format!("c [0x0] [{}]", hex(at + 4)),
-                        )
-                    }
+                    Operand::Reg(r) if self.folded.contains_key(r) => self.folded[r].halves(),
                     _ => self.src64(b, &g)?,
                 };
                 // Subtraction as in the tested `sub.cc` chains: a negated operand is its two's
@@ -1086,6 +1081,9 @@ impl<'a> Selector<'a> {
     }
 
     fn mov(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        if self.dst(inst).is_ok_and(|d| self.folded.contains_key(&d)) {
+            return Ok(());
+        }
         let src = Self::opnd(inst, 1)?;
         match src {
             Operand::Special { reg, index } => {
@@ -1352,7 +1350,7 @@ impl<'a> Selector<'a> {
     /// operand; addition commutes). `fold.rs` only folds into `add`s, never `sub`s.
     fn bank_second<'i>(&self, inst: &'i Inst) -> R<(&'i Operand, &'i Operand)> {
         let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
-        let banked = |o: &Operand| matches!(o, Operand::Reg(r) if self.bank_srcs.contains_key(r));
+        let banked = |o: &Operand| matches!(o, Operand::Reg(r) if self.folded.contains_key(r));
         if banked(a) {
             if inst.op != Opcode::Add || banked(b) {
                 return Err("internal error: a parameter folded where no bank operand fits".into());
@@ -1367,7 +1365,7 @@ impl<'a> Selector<'a> {
             return self.split_vector(inst, g, ty, true);
         }
         let d = self.dst(inst)?;
-        if self.bank_srcs.contains_key(&d) {
+        if self.folded.contains_key(&d) {
             return Ok(());
         }
         let Operand::Address(addr) = Self::opnd(inst, 1)? else {
