@@ -119,10 +119,14 @@ pub fn compile_body_as_written(
         Role::Entry => crate::fold::add_operands(f, &env.params, &env.shared),
         Role::Func(_) => Default::default(),
     };
+    let scaled = match role {
+        Role::Entry => crate::fold::scaled_adds(f, &folded),
+        Role::Func(_) => Default::default(),
+    };
     let mut skip = Vec::new();
-    if !folded.is_empty() {
+    if !folded.is_empty() || !scaled.is_empty() {
         skip = vec![false; f.regs.len()];
-        for r in folded.keys() {
+        for r in folded.keys().chain(scaled.keys()) {
             skip[r.index()] = true;
         }
     }
@@ -254,6 +258,7 @@ pub fn compile_body_as_written(
         uses_bar: false,
         carry: None,
         folded,
+        scaled,
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();

@@ -148,3 +148,92 @@ fn foldable_add_sources(inst: &Inst) -> Vec<usize> {
         (a, b) => a.into_iter().chain(b).map(RegId::index).collect(),
     }
 }
+
+/// A `mul.wide.u32/.s32 t, a, 2^k` whose only reader is the 64-bit `add` right after it (past
+/// folded loads and `mov`s, which emit nothing): the
+/// two become `SHR[.U32] R0, a, 32−k` (the product's high word), `ISCADD d.CC, a, x.lo, k` and
+/// `IADD.X d.hi, R0, x.hi`, three instructions for four, and `t` takes no registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scaled {
+    pub a: RegId,
+    pub shift: u8,
+    pub signed: bool,
+}
+
+/// The `mul.wide` results to select as part of the `add` that follows (see [`Scaled`]);
+/// `folded` are the registers of [`add_operands`].
+pub fn scaled_adds(f: &Function, folded: &FxHashMap<RegId, Folded>) -> FxHashMap<RegId, Scaled> {
+    use ir::Type as T;
+    let body = f.insts();
+    let n = f.regs.len();
+    let mut reads = vec![0u32; n];
+    let mut defs = vec![0u32; n];
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &u {
+            reads[r] += 1;
+        }
+        for &r in &d {
+            defs[r] += 1;
+        }
+    }
+    let labelled = |i: usize| f.labels.iter().any(|(_, at)| at.index() == i);
+    let mut out = FxHashMap::default();
+    let emits_nothing = |inst: &Inst| {
+        inst.guard.is_none()
+            && matches!(inst.operands.first(), Some(Operand::Reg(d)) if folded.contains_key(d))
+    };
+    for (i, mul) in body.iter().enumerate() {
+        // The next instruction that emits code, with no label on the way.
+        let mut j = i + 1;
+        while body.get(j).is_some_and(emits_nothing) && !labelled(j) {
+            j += 1;
+        }
+        let Some(add) = body.get(j) else { continue };
+        if mul.op != Opcode::Mul
+            || mul.mods.mul_mode != Some(isa::MulMode::Wide)
+            || mul.guard.is_some()
+            || mul.mods.has(isa::Flag::Cc)
+            || mul.mods.has(isa::Flag::Sat)
+            || labelled(j)
+        {
+            continue;
+        }
+        let signed = match mul.ty() {
+            Some(T::U32) => false,
+            Some(T::S32) => true,
+            _ => continue,
+        };
+        let (Some(Operand::Reg(t)), Some(Operand::Reg(a)), Some(Operand::Imm(v))) = (
+            mul.operands.first(),
+            mul.operands.get(1),
+            mul.operands.get(2),
+        ) else {
+            continue;
+        };
+        // 2^1 … 2^30: a positive multiplier for both signednesses, a shift below 32.
+        let v = *v as u32;
+        if !v.is_power_of_two() || !(2..=1 << 30).contains(&v) {
+            continue;
+        }
+        let plain_add = add.op == Opcode::Add
+            && !add.mods.has(isa::Flag::Cc)
+            && !add.mods.has(isa::Flag::Sat)
+            && matches!(add.ty(), Some(T::U64 | T::S64 | T::B64));
+        let sources = [1, 2].map(|k| add.operands.get(k).and_then(Operand::as_reg));
+        let once = sources.iter().filter(|s| **s == Some(*t)).count() == 1;
+        if !plain_add || !once || reads[t.index()] != 1 || defs[t.index()] != 1 || a == t {
+            continue;
+        }
+        out.insert(
+            *t,
+            Scaled {
+                a: *a,
+                shift: v.trailing_zeros() as u8,
+                signed,
+            },
+        );
+    }
+    out
+}

@@ -67,6 +67,9 @@ pub struct Selector<'a> {
     /// (`c [0x0] [off]`, the window offset) instead of a register (`fold.rs`). Their
     /// `ld.param` / `mov` emits nothing.
     pub folded: rustc_hash::FxHashMap<RegId, crate::fold::Folded>,
+    /// `mul.wide` results selected with the `add` that reads them (`fold::Scaled`): the
+    /// `mul.wide` emits nothing.
+    pub scaled: rustc_hash::FxHashMap<RegId, crate::fold::Scaled>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,6 +390,29 @@ impl<'a> Selector<'a> {
                     return Err("a 64-bit add/sub of two immediates".into());
                 }
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
+                if inst.op == Opcode::Add {
+                    if let Some((s, x)) = self.scaled_source(inst)? {
+                        let (xl, xh) = match x {
+                            Operand::Reg(r) if self.folded.contains_key(r) => {
+                                self.folded[r].halves()
+                            }
+                            _ => self.src64(x, &g)?,
+                        };
+                        let a = self.gpr(s.a)?;
+                        let (shr, k) = (if s.signed { "SHR" } else { "SHR.U32" }, s.shift);
+                        // The high word first: `dl` may be `a`'s register.
+                        self.emit(
+                            &g,
+                            format!("{shr} R{SCRATCH}, {a}, {};", hex(32 - i64::from(k))),
+                        );
+                        self.emit(
+                            &g,
+                            format!("ISCADD {dl}.CC, {a}, {xl}, {};", hex(i64::from(k))),
+                        );
+                        self.emit(&g, format!("IADD.X {dh}, R{SCRATCH}, {xh};"));
+                        return Ok(());
+                    }
+                }
                 let (a, b) = self.bank_second(inst)?;
                 let (al, ah) = self.src64(a, &g)?;
                 let (bl, bh) = match b {
@@ -911,6 +937,9 @@ impl<'a> Selector<'a> {
     }
 
     fn int_mul(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if self.dst(inst).is_ok_and(|d| self.scaled.contains_key(&d)) {
+            return Ok(());
+        }
         let m = &inst.mods;
         if m.has(Flag::Sat) || m.has(Flag::Cc) {
             return Err(".sat/.cc multiply forms have no selection rule yet".into());
@@ -1344,6 +1373,20 @@ impl<'a> Selector<'a> {
         }
         self.carry = if cc.is_empty() { None } else { Some(kind) };
         Ok(())
+    }
+
+    /// The `mul.wide` an `add` absorbs (`fold::Scaled`) and the `add`'s other source.
+    fn scaled_source<'i>(&self, inst: &'i Inst) -> R<Option<(crate::fold::Scaled, &'i Operand)>> {
+        let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
+        let scaled = |o: &Operand| match o {
+            Operand::Reg(r) => self.scaled.get(r).copied(),
+            _ => None,
+        };
+        Ok(match (scaled(a), scaled(b)) {
+            (Some(s), None) => Some((s, b)),
+            (None, Some(s)) => Some((s, a)),
+            _ => None,
+        })
     }
 
     /// An integer `add`'s sources with a parameter read from the bank second (the composite
