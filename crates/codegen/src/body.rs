@@ -259,6 +259,7 @@ pub fn compile_body_as_written(
         carry: None,
         folded,
         scaled,
+        zero_high: crate::fold::zero_high(f),
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();

@@ -237,3 +237,31 @@ pub fn scaled_adds(f: &Function, folded: &FxHashMap<RegId, Folded>) -> FxHashMap
     }
     out
 }
+
+/// 64-bit registers whose high word is known zero: defined once, by an unguarded
+/// `cvt.u64/.s64.u32` (or `.u16`/`.u8`: zero extensions). A left shift of one by 1–31 is then
+/// two instructions (`SHR.U32` for the high word, `SHL` for the low) instead of four.
+pub fn zero_high(f: &Function) -> rustc_hash::FxHashSet<RegId> {
+    use ir::Type as T;
+    let body = f.insts();
+    let mut defs = vec![0u32; f.regs.len()];
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    let mut out = rustc_hash::FxHashSet::default();
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &d {
+            defs[r] += 1;
+        }
+        let zext = inst.op == Opcode::Cvt
+            && inst.guard.is_none()
+            && !inst.mods.has(isa::Flag::Sat)
+            && inst.operands.len() == 2
+            && matches!(inst.type_slot(0), Some(T::U64 | T::S64 | T::B64))
+            && matches!(inst.type_slot(1), Some(T::U32 | T::U16 | T::U8));
+        if let (true, Some(Operand::Reg(t))) = (zext, inst.operands.first()) {
+            out.insert(*t);
+        }
+    }
+    out.retain(|t| defs.get(t.index()) == Some(&1));
+    out
+}

@@ -70,6 +70,8 @@ pub struct Selector<'a> {
     /// `mul.wide` results selected with the `add` that reads them (`fold::Scaled`): the
     /// `mul.wide` emits nothing.
     pub scaled: rustc_hash::FxHashMap<RegId, crate::fold::Scaled>,
+    /// 64-bit registers whose high word is zero (`fold::zero_high`).
+    pub zero_high: rustc_hash::FxHashSet<RegId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -400,15 +402,20 @@ impl<'a> Selector<'a> {
                         };
                         let a = self.gpr(s.a)?;
                         let (shr, k) = (if s.signed { "SHR" } else { "SHR.U32" }, s.shift);
+                        let (hi, lo) = (hex(32 - i64::from(k)), hex(i64::from(k)));
+                        if xl == "RZ" && xh == "RZ" {
+                            // Nothing to add: the two words of the product, each written
+                            // after the other one has read `a`.
+                            let shl = format!("SHL {dl}, {a}, {lo};");
+                            let shr = format!("{shr} {dh}, {a}, {hi};");
+                            let (first, second) = if dh == a { (shl, shr) } else { (shr, shl) };
+                            self.emit(&g, first);
+                            self.emit(&g, second);
+                            return Ok(());
+                        }
                         // The high word first: `dl` may be `a`'s register.
-                        self.emit(
-                            &g,
-                            format!("{shr} R{SCRATCH}, {a}, {};", hex(32 - i64::from(k))),
-                        );
-                        self.emit(
-                            &g,
-                            format!("ISCADD {dl}.CC, {a}, {xl}, {};", hex(i64::from(k))),
-                        );
+                        self.emit(&g, format!("{shr} R{SCRATCH}, {a}, {hi};"));
+                        self.emit(&g, format!("ISCADD {dl}.CC, {a}, {xl}, {lo};"));
                         self.emit(&g, format!("IADD.X {dh}, R{SCRATCH}, {xh};"));
                         return Ok(());
                     }
@@ -788,6 +795,8 @@ impl<'a> Selector<'a> {
             Operand::Reg(r) => self.pair(*r)?,
             _ => return Err("an immediate shifted value".into()),
         };
+        let high_zero =
+            matches!(Self::opnd(inst, 1)?, Operand::Reg(r) if self.zero_high.contains(r));
         let signed = inst.op == Opcode::Shr && is_signed(ty);
         let sra = if signed { "SHR" } else { "SHR.U32" };
         let x = |s: i64| hex(s);
@@ -795,6 +804,11 @@ impl<'a> Selector<'a> {
         // writing one half before reading the other is safe.
         let lines: Vec<String> = match (inst.op, s) {
             (_, 0) => vec![format!("MOV {dl}, {al};"), format!("MOV {dh}, {ah};")],
+            // A zero-extended value: the high word is the low word's top bits.
+            (Opcode::Shl, 1..=31) if high_zero => vec![
+                format!("SHR.U32 {dh}, {al}, {};", x(32 - s)),
+                format!("SHL {dl}, {al}, {};", x(s)),
+            ],
             (Opcode::Shl, 1..=31) => vec![
                 format!("SHL {dh}, {ah}, {};", x(s)),
                 format!("SHR.U32 R{SCRATCH}, {al}, {};", x(32 - s)),

@@ -27,7 +27,7 @@ const KERNEL: &str = r#"
 .visible .entry fold(.param .u64 in, .param .u64 out, .param .u64 p, .param .u64 q, .param .u32 w, .param .u64 r)
 {
 	.reg .b32 %r<12>;
-	.reg .b64 %rd<24>;
+	.reg .b64 %rd<40>;
 	.shared .align 4 .b8 smem[1024];
 	ld.param.u64 %rd1, [in];
 	ld.param.u64 %rd2, [out];
@@ -35,7 +35,7 @@ const KERNEL: &str = r#"
 	mul.wide.u32 %rd3, %r1, 4;
 	add.s64 %rd4, %rd1, %rd3;
 	ld.global.u32 %r2, [%rd4];
-	mul.wide.u32 %rd5, %r1, 48;
+	mul.wide.u32 %rd5, %r1, 64;
 	add.s64 %rd6, %rd2, %rd5;
 	// 1: unsigned by 4, the parameter second
 	ld.param.u64 %rd7, [p];
@@ -72,6 +72,13 @@ const KERNEL: &str = r#"
 	sub.s64 %rd22, %rd21, %rd20;
 	st.global.u64 [%rd6+32], %rd22;
 	st.global.u64 [%rd6+40], %rd21;
+	// 7: shifts of a zero-extended value (the two-instruction form) and of a sign-extended one
+	cvt.u64.u32 %rd30, %r2;
+	shl.b64 %rd31, %rd30, 3;
+	st.global.u64 [%rd6+48], %rd31;
+	cvt.s64.s32 %rd32, %r2;
+	shl.b64 %rd33, %rd32, 31;
+	st.global.u64 [%rd6+56], %rd33;
 	ret;
 }
 "#;
@@ -87,7 +94,7 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
             u32s(&a),
             ParamSpec::Buffer {
                 ty: ElemType::U32,
-                bytes: vec![0; 64 * 48],
+                bytes: vec![0; 64 * 64],
             },
             value_u64(P64),
             value_u64(P64B),
@@ -100,7 +107,7 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
     let u64_at = |o: usize| u64::from_le_bytes(got[o..o + 8].try_into().unwrap());
     let u32_at = |o: usize| u32::from_le_bytes(got[o..o + 4].try_into().unwrap());
     for (t, &x) in a.iter().enumerate() {
-        let row = 48 * t;
+        let row = 64 * t;
         let sx = i64::from(x as i32);
         assert_eq!(
             u64_at(row),
@@ -121,6 +128,8 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
         assert_eq!(u32_at(row + 28), a[t ^ 1], "row 5, thread {t}");
         assert_eq!(u64_at(row + 32), 4 * t as u64, "row 6, thread {t}");
         assert_eq!(u64_at(row + 40), P64B + 4 * t as u64, "row 6, thread {t}");
+        assert_eq!(u64_at(row + 48), u64::from(x) << 3, "row 7, a = {x:#x}");
+        assert_eq!(u64_at(row + 56), (sx as u64) << 31, "row 7, a = {x:#x}");
     }
 
     let (_, _, cubin) = compile("fold", KERNEL);
@@ -149,6 +158,14 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
             .iter()
             .any(|l| l.starts_with("MOV R") && l.contains("c [0x0] [0x38]")),
         "parameter q is never loaded:\n{text}"
+    );
+    assert!(
+        has(&|l| l.starts_with("SHR.U32") && l.ends_with(", 0x1d;")),
+        "row 7's zero-extended shift takes the high word from the low one:\n{text}"
+    );
+    assert!(
+        !has(&|l| l.starts_with("ISCADD") && l.contains(", RZ,")),
+        "row 5's scaled index with a zero shared base is two shifts:\n{text}"
     );
     assert!(
         listing
