@@ -109,12 +109,18 @@ impl Bits {
 /// `(d, s)` for an unguarded whole-register copy `mov d, s` between registers of one width
 /// and kind, whose selection is `MOV`s that read `s` as they write `d` (or nothing when the
 /// two share a register).
-fn copied(f: &Function, inst: &Inst) -> Option<(usize, usize)> {
-    if inst.op != ir::Opcode::Mov || inst.guard.is_some() || inst.operands.len() != 2 {
+/// An unguarded `add d, s, z` (either order) of a register `zero` marks (a shared address 0
+/// folded by `fold.rs`, selected as `MOV`s) is a copy too.
+fn copied(f: &Function, inst: &Inst, zero: &[bool]) -> Option<(usize, usize)> {
+    if inst.guard.is_some() {
         return None;
     }
-    let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
-        return None;
+    let is_zero = |o: &Operand| matches!(o, Operand::Reg(z) if zero.get(z.index()) == Some(&true));
+    let (d, s) = match (inst.op, &inst.operands[..]) {
+        (ir::Opcode::Mov, [Operand::Reg(d), Operand::Reg(s)]) => (d, s),
+        (ir::Opcode::Add, [Operand::Reg(d), Operand::Reg(s), z]) if is_zero(z) => (d, s),
+        (ir::Opcode::Add, [Operand::Reg(d), z, Operand::Reg(s)]) if is_zero(z) => (d, s),
+        _ => return None,
     };
     let (rd, rs) = (f.regs.get(d.index())?, f.regs.get(s.index())?);
     let same = width_of(rd.ty) == width_of(rs.ty)
@@ -160,7 +166,13 @@ pub struct AllocError {
 /// A location for every register the body mentions.
 /// Indexed by register (`RegId::index`); `None` for registers the body never names and for
 /// those `skip` marks (parameters read from the constant bank, `fold.rs`: never in a register).
-pub fn allocate(f: &Function, cfg: &Cfg, skip: &[bool]) -> Result<Vec<Option<Loc>>, AllocError> {
+/// `zero` marks folded registers that stand for 0 (an `add` of one is a copy).
+pub fn allocate(
+    f: &Function,
+    cfg: &Cfg,
+    skip: &[bool],
+    zero: &[bool],
+) -> Result<Vec<Option<Loc>>, AllocError> {
     let body = f.insts();
     let n = f.regs.len();
     let nb = cfg.blocks.len();
@@ -305,7 +317,7 @@ pub fn allocate(f: &Function, cfg: &Cfg, skip: &[bool]) -> Result<Vec<Option<Loc
         for idx in (blk.start..blk.end).rev() {
             let Some(inst) = body.get(idx) else { continue };
             uses_defs(idx, inst, &mut u, &mut d);
-            let copy = copied(f, inst);
+            let copy = copied(f, inst, zero);
             if let Some((x, y)) = copy {
                 partners[x].push(y);
                 partners[y].push(x);

@@ -124,13 +124,18 @@ pub fn compile_body_as_written(
         Role::Func(_) => Default::default(),
     };
     let mut skip = Vec::new();
+    let mut zero = Vec::new();
     if !folded.is_empty() || !scaled.is_empty() {
         skip = vec![false; f.regs.len()];
+        zero = vec![false; f.regs.len()];
         for r in folded.keys().chain(scaled.keys()) {
             skip[r.index()] = true;
         }
+        for (r, what) in &folded {
+            zero[r.index()] = *what == crate::fold::Folded::Shared(0);
+        }
     }
-    let assignment = alloc::allocate(f, &graph, &skip).map_err(|e| {
+    let assignment = alloc::allocate(f, &graph, &skip, &zero).map_err(|e| {
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))
     })?;

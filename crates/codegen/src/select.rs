@@ -377,7 +377,12 @@ impl<'a> Selector<'a> {
                 } else {
                     self.src32(b, &g, SCRATCH_PAIR, true)?
                 };
-                self.emit(&g, format!("IADD {d}, {a}, {b};"));
+                if inst.op == Opcode::Add && b == "RZ" {
+                    // A copy (the allocator coalesces an `add` of a folded zero).
+                    self.emit(&g, format!("MOV {d}, {a};"));
+                } else {
+                    self.emit(&g, format!("IADD {d}, {a}, {b};"));
+                }
                 Ok(())
             }
             Opcode::Add | Opcode::Sub if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
@@ -428,6 +433,12 @@ impl<'a> Selector<'a> {
                 };
                 // Subtraction as in the tested `sub.cc` chains: a negated operand is its two's
                 // complement on the low half and its complement plus the carry on the high.
+                if inst.op == Opcode::Add && bl == "RZ" && bh == "RZ" {
+                    // A copy (the allocator coalesces an `add` of a folded zero).
+                    self.emit(&g, format!("MOV {dl}, {al};"));
+                    self.emit(&g, format!("MOV {dh}, {ah};"));
+                    return Ok(());
+                }
                 let neg = if inst.op == Opcode::Sub { "-" } else { "" };
                 self.emit(&g, format!("IADD {dl}.CC, {al}, {neg}{bl};"));
                 self.emit(&g, format!("IADD.X {dh}, {ah}, {neg}{bh};"));
