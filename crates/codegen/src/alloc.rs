@@ -166,12 +166,14 @@ pub struct AllocError {
 /// A location for every register the body mentions.
 /// Indexed by register (`RegId::index`); `None` for registers the body never names and for
 /// those `skip` marks (parameters read from the constant bank, `fold.rs`: never in a register).
-/// `zero` marks folded registers that stand for 0 (an `add` of one is a copy).
+/// `zero` marks folded registers that stand for 0 (an `add` of one is a copy); `extra[i]`
+/// are registers instruction `i`'s selection reads beyond its operands (`fold.rs`).
 pub fn allocate(
     f: &Function,
     cfg: &Cfg,
     skip: &[bool],
     zero: &[bool],
+    extra: &[Vec<usize>],
 ) -> Result<Vec<Option<Loc>>, AllocError> {
     let body = f.insts();
     let n = f.regs.len();
@@ -192,6 +194,9 @@ pub fn allocate(
         uses_defs(inst, u, d);
         if inst.op == ir::Opcode::Ret || at == last {
             u.extend_from_slice(&ret_regs);
+        }
+        if let Some(x) = extra.get(at) {
+            u.extend_from_slice(x);
         }
         if !skip.is_empty() {
             u.retain(|&r| !skip.get(r).copied().unwrap_or(false));

@@ -123,19 +123,24 @@ pub fn compile_body_as_written(
         Role::Entry => crate::fold::scaled_adds(f, &folded),
         Role::Func(_) => Default::default(),
     };
+    let zero_high = crate::fold::zero_high(f);
+    let (narrowed, extra) = match role {
+        Role::Entry => crate::fold::narrowed_extensions(f, &zero_high),
+        Role::Func(_) => Default::default(),
+    };
     let mut skip = Vec::new();
     let mut zero = Vec::new();
-    if !folded.is_empty() || !scaled.is_empty() {
+    if !folded.is_empty() || !scaled.is_empty() || !narrowed.is_empty() {
         skip = vec![false; f.regs.len()];
         zero = vec![false; f.regs.len()];
-        for r in folded.keys().chain(scaled.keys()) {
+        for r in folded.keys().chain(scaled.keys()).chain(narrowed.keys()) {
             skip[r.index()] = true;
         }
         for (r, what) in &folded {
             zero[r.index()] = *what == crate::fold::Folded::Shared(0);
         }
     }
-    let assignment = alloc::allocate(f, &graph, &skip, &zero).map_err(|e| {
+    let assignment = alloc::allocate(f, &graph, &skip, &zero, &extra).map_err(|e| {
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))
     })?;
@@ -264,7 +269,8 @@ pub fn compile_body_as_written(
         carry: None,
         folded,
         scaled,
-        zero_high: crate::fold::zero_high(f),
+        zero_high,
+        narrowed,
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();

@@ -265,3 +265,71 @@ pub fn zero_high(f: &Function) -> rustc_hash::FxHashSet<RegId> {
     out.retain(|t| defs.get(t.index()) == Some(&1));
     out
 }
+
+/// Zero extensions `cvt.u64.u32 t, a` whose every reader is a `shl.b64` of `t` by 1–31 (which
+/// reads only the low word, `a`, for a zero-extended `t`, see [`zero_high`]): `t` takes no
+/// registers, the `cvt` emits nothing, and the shifts read `a` (defined once, unguarded, so
+/// the value the `cvt` saw). Returns `t → a` and, per instruction, the registers it reads in
+/// place of `t` (the allocator keeps `a` live up to there).
+pub fn narrowed_extensions(
+    f: &Function,
+    zero_high: &rustc_hash::FxHashSet<RegId>,
+) -> (FxHashMap<RegId, RegId>, Vec<Vec<usize>>) {
+    let body = f.insts();
+    let n = f.regs.len();
+    let mut defs = vec![0u32; n];
+    let mut unguarded_def = vec![true; n];
+    let mut reads = vec![0u32; n];
+    let mut shift_reads = vec![0u32; n];
+    let mut source: FxHashMap<RegId, RegId> = FxHashMap::default();
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    let shifted = |inst: &Inst| -> Option<RegId> {
+        let plain = inst.op == Opcode::Shl
+            && matches!(
+                inst.ty(),
+                Some(ir::Type::B64 | ir::Type::U64 | ir::Type::S64)
+            );
+        match (plain, inst.operands.get(1), inst.operands.get(2)) {
+            (true, Some(Operand::Reg(t)), Some(Operand::Imm(1..=31))) => Some(*t),
+            _ => None,
+        }
+    };
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &u {
+            reads[r] += 1;
+        }
+        for &r in &d {
+            defs[r] += 1;
+            unguarded_def[r] &= inst.guard.is_none();
+        }
+        if let Some(t) = shifted(inst) {
+            shift_reads[t.index()] += 1;
+        }
+        if inst.op == Opcode::Cvt {
+            if let (Some(Operand::Reg(t)), Some(Operand::Reg(a))) =
+                (inst.operands.first(), inst.operands.get(1))
+            {
+                if zero_high.contains(t) {
+                    source.insert(*t, *a);
+                }
+            }
+        }
+    }
+    source.retain(|t, a| {
+        let (t, a) = (t.index(), a.index());
+        reads[t] == shift_reads[t]
+            && defs[a] == 1
+            && unguarded_def[a]
+            && f.regs.get(a).and_then(|r| crate::regs::width_of(r.ty)) == Some(32)
+    });
+    let mut extra = vec![Vec::new(); if source.is_empty() { 0 } else { body.len() }];
+    if !source.is_empty() {
+        for (i, inst) in body.iter().enumerate() {
+            if let Some(a) = shifted(inst).and_then(|t| source.get(&t)) {
+                extra[i].push(a.index());
+            }
+        }
+    }
+    (source, extra)
+}

@@ -72,6 +72,9 @@ pub struct Selector<'a> {
     pub scaled: rustc_hash::FxHashMap<RegId, crate::fold::Scaled>,
     /// 64-bit registers whose high word is zero (`fold::zero_high`).
     pub zero_high: rustc_hash::FxHashSet<RegId>,
+    /// Zero extensions only shifts read (`fold::narrowed_extensions`): extended register →
+    /// its 32-bit source; the `cvt` emits nothing and the shifts read the source.
+    pub narrowed: rustc_hash::FxHashMap<RegId, RegId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -283,6 +286,9 @@ impl<'a> Selector<'a> {
 
     /// Selects `inst`; `Err` is the reason it cannot be translated.
     pub fn select(&mut self, inst: &Inst) -> R<()> {
+        if inst.op == Opcode::Cvt && self.dst(inst).is_ok_and(|t| self.narrowed.contains_key(&t)) {
+            return Ok(());
+        }
         let g = self.guard(inst)?;
         let ty = inst.ty().unwrap_or(Type::B32);
         let w = bits(ty);
@@ -803,6 +809,10 @@ impl<'a> Selector<'a> {
         let s = (*s as u32).min(64) as i64;
         let (dl, dh) = self.pair(self.dst(inst)?)?;
         let (al, ah) = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) if self.narrowed.contains_key(r) => {
+                let a = self.narrowed[r];
+                (self.gpr(a)?, "RZ".to_string())
+            }
             Operand::Reg(r) => self.pair(*r)?,
             _ => return Err("an immediate shifted value".into()),
         };
