@@ -1,7 +1,8 @@
 //! Operands folded into `add`s (src/fold.rs) and values moved into R2:R3 (src/compact.rs):
 //! parameters as `c [0x0] [0x20+]` operands (64-bit and 32-bit, either source position), a
 //! shared variable's address as the window offset, and `mul.wide.u32/.s32` by a power of two
-//! plus a 64-bit add as `SHR` + `ISCADD.CC` + `IADD.X`. Every row runs over integer edges on
+//! plus a 64-bit add as `SHR` + `ISCADD.CC` + `IADD.X`, and shifts of zero extensions (the
+//! extension dropped when only shifts read it). Every row runs over integer edges on
 //! both executors, is checked against 64-bit arithmetic written here, and the listing must
 //! show the folded forms (so the test fails if a fold silently stops happening).
 
@@ -35,7 +36,7 @@ const KERNEL: &str = r#"
 	mul.wide.u32 %rd3, %r1, 4;
 	add.s64 %rd4, %rd1, %rd3;
 	ld.global.u32 %r2, [%rd4];
-	mul.wide.u32 %rd5, %r1, 64;
+	mul.wide.u32 %rd5, %r1, 72;
 	add.s64 %rd6, %rd2, %rd5;
 	// 1: unsigned by 4, the parameter second
 	ld.param.u64 %rd7, [p];
@@ -79,6 +80,11 @@ const KERNEL: &str = r#"
 	cvt.s64.s32 %rd32, %r2;
 	shl.b64 %rd33, %rd32, 31;
 	st.global.u64 [%rd6+56], %rd33;
+	// 8: a zero extension read by a shift and an add keeps its registers
+	cvt.u64.u32 %rd34, %r2;
+	shl.b64 %rd35, %rd34, 5;
+	add.s64 %rd36, %rd35, %rd34;
+	st.global.u64 [%rd6+64], %rd36;
 	ret;
 }
 "#;
@@ -94,7 +100,7 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
             u32s(&a),
             ParamSpec::Buffer {
                 ty: ElemType::U32,
-                bytes: vec![0; 64 * 64],
+                bytes: vec![0; 64 * 72],
             },
             value_u64(P64),
             value_u64(P64B),
@@ -107,7 +113,7 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
     let u64_at = |o: usize| u64::from_le_bytes(got[o..o + 8].try_into().unwrap());
     let u32_at = |o: usize| u32::from_le_bytes(got[o..o + 4].try_into().unwrap());
     for (t, &x) in a.iter().enumerate() {
-        let row = 64 * t;
+        let row = 72 * t;
         let sx = i64::from(x as i32);
         assert_eq!(
             u64_at(row),
@@ -130,6 +136,7 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
         assert_eq!(u64_at(row + 40), P64B + 4 * t as u64, "row 6, thread {t}");
         assert_eq!(u64_at(row + 48), u64::from(x) << 3, "row 7, a = {x:#x}");
         assert_eq!(u64_at(row + 56), (sx as u64) << 31, "row 7, a = {x:#x}");
+        assert_eq!(u64_at(row + 64), u64::from(x) * 33, "row 8, a = {x:#x}");
     }
 
     let (_, _, cubin) = compile("fold", KERNEL);
