@@ -15,11 +15,10 @@
 
 use crate::cfg::Cfg;
 use crate::regs::{width_of, Loc};
-use ir::{AddrBase, Function, Inst, Operand, RegId};
-use std::collections::HashMap;
+use ir::{AddrBase, Function, Inst, Operand};
 
 /// Registers an instruction reads and writes.
-fn uses_defs(inst: &Inst, uses: &mut Vec<usize>, defs: &mut Vec<usize>) {
+pub(crate) fn uses_defs(inst: &Inst, uses: &mut Vec<usize>, defs: &mut Vec<usize>) {
     uses.clear();
     defs.clear();
     if let Some(g) = inst.guard {
@@ -92,11 +91,17 @@ impl Bits {
         }
         changed
     }
+    /// The set bits, lowest first (one step per set bit, not per bit position).
     fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            (0..64)
-                .filter(move |b| bits >> b & 1 == 1)
-                .map(move |b| w * 64 + b)
+            let mut rest = bits;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    w * 64 + b
+                })
+            })
         })
     }
 }
@@ -104,12 +109,18 @@ impl Bits {
 /// `(d, s)` for an unguarded whole-register copy `mov d, s` between registers of one width
 /// and kind, whose selection is `MOV`s that read `s` as they write `d` (or nothing when the
 /// two share a register).
-fn copied(f: &Function, inst: &Inst) -> Option<(usize, usize)> {
-    if inst.op != ir::Opcode::Mov || inst.guard.is_some() || inst.operands.len() != 2 {
+/// An unguarded `add d, s, z` (either order) of a register `zero` marks (a shared address 0
+/// folded by `fold.rs`, selected as `MOV`s) is a copy too.
+fn copied(f: &Function, inst: &Inst, zero: &[bool]) -> Option<(usize, usize)> {
+    if inst.guard.is_some() {
         return None;
     }
-    let (Operand::Reg(d), Operand::Reg(s)) = (&inst.operands[0], &inst.operands[1]) else {
-        return None;
+    let is_zero = |o: &Operand| matches!(o, Operand::Reg(z) if zero.get(z.index()) == Some(&true));
+    let (d, s) = match (inst.op, &inst.operands[..]) {
+        (ir::Opcode::Mov, [Operand::Reg(d), Operand::Reg(s)]) => (d, s),
+        (ir::Opcode::Add, [Operand::Reg(d), Operand::Reg(s), z]) if is_zero(z) => (d, s),
+        (ir::Opcode::Add, [Operand::Reg(d), z, Operand::Reg(s)]) if is_zero(z) => (d, s),
+        _ => return None,
     };
     let (rd, rs) = (f.regs.get(d.index())?, f.regs.get(s.index())?);
     let same = width_of(rd.ty) == width_of(rs.ty)
@@ -153,7 +164,17 @@ pub struct AllocError {
 }
 
 /// A location for every register the body mentions.
-pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocError> {
+/// Indexed by register (`RegId::index`); `None` for registers the body never names and for
+/// those `skip` marks (parameters read from the constant bank, `fold.rs`: never in a register).
+/// `zero` marks folded registers that stand for 0 (an `add` of one is a copy); `extra[i]`
+/// are registers instruction `i`'s selection reads beyond its operands (`fold.rs`).
+pub fn allocate(
+    f: &Function,
+    cfg: &Cfg,
+    skip: &[bool],
+    zero: &[bool],
+    extra: &[Vec<usize>],
+) -> Result<Vec<Option<Loc>>, AllocError> {
     let body = f.insts();
     let n = f.regs.len();
     let nb = cfg.blocks.len();
@@ -173,6 +194,13 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         uses_defs(inst, u, d);
         if inst.op == ir::Opcode::Ret || at == last {
             u.extend_from_slice(&ret_regs);
+        }
+        if let Some(x) = extra.get(at) {
+            u.extend_from_slice(x);
+        }
+        if !skip.is_empty() {
+            u.retain(|&r| !skip.get(r).copied().unwrap_or(false));
+            d.retain(|&r| !skip.get(r).copied().unwrap_or(false));
         }
     };
     // A register whose only definition is guarded holds nothing before it: lanes whose
@@ -204,7 +232,8 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             *slot = b;
         }
     }
-    let mut cyclic: HashMap<usize, bool> = HashMap::new();
+    // Per block: whether it lies on a cycle (computed for blocks with guarded definitions).
+    let mut cyclic: Vec<Option<bool>> = vec![None; nb_all];
     for (at, inst) in body.iter().enumerate() {
         if inst.guard.is_none() {
             continue;
@@ -212,7 +241,10 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         let Some(&b) = block_of.get(at).filter(|&&b| b < nb_all) else {
             continue;
         };
-        cyclic.entry(b).or_insert_with(|| {
+        if cyclic[b].is_some() {
+            continue;
+        }
+        cyclic[b] = Some({
             let mut seen = vec![false; nb_all];
             let mut work: Vec<usize> = cfg.blocks[b].succs.clone();
             while let Some(x) = work.pop() {
@@ -230,8 +262,8 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
                 && !entry_regs.contains(&r)
                 && block_of
                     .get(at)
-                    .and_then(|b| cyclic.get(b))
-                    .is_some_and(|&c| !c))
+                    .and_then(|&b| cyclic.get(b).copied().flatten())
+                    .is_some_and(|c| !c))
     };
     // Per block: registers read before written (gen) and written unconditionally (kill).
     let mut gen = vec![Bits::new(n); nb];
@@ -275,25 +307,25 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
         }
     }
     // Interference, walking each block backwards.
-    let mut adj: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut edge = |a: usize, b: usize| {
         if a != b {
-            adj.entry(a).or_default().push(b);
-            adj.entry(b).or_default().push(a);
+            adj[a].push(b);
+            adj[b].push(a);
         }
     };
     let mut first_seen: Vec<Option<usize>> = vec![None; n];
     // Copies `d = s`: the two may share a register (coalescing), and the colouring prefers it.
-    let mut partners: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut partners: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (b, blk) in cfg.blocks.iter().enumerate() {
         let mut live = live_out[b].clone();
         for idx in (blk.start..blk.end).rev() {
             let Some(inst) = body.get(idx) else { continue };
             uses_defs(idx, inst, &mut u, &mut d);
-            let copy = copied(f, inst);
+            let copy = copied(f, inst, zero);
             if let Some((x, y)) = copy {
-                partners.entry(x).or_default().push(y);
-                partners.entry(y).or_default().push(x);
+                partners[x].push(y);
+                partners[y].push(x);
             }
             let reads_first = reads_sources_first(inst);
             for &x in &d {
@@ -355,13 +387,10 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
     } else {
         4
     };
-    let mut loc: HashMap<usize, Loc> = HashMap::new();
+    let mut loc: Vec<Option<Loc>> = vec![None; n];
     for &(at, r) in &order {
         let reg = &f.regs[r];
-        let taken: Vec<Loc> = adj
-            .get(&r)
-            .map(|v| v.iter().filter_map(|o| loc.get(o).copied()).collect())
-            .unwrap_or_default();
+        let taken: Vec<Loc> = adj[r].iter().filter_map(|&o| loc[o]).collect();
         let occupies = |l: Loc, g: u8| match l {
             Loc::Gpr(x) => x == g,
             Loc::Pair(x) => x == g || x + 1 == g,
@@ -374,11 +403,9 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             Loc::Pred(p) => p < preds && !taken.contains(&l),
         };
         // A copy's partner already placed: take its register if free (the copy vanishes).
-        let preferred = partners
-            .get(&r)
-            .into_iter()
-            .flatten()
-            .filter_map(|p| loc.get(p).copied())
+        let preferred = partners[r]
+            .iter()
+            .filter_map(|&p| loc[p])
             .find(|&l| free(l));
         let chosen = match width_of(reg.ty) {
             _ if preferred.is_some() => preferred,
@@ -401,9 +428,7 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             }
         };
         match chosen {
-            Some(l) => {
-                loc.insert(r, l);
-            }
+            Some(l) => loc[r] = Some(l),
             None => {
                 let what = if reg.ty == ir::Type::Pred {
                     "more predicates live at once than P0-P6 (P0-P5 with div/rem or 64-bit setp)"
@@ -420,5 +445,5 @@ pub fn allocate(f: &Function, cfg: &Cfg) -> Result<HashMap<RegId, Loc>, AllocErr
             }
         }
     }
-    Ok(loc.into_iter().map(|(r, l)| (RegId(r as u32), l)).collect())
+    Ok(loc)
 }

@@ -7,7 +7,7 @@ use crate::select::{Line, Selector};
 use crate::{alloc, cfg, regs, unsupported};
 use diag::{Diagnostic, SourceFile, Span};
 use ir::{FuncId, Function, Module, Opcode, VarId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Which kind of body: the kernel's entry, or a called `.func`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,7 +116,33 @@ pub fn compile_body_as_written(
     };
     let is_break = |u: usize, t: usize| breaks.iter().any(|l| l.is_break(u, t));
 
-    let assignment = alloc::allocate(f, &graph).map_err(|e| {
+    // Entry parameters and shared addresses only `add`s read go in those `add`s as operands.
+    let folded = match role {
+        Role::Entry => crate::fold::add_operands(f, &env.params, &env.shared),
+        Role::Func(_) => Default::default(),
+    };
+    let scaled = match role {
+        Role::Entry => crate::fold::scaled_adds(f, &folded),
+        Role::Func(_) => Default::default(),
+    };
+    let zero_high = crate::fold::zero_high(f);
+    let (narrowed, extra) = match role {
+        Role::Entry => crate::fold::narrowed_extensions(f, &zero_high),
+        Role::Func(_) => Default::default(),
+    };
+    let mut skip = Vec::new();
+    let mut zero = Vec::new();
+    if !folded.is_empty() || !scaled.is_empty() || !narrowed.is_empty() {
+        skip = vec![false; f.regs.len()];
+        zero = vec![false; f.regs.len()];
+        for r in folded.keys().chain(scaled.keys()).chain(narrowed.keys()) {
+            skip[r.index()] = true;
+        }
+        for (r, what) in &folded {
+            zero[r.index()] = *what == crate::fold::Folded::Shared(0);
+        }
+    }
+    let assignment = alloc::allocate(f, &graph, &skip, &zero, &extra).map_err(|e| {
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))
     })?;
@@ -126,7 +152,7 @@ pub fn compile_body_as_written(
     let saved_preds = regs.preds_used();
     // A `.func`'s `.local` variables live in its frame (one copy per activation), above
     // its outgoing argument block: offsets from R1.
-    let mut frame_locals: HashMap<VarId, i64> = HashMap::new();
+    let mut frame_locals: HashMap<VarId, i64> = HashMap::default();
     let mut locals_end = match role {
         Role::Entry => 0,
         Role::Func(id) => env.outgoing.get(&Some(id)).map_or(0, |o| o.1),
@@ -243,6 +269,10 @@ pub fn compile_body_as_written(
         a64: env.module.address_size == ir::AddressSize::Bits64,
         bar_count: 0,
         carry: None,
+        folded,
+        scaled,
+        zero_high,
+        narrowed,
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();
@@ -400,8 +430,21 @@ pub fn compile_body_as_written(
     // Copies whose two sides the allocator coalesced are moves of a register to itself.
     sel.out
         .retain(|l| !matches!(l, Line::Inst(t) if is_self_move(t)));
+    // R2:R3 for values where the entry's code needs no scratch pair (`compact.rs`). Not with
+    // calls (a callee saves from R4 up and uses R2:R3 as scratch) or the sequences whose
+    // fixed temporaries live in R4–R13.
+    let mut max_gpr = sel.regs.max_gpr;
+    if role == Role::Entry
+        && max_gpr >= 4
+        && !body
+            .iter()
+            .any(|i| i.op == Opcode::Call || crate::select::needs_f64_scratch(i))
+        && crate::compact::shift_down(&mut sel.out, &sel.regs.allocated_gprs())
+    {
+        max_gpr -= 2;
+    }
     Ok(Body {
-        max_gpr: sel.regs.max_gpr,
+        max_gpr,
         bar_count: sel.bar_count,
         lines: sel.out,
         frame,

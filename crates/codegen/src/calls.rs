@@ -12,7 +12,7 @@
 //! - R0, R2, R3 and P6 are scratch within one instruction's sequence, never live across a call.
 
 use ir::{FuncId, Function, Module, Opcode, Operand, Param, VarId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The argument block of a `.func`: a slot per return parameter, then per input parameter.
 #[derive(Clone, Debug, Default)]
@@ -95,7 +95,7 @@ pub fn callees(f: &Function) -> Result<Vec<FuncId>, String> {
 /// (reaches itself).
 pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool), String> {
     let mut order: Vec<FuncId> = Vec::new();
-    let mut edges: HashMap<FuncId, Vec<FuncId>> = HashMap::new();
+    let mut edges: HashMap<FuncId, Vec<FuncId>> = HashMap::default();
     let mut work = callees(entry)?;
     while let Some(id) = work.pop() {
         if order.contains(&id) {
@@ -138,7 +138,7 @@ pub fn outgoing(
     f: &Function,
     layouts: &HashMap<FuncId, ArgLayout>,
 ) -> Result<(HashMap<VarId, u32>, u32), String> {
-    let mut at = HashMap::new();
+    let mut at = HashMap::default();
     let mut size = 0;
     for inst in f.insts() {
         if inst.op != Opcode::Call {

@@ -19,7 +19,9 @@ mod alloc;
 mod body;
 mod calls;
 mod cfg;
+mod compact;
 pub mod coverage;
+mod fold;
 mod opt;
 mod regs;
 pub mod report;
@@ -28,8 +30,9 @@ mod select;
 use diag::{Diagnostic, SourceFile, Span};
 use fermi::cubin::{self, AddressSize, Arch, Kernel, Param};
 use ir::{FuncKind, Function, Module, Space};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
 use select::Line;
-use std::collections::HashMap;
 
 /// The translation of one module.
 #[derive(Clone, Debug)]
@@ -55,13 +58,23 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
         ));
     }
     let (consts, constant2) = constant_bank(module);
+    // Entries are independent (each translates its own copy of the `.func`s it calls), so
+    // they are translated in parallel; results are kept in declaration order, so the cubin
+    // and the order of errors do not depend on the scheduling.
+    let entries: Vec<&Function> = module
+        .functions
+        .iter()
+        .filter(|f| f.kind == FuncKind::Entry && f.body.is_some())
+        .collect();
+    let results: Vec<Result<Kernel, Vec<Diagnostic>>> = entries
+        .par_iter()
+        .with_min_len(16)
+        .map(|f| compile_entry(module, f, file, &consts))
+        .collect();
     let mut errors = Vec::new();
-    let mut kernels = Vec::new();
-    for f in &module.functions {
-        if f.kind != FuncKind::Entry || f.body.is_none() {
-            continue;
-        }
-        match compile_entry(module, f, file, &consts) {
+    let mut kernels = Vec::with_capacity(results.len());
+    for r in results {
+        match r {
             Ok(k) => kernels.push(k),
             Err(mut e) => errors.append(&mut e),
         }
@@ -88,7 +101,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
 /// where NVIDIA's sm_20 code keeps `__constant__` data, with their initial bytes. Variables
 /// whose initializers hold addresses (relocations) are left out: reading them is an error.
 fn constant_bank(module: &Module) -> (HashMap<ir::VarId, u32>, Vec<u8>) {
-    let mut offsets = HashMap::new();
+    let mut offsets = HashMap::default();
     let mut bytes = Vec::new();
     for v in &module.globals {
         let Some(var) = module.var(*v) else { continue };
@@ -130,7 +143,7 @@ fn compile_entry(
     let body = f.insts();
     // Parameters: in declaration order, each at its own alignment.
     let mut params = Vec::new();
-    let mut param_off = HashMap::new();
+    let mut param_off = HashMap::default();
     let mut end = 0u32;
     for p in &f.params {
         let ir::Param::Var(v) = p else {
@@ -180,7 +193,7 @@ fn compile_entry(
     }
     // Shared variables the bodies name (module scope or the entry's own), laid out in
     // declaration order: like ptxas, a kernel's window holds only what it uses.
-    let named: std::collections::HashSet<ir::VarId> = body
+    let named: rustc_hash::FxHashSet<ir::VarId> = body
         .iter()
         .chain(func_bodies.iter().flat_map(|(_, g)| g.insts().iter()))
         .flat_map(|i| i.operands.iter())
@@ -193,11 +206,11 @@ fn compile_entry(
             _ => None,
         })
         .collect();
-    let mut shared = HashMap::new();
+    let mut shared = HashMap::default();
     let mut smem = 0u32;
     // Local variables at fixed offsets of the thread's local window, below the stack (the
     // Fermi executor and the driver put the stack above `local_size`).
-    let mut local = HashMap::new();
+    let mut local = HashMap::default();
     let mut lmem = 0u32;
     for v in module.globals.iter().chain(f.locals.iter()) {
         let Some(var) = module.var(*v) else { continue };
@@ -235,12 +248,12 @@ fn compile_entry(
             format!("{smem} bytes of shared memory; sm_20 has 48 KiB per CTA"),
         ));
     }
-    let mut layouts = HashMap::new();
+    let mut layouts = HashMap::default();
     for &(id, g) in &func_bodies {
         let l = calls::arg_layout(module, g).map_err(|m| err(g.span, m))?;
         layouts.insert(id, l);
     }
-    let mut outgoing = HashMap::new();
+    let mut outgoing = HashMap::default();
     outgoing.insert(
         None,
         calls::outgoing(f, &layouts).map_err(|m| err(f.span, m))?,
@@ -331,7 +344,7 @@ pub(crate) fn unsupported(file: &SourceFile, inst: &ir::Inst, why: &str) -> Diag
 
 /// Lays out `lines` (8 bytes per instruction) and encodes each through the `fermi` table.
 pub fn assemble_lines(lines: &[Line]) -> Result<Vec<u64>, String> {
-    let mut labels = HashMap::new();
+    let mut labels = HashMap::default();
     let mut addr = 0u64;
     for l in lines {
         match l {

@@ -6,7 +6,6 @@
 //! replace (see docs/codegen.md).
 
 use ir::{Function, RegId, Type};
-use std::collections::HashMap;
 
 /// R0 is a 32-bit scratch register, R1 the stack pointer, R2:R3 a 64-bit scratch pair.
 pub const SCRATCH: u8 = 0;
@@ -41,16 +40,18 @@ pub fn width_of(ty: Type) -> Option<u32> {
 
 #[derive(Default)]
 pub struct RegMap {
-    map: HashMap<RegId, Loc>,
+    /// Indexed by `RegId::index`.
+    map: Vec<Option<Loc>>,
     /// The highest GPR index written or read.
     pub max_gpr: u8,
 }
 
 impl RegMap {
     /// A map made by the allocator (`alloc.rs`): every register has its location already.
-    pub fn from_assignment(map: HashMap<RegId, Loc>) -> RegMap {
+    pub fn from_assignment(map: Vec<Option<Loc>>) -> RegMap {
         let max_gpr = map
-            .values()
+            .iter()
+            .flatten()
             .map(|l| match *l {
                 Loc::Gpr(g) => g,
                 Loc::Pair(g) => g + 1,
@@ -64,14 +65,33 @@ impl RegMap {
 
     /// The location the allocator gave `r`, if it saw it.
     pub fn loc_of(&self, r: RegId) -> Option<Loc> {
-        self.map.get(&r).copied()
+        self.map.get(r.index()).copied().flatten()
+    }
+
+    /// The general registers the allocation assigned to values (both halves of pairs).
+    pub fn allocated_gprs(&self) -> [bool; 64] {
+        let mut out = [false; 64];
+        for l in self.map.iter().flatten() {
+            let (lo, n) = match *l {
+                Loc::Gpr(g) => (g, 1),
+                Loc::Pair(g) => (g, 2),
+                Loc::Pred(_) => continue,
+            };
+            for g in lo..lo + n {
+                if let Some(slot) = out.get_mut(usize::from(g)) {
+                    *slot = true;
+                }
+            }
+        }
+        out
     }
 
     /// The predicate registers the allocation uses (a `.func` saves them).
     pub fn preds_used(&self) -> Vec<u8> {
         let mut v: Vec<u8> = self
             .map
-            .values()
+            .iter()
+            .flatten()
             .filter_map(|l| match l {
                 Loc::Pred(p) => Some(*p),
                 _ => None,
@@ -85,7 +105,7 @@ impl RegMap {
     /// The location the allocator gave `r` (it sees every register a body names, so a
     /// miss is an internal error reported as such, never a guessed register).
     pub fn loc(&mut self, f: &Function, r: RegId) -> Result<Loc, String> {
-        self.map.get(&r).copied().ok_or_else(|| {
+        self.loc_of(r).ok_or_else(|| {
             let name = f
                 .reg(r)
                 .map_or_else(|| format!("{r:?}"), |reg| reg.name.to_string());

@@ -17,6 +17,7 @@ mod divide;
 mod dsqrt;
 mod fclass;
 mod fdiv;
+mod folded;
 mod fsqrt;
 mod isspacep;
 mod legacy;
@@ -32,7 +33,7 @@ use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// One line of the output: a label or an instruction's text (guard included).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,6 +73,18 @@ pub struct Selector<'a> {
     /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
     /// of PTX's borrow, so chains are translated only when producer and consumer agree.
     pub carry: Option<Chain>,
+    /// Entry parameters and shared variables' addresses that `add`s take as operands
+    /// (`c [0x0] [off]`, the window offset) instead of a register (`fold.rs`). Their
+    /// `ld.param` / `mov` emits nothing.
+    pub folded: rustc_hash::FxHashMap<RegId, crate::fold::Folded>,
+    /// `mul.wide` results selected with the `add` that reads them (`fold::Scaled`): the
+    /// `mul.wide` emits nothing.
+    pub scaled: rustc_hash::FxHashMap<RegId, crate::fold::Scaled>,
+    /// 64-bit registers whose high word is zero (`fold::zero_high`).
+    pub zero_high: rustc_hash::FxHashSet<RegId>,
+    /// Zero extensions only shifts read (`fold::narrowed_extensions`): extended register →
+    /// its 32-bit source; the `cvt` emits nothing and the shifts read the source.
+    pub narrowed: rustc_hash::FxHashMap<RegId, RegId>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,6 +212,9 @@ impl<'a> Selector<'a> {
     /// scratch register `scratch` first (`MOV32I`).
     fn src32(&mut self, o: &Operand, g: &str, scratch: u8, imm20_ok: bool) -> R<String> {
         match o {
+            Operand::Reg(r) if imm20_ok && self.folded.contains_key(r) => {
+                Ok(self.folded[r].halves().0)
+            }
             Operand::Reg(r) => self.gpr(*r),
             Operand::Imm(v) => {
                 let v32 = *v as u32 as i32 as i64;
@@ -266,6 +282,9 @@ impl<'a> Selector<'a> {
 
     /// Selects `inst`; `Err` is the reason it cannot be translated.
     pub fn select(&mut self, inst: &Inst) -> R<()> {
+        if inst.op == Opcode::Cvt && self.dst(inst).is_ok_and(|t| self.narrowed.contains_key(&t)) {
+            return Ok(());
+        }
         let g = self.guard(inst)?;
         let ty = inst.ty().unwrap_or(Type::B32);
         let w = bits(ty);
@@ -360,8 +379,8 @@ impl<'a> Selector<'a> {
             Opcode::Add | Opcode::Sub if w == 32 && !has(Flag::Cc) && !has(Flag::Sat) => {
                 let d = self.dst(inst)?;
                 let d = self.gpr(d)?;
-                let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
-                let b = Self::opnd(inst, 2)?;
+                let (a, b) = self.bank_second(inst)?;
+                let a = self.reg32(a, &g, SCRATCH)?;
                 let b = if inst.op == Opcode::Sub {
                     match b {
                         Operand::Imm(v) => {
@@ -373,7 +392,12 @@ impl<'a> Selector<'a> {
                 } else {
                     self.src32(b, &g, SCRATCH_PAIR, true)?
                 };
-                self.emit(&g, format!("IADD {d}, {a}, {b};"));
+                if inst.op == Opcode::Add && b == "RZ" {
+                    // A copy (the allocator coalesces an `add` of a folded zero).
+                    self.emit(&g, format!("MOV {d}, {a};"));
+                } else {
+                    self.emit(&g, format!("IADD {d}, {a}, {b};"));
+                }
                 Ok(())
             }
             Opcode::Add | Opcode::Sub if w == 64 && !has(Flag::Cc) && !has(Flag::Sat) => {
@@ -388,10 +412,23 @@ impl<'a> Selector<'a> {
                     return Err("a 64-bit add/sub of two immediates".into());
                 }
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
-                let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
-                let (bl, bh) = self.src64(Self::opnd(inst, 2)?, &g)?;
+                if let Some(done) = self.scaled_add(inst, &g, &dl, &dh)? {
+                    return Ok(done);
+                }
+                let (a, b) = self.bank_second(inst)?;
+                let (al, ah) = self.src64(a, &g)?;
+                let (bl, bh) = match b {
+                    Operand::Reg(r) if self.folded.contains_key(r) => self.folded[r].halves(),
+                    _ => self.src64(b, &g)?,
+                };
                 // Subtraction as in the tested `sub.cc` chains: a negated operand is its two's
                 // complement on the low half and its complement plus the carry on the high.
+                if inst.op == Opcode::Add && bl == "RZ" && bh == "RZ" {
+                    // A copy (the allocator coalesces an `add` of a folded zero).
+                    self.emit(&g, format!("MOV {dl}, {al};"));
+                    self.emit(&g, format!("MOV {dh}, {ah};"));
+                    return Ok(());
+                }
                 let neg = if inst.op == Opcode::Sub { "-" } else { "" };
                 self.emit(&g, format!("IADD {dl}.CC, {al}, {neg}{bl};"));
                 self.emit(&g, format!("IADD.X {dh}, {ah}, {neg}{bh};"));
@@ -763,9 +800,15 @@ impl<'a> Selector<'a> {
         let s = (*s as u32).min(64) as i64;
         let (dl, dh) = self.pair(self.dst(inst)?)?;
         let (al, ah) = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) if self.narrowed.contains_key(r) => {
+                let a = self.narrowed[r];
+                (self.gpr(a)?, "RZ".to_string())
+            }
             Operand::Reg(r) => self.pair(*r)?,
             _ => return Err("an immediate shifted value".into()),
         };
+        let high_zero =
+            matches!(Self::opnd(inst, 1)?, Operand::Reg(r) if self.zero_high.contains(r));
         let signed = inst.op == Opcode::Shr && is_signed(ty);
         let sra = if signed { "SHR" } else { "SHR.U32" };
         let x = |s: i64| hex(s);
@@ -773,6 +816,11 @@ impl<'a> Selector<'a> {
         // writing one half before reading the other is safe.
         let lines: Vec<String> = match (inst.op, s) {
             (_, 0) => vec![format!("MOV {dl}, {al};"), format!("MOV {dh}, {ah};")],
+            // A zero-extended value: the high word is the low word's top bits.
+            (Opcode::Shl, 1..=31) if high_zero => vec![
+                format!("SHR.U32 {dh}, {al}, {};", x(32 - s)),
+                format!("SHL {dl}, {al}, {};", x(s)),
+            ],
             (Opcode::Shl, 1..=31) => vec![
                 format!("SHL {dh}, {ah}, {};", x(s)),
                 format!("SHR.U32 R{SCRATCH}, {al}, {};", x(32 - s)),
@@ -823,9 +871,10 @@ impl<'a> Selector<'a> {
         let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
         let d = self.gpr(self.dst(inst)?)?;
         let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
-        let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
         // a - b is a + (-b) exactly (negation is a sign flip), including b = +0 (RZ).
-        let neg = if inst.op == Opcode::Sub { "-" } else { "" };
+        let sub = inst.op == Opcode::Sub;
+        let (b, folded) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, sub)?;
+        let neg = if sub && !folded { "-" } else { "" };
         self.emit(g, format!("{name}{ftz}{rnd} {d}, {a}, {neg}{b};"));
         Ok(())
     }
@@ -894,7 +943,7 @@ impl<'a> Selector<'a> {
             let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
             let d = self.gpr(self.dst(inst)?)?;
             let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
-            let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+            let (b, _) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, false)?;
             let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
             self.emit(g, format!("FFMA{ftz}{rnd} {d}, {a}, {b}, {c};"));
         } else {
@@ -914,6 +963,9 @@ impl<'a> Selector<'a> {
     }
 
     fn int_mul(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if self.dst(inst).is_ok_and(|d| self.scaled.contains_key(&d)) {
+            return Ok(());
+        }
         let m = &inst.mods;
         if m.has(Flag::Sat) || m.has(Flag::Cc) {
             return Err(".sat/.cc multiply forms have no selection rule yet".into());
@@ -978,7 +1030,7 @@ impl<'a> Selector<'a> {
             Type::F32 => {
                 let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
                 let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
-                let b = self.reg32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR)?;
+                let (b, _) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, false)?;
                 self.emit(
                     g,
                     format!(
@@ -1084,6 +1136,9 @@ impl<'a> Selector<'a> {
     }
 
     fn mov(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        if self.dst(inst).is_ok_and(|d| self.folded.contains_key(&d)) {
+            return Ok(());
+        }
         let src = Self::opnd(inst, 1)?;
         match src {
             Operand::Special { reg, .. } if self.special(inst, g, *reg)? => Ok(()),
@@ -1352,6 +1407,9 @@ impl<'a> Selector<'a> {
             return self.split_vector(inst, g, ty, true);
         }
         let d = self.dst(inst)?;
+        if self.folded.contains_key(&d) {
+            return Ok(());
+        }
         let Operand::Address(addr) = Self::opnd(inst, 1)? else {
             return Err("unexpected address operand".into());
         };

@@ -8,7 +8,7 @@
 
 use super::{is_pure, single_dst, Facts};
 use ir::{AddrBase, Inst, Operand, RegId};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// The sources of an instruction, in a hashable form; `None` for operands the pass does not
 /// compare (vectors, lists, specials such as `%clock`).
@@ -57,7 +57,7 @@ fn key(inst: &Inst, facts: &Facts) -> Option<Key> {
 
 pub(super) fn run(body: &mut [Inst], facts: &Facts, f: &ir::Function) {
     let n = f.regs.len();
-    let mut seen: HashMap<Key, Vec<(usize, RegId)>> = HashMap::new();
+    let mut seen: HashMap<Key, Vec<(usize, RegId)>> = HashMap::default();
     let mut repl: Vec<Option<RegId>> = vec![None; n];
     let mut sites: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, inst) in body.iter().enumerate() {

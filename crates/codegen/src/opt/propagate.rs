@@ -181,6 +181,9 @@ fn takes_immediates(op: Opcode) -> bool {
             | Opcode::Bfe
             | Opcode::Bfi
             | Opcode::Mov
+            // The stored value (`STS [a], RZ` for a zero, NVIDIA's form); addresses are
+            // `Address` operands and never rewritten.
+            | Opcode::St
     )
 }
 

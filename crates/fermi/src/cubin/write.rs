@@ -382,10 +382,13 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
             st_size: k.code.len() as u64 * 8,
         });
     }
+    // Section indices from SHN_LORESERVE up do not fit a symbol's 16-bit `st_shndx`: those
+    // symbols say SHN_XINDEX and the index goes in `.symtab_shndx` (written only then).
+    let has_shndx = w.write_symtab_shndx() != 0;
     w.write_strtab().map_err(err)?;
     w.write_shstrtab().map_err(err)?;
 
-    w.write_null_section_header();
+    let shoff = w.write_null_section_header();
     w.write_shstrtab_section_header();
     w.write_strtab_section_header();
     w.write_symtab_section_header(1 + planned.len() as u32);
@@ -404,6 +407,9 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
             sh_entsize: 0,
         });
     }
+    // Last, so it moves no other section's index.
+    w.write_symtab_shndx_section_header();
+    let shnum = u64::from(FIRST_OWN_SECTION) + planned.len() as u64 + u64::from(has_shndx);
 
     let load = |p_type, flags: u32, p_offset, p_filesz, p_memsz| ProgramHeader {
         p_type,
@@ -431,11 +437,126 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
         phdrs.push(load(elf::PT_LOAD, rw, 0, 0, memsz));
     }
     phdrs.push(load(elf::PT_LOAD, rx, phoff, phsize, phsize));
-    let mut head = Vec::new();
-    w.write_headers_to(&mut head, &phdrs).map_err(err)?;
+    let layout = HeaderLayout {
+        is_64,
+        e_flags: cubin_e_flags(module.arch, module.address_size),
+        phoff,
+        shoff,
+        shnum,
+        // `.shstrtab` is section 1 (object's writer order), never an extended index.
+        shstrndx: 1,
+    };
     drop(w);
+    if !is_64 && buffer.len() as u64 > u64::from(u32::MAX) {
+        return Err(CubinError::Unrepresentable(format!(
+            "a 32-bit cubin of {} bytes exceeds 4 GiB",
+            buffer.len()
+        )));
+    }
+    let head = elf_headers(&layout, &phdrs);
     if let Some(start) = buffer.get_mut(..head.len()) {
         start.copy_from_slice(&head);
     }
+    patch_extended_counts(&mut buffer, &layout);
     Ok(buffer)
+}
+
+/// What the ELF file header says about the table layout.
+struct HeaderLayout {
+    is_64: bool,
+    e_flags: u32,
+    phoff: u64,
+    shoff: u64,
+    shnum: u64,
+    shstrndx: u64,
+}
+
+/// The ELF file header and program headers, little-endian. Written here rather than by
+/// `object`'s single-phase writer, which refuses a section count from SHN_LORESERVE
+/// (0xff00) up: the gABI's extended numbering then puts `e_shnum = 0` in the header and the
+/// count in section 0's `sh_size`, and an `e_shstrndx` from SHN_LORESERVE up as
+/// SHN_XINDEX with the index in section 0's `sh_link` ([`patch_extended_counts`]).
+fn elf_headers(l: &HeaderLayout, phdrs: &[ProgramHeader]) -> Vec<u8> {
+    let mut h = Vec::with_capacity(64 + 56 * phdrs.len());
+    let addr = |h: &mut Vec<u8>, v: u64| {
+        if l.is_64 {
+            h.extend_from_slice(&v.to_le_bytes());
+        } else {
+            h.extend_from_slice(&(v as u32).to_le_bytes());
+        }
+    };
+    let class = if l.is_64 {
+        elf::ELFCLASS64.0
+    } else {
+        elf::ELFCLASS32.0
+    };
+    h.extend_from_slice(&elf::ELFMAG);
+    h.extend_from_slice(&[class, elf::ELFDATA2LSB.0, elf::EV_CURRENT.0]);
+    h.extend_from_slice(&[ELFOSABI_CUDA, ELFABIVERSION_CUDA, 0, 0, 0, 0, 0, 0, 0]);
+    h.extend_from_slice(&elf::ET_EXEC.0.to_le_bytes());
+    h.extend_from_slice(&EM_CUDA.to_le_bytes());
+    h.extend_from_slice(&u32::from(elf::EV_CURRENT.0).to_le_bytes());
+    addr(&mut h, 0); // e_entry
+    addr(&mut h, l.phoff);
+    addr(&mut h, l.shoff);
+    h.extend_from_slice(&l.e_flags.to_le_bytes());
+    let (ehsize, phentsize, shentsize): (u16, u16, u16) =
+        if l.is_64 { (64, 56, 64) } else { (52, 32, 40) };
+    let shnum = u16::try_from(l.shnum)
+        .ok()
+        .filter(|&n| n < elf::SHN_LORESERVE)
+        .unwrap_or(0);
+    let shstrndx = u16::try_from(l.shstrndx)
+        .ok()
+        .filter(|&n| n < elf::SHN_LORESERVE)
+        .unwrap_or(elf::SHN_XINDEX.0);
+    for v in [
+        ehsize,
+        phentsize,
+        phdrs.len() as u16,
+        shentsize,
+        shnum,
+        shstrndx,
+    ] {
+        h.extend_from_slice(&v.to_le_bytes());
+    }
+    debug_assert_eq!(h.len(), usize::from(ehsize));
+    for p in phdrs {
+        let (offset, filesz, memsz) = (p.p_offset, p.p_filesz, p.p_memsz);
+        h.extend_from_slice(&p.p_type.0.to_le_bytes());
+        if l.is_64 {
+            h.extend_from_slice(&p.p_flags.0.to_le_bytes());
+        }
+        for v in [offset, p.p_vaddr, p.p_paddr, filesz, memsz] {
+            addr(&mut h, v);
+        }
+        if !l.is_64 {
+            h.extend_from_slice(&p.p_flags.0.to_le_bytes());
+        }
+        addr(&mut h, p.p_align);
+    }
+    h
+}
+
+/// Section 0's `sh_size` and `sh_link` under extended numbering (see [`elf_headers`]); the
+/// writer wrote section 0 before the count was known.
+fn patch_extended_counts(buffer: &mut [u8], l: &HeaderLayout) {
+    let at = |field_64: u64, field_32: u64| {
+        usize::try_from(l.shoff + if l.is_64 { field_64 } else { field_32 }).ok()
+    };
+    let mut put = |at: Option<usize>, bytes: &[u8]| {
+        if let Some(dst) = at.and_then(|a| buffer.get_mut(a..a + bytes.len())) {
+            dst.copy_from_slice(bytes);
+        }
+    };
+    if l.shnum >= u64::from(elf::SHN_LORESERVE) {
+        if l.is_64 {
+            put(at(32, 20), &l.shnum.to_le_bytes());
+        } else {
+            put(at(32, 20), &(l.shnum as u32).to_le_bytes());
+        }
+    }
+    if l.shstrndx >= u64::from(elf::SHN_LORESERVE) {
+        put(at(40, 24), &(l.shstrndx as u32).to_le_bytes());
+    }
 }

@@ -548,22 +548,29 @@ fn match_mods(
     let mut i = 0;
     for (slot, m) in values.iter_mut().zip(row.mods.iter()) {
         let mut best: Option<(usize, u8)> = None;
+        let selects = takes_selects(m);
         for &(v, name) in spellings(m, dialect) {
             if name.is_empty() {
                 continue;
             }
-            let want: Vec<&str> = name.split('.').filter(|s| !s.is_empty()).collect();
-            let n = want.len();
-            let selects = takes_selects(m);
-            let matches = parts.get(i..i + n).is_some_and(|got| {
-                got.iter().zip(&want).enumerate().all(|(k, (g, w))| {
+            // The spelling's dot-separated parts against the written ones, without collecting
+            // them (this runs for every spelling of every group of every line assembled).
+            let mut n = 0;
+            let mut matches = true;
+            for (k, w) in name.split('.').filter(|s| !s.is_empty()).enumerate() {
+                n += 1;
+                let ok = parts.get(i + k).is_some_and(|g| {
                     if selects {
                         part_matches(w, g.s, k + 1, sels)
                     } else {
-                        g.s == *w
+                        g.s == w
                     }
-                })
-            });
+                });
+                if !ok {
+                    matches = false;
+                    break;
+                }
+            }
             if matches && best.is_none_or(|(bn, _)| n > bn) {
                 best = Some((n, v));
             }
@@ -817,7 +824,7 @@ pub fn parse_with(
     };
     let mut best: Option<(u8, AsmError)> = None;
     let mut forms = 0;
-    for row in ROWS.iter().filter(|r| r.name == name_upper) {
+    for &row in rows_named(&name_upper) {
         forms += 1;
         match parse_row(row, &split, &cx) {
             Ok(inst) => return Ok(inst),
@@ -844,6 +851,21 @@ pub fn parse_with(
         },
         Some((_, e)) => e,
     })
+}
+
+/// The rows of one mnemonic, in table order, from an index built once (a scan of the whole
+/// table per line dominated assembling long listings).
+fn rows_named(name: &str) -> &'static [&'static Row] {
+    static INDEX: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<&'static Row>>> =
+        std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut m: rustc_hash::FxHashMap<&'static str, Vec<&'static Row>> = Default::default();
+        for row in ROWS.iter() {
+            m.entry(row.name).or_default().push(row);
+        }
+        m
+    });
+    index.get(name).map_or(&[], Vec::as_slice)
 }
 
 /// The error for a mnemonic no row has: why, when the opcode is known but not encoded.

@@ -1,0 +1,335 @@
+//! Parameters as `c [0x0] [0x20+]` operands: an entry's `ld.param` whose register is read only
+//! as a source of integer `add`s (32- or 64-bit, no `.cc`/`.sat`) is not loaded at all; each
+//! `add` takes the parameter from the constant bank in its composite operand, as NVIDIA's
+//! code does (`IADD R2.CC, R2, c [0x0] [0x20]`). The bank holds the launch's parameters for
+//! the whole kernel, so the distance between the load and the use does not matter, nor a
+//! guard on the load (lanes it skips hold no defined value). Likewise a `mov` of a shared
+//! variable's address (a constant window offset, zero-extended in 64-bit code) read only by
+//! `add`s becomes their immediate operand (`IADD R4.CC, R6, 0x40; IADD.X R5, R7, RZ`).
+
+use crate::alloc::uses_defs;
+use ir::{AddrBase, Function, Inst, Opcode, Operand, RegId, Space, VarId};
+use rustc_hash::FxHashMap;
+
+/// What an `add` reads in place of a folded register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Folded {
+    /// A parameter: its byte offset in `c[0x0]`.
+    Bank(i64),
+    /// A shared variable's address: its offset in the CTA's window (below 48 KiB, so a
+    /// 20-bit immediate).
+    Shared(i64),
+}
+
+impl Folded {
+    /// The operand text of the low and the high 32 bits.
+    pub fn halves(self) -> (String, String) {
+        match self {
+            Folded::Bank(at) => (
+                format!("c [0x0] [{:#x}]", at),
+                format!("c [0x0] [{:#x}]", at + 4),
+            ),
+            Folded::Shared(0) => ("RZ".into(), "RZ".into()),
+            Folded::Shared(off) => (format!("{off:#x}"), "RZ".into()),
+        }
+    }
+}
+
+/// Registers `add`s read as operands instead (see the module comment).
+pub fn add_operands(
+    f: &Function,
+    params: &FxHashMap<VarId, u32>,
+    shared: &FxHashMap<VarId, u32>,
+) -> FxHashMap<RegId, Folded> {
+    let body = f.insts();
+    let n = f.regs.len();
+    let mut defs = vec![0u32; n];
+    // Reads outside a foldable position disqualify a register.
+    let mut other_reads = vec![false; n];
+    let mut at: Vec<Option<Folded>> = vec![None; n];
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &d {
+            defs[r] += 1;
+        }
+        if let Some((r, what)) = param_load(inst, params).or_else(|| shared_address(inst, shared)) {
+            at[r.index()] = Some(what);
+            continue;
+        }
+        let foldable = foldable_add_sources(inst);
+        for &r in &u {
+            if !foldable.contains(&r) {
+                other_reads[r] = true;
+            }
+        }
+    }
+    let mut out = FxHashMap::default();
+    for r in 0..n {
+        if let Some(off) = at[r].filter(|_| defs[r] == 1 && !other_reads[r]) {
+            out.insert(RegId(r as u32), off);
+        }
+    }
+    // An `add` of two folded parameters needs one in a register: keep the first source loaded.
+    for inst in body {
+        let [Some(a), Some(b)] = [1, 2].map(|k| inst.operands.get(k).and_then(Operand::as_reg))
+        else {
+            continue;
+        };
+        if inst.op == Opcode::Add && out.contains_key(&a) && out.contains_key(&b) {
+            out.remove(&a);
+        }
+    }
+    out
+}
+
+/// `d` and its bank offset for an entry `ld.param` of a whole 32- or 64-bit value.
+fn param_load(inst: &Inst, params: &FxHashMap<VarId, u32>) -> Option<(RegId, Folded)> {
+    if inst.op != Opcode::Ld || inst.mods.vec.is_some() {
+        return None;
+    }
+    if !matches!(inst.mods.space, Some(Space::Param | Space::ParamEntry)) {
+        return None;
+    }
+    if !matches!(inst.ty().and_then(crate::regs::width_of), Some(32 | 64)) {
+        return None;
+    }
+    let (Some(Operand::Reg(d)), Some(Operand::Address(a))) =
+        (inst.operands.first(), inst.operands.get(1))
+    else {
+        return None;
+    };
+    let AddrBase::Var(v) = a.base else {
+        return None;
+    };
+    let off = 0x20 + i64::from(*params.get(&v)?) + a.offset;
+    Some((*d, Folded::Bank(off)))
+}
+
+/// `d` and the window offset for a `mov` of a shared variable's address (32 or 64 bits).
+fn shared_address(inst: &Inst, shared: &FxHashMap<VarId, u32>) -> Option<(RegId, Folded)> {
+    if inst.op != Opcode::Mov {
+        return None;
+    }
+    if !matches!(inst.ty().and_then(crate::regs::width_of), Some(32 | 64)) {
+        return None;
+    }
+    let (Some(Operand::Reg(d)), Some(Operand::VarAddr { var, offset })) =
+        (inst.operands.first(), inst.operands.get(1))
+    else {
+        return None;
+    };
+    let off = i64::from(*shared.get(var)?) + offset;
+    (0..1 << 19)
+        .contains(&off)
+        .then_some((*d, Folded::Shared(off)))
+}
+
+/// The sources of an integer `add` whose selection takes a constant-bank operand (see
+/// `select.rs`: the 32-bit `IADD` and the 64-bit `IADD.CC`/`IADD.X` rules), each register
+/// appearing once.
+fn foldable_add_sources(inst: &Inst) -> Vec<usize> {
+    use ir::Type as T;
+    let plain = inst.op == Opcode::Add
+        && !inst.mods.has(isa::Flag::Cc)
+        && !inst.mods.has(isa::Flag::Sat)
+        && matches!(
+            inst.ty(),
+            Some(T::U32 | T::S32 | T::B32 | T::U64 | T::S64 | T::B64)
+        );
+    if !plain {
+        return Vec::new();
+    }
+    match (
+        inst.operands.get(1).and_then(Operand::as_reg),
+        inst.operands.get(2).and_then(Operand::as_reg),
+    ) {
+        (Some(a), Some(b)) if a == b => Vec::new(),
+        (a, b) => a.into_iter().chain(b).map(RegId::index).collect(),
+    }
+}
+
+/// A `mul.wide.u32/.s32 t, a, 2^k` whose only reader is the 64-bit `add` right after it (past
+/// folded loads and `mov`s, which emit nothing): the
+/// two become `SHR[.U32] R0, a, 32−k` (the product's high word), `ISCADD d.CC, a, x.lo, k` and
+/// `IADD.X d.hi, R0, x.hi`, three instructions for four, and `t` takes no registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scaled {
+    pub a: RegId,
+    pub shift: u8,
+    pub signed: bool,
+}
+
+/// The `mul.wide` results to select as part of the `add` that follows (see [`Scaled`]);
+/// `folded` are the registers of [`add_operands`].
+pub fn scaled_adds(f: &Function, folded: &FxHashMap<RegId, Folded>) -> FxHashMap<RegId, Scaled> {
+    use ir::Type as T;
+    let body = f.insts();
+    let n = f.regs.len();
+    let mut reads = vec![0u32; n];
+    let mut defs = vec![0u32; n];
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &u {
+            reads[r] += 1;
+        }
+        for &r in &d {
+            defs[r] += 1;
+        }
+    }
+    let labelled = |i: usize| f.labels.iter().any(|(_, at)| at.index() == i);
+    let mut out = FxHashMap::default();
+    let emits_nothing = |inst: &Inst| {
+        inst.guard.is_none()
+            && matches!(inst.operands.first(), Some(Operand::Reg(d)) if folded.contains_key(d))
+    };
+    for (i, mul) in body.iter().enumerate() {
+        // The next instruction that emits code, with no label on the way.
+        let mut j = i + 1;
+        while body.get(j).is_some_and(emits_nothing) && !labelled(j) {
+            j += 1;
+        }
+        let Some(add) = body.get(j) else { continue };
+        if mul.op != Opcode::Mul
+            || mul.mods.mul_mode != Some(isa::MulMode::Wide)
+            || mul.guard.is_some()
+            || mul.mods.has(isa::Flag::Cc)
+            || mul.mods.has(isa::Flag::Sat)
+            || labelled(j)
+        {
+            continue;
+        }
+        let signed = match mul.ty() {
+            Some(T::U32) => false,
+            Some(T::S32) => true,
+            _ => continue,
+        };
+        let (Some(Operand::Reg(t)), Some(Operand::Reg(a)), Some(Operand::Imm(v))) = (
+            mul.operands.first(),
+            mul.operands.get(1),
+            mul.operands.get(2),
+        ) else {
+            continue;
+        };
+        // 2^1 … 2^30: a positive multiplier for both signednesses, a shift below 32.
+        let v = *v as u32;
+        if !v.is_power_of_two() || !(2..=1 << 30).contains(&v) {
+            continue;
+        }
+        let plain_add = add.op == Opcode::Add
+            && !add.mods.has(isa::Flag::Cc)
+            && !add.mods.has(isa::Flag::Sat)
+            && matches!(add.ty(), Some(T::U64 | T::S64 | T::B64));
+        let sources = [1, 2].map(|k| add.operands.get(k).and_then(Operand::as_reg));
+        let once = sources.iter().filter(|s| **s == Some(*t)).count() == 1;
+        if !plain_add || !once || reads[t.index()] != 1 || defs[t.index()] != 1 || a == t {
+            continue;
+        }
+        out.insert(
+            *t,
+            Scaled {
+                a: *a,
+                shift: v.trailing_zeros() as u8,
+                signed,
+            },
+        );
+    }
+    out
+}
+
+/// 64-bit registers whose high word is known zero: defined once, by an unguarded
+/// `cvt.u64/.s64.u32` (or `.u16`/`.u8`: zero extensions). A left shift of one by 1–31 is then
+/// two instructions (`SHR.U32` for the high word, `SHL` for the low) instead of four.
+pub fn zero_high(f: &Function) -> rustc_hash::FxHashSet<RegId> {
+    use ir::Type as T;
+    let body = f.insts();
+    let mut defs = vec![0u32; f.regs.len()];
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    let mut out = rustc_hash::FxHashSet::default();
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &d {
+            defs[r] += 1;
+        }
+        let zext = inst.op == Opcode::Cvt
+            && inst.guard.is_none()
+            && !inst.mods.has(isa::Flag::Sat)
+            && inst.operands.len() == 2
+            && matches!(inst.type_slot(0), Some(T::U64 | T::S64 | T::B64))
+            && matches!(inst.type_slot(1), Some(T::U32 | T::U16 | T::U8));
+        if let (true, Some(Operand::Reg(t))) = (zext, inst.operands.first()) {
+            out.insert(*t);
+        }
+    }
+    out.retain(|t| defs.get(t.index()) == Some(&1));
+    out
+}
+
+/// Zero extensions `cvt.u64.u32 t, a` whose every reader is a `shl.b64` of `t` by 1–31 (which
+/// reads only the low word, `a`, for a zero-extended `t`, see [`zero_high`]): `t` takes no
+/// registers, the `cvt` emits nothing, and the shifts read `a` (defined once, unguarded, so
+/// the value the `cvt` saw). Returns `t → a` and, per instruction, the registers it reads in
+/// place of `t` (the allocator keeps `a` live up to there).
+pub fn narrowed_extensions(
+    f: &Function,
+    zero_high: &rustc_hash::FxHashSet<RegId>,
+) -> (FxHashMap<RegId, RegId>, Vec<Vec<usize>>) {
+    let body = f.insts();
+    let n = f.regs.len();
+    let mut defs = vec![0u32; n];
+    let mut unguarded_def = vec![true; n];
+    let mut reads = vec![0u32; n];
+    let mut shift_reads = vec![0u32; n];
+    let mut source: FxHashMap<RegId, RegId> = FxHashMap::default();
+    let (mut u, mut d) = (Vec::new(), Vec::new());
+    let shifted = |inst: &Inst| -> Option<RegId> {
+        let plain = inst.op == Opcode::Shl
+            && matches!(
+                inst.ty(),
+                Some(ir::Type::B64 | ir::Type::U64 | ir::Type::S64)
+            );
+        match (plain, inst.operands.get(1), inst.operands.get(2)) {
+            (true, Some(Operand::Reg(t)), Some(Operand::Imm(1..=31))) => Some(*t),
+            _ => None,
+        }
+    };
+    for inst in body {
+        uses_defs(inst, &mut u, &mut d);
+        for &r in &u {
+            reads[r] += 1;
+        }
+        for &r in &d {
+            defs[r] += 1;
+            unguarded_def[r] &= inst.guard.is_none();
+        }
+        if let Some(t) = shifted(inst) {
+            shift_reads[t.index()] += 1;
+        }
+        if inst.op == Opcode::Cvt {
+            if let (Some(Operand::Reg(t)), Some(Operand::Reg(a))) =
+                (inst.operands.first(), inst.operands.get(1))
+            {
+                if zero_high.contains(t) {
+                    source.insert(*t, *a);
+                }
+            }
+        }
+    }
+    source.retain(|t, a| {
+        let (t, a) = (t.index(), a.index());
+        reads[t] == shift_reads[t]
+            && defs[a] == 1
+            && unguarded_def[a]
+            && f.regs.get(a).and_then(|r| crate::regs::width_of(r.ty)) == Some(32)
+    });
+    let mut extra = vec![Vec::new(); if source.is_empty() { 0 } else { body.len() }];
+    if !source.is_empty() {
+        for (i, inst) in body.iter().enumerate() {
+            if let Some(a) = shifted(inst).and_then(|t| source.get(&t)) {
+                extra[i].push(a.index());
+            }
+        }
+    }
+    (source, extra)
+}
