@@ -50,7 +50,8 @@ const MAX_COPIES: usize = 3;
 /// Where the instructions go: before each staying instruction, the moved and copied ones.
 enum Item {
     Old(usize),
-    Copy(Inst),
+    /// Boxed: an `Inst` is ~200 bytes and most items are `Old`.
+    Copy(Box<Inst>),
 }
 
 /// Moves (and where used in several blocks, copies) the instructions; returns the map from
@@ -125,7 +126,7 @@ pub(super) fn run(
                     renames.push((u, d, fresh));
                 }
             }
-            before[at].push(Item::Copy(copy));
+            before[at].push(Item::Copy(Box::new(copy)));
         }
     }
     if !removed.iter().any(|&r| r) {
@@ -160,7 +161,7 @@ pub(super) fn run(
         .into_iter()
         .filter_map(|item| match item {
             Item::Old(k) => old[k].take(),
-            Item::Copy(inst) => Some(inst),
+            Item::Copy(inst) => Some(*inst),
         })
         .collect();
     for inst in body.iter_mut() {
