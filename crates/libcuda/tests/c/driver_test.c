@@ -302,6 +302,15 @@ int main(int argc, char **argv) {
     TRUE(strstr(log, "error") != NULL);
     TRUE((size_t)vals[1] == strlen(log) + 1);
     EXPECT(cuModuleLoadData(&bad, "this is not PTX"), CUDA_ERROR_INVALID_PTX);
+    /* Valid PTX that ptxvm checks but does not execute (the sm_90a warpgroup tensor cores)
+       fails as a JIT failure does on a driver, with the reason in the error log. */
+    memset(log, 0, sizeof log);
+    vals[1] = (void *)(size_t)sizeof log;
+    EXPECT(cuModuleLoadDataEx(&bad, ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                                    ".visible .entry k() { wgmma.fence.sync.aligned; ret; }\n",
+                              2, opts, vals),
+           CUDA_ERROR_INVALID_PTX);
+    TRUE(strstr(log, "`wgmma.fence.sync.aligned` is checked but not executed") != NULL);
 
     CUmodule mod = NULL, mod2 = NULL;
     OK(cuModuleLoadData(&mod, ptx));
