@@ -24,6 +24,9 @@ macro_rules! spelled_enum {
         }
     };
 }
+pub use crate::mods_tcgen05::{
+    Collector, ScaleVec, Tcgen05Kind, Tcgen05Num, Tcgen05Shape, Tcgen05SrcFmt, Tcgen05Variant,
+};
 pub use crate::mods_wgmma::{CtaGroup, Multicast, Tcgen05Completion, TensorOp, WgmmaShape};
 pub(crate) use spelled_enum;
 
@@ -519,6 +522,13 @@ mod_classes! {
     CtaGroup => cta_group, "CTA group";
     Tcgen05Completion => tcgen05_completion, "completion";
     Multicast => multicast, "multicast";
+    Tcgen05Kind => tcgen05_kind, "kind";
+    Tcgen05Variant => tcgen05_variant, "variant";
+    ScaleVec => scale_vec, "scale vector size";
+    Collector => collector, "collector usage";
+    Tcgen05Shape => tcgen05_shape, "shape";
+    Tcgen05Num => tcgen05_num, "repeat count";
+    Tcgen05SrcFmt => tcgen05_src_fmt, "source format";
     WmmaOp => wmma_op, "wmma operation";
     WmmaFrag => wmma_frag, "wmma fragment";
     WmmaShape => wmma_shape, "wmma shape";
@@ -531,7 +541,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 37] = [
+    pub const INFERENCE_ORDER: [ModClass; 44] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -564,6 +574,13 @@ impl ModClass {
         ModClass::CtaGroup,
         ModClass::Tcgen05Completion,
         ModClass::Multicast,
+        ModClass::Tcgen05Kind,
+        ModClass::Tcgen05Variant,
+        ModClass::ScaleVec,
+        ModClass::Collector,
+        ModClass::Tcgen05Shape,
+        ModClass::Tcgen05Num,
+        ModClass::Tcgen05SrcFmt,
         ModClass::WmmaOp,
         ModClass::WmmaFrag,
         ModClass::WmmaShape,
