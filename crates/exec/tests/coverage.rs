@@ -33,6 +33,32 @@ const NOT_RUNNABLE_FORMS: &[(&str, &[&str], &str)] = &[
         &[""],
         "checked but not executed: no model of tcgen05 tensor memory",
     ),
+    (
+        "cp",
+        &[".tensor"],
+        "checked but not executed: no model of tensor maps (bulk tensor copies and prefetches)",
+    ),
+    ("cp", &[".prefetch"], "checked but not executed: bulk prefetches"),
+    (
+        "cp",
+        &[".multicast::cluster"],
+        "checked but not executed: multicast bulk copies (clusters are one CTA)",
+    ),
+    (
+        "cp",
+        &[".L2::cache_hint"],
+        "checked but not executed: bulk copies with a cache policy",
+    ),
+    (
+        "cp",
+        &[".shared::cluster.shared::cta"],
+        "checked but not executed: copies between a cluster's shared memories",
+    ),
+    (
+        "mbarrier",
+        &[".shared::cluster"],
+        "checked but not executed: mbarrier objects in .shared::cluster",
+    ),
     ("wmma", &[".f16.f16.satfinite"], "floating-point wmma.mma .satfinite (PTX < 6.5, deprecated): what it computes is not specified"),
     ("wmma", &[".f32.f16.satfinite"], "floating-point wmma.mma .satfinite (PTX < 6.5, deprecated): what it computes is not specified"),
     ("wmma", &[".f16.f32.satfinite"], "floating-point wmma.mma .satfinite (PTX < 6.5, deprecated): what it computes is not specified"),

@@ -286,6 +286,18 @@ fn tensor_core_forms_are_refused_at_load_by_name() {
             "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r3, %r4}, [%r1];",
             "`tcgen05.ld.sync.aligned.32x32b.x2.b32` is checked but not executed",
         ),
+        (
+            "sm_90",
+            "8.0",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];",
+            "`cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes` is checked but not executed",
+        ),
+        (
+            "sm_90",
+            "8.0",
+            "mbarrier.arrive.shared::cluster.b64 _, [%r1];",
+            "`mbarrier.arrive.shared::cluster.b64` is checked but not executed",
+        ),
     ];
     for (target, version, inst, want) in cases {
         let text = format!(

@@ -71,7 +71,8 @@ pub use mods::{
     TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode, WgmmaShape,
 };
 pub use mods::{
-    Collector, ScaleVec, Tcgen05Kind, Tcgen05Num, Tcgen05Shape, Tcgen05SrcFmt, Tcgen05Variant,
+    Collector, LoadMode, ScaleVec, Tcgen05Kind, Tcgen05Num, Tcgen05Shape, Tcgen05SrcFmt,
+    Tcgen05Variant, TensorDim,
 };
 pub use mods::{WmmaFrag, WmmaOp, WmmaShape, WmmaSubType, WmmaSubTypeB};
 pub use opcode::Opcode;

@@ -25,7 +25,8 @@ macro_rules! spelled_enum {
     };
 }
 pub use crate::mods_tcgen05::{
-    Collector, ScaleVec, Tcgen05Kind, Tcgen05Num, Tcgen05Shape, Tcgen05SrcFmt, Tcgen05Variant,
+    Collector, LoadMode, ScaleVec, Tcgen05Kind, Tcgen05Num, Tcgen05Shape, Tcgen05SrcFmt,
+    Tcgen05Variant, TensorDim,
 };
 pub use crate::mods_wgmma::{CtaGroup, Multicast, Tcgen05Completion, TensorOp, WgmmaShape};
 pub(crate) use spelled_enum;
@@ -89,6 +90,10 @@ spelled_enum!(
         BulkGroup = ".bulk_group",
         Read = ".read",
         Pack = ".pack",
+        // Bulk tensor copies and prefetches (PTX ISA 8.x §9.7.9.25.5), checked but not run.
+        Tensor = ".tensor",
+        Prefetch = ".prefetch",
+        L2CacheHint = ".L2::cache_hint",
     }
 );
 
@@ -529,6 +534,8 @@ mod_classes! {
     Tcgen05Shape => tcgen05_shape, "shape";
     Tcgen05Num => tcgen05_num, "repeat count";
     Tcgen05SrcFmt => tcgen05_src_fmt, "source format";
+    TensorDim => tensor_dim, "tensor rank";
+    LoadMode => load_mode, "load mode";
     WmmaOp => wmma_op, "wmma operation";
     WmmaFrag => wmma_frag, "wmma fragment";
     WmmaShape => wmma_shape, "wmma shape";
@@ -541,7 +548,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 44] = [
+    pub const INFERENCE_ORDER: [ModClass; 46] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -581,6 +588,8 @@ impl ModClass {
         ModClass::Tcgen05Shape,
         ModClass::Tcgen05Num,
         ModClass::Tcgen05SrcFmt,
+        ModClass::TensorDim,
+        ModClass::LoadMode,
         ModClass::WmmaOp,
         ModClass::WmmaFrag,
         ModClass::WmmaShape,

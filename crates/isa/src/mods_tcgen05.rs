@@ -109,3 +109,41 @@ crate::mods::spelled_enum!(
         B4x16P64 = ".b4x16_p64",
     }
 );
+
+crate::mods::spelled_enum!(
+    /// The rank of the tensor a `cp.async.bulk.tensor` or `cp.async.bulk.prefetch.tensor`
+    /// copies (PTX ISA 8.x §9.7.9.25.5.2 `.dim`): the number of tensor coordinates. A class of
+    /// its own, so `.1d`…`.3d` here are not `tex` geometries.
+    TensorDim {
+        D1 = ".1d",
+        D2 = ".2d",
+        D3 = ".3d",
+        D4 = ".4d",
+        D5 = ".5d",
+    }
+);
+
+impl TensorDim {
+    /// The number of coordinates.
+    pub fn rank(self) -> u8 {
+        match self {
+            TensorDim::D1 => 1,
+            TensorDim::D2 => 2,
+            TensorDim::D3 => 3,
+            TensorDim::D4 => 4,
+            TensorDim::D5 => 5,
+        }
+    }
+}
+
+crate::mods::spelled_enum!(
+    /// How a bulk tensor copy walks the tensor (`.load_mode`): boxes of the tensor (`.tile`) or
+    /// im2col patches, with or without offsets.
+    LoadMode {
+        Tile = ".tile",
+        Im2col = ".im2col",
+        Im2colW = ".im2col::w",
+        Im2colW128 = ".im2col::w::128",
+        Im2colNoOffs = ".im2col_no_offs",
+    }
+);

@@ -20,6 +20,7 @@ pub const TABLE_FILES: &[(&str, &str)] = &[
     ("wgmma.isa", include_str!("table/wgmma.isa")),
     ("tcgen05.isa", include_str!("table/tcgen05.isa")),
     ("tcgen05_mma.isa", include_str!("table/tcgen05_mma.isa")),
+    ("bulk_tensor.isa", include_str!("table/bulk_tensor.isa")),
     ("wmma.isa", include_str!("table/wmma.isa")),
 ];
 
