@@ -49,6 +49,25 @@ def forms(target, ver):
         if mode != ".im2col":
             for hint, pol in (("", ""), (".L2::cache_hint", ", %rd2")):
                 out.append(f"cp.async.bulk.tensor.{d}d.global.shared::cta{mode}.bulk_group{hint} {t}, [%r1]{pol};")
+    if sm >= 100 and v >= (8, 6):
+        arch = target[-1] in "af" and sm < 120
+        for d in (3, 4, 5):
+            t = f"[%rd1, {coords(d)}]"
+            for mode in (".im2col::w", ".im2col::w::128"):
+                for dst in [".shared::cta"] + ([".shared::cluster"] if arch else []):
+                    if mode.endswith("128") and not arch:
+                        continue
+                    for g in groups:
+                        head = f"cp.async.bulk.tensor.{d}d{dst}.global{mode}{MB}"
+                        out.append(f"{head}{g} [%r1], {t}, [%r2], {offs(2)};")
+                        out.append(f"{head}{g}.L2::cache_hint [%r1], {t}, [%r2], {offs(2)}, %rd2;")
+                        if dst == ".shared::cluster":
+                            mc = f"{head}.multicast::cluster{g}"
+                            out.append(f"{mc} [%r1], {t}, [%r2], {offs(2)}, %h7;")
+                            out.append(f"{mc}.L2::cache_hint [%r1], {t}, [%r2], {offs(2)}, %h7, %rd2;")
+                if arch:
+                    out.append(f"cp.async.bulk.prefetch.tensor.{d}d.L2.global{mode} {t}, {offs(2)};")
+                    out.append(f"cp.async.bulk.prefetch.tensor.{d}d.L2.global{mode}.L2::cache_hint {t}, {offs(2)}, %rd2;")
     for d in (3, 4, 5):
         t = f"[%rd1, {coords(d)}]"
         out.append(f"cp.async.bulk.tensor.{d}d.global.shared::cta.im2col_no_offs.bulk_group [%rd1, {coords(d)}], [%r1];")

@@ -239,6 +239,7 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%rd2, %rd3}], [%r3];",
     "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r4}], [%r3], %r6;",
     "mbarrier.arrive.shared::cluster.b64 %rd1, [%r1];",
+    "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r4, %r5, %r6}], [%r3], {%h1};",
     // wgmma on .b1: immediates it does not take, and the accumulator count.
     "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r10, %r11, %r12, %r13}, %rd1, %rd2, %p1, 1, 1;",
     "wgmma.mma_async.sync.aligned.m64n16k256.s32.b1.b1.and.popc {%r10, %r11, %r12, %r13}, %rd1, %rd2, %p1;",
