@@ -39,6 +39,7 @@ const NOT_RUNNABLE_FORMS: &[(&str, &[&str], &str)] = &[
         "checked but not executed: no model of tensor maps (bulk tensor copies and prefetches)",
     ),
     ("cp", &[".prefetch"], "checked but not executed: bulk prefetches"),
+    ("cp", &[".reduce"], "checked but not executed: bulk reductions"),
     (
         "cp",
         &[".multicast::cluster"],

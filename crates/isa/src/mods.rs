@@ -94,6 +94,7 @@ spelled_enum!(
         Tensor = ".tensor",
         Prefetch = ".prefetch",
         L2CacheHint = ".L2::cache_hint",
+        Reduce = ".reduce",
     }
 );
 

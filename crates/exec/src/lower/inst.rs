@@ -163,6 +163,7 @@ fn not_executed(i: &ir::Inst) -> Option<&'static str> {
         Oc::Cp if m.has(ir::Flag::Tensor) => {
             "ptxvm does not model tensor maps (bulk tensor copies and prefetches)"
         }
+        Oc::Cp if m.has(ir::Flag::Reduce) => "bulk reductions are not run",
         Oc::Cp if m.has(ir::Flag::Prefetch) => "bulk prefetches are not run",
         Oc::Cp if m.multicast.is_some() => {
             "ptxvm runs one-CTA clusters and does not model multicast copies"
