@@ -28,6 +28,9 @@ def forms(target, ver):
     out.append(f"cp.async.bulk.shared::cluster.global{MB}.multicast::cluster.L2::cache_hint [%r1], [%rd1], 64, [%r2], %h1, %rd2;")
     out.append(f"cp.async.bulk.shared::cluster.shared::cta{MB} [%r1], [%r3], 64, [%r2];")
     out.append("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint [%rd1], [%r1], 64, %rd2;")
+    if sm >= 100 and v >= (8, 6):
+        out.append("cp.async.bulk.global.shared::cta.bulk_group.cp_mask [%rd1], [%r1], 64, %h1;")
+        out.append("cp.async.bulk.global.shared::cta.bulk_group.L2::cache_hint.cp_mask [%rd1], [%r1], 64, %rd2, %h1;")
     out.append("cp.async.bulk.prefetch.L2.global [%rd1], 64;")
     out.append("cp.async.bulk.prefetch.L2.global.L2::cache_hint [%rd1], %r4, %rd2;")
     groups = [""] + ([".cta_group::1", ".cta_group::2"] if cta_group else [])

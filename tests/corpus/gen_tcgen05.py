@@ -4,13 +4,10 @@
 -arch=<target> and `ptxvm check` accept every line (for sm_100a/f, sm_101a/f, sm_103a/f)."""
 import sys
 def regs(p, n, base=0): return "{" + ", ".join(f"%{p}{base+i}" for i in range(n)) + "}"
-def forms(target, ver):
-    sm_a = target.endswith("a")
-    i8_ok = target in ("sm_100a", "sm_101a")
-    shift_ok = sm_a
-    v = tuple(int(x) for x in ver.split("."))
+def mma_forms(target, v, sm_a, i8_ok, colA, sp):
+    """The tcgen05.mma forms, dense or sparse (`.sp`: a metadata operand after B)."""
+    meta = ", [%r6]" if sp else ""
     out = []
-    colA = ["", ".collector::a::fill", ".collector::a::use", ".collector::a::lastuse", ".collector::a::discard"]
     for cg, lanes in ((1, 4), (2, 8)):
         for a in ("%rd1", "[%r3]"):
             kinds = ["f16", "tf32", "f8f6f4"] + (["i8"] if i8_ok else [])
@@ -20,25 +17,39 @@ def forms(target, ver):
                     for ln in (False, True):
                         for sc in (False, True):
                             if sc and (k == "f8f6f4" or (target.startswith("sm_101") and k != "i8")): continue
-                            ops = f"[%r1], {a}, %rd2, %r2" + (", " + regs("r", lanes, 10) if ln else "") + ", %p1" + (", 7" if sc else "")
-                            out.append(f"tcgen05.mma.cta_group::{cg}.kind::{k}{m} {ops};")
+                            if sp and sc and ln and k == "i8": continue
+                            ops = f"[%r1], {a}, %rd2{meta}, %r2" + (", " + regs("r", lanes, 10) if ln else "") + ", %p1" + (", 7" if sc else "")
+                            out.append(f"tcgen05.mma{sp}.cta_group::{cg}.kind::{k}{m} {ops};")
     for k, sizes, bare, kv in (("mxf8f6f4", [".scale_vec::1X", ".block32"], True, (8, 6)),
                                ("mxf4", [".scale_vec::2X", ".block32"], True, (8, 6)),
                                ("mxf4nvf4", [".scale_vec::2X", ".scale_vec::4X", ".block16", ".block32"], False, (8, 7))):
         if v < kv: continue
+        if sp and k != "mxf8f6f4" and not sm_a: continue
         for sz in ([""] if bare else []) + sizes:
             if sz.startswith(".scale_vec") and not sm_a: continue
             if (sz == "" or sz.startswith(".block")) and v < (8, 8): continue
             for cg in (1, 2):
                 for a in ("%rd1", "[%r3]"):
                     for m in colA:
-                        out.append(f"tcgen05.mma.cta_group::{cg}.kind::{k}.block_scale{sz}{m} [%r1], {a}, %rd2, %r2, [%r4], [%r5], %p1;")
+                        out.append(f"tcgen05.mma{sp}.cta_group::{cg}.kind::{k}.block_scale{sz}{m} [%r1], {a}, %rd2{meta}, %r2, [%r4], [%r5], %p1;")
     colB = [""] + [f".collector::b{b}::{u}" for b in range(4) for u in ("fill", "use", "lastuse", "discard")]
     for a in ("%rd1", "[%r3]"):
         for k in ["f16", "tf32", "f8f6f4"] + (["i8"] if i8_ok else []):
             for m in colB:
                 for z in ("", ", %rd3"):
-                    out.append(f"tcgen05.mma.ws.cta_group::1.kind::{k}{m} [%r1], {a}, %rd2, %r2, %p1{z};")
+                    out.append(f"tcgen05.mma.ws{sp}.cta_group::1.kind::{k}{m} [%r1], {a}, %rd2{meta}, %r2, %p1{z};")
+    return out
+
+
+def forms(target, ver):
+    sm_a = target.endswith("a")
+    i8_ok = target in ("sm_100a", "sm_101a")
+    shift_ok = sm_a
+    v = tuple(int(x) for x in ver.split("."))
+    out = []
+    colA = ["", ".collector::a::fill", ".collector::a::use", ".collector::a::lastuse", ".collector::a::discard"]
+    for sp in ("", ".sp"):
+        out.extend(mma_forms(target, v, sm_a, i8_ok, colA, sp))
     for sh, per, mx in ((".32x32b", 1, 128), (".16x64b", 1, 128), (".16x128b", 2, 64), (".16x256b", 4, 32), (".16x32bx2", 1, 128)):
         half = ", 8" if sh == ".16x32bx2" else ""
         n = 1

@@ -40,6 +40,7 @@ const NOT_RUNNABLE_FORMS: &[(&str, &[&str], &str)] = &[
     ),
     ("cp", &[".prefetch"], "checked but not executed: bulk prefetches"),
     ("cp", &[".reduce"], "checked but not executed: bulk reductions"),
+    ("cp", &[".cp_mask"], "checked but not executed: masked bulk copies"),
     (
         "cp",
         &[".multicast::cluster"],

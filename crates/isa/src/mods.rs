@@ -95,6 +95,9 @@ spelled_enum!(
         Prefetch = ".prefetch",
         L2CacheHint = ".L2::cache_hint",
         Reduce = ".reduce",
+        CpMask = ".cp_mask",
+        // `tcgen05.mma.sp` (sparse A); a flag, as it meets `.ws` in `tcgen05.mma.ws.sp`.
+        Sp = ".sp",
     }
 );
 

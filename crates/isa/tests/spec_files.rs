@@ -230,6 +230,8 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], {%r4, %r5, %r6, %r7}, %p1;",
     "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %rd3, %p1;",
     "tcgen05.mma.cta_group::1.kind::f16 [%r1], %r1, %rd2, %r3, %p1;",
+    "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], %rd1, %rd2, [%r6], %r2, {%r4, %r5, %r6, %r7}, %p1, 3;",
+    "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
     // Bulk tensor copies: coordinate and offset counts, operand widths, and the state of an
     // arrive on a `.shared::cluster` object.
     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 64, [%r2], %r6;",

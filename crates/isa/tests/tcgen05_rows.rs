@@ -1,6 +1,7 @@
 //! `src/table/tcgen05_mma.isa` is generated here from the tables of PTX ISA 8.x §9.7.16 for
-//! the `tcgen05` instructions whose forms multiply out: `tcgen05.mma` (CTA group x source of
-//! A x optional disable-output-lane and scale-input-d operands x kind, §9.7.16.10.9) and
+//! the `tcgen05` instructions whose forms multiply out: `tcgen05.mma` (dense or sparse x CTA
+//! group x source of A x optional disable-output-lane and scale-input-d operands x kind,
+//! §9.7.16.10.9) and
 //! `tcgen05.ld`/`.st` (shape x repeat count, which fix the register count, §9.7.16.8.3–4).
 //! The forms and gates are the ones ptxas 12.9 accepts (`tests/spec-reject/tcgen05-*.ptx`).
 //! Run `PTXVM_BLESS=1 cargo test -p ptxvm-isa --test tcgen05_rows` after changing the tables.
@@ -36,34 +37,64 @@ fn a_sources() -> [(&'static str, &'static str, &'static str); 2] {
     ]
 }
 
-fn mma(out: &mut String) {
+/// `.sp` (sparse A) inserts the metadata operand `[sp_meta]` (tensor memory) after B's
+/// descriptor and is otherwise the dense form (ptxas 12.9), in every variant.
+fn sparse(sp: bool) -> (&'static str, &'static str, &'static str) {
+    if sp {
+        (".sp", ", [sp_meta]", "sparse A, ")
+    } else {
+        ("", "", "")
+    }
+}
+
+fn mma(out: &mut String, sp: bool) {
+    let (sp_mod, sp_op, sp_title) = sparse(sp);
     for (cg, lanes) in [(1, 4), (2, 8)] {
         for (title, a, ashift) in a_sources() {
             // The scale-input-d rows first: a register name also fits a vector operand's
             // place (the checker chooses among rows by operand shape, in table order), so
             // `…, idesc, enable_d, scale_d` must be tried before `…, idesc, {lanes}, enable_d`.
             for scale in [true, false] {
-                let kinds = if scale {
-                    // ptxas 12.9: "Illegal modifier '.kind::f8f6f4' … with 'arg scale-inp-d-imm'".
-                    ".kind::f16, .kind::tf32, .kind::i8"
-                } else {
-                    ".kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8"
+                // ptxas 12.9: "Illegal modifier '.kind::f8f6f4' … with 'arg scale-inp-d-imm'";
+                // and the sparse `.kind::i8` takes scale-input-d only without the lanes
+                // ("Arguments mismatch"). (lanes operand or not, kinds) per group:
+                let all = ".kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8";
+                let scaled = ".kind::f16, .kind::tf32, .kind::i8";
+                let groups: &[(&[bool], &str)] = match (scale, sp) {
+                    (true, true) => &[(&[false], scaled), (&[true], ".kind::f16, .kind::tf32")],
+                    (true, false) => &[(&[false, true], scaled)],
+                    (false, _) => &[(&[false, true], all)],
                 };
                 let tail = if scale { ", scale_d" } else { "" };
-                let head = format!("tcgen05.mma.cta_group::{cg}.kind{ashift}{{.collector}}");
-                let _ = write!(
-                    out,
-                    "\n## PTX ISA 8.x §9.7.16.10.9 tcgen05.mma (.cta_group::{cg}, {title}{})\n\
-                     {head}  [d], {a}, bdesc, idesc, enable_d{tail};\n\
-                     {head}  [d], {a}, bdesc, idesc, {}, enable_d{tail};\n\
-                     .kind : Tcgen05Kind = {{ {kinds} }};\n{COLLECTOR_A}{}{MMA_TYPES}l0 : .b32\n{}\
-                     {GATE}{}{GATE_I8}",
-                    if scale { ", scale-input-d" } else { "" },
-                    regs("l", lanes),
-                    if ashift.is_empty() { "" } else { NEVER_ASHIFT },
-                    if scale { "scale_d : imm .u32\n" } else { "" },
-                    if scale { GATE_SCALE } else { "" },
-                );
+                let head =
+                    format!("tcgen05.mma{sp_mod}.cta_group::{cg}.kind{ashift}{{.collector}}");
+                for (with_lanes, kinds) in groups {
+                    let _ = write!(
+                        out,
+                        "\n## PTX ISA 8.x §9.7.16.10.9 tcgen05.mma (.cta_group::{cg}, {sp_title}{title}{}{})\n",
+                        if scale { ", scale-input-d" } else { "" },
+                        if with_lanes.len() == 1 && with_lanes[0] { ", disable-output-lane" } else { "" },
+                    );
+                    for &l in *with_lanes {
+                        let lanes_op = if l {
+                            format!("{}, ", regs("l", lanes))
+                        } else {
+                            String::new()
+                        };
+                        let _ = writeln!(
+                            out,
+                            "{head}  [d], {a}, bdesc{sp_op}, idesc, {lanes_op}enable_d{tail};"
+                        );
+                    }
+                    let _ = write!(
+                        out,
+                        ".kind : Tcgen05Kind = {{ {kinds} }};\n{COLLECTOR_A}{}{MMA_TYPES}l0 : .b32\n{}\
+                         {GATE}{}{GATE_I8}",
+                        if ashift.is_empty() { "" } else { NEVER_ASHIFT },
+                        if scale { "scale_d : imm .u32\n" } else { "" },
+                        if scale { GATE_SCALE } else { "" },
+                    );
+                }
             }
         }
     }
@@ -117,14 +148,22 @@ fn block_scaled() -> [(&'static str, &'static str, bool, &'static str, &'static 
     })
 }
 
-fn mma_block_scale(out: &mut String) {
+fn mma_block_scale(out: &mut String, sp: bool) {
+    let (sp_mod, sp_op, sp_title) = sparse(sp);
     for (kind, sizes, bare, ptx, gates) in block_scaled() {
+        // ptxas 12.9: "Feature '.kind::mxf4 with .sp modifier' not supported on .target
+        // 'sm_100f'": the sparse 4-bit kinds are for the `a` targets.
+        let targets = if sp && kind != ".kind::mxf8f6f4" {
+            "sm_100a sm_101a sm_103a"
+        } else {
+            "sm_100f sm_101f sm_103f"
+        };
         for (title, a, _) in a_sources() {
-            let head = format!("tcgen05.mma.cta_group{kind}.block_scale");
-            let ops = format!("[d], {a}, bdesc, idesc, [scale_a], [scale_b], enable_d;");
+            let head = format!("tcgen05.mma{sp_mod}.cta_group{kind}.block_scale");
+            let ops = format!("[d], {a}, bdesc{sp_op}, idesc, [scale_a], [scale_b], enable_d;");
             let _ = write!(
                 out,
-                "\n## PTX ISA 8.x §9.7.16.10.9 tcgen05.mma ({kind}.block_scale, {title})\n"
+                "\n## PTX ISA 8.x §9.7.16.10.9 tcgen05.mma ({kind}.block_scale, {sp_title}{title})\n"
             );
             if bare {
                 let _ = writeln!(out, "{head}{{.collector}}  {ops}");
@@ -134,20 +173,21 @@ fn mma_block_scale(out: &mut String) {
                 "{head}.sv{{.collector}}  {ops}\n\
                  .cta_group : CtaGroup = {{ .cta_group::1, .cta_group::2 }};\n\
                  .sv : ScaleVec = {{ {sizes} }};\n{COLLECTOR_A}{MMA_TYPES}\
-                 gate sm_100 ptx {ptx} arch sm_100f sm_101f sm_103f\n{gates}"
+                 gate sm_100 ptx {ptx} arch {targets}\n{gates}"
             );
         }
     }
 }
 
-fn mma_ws(out: &mut String) {
+fn mma_ws(out: &mut String, sp: bool) {
+    let (sp_mod, sp_op, sp_title) = sparse(sp);
     for (title, a, _) in a_sources() {
-        let head = "tcgen05.mma.ws.cta_group.kind{.collector}";
+        let head = format!("tcgen05.mma.ws{sp_mod}.cta_group.kind{{.collector}}");
         let _ = write!(
             out,
-            "\n## PTX ISA 8.x §9.7.16.10.9 tcgen05.mma.ws ({title})\n\
-             {head}  [d], {a}, bdesc, idesc, enable_d;\n\
-             {head}  [d], {a}, bdesc, idesc, enable_d, zero_mask;\n\
+            "\n## PTX ISA 8.x §9.7.16.10.9 tcgen05.mma.ws ({sp_title}{title})\n\
+             {head}  [d], {a}, bdesc{sp_op}, idesc, enable_d;\n\
+             {head}  [d], {a}, bdesc{sp_op}, idesc, enable_d, zero_mask;\n\
              .cta_group : CtaGroup = {{ .cta_group::1 }};\n\
              .kind : Tcgen05Kind = {{ .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 }};\n\
              .collector : Collector = {{ {} }};\n{MMA_TYPES}zero_mask : .b64\n{GATE}{GATE_I8}",
@@ -197,9 +237,11 @@ fn generate() -> String {
          // ptxas 12.9 accepts them: do not edit (PTXVM_BLESS=1 cargo test -p ptxvm-isa --test\n\
          // tcgen05_rows). Checked, not executed (README, Known limits).\n",
     );
-    mma(&mut out);
-    mma_block_scale(&mut out);
-    mma_ws(&mut out);
+    for sp in [false, true] {
+        mma(&mut out, sp);
+        mma_block_scale(&mut out, sp);
+        mma_ws(&mut out, sp);
+    }
     ld_st(&mut out);
     out
 }

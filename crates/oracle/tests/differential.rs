@@ -64,6 +64,11 @@ const NOT_COMPARED: &[(&str, &str, &str)] = &[
     ),
     (
         "cp",
+        ".cp_mask",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "cp",
         ".reduce",
         "checked but not executed: both machines refuse it at load (README, Known limits)",
     ),

@@ -169,6 +169,7 @@ fn not_executed(i: &ir::Inst) -> Option<&'static str> {
             "ptxvm runs one-CTA clusters and does not model multicast copies"
         }
         Oc::Cp if m.has(ir::Flag::L2CacheHint) => "cache-policy operands are not run",
+        Oc::Cp if m.has(ir::Flag::CpMask) => "masked bulk copies are not run",
         Oc::Cp
             if m.has(ir::Flag::Bulk)
                 && m.src_space == Some(isa::SrcSpace::SharedCta)
