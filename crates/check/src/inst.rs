@@ -145,6 +145,9 @@ impl<'a> Checker<'a> {
         if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;
         }
+        if !self.check_tensor_memory(body, m, &operands, &inst.operands) {
+            return;
+        }
         if !self.check_cp_size(m, &operands, &inst.operands) {
             return;
         }

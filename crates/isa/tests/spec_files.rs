@@ -245,6 +245,17 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     // wgmma on .b1: immediates it does not take, and the accumulator count.
     "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r10, %r11, %r12, %r13}, %rd1, %rd2, %p1, 1, 1;",
     "wgmma.mma_async.sync.aligned.m64n16k256.s32.b1.b1.and.popc {%r10, %r11, %r12, %r13}, %rd1, %rd2, %p1;",
+    // tcgen05: tensor-memory addresses that are not 32-bit registers, scale-input-d past 15.
+    "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r10, %r11}, [%rd1];",
+    "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r10, %r11}, [64];",
+    "tcgen05.st.sync.aligned.32x32b.x2.b32 [%rd1], {%r10, %r11};",
+    "tcgen05.cp.cta_group::1.128x256b [%rd2], %rd1;",
+    "tcgen05.shift.cta_group::1.down [%rd1];",
+    "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, 16;",
+    "tcgen05.mma.cta_group::1.kind::f16 [%rd1], %rd1, %rd2, %r2, %p1;",
+    "tcgen05.mma.cta_group::1.kind::f16 [%r1], [%rd3], %rd2, %r2, %p1;",
+    "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%rd3], [%r4], %p1;",
+    "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%rd3], %r2, %p1;",
 ];
 
 #[test]
