@@ -124,7 +124,13 @@ pub fn instance_imm(
         }
     }
     let wide_addr = version >= (2, 3);
-    let addr_ty = if wide_addr { Type::B64 } else { Type::B32 };
+    // Tensor memory is addressed by 32-bit registers (ptxas refuses 64-bit ones), and a
+    // 32-bit register also names `tcgen05.alloc`'s and `commit`'s shared-memory words.
+    let addr_ty = if wide_addr && form.opcode != isa::Opcode::Tcgen05 {
+        Type::B64
+    } else {
+        Type::B32
+    };
     let mut g = Gen {
         decls: String::new(),
         module: String::new(),

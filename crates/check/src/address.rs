@@ -317,7 +317,14 @@ impl<'a> Checker<'a> {
                     None
                 }
             };
+        let tensor = slot.m.mods.tensor_dim.is_some();
         let tex = match self.resolve_name(body, tname)? {
+            // A tensor map is named by its address, in a 64-bit register.
+            Resolved::Reg(r) if tensor => handle(self, body, r, "tensor-map", tname.span())?,
+            _ if tensor => {
+                self.error(tname.span(), "a tensor map is a 64-bit register");
+                return None;
+            }
             Resolved::Var(v)
                 if self
                     .vars
@@ -360,20 +367,36 @@ impl<'a> Checker<'a> {
                 return None;
             }
         };
-        let n = match slot.m.mods.geom {
-            Some(isa::Geom::D1) => 1,
-            Some(isa::Geom::D2 | isa::Geom::A1d | isa::Geom::D2ms) => 2,
+        // A bulk tensor copy's `[tensorMap, {coordinates}]`: one `.s32` coordinate per
+        // dimension of its `.Nd` (PTX ISA 8.x §9.7.9.25.5.2), and no sampler.
+        let tensor_rank = slot.m.mods.tensor_dim.map(isa::TensorDim::rank);
+        if tensor_rank.is_some() && sampler.is_some() {
+            self.error(
+                a.span,
+                "a tensor operand is written `[tensorMap, {coordinates}]`",
+            );
+            return None;
+        }
+        let n = match (tensor_rank, slot.m.mods.geom) {
+            (Some(r), _) => u32::from(r),
+            (None, Some(isa::Geom::D1)) => 1,
+            (None, Some(isa::Geom::D2 | isa::Geom::A1d | isa::Geom::D2ms)) => 2,
             _ => 4,
         };
-        let coord_ty = slot.m.types.iter().rev().flatten().next().copied();
+        let coord_ty = match tensor_rank {
+            Some(_) => Some(Type::S32),
+            None => slot.m.types.iter().rev().flatten().next().copied(),
+        };
         let coord_slot = Slot {
             expected: coord_ty,
             ..*slot
         };
         let role: &'static isa::Operand = match n {
-            // (n is the coordinate count: 1, 2 or 4)
+            // (n is the coordinate count: 1 to 5)
             1 => &COORDS[0],
             2 => &COORDS[1],
+            3 => &COORDS[3],
+            5 => &COORDS[4],
             _ => &COORDS[2],
         };
         let coord_slot = Slot { role, ..coord_slot };
@@ -401,4 +424,10 @@ const fn coords_role(n: u8) -> isa::Operand {
     }
 }
 
-static COORDS: [isa::Operand; 3] = [coords_role(1), coords_role(2), coords_role(4)];
+static COORDS: [isa::Operand; 5] = [
+    coords_role(1),
+    coords_role(2),
+    coords_role(4),
+    coords_role(3),
+    coords_role(5),
+];

@@ -145,6 +145,9 @@ impl<'a> Checker<'a> {
         if !self.check_barrier_number(m, &operands, &inst.operands) {
             return;
         }
+        if !self.check_tensor_memory(body, m, &operands, &inst.operands) {
+            return;
+        }
         if !self.check_cp_size(m, &operands, &inst.operands) {
             return;
         }
@@ -535,6 +538,19 @@ impl<'a> Checker<'a> {
         let arrive = mnemonic
             .strip_prefix("mbarrier.arrive")
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'));
+        // PTX ISA 8.x §9.7.13.15.13: an arrive on an object in `.shared::cluster` returns no
+        // state (ptxas: "Sink '_' is expected as a destination operand").
+        if arrive
+            && mnemonic.contains(".shared::cluster")
+            && !matches!(ops.first(), Some(Operand::Sink))
+        {
+            let span = inst.operands.first().map_or(inst.span, |o| o.span());
+            self.error(
+                span,
+                format!("`{mnemonic}` on a `.shared::cluster` object returns no state: write `_`"),
+            );
+            return false;
+        }
         if !arrive
             || self.version >= PtxVersion::new(7, 1)
             || !matches!(ops.first(), Some(Operand::Sink))

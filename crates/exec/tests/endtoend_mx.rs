@@ -259,6 +259,8 @@ fn f32_redux_runs_each_modifier() {
 /// fails, naming the instruction as written and saying it is checked but not executed.
 #[test]
 fn tensor_core_forms_are_refused_at_load_by_name() {
+    // Register declarations on lines 6–8, so the instruction is on line 9.
+    const REGS: &str = ".reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n\t";
     let cases = [
         (
             "sm_90a",
@@ -272,10 +274,34 @@ fn tensor_core_forms_are_refused_at_load_by_name() {
             "tcgen05.wait::st.sync.aligned;",
             "`tcgen05.wait::st.sync.aligned` is checked but not executed",
         ),
+        (
+            "sm_100a",
+            "8.8",
+            "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
+            "`tcgen05.mma.cta_group::1.kind::f16` is checked but not executed",
+        ),
+        (
+            "sm_100a",
+            "8.8",
+            "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r3, %r4}, [%r1];",
+            "`tcgen05.ld.sync.aligned.32x32b.x2.b32` is checked but not executed",
+        ),
+        (
+            "sm_90",
+            "8.0",
+            "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r3}], [%r4];",
+            "`cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes` is checked but not executed",
+        ),
+        (
+            "sm_90",
+            "8.0",
+            "mbarrier.arrive.shared::cluster.b64 _, [%r1];",
+            "`mbarrier.arrive.shared::cluster.b64` is checked but not executed",
+        ),
     ];
     for (target, version, inst, want) in cases {
         let text = format!(
-            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\t{inst}\n\tret;\n}}\n"
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{{\n\t{REGS}{inst}\n\tret;\n}}\n"
         );
         let src = diag::SourceFile::new("tc.ptx", text.as_str());
         let (m, diags) = check::check_source(&src);
@@ -287,6 +313,6 @@ fn tensor_core_forms_are_refused_at_load_by_name() {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(err.contains(want), "{inst}: {err}");
-        assert!(err.contains("tc.ptx:6:"), "{inst}: {err}");
+        assert!(err.contains("tc.ptx:9:"), "{inst}: {err}");
     }
 }

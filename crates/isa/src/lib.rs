@@ -45,6 +45,7 @@ mod dsl;
 mod form;
 mod matching;
 mod mods;
+mod mods_tcgen05;
 mod mods_wgmma;
 mod opcode;
 mod spell;
@@ -68,6 +69,10 @@ pub use mods::{
     Flag, Flags, Geom, ModClass, ModValue, Mods, MulMode, Multicast, PrefetchSize, PrmtMode,
     Rounding, Scope, Sem, ShfDir, ShflMode, Space, SrcSpace, Tcgen05Completion, TensorOp, TestpOp,
     TexQuery, VecWidth, VideoOp2, VideoScale, VoteMode, WgmmaShape,
+};
+pub use mods::{
+    Collector, LoadMode, ScaleVec, Tcgen05Kind, Tcgen05Num, Tcgen05Shape, Tcgen05SrcFmt,
+    Tcgen05Variant, TensorDim,
 };
 pub use mods::{WmmaFrag, WmmaOp, WmmaShape, WmmaSubType, WmmaSubTypeB};
 pub use opcode::Opcode;

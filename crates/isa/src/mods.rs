@@ -24,6 +24,10 @@ macro_rules! spelled_enum {
         }
     };
 }
+pub use crate::mods_tcgen05::{
+    Collector, LoadMode, ScaleVec, Tcgen05Kind, Tcgen05Num, Tcgen05Shape, Tcgen05SrcFmt,
+    Tcgen05Variant, TensorDim,
+};
 pub use crate::mods_wgmma::{CtaGroup, Multicast, Tcgen05Completion, TensorOp, WgmmaShape};
 pub(crate) use spelled_enum;
 
@@ -86,6 +90,14 @@ spelled_enum!(
         BulkGroup = ".bulk_group",
         Read = ".read",
         Pack = ".pack",
+        // Bulk tensor copies and prefetches (PTX ISA 8.x §9.7.9.25.5), checked but not run.
+        Tensor = ".tensor",
+        Prefetch = ".prefetch",
+        L2CacheHint = ".L2::cache_hint",
+        Reduce = ".reduce",
+        CpMask = ".cp_mask",
+        // `tcgen05.mma.sp` (sparse A); a flag, as it meets `.ws` in `tcgen05.mma.ws.sp`.
+        Sp = ".sp",
     }
 );
 
@@ -519,6 +531,15 @@ mod_classes! {
     CtaGroup => cta_group, "CTA group";
     Tcgen05Completion => tcgen05_completion, "completion";
     Multicast => multicast, "multicast";
+    Tcgen05Kind => tcgen05_kind, "kind";
+    Tcgen05Variant => tcgen05_variant, "variant";
+    ScaleVec => scale_vec, "scale vector size";
+    Collector => collector, "collector usage";
+    Tcgen05Shape => tcgen05_shape, "shape";
+    Tcgen05Num => tcgen05_num, "repeat count";
+    Tcgen05SrcFmt => tcgen05_src_fmt, "source format";
+    TensorDim => tensor_dim, "tensor rank";
+    LoadMode => load_mode, "load mode";
     WmmaOp => wmma_op, "wmma operation";
     WmmaFrag => wmma_frag, "wmma fragment";
     WmmaShape => wmma_shape, "wmma shape";
@@ -531,7 +552,7 @@ impl ModClass {
     /// name it: the first class that admits every spelling wins. Narrow classes come first so
     /// `{.add, .min, .max}` is a [`VideoOp2`] and `{.and, .or, .xor}` a [`BoolOp`], while the
     /// full `atom` operation list is only an [`AtomOp`].
-    pub const INFERENCE_ORDER: [ModClass; 37] = [
+    pub const INFERENCE_ORDER: [ModClass; 46] = [
         ModClass::Flag,
         ModClass::Rounding,
         ModClass::MulMode,
@@ -564,6 +585,15 @@ impl ModClass {
         ModClass::CtaGroup,
         ModClass::Tcgen05Completion,
         ModClass::Multicast,
+        ModClass::Tcgen05Kind,
+        ModClass::Tcgen05Variant,
+        ModClass::ScaleVec,
+        ModClass::Collector,
+        ModClass::Tcgen05Shape,
+        ModClass::Tcgen05Num,
+        ModClass::Tcgen05SrcFmt,
+        ModClass::TensorDim,
+        ModClass::LoadMode,
         ModClass::WmmaOp,
         ModClass::WmmaFrag,
         ModClass::WmmaShape,

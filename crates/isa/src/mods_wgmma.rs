@@ -20,6 +20,12 @@ crate::mods::spelled_enum!(
         WaitLd = ".wait::ld",
         WaitSt = ".wait::st",
         Commit = ".commit",
+        // `tcgen05.mma`'s `.mma` is [`crate::WmmaOp::Mma`]: a spelling has one inferred
+        // class, and `wmma.mma` needs that one.
+        Ld = ".ld",
+        St = ".st",
+        Cp = ".cp",
+        Shift = ".shift",
     }
 );
 
@@ -37,8 +43,14 @@ crate::mods::spelled_enum!(
 );
 
 crate::mods::spelled_enum!(
-    /// `tcgen05.commit`'s signal to the mbarriers of several CTAs of the cluster.
-    Multicast { Cluster = ".multicast::cluster" }
+    /// `tcgen05.commit`'s signal to the mbarriers of several CTAs of the cluster, and the
+    /// warp groups a `tcgen05.cp` copies to.
+    Multicast {
+        Cluster = ".multicast::cluster",
+        Warpx2_02_13 = ".warpx2::02_13",
+        Warpx2_01_23 = ".warpx2::01_23",
+        Warpx4 = ".warpx4",
+    }
 );
 
 /// A `wgmma.mma_async` shape `.m64nNkK` (M is always 64): an index into the shape table, so

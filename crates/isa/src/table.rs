@@ -19,6 +19,8 @@ pub const TABLE_FILES: &[(&str, &str)] = &[
     ("arch_specific.isa", include_str!("table/arch_specific.isa")),
     ("wgmma.isa", include_str!("table/wgmma.isa")),
     ("tcgen05.isa", include_str!("table/tcgen05.isa")),
+    ("tcgen05_mma.isa", include_str!("table/tcgen05_mma.isa")),
+    ("bulk_tensor.isa", include_str!("table/bulk_tensor.isa")),
     ("wmma.isa", include_str!("table/wmma.isa")),
 ];
 

@@ -211,7 +211,51 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "mbarrier.arrive.noComplete.shared.b64 _, [%r1], 2;",
     "mma.sync.aligned.m16n8k16.row.col.f16.e4m3.e4m3.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%r7, %r8};",
     // Four accumulators where m64n16k16 into .f32 has eight: the vector's length.
-    "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;",
+    "wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd1, %rd2, %p1, 1, 1, 0, 0;",    // tcgen05: register counts, immediates and operand widths, and the scale-input-d gate,
+    // which belongs to the row the operands choose.
+    "tcgen05.mma.cta_group::1.kind::tf32 [%r1], [%r3], %rd2, %r2, %p1, 1;",
+    "tcgen05.ld.sync.aligned.32x32b.x4.b32 {%r10, %r11}, [%r1];",
+    "tcgen05.ld.sync.aligned.16x128b.x1.b32 {%r10}, [%r1];",
+    "tcgen05.ld.sync.aligned.32x32b.x1.b32 %r10, [%r1];",
+    "tcgen05.st.sync.aligned.32x32b.x1.b32 [%r1], %r10;",
+    "tcgen05.ld.sync.aligned.16x32bx2.x2.b32 {%r10, %r11}, [%r1], %r3;",
+    "tcgen05.ld.sync.aligned.16x64b.x2.b32 {%r10, %r11}, [%r1], 4;",
+    "tcgen05.cp.cta_group::1.128x256b [%r1], %r2;",
+    "tcgen05.mma.cta_group::2.kind::f16 [%r1], %rd1, %rd2, %r2, {%r4, %r5, %r6, %r7}, %p1;",
+    "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11}, %p1;",
+    "tcgen05.mma.cta_group::1.kind::f8f6f4 [%r1], %rd1, %rd2, %r2, %p1, 3;",
+    "tcgen05.mma.cta_group::1.kind::tf32 [%r1], %rd1, %rd2, %r2, %p1, %r5;",
+    "tcgen05.mma.cta_group::1.kind::f16.ashift [%r1], %rd1, %rd2, %r2, %p1;",
+    "tcgen05.mma.ws.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, {%r4, %r5, %r6, %r7}, %p1;",
+    "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%r3], [%r4], {%r4, %r5, %r6, %r7}, %p1;",
+    "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %rd3, %p1;",
+    "tcgen05.mma.cta_group::1.kind::f16 [%r1], %r1, %rd2, %r3, %p1;",
+    "tcgen05.mma.sp.cta_group::1.kind::i8 [%r1], %rd1, %rd2, [%r6], %r2, {%r4, %r5, %r6, %r7}, %p1, 3;",
+    "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1;",
+    // Bulk tensor copies: coordinate and offset counts, operand widths, and the state of an
+    // arrive on a `.shared::cluster` object.
+    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1], 64, [%r2], %r6;",
+    "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r1], [%rd1, {%r2, %r4}], [%r3], %r6;",
+    "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r4, %r5, %r6}], [%r3], {%h1};",
+    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r4, %r5}], [%r3];",
+    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r1], [%rd1, {%rd2, %rd3}], [%r3];",
+    "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%r1], [%rd1, {%r2, %r4}], [%r3], %r6;",
+    "mbarrier.arrive.shared::cluster.b64 %rd1, [%r1];",
+    "cp.async.bulk.tensor.4d.shared::cluster.global.im2col::w::128.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r2, %r4, %r5, %r6}], [%r3], {%h1};",
+    // wgmma on .b1: immediates it does not take, and the accumulator count.
+    "wgmma.mma_async.sync.aligned.m64n8k256.s32.b1.b1.and.popc {%r10, %r11, %r12, %r13}, %rd1, %rd2, %p1, 1, 1;",
+    "wgmma.mma_async.sync.aligned.m64n16k256.s32.b1.b1.and.popc {%r10, %r11, %r12, %r13}, %rd1, %rd2, %p1;",
+    // tcgen05: tensor-memory addresses that are not 32-bit registers, scale-input-d past 15.
+    "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r10, %r11}, [%rd1];",
+    "tcgen05.ld.sync.aligned.32x32b.x2.b32 {%r10, %r11}, [64];",
+    "tcgen05.st.sync.aligned.32x32b.x2.b32 [%rd1], {%r10, %r11};",
+    "tcgen05.cp.cta_group::1.128x256b [%rd2], %rd1;",
+    "tcgen05.shift.cta_group::1.down [%rd1];",
+    "tcgen05.mma.cta_group::1.kind::f16 [%r1], %rd1, %rd2, %r2, %p1, 16;",
+    "tcgen05.mma.cta_group::1.kind::f16 [%rd1], %rd1, %rd2, %r2, %p1;",
+    "tcgen05.mma.cta_group::1.kind::f16 [%r1], [%rd3], %rd2, %r2, %p1;",
+    "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale [%r1], %rd1, %rd2, %r2, [%rd3], [%r4], %p1;",
+    "tcgen05.mma.sp.cta_group::1.kind::f16 [%r1], %rd1, %rd2, [%rd3], %r2, %p1;",
 ];
 
 #[test]

@@ -120,6 +120,20 @@ fn kinds() -> Vec<Kind> {
             vars: ".atype = .btype = { .s8, .u8 };\n",
             gates: "gate .s8 .u8 : ptx 8.4\n",
         },
+        Kind {
+            // `.b1` is a modifier here (as in `wmma`): single bits are no register type.
+            // ptxas 12.9 has `.and.popc` only ("Illegal modifier '.xor'"), no `.satfinite`.
+            title: ".b1 into .s32, AND and population count",
+            types: ".s32.atype.btype.and.popc",
+            k: 256,
+            ns: int_ns,
+            d_regs: half,
+            d_type: ".s32",
+            imm_desc: &[],
+            imm_reg: &[],
+            vars: ".atype : WmmaSubType = { .b1 };\n.btype : WmmaSubTypeB = { .b1 };\n",
+            gates: "",
+        },
     ]
 }
 

@@ -58,6 +58,46 @@ const NOT_COMPARED: &[(&str, &str, &str)] = &[
         "checked but not executed: both machines refuse it at load (README, Known limits)",
     ),
     (
+        "cp",
+        ".tensor",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "cp",
+        ".cp_mask",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "cp",
+        ".reduce",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "cp",
+        ".prefetch",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "cp",
+        ".multicast::cluster",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "cp",
+        ".L2::cache_hint",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "cp",
+        ".shared::cluster.shared::cta",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
+        "mbarrier",
+        ".shared::cluster",
+        "checked but not executed: both machines refuse it at load (README, Known limits)",
+    ),
+    (
         "wmma",
         ".f16.f16.satfinite",
         "floating-point wmma.mma .satfinite (PTX < 6.5) is checked but not executed",

@@ -153,6 +153,37 @@ fn int_bin(op: Oc, t: T, mods: &ir::Mods) -> Option<IntOp> {
     })
 }
 
+/// Why an instruction the checker accepts is not run, for the forms listed in the README's
+/// known limits as checked but not executed.
+fn not_executed(i: &ir::Inst) -> Option<&'static str> {
+    let m = &i.mods;
+    Some(match i.op {
+        Oc::Wgmma => "ptxvm does not model the Hopper warpgroup (sm_90a) tensor cores",
+        Oc::Tcgen05 => "ptxvm does not model the Blackwell tcgen05 (sm_100a) tensor cores",
+        Oc::Cp if m.has(ir::Flag::Tensor) => {
+            "ptxvm does not model tensor maps (bulk tensor copies and prefetches)"
+        }
+        Oc::Cp if m.has(ir::Flag::Reduce) => "bulk reductions are not run",
+        Oc::Cp if m.has(ir::Flag::Prefetch) => "bulk prefetches are not run",
+        Oc::Cp if m.multicast.is_some() => {
+            "ptxvm runs one-CTA clusters and does not model multicast copies"
+        }
+        Oc::Cp if m.has(ir::Flag::L2CacheHint) => "cache-policy operands are not run",
+        Oc::Cp if m.has(ir::Flag::CpMask) => "masked bulk copies are not run",
+        Oc::Cp
+            if m.has(ir::Flag::Bulk)
+                && m.src_space == Some(isa::SrcSpace::SharedCta)
+                && m.space == Some(ir::Space::SharedCluster) =>
+        {
+            "copies between the shared memories of a cluster's CTAs are not run"
+        }
+        Oc::Mbarrier if m.space == Some(ir::Space::SharedCluster) => {
+            "mbarrier objects in `.shared::cluster` are not run"
+        }
+        _ => return None,
+    })
+}
+
 impl Lowerer<'_> {
     pub(crate) fn lower_inst(
         &mut self,
@@ -176,21 +207,14 @@ impl Lowerer<'_> {
             next32: 0,
             next64: 0,
         };
-        if matches!(i.op, Oc::Wgmma | Oc::Tcgen05) {
+        if let Some(why) = not_executed(i) {
             // The checker accepts these as ptxas does; nothing runs them (README, Known limits).
             let written = self.src.text.get(i.span.range()).unwrap_or("");
             let head = written.split_whitespace().next().unwrap_or(i.op.name());
             let head = head.trim_end_matches(';');
             return Err(self.err(
                 i.span,
-                format!(
-                    "`{head}` is checked but not executed: ptxvm does not model the {} tensor cores",
-                    if i.op == Oc::Wgmma {
-                        "Hopper warpgroup (sm_90a)"
-                    } else {
-                        "Blackwell tcgen05 (sm_100a)"
-                    }
-                ),
+                format!("`{head}` is checked but not executed: {why}"),
             ));
         }
         self.select(&mut e, i).map_err(|m| {
