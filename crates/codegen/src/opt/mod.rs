@@ -21,6 +21,7 @@
 
 mod cse;
 mod dce;
+mod narrow;
 mod predicate;
 mod propagate;
 mod sink;
@@ -52,7 +53,15 @@ pub fn optimize(f: &Function) -> Function {
     propagate::constants(&mut body, &facts, &g);
     facts.recount(&g, &body);
     cse::run(&mut body, &facts, &g);
-    let renumber = dce::run(&mut body, g.regs.len(), &facts.pinned);
+    if let Some(map) = narrow::run(&mut body, &mut g.regs, &facts) {
+        for (_, at) in g.labels.iter_mut() {
+            at.0 = map[at.index().min(map.len() - 1)];
+        }
+    }
+    // Registers made by the passes above are never pinned.
+    let mut pinned = facts.pinned.clone();
+    pinned.resize(g.regs.len(), false);
+    let renumber = dce::run(&mut body, g.regs.len(), &pinned);
     for (_, at) in g.labels.iter_mut() {
         at.0 = renumber(at.index());
     }
