@@ -302,6 +302,7 @@ impl<'a> Selector<'a> {
         if matches!(
             inst.op,
             Opcode::Bfind
+                | Opcode::Brev
                 | Opcode::Clz
                 | Opcode::Bfe
                 | Opcode::Prmt
