@@ -27,6 +27,7 @@ mod saturate;
 mod special;
 mod subword;
 mod video;
+mod vmad;
 mod wide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
@@ -727,6 +728,7 @@ impl<'a> Selector<'a> {
             | Opcode::Vshr
             | Opcode::Vabsdiff
             | Opcode::Vset => self.video(inst, &g),
+            Opcode::Vmad => self.vmad(inst, &g),
             Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Rsqrt
                 if ty == Type::F32 =>
             {
