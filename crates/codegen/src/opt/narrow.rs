@@ -272,31 +272,34 @@ pub(super) fn run(
     regs: &mut Vec<ir::Reg>,
     facts: &Facts,
 ) -> Option<Vec<u32>> {
-    if regs.is_empty() {
-        return None;
-    }
-    let snapshot = body.clone();
-    let mut n = Narrow {
-        body: &snapshot,
-        facts,
-        regs,
-        memo: HashMap::new(),
-        after: vec![Vec::new(); snapshot.len()],
-    };
-    let mut rewrites: Vec<(usize, usize, RegId, i64)> = Vec::new();
-    for (u, inst) in snapshot.iter().enumerate() {
-        if !matches!(inst.op, Opcode::Ld | Opcode::St)
-            || !matches!(
+    let window = |inst: &Inst| {
+        matches!(inst.op, Opcode::Ld | Opcode::St)
+            && matches!(
                 inst.mods.space,
                 Some(Space::Shared | Space::SharedCta | Space::Local)
             )
-        {
+    };
+    if regs.is_empty() || !body.iter().any(window) {
+        return None;
+    }
+    let declared = regs.len();
+    let code: &[Inst] = body;
+    let mut n = Narrow {
+        body: code,
+        facts,
+        regs,
+        memo: HashMap::new(),
+        after: vec![Vec::new(); code.len()],
+    };
+    let mut rewrites: Vec<(usize, usize, RegId, i64)> = Vec::new();
+    for (u, inst) in code.iter().enumerate() {
+        if !window(inst) {
             continue;
         }
         for (k, o) in inst.operands.iter().enumerate() {
             let Operand::Address(a) = o else { continue };
             let AddrBase::Reg(v) = a.base else { continue };
-            if int_bits(Some(n.regs[v.index()].ty)) != Some(64) {
+            if int_bits(n.regs.get(v.index()).map(|r| r.ty)) != Some(64) {
                 continue;
             }
             // A temporary made for an address that is then not rewritten is dead code.
@@ -314,10 +317,11 @@ pub(super) fn run(
             rewrites.push((u, k, t, offset));
         }
     }
+    let after = n.after;
     if rewrites.is_empty() {
+        regs.truncate(declared);
         return None;
     }
-    let after = std::mem::take(&mut n.after);
     for &(u, k, t, offset) in &rewrites {
         if let Some(Operand::Address(a)) = body[u].operands.get_mut(k) {
             a.base = AddrBase::Reg(t);
