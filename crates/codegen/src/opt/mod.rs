@@ -11,7 +11,9 @@
 //!
 //! Passes, in order: copy propagation (`mov d, a` and `cvta.to.global`, a copy on sm_20),
 //! constant propagation with folding through `ops` (`propagate.rs`), common-subexpression
-//! elimination of pure instructions such as address arithmetic (`cse.rs`), dead-code
+//! elimination of pure instructions such as address arithmetic, with complementary `setp`s
+//! as one predicate and its negation (`cse.rs`), 32-bit arithmetic for the 64-bit addresses
+//! of `.shared`/`.local` accesses (`narrow.rs`), dead-code
 //! elimination (`dce.rs`), which also compacts the body and renumbers branch targets, and
 //! in entries the sinking of parameter loads and constants to their uses (`sink.rs`); last,
 //! short regions skipped by a divergent branch become guarded instructions (`predicate.rs`).

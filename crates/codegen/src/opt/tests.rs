@@ -352,3 +352,37 @@ fn a_short_region_skipped_by_a_branch_becomes_guarded_instructions() {
         ),
     );
 }
+
+#[test]
+fn a_complementary_setp_is_the_earlier_predicate_negated() {
+    assert_cleans_to(
+        "mov.u32 %r1, %tid.x;
+         setp.eq.s32 %p1, %r1, 5;
+         setp.ne.s32 %p2, %r1, 5;
+         selp.u32 %r2, 1, 0, %p2;
+         ld.param.u64 %rd1, [p];
+         @%p2 st.global.u32 [%rd1], %r2;
+         @%p1 st.global.u32 [%rd1+4], %r1;
+         ret;",
+        "mov.u32 %r1, %tid.x;
+         setp.eq.s32 %p1, %r1, 5;
+         selp.u32 %r2, 1, 0, !%p1;
+         ld.param.u64 %rd1, [p];
+         @!%p1 st.global.u32 [%rd1], %r2;
+         @%p1 st.global.u32 [%rd1+4], %r1;
+         ret;",
+    );
+}
+
+#[test]
+fn float_comparisons_that_are_not_complements_under_nan_stay_apart() {
+    // lt and ge are both false for a NaN operand: ge is not !lt for floats (geu is).
+    let body = "mov.u32 %r1, %tid.x;
+         setp.lt.f32 %p1, %r1, 0f3F800000;
+         setp.ge.f32 %p2, %r1, 0f3F800000;
+         ld.param.u64 %rd1, [p];
+         @%p2 st.global.u32 [%rd1], %r1;
+         @%p1 st.global.u32 [%rd1+4], %r1;
+         ret;";
+    assert_cleans_to(body, body);
+}
