@@ -157,6 +157,27 @@ fn reads_sources_first(inst: &Inst) -> bool {
     ty32 && plain_dst && op_ok
 }
 
+/// A 64-bit `add`/`sub` of pairs (or immediates): `IADD d.lo.CC, a.lo, b.lo` then
+/// `IADD.X d.hi, a.hi, b.hi`. Pairs are aligned, so `d.lo` can only be a source's low word,
+/// which nothing reads after the first instruction: the destination may take the pair of a
+/// source that dies there. Not with registers a folded operand adds (`fold.rs`'s shifts
+/// write the high word first), which the caller checks.
+fn pairwise_add(f: &Function, inst: &Inst) -> bool {
+    use ir::{Opcode as O, Type as T};
+    let wide = |t: Option<T>| matches!(t, Some(T::U64 | T::S64 | T::B64));
+    inst.guard.is_none()
+        && matches!(inst.op, O::Add | O::Sub)
+        && wide(inst.ty())
+        && !inst.mods.has(ir::Flag::Cc)
+        && !inst.mods.has(ir::Flag::Sat)
+        && inst.operands.len() == 3
+        && inst.operands.iter().all(|o| match o {
+            Operand::Reg(r) => wide(f.regs.get(r.index()).map(|x| x.ty)),
+            Operand::Imm(_) => true,
+            _ => false,
+        })
+}
+
 /// Why allocation failed: the instruction at which a register could not be placed.
 pub struct AllocError {
     pub inst: usize,
@@ -327,7 +348,8 @@ pub fn allocate(
                 partners[x].push(y);
                 partners[y].push(x);
             }
-            let reads_first = reads_sources_first(inst);
+            let reads_first = reads_sources_first(inst)
+                || (pairwise_add(f, inst) && extra.get(idx).is_none_or(Vec::is_empty));
             for &x in &d {
                 // At a copy the destination holds the source's value: no interference
                 // between the two there (a later definition of either adds it).

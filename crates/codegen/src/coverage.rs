@@ -50,11 +50,9 @@ pub fn status(op: Opcode) -> Status {
         Slct => Rule("with an .s32 selector (ICMP.GE)"),
         Cnot => Rule("32-bit (ISET.EQ then negate)"),
         Clz => Rule(".b32 (31 - FLO.U32), .b64 (63 - the 64-bit FLO pick)"),
-        Bfind => Rule(".u32/.s32 (FLO), .u64/.s64 (FLO.U32 of each half, ICMP.GE pick; .s64 complements a negative value first); not .shiftamt"),
+        Bfind => Rule(".u32/.s32 (FLO), .u64/.s64 (FLO.U32 of each half, ICMP.GE pick; .s64 complements a negative value first); .shiftamt as (FLO ^ msb) | (FLO >> 31), keeping 0xffffffff"),
         Bfe => Rule(".u32/.s32 (BFE with position and length packed)"),
-        Brev => {
-            NotSupported(LATER)
-        }
+        Brev => Rule(".b32 (bit pairs, pairs and nibbles swapped by SHR/LOP32I/ISCADD, bytes by PRMT), .b64 (each half, swapped)"),
         Addc | Subc => Rule("32/64-bit chains within a block (IADD.X), additions and subtractions not mixed"),
         Madc => Rule(".lo/.hi, 32/64-bit, within a block's addition chain: the product by IMUL (which keeps the carry), then IADD.X; a 64-bit high product saves and restores the flag"),
         Rcp => Rule(".rn/.rz/.rm/.rp[.ftz].f32 exact through f64 (MUFU.RCP seed, DFMA Newton, F2F rounding), .approx[.ftz].f32 (MUFU.RCP, FMUL.FTZ flushing), .rn/.rz/.rm/.rp.f64 (div.f64's sequence with a = 1); not .approx.ftz.f64"),
@@ -77,7 +75,7 @@ pub fn status(op: Opcode) -> Status {
         Brkpt | Pmevent => NotSupported(LATER),
         Vadd | Vsub | Vmin | Vmax | Vshl | Vshr => Rule("scalar video onto VADD (a negated source for vsub), VMNMX (.MX for vmax), VSHL/VSHR (.W for .wrap): byte/half selectors as source types, .sat (vadd/vsub), .add/.min/.max, the merges .h0/.h1/.b0/.b2"),
         Vabsdiff | Vset => Rule("scalar video onto VABSDIFF (.sat, .add/.min/.max, merges) and VSET.cmp (the result unsigned), with byte/half selectors as source types"),
-        Vmad => NotSupported("the table has no VMAD row yet (envydis' entry has product signs, .PO and a result shift the table does not encode), so no translation could be proven"),
+        Vmad => Rule("without .sat and .shr7/.shr15 (the low word: BFE of the selected parts, IMAD, or IMUL + IADD for a negated product, a negated c or .po); .sat/.shr need the whole product and a VMAD row the table lacks"),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match
         | Nanosleep => NotSupported("requires sm_30 or later: sm_20 has no instruction for it"),
         Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier | Wmma => {

@@ -27,6 +27,7 @@ mod saturate;
 mod special;
 mod subword;
 mod video;
+mod vmad;
 mod wide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
@@ -302,6 +303,7 @@ impl<'a> Selector<'a> {
         if matches!(
             inst.op,
             Opcode::Bfind
+                | Opcode::Brev
                 | Opcode::Clz
                 | Opcode::Bfe
                 | Opcode::Prmt
@@ -580,6 +582,11 @@ impl<'a> Selector<'a> {
                         self.emit(&g, format!("BFI R{SCRATCH}, {l}, 0x808, {p};"));
                         format!("R{SCRATCH}")
                     }
+                    (Operand::Imm(p), Operand::Reg(l)) if p & 0xff == 0 => {
+                        let l = self.gpr(*l)?;
+                        self.emit(&g, format!("BFI R{SCRATCH}, {l}, 0x808, RZ;"));
+                        format!("R{SCRATCH}")
+                    }
                     (Operand::Imm(p), Operand::Reg(l)) => {
                         let l = self.gpr(*l)?;
                         self.emit(
@@ -656,7 +663,30 @@ impl<'a> Selector<'a> {
                     Operand::Imm(v) => if *v != 0 { "pt" } else { "!pt" }.to_string(),
                     _ => return Err("an unsupported selector predicate".into()),
                 };
-                if w == 32 {
+                let (a_op, b_op) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
+                let imm20 = |o: &Operand| match o {
+                    Operand::Imm(v) => (-(1 << 19)..(1 << 19)).contains(&(*v as u32 as i32)),
+                    _ => false,
+                };
+                // `selp d, imm, b, p` is `SEL d, b, imm, !p`: only the second source takes an
+                // immediate, and a zero `b` is RZ (NVIDIA's `SEL R4, RZ, 0x1, !P0`).
+                let swap = w == 32
+                    && ty != Type::F32
+                    && imm20(a_op)
+                    && match b_op {
+                        Operand::Reg(r) => !self.folded.contains_key(r),
+                        Operand::Imm(v) => *v == 0,
+                        _ => false,
+                    };
+                if swap {
+                    let d = self.gpr(d)?;
+                    let b = self.reg32(b_op, &g, SCRATCH)?;
+                    let a = self.src32(a_op, &g, SCRATCH_PAIR, true)?;
+                    let np = p
+                        .strip_prefix('!')
+                        .map_or_else(|| format!("!{p}"), str::to_string);
+                    self.emit(&g, format!("SEL {d}, {b}, {a}, {np};"));
+                } else if w == 32 {
                     let d = self.gpr(d)?;
                     let a = self.reg32(Self::opnd(inst, 1)?, &g, SCRATCH)?;
                     let b = self.src32(Self::opnd(inst, 2)?, &g, SCRATCH_PAIR, ty != Type::F32)?;
@@ -698,6 +728,7 @@ impl<'a> Selector<'a> {
             | Opcode::Vshr
             | Opcode::Vabsdiff
             | Opcode::Vset => self.video(inst, &g),
+            Opcode::Vmad => self.vmad(inst, &g),
             Opcode::Sin | Opcode::Cos | Opcode::Lg2 | Opcode::Ex2 | Opcode::Rsqrt
                 if ty == Type::F32 =>
             {

@@ -5,6 +5,12 @@
 //! same value when every source register has one unguarded definition (its value never
 //! changes once set). The later one's destination is replaced by the earlier one's where the
 //! earlier dominates it; dead-code elimination then removes the later instruction.
+//!
+//! A `setp` whose comparison is the complement of an earlier one's on the same sources (no
+//! `.and/.or` combiner) is that predicate negated: `a neu b` is exactly `!(a eq b)` for
+//! floats (NaN makes both unordered forms true), `a ge b` is `!(a lt b)` for integers. Its
+//! uses are rewritten to the earlier predicate negated when every use can say so (a guard,
+//! or `selp`'s selector); NVIDIA's code does the same (`FSETP.NEU` and `@!P0`).
 
 use super::{is_pure, single_dst, Facts};
 use ir::{AddrBase, Inst, Operand, RegId};
@@ -55,10 +61,75 @@ fn key(inst: &Inst, facts: &Facts) -> Option<Key> {
     ))
 }
 
+/// The comparison that is true exactly when `c` is false, for integer or float operands.
+fn complement(c: isa::CmpOp, float: bool) -> Option<isa::CmpOp> {
+    use isa::CmpOp::*;
+    Some(match (c, float) {
+        (Eq, false) => Ne,
+        (Ne, false) => Eq,
+        (Lt, false) => Ge,
+        (Ge, false) => Lt,
+        (Le, false) => Gt,
+        (Gt, false) => Le,
+        (Lo, false) => Hs,
+        (Hs, false) => Lo,
+        (Ls, false) => Hi,
+        (Hi, false) => Ls,
+        (Eq, true) => Neu,
+        (Neu, true) => Eq,
+        (Ne, true) => Equ,
+        (Equ, true) => Ne,
+        (Lt, true) => Geu,
+        (Geu, true) => Lt,
+        (Le, true) => Gtu,
+        (Gtu, true) => Le,
+        (Gt, true) => Leu,
+        (Leu, true) => Gt,
+        (Ge, true) => Ltu,
+        (Ltu, true) => Ge,
+        (Num, true) => Nan,
+        (Nan, true) => Num,
+        _ => return None,
+    })
+}
+
+/// The key `inst` (a `setp` without combiner) would have with the complementary comparison.
+fn complement_key(inst: &Inst, k: &Key) -> Option<Key> {
+    if inst.op != ir::Opcode::Setp || inst.mods.bool_op.is_some() {
+        return None;
+    }
+    let float = match inst.ty()? {
+        ir::Type::F32 | ir::Type::F64 => true,
+        t if t.is_integer() => false,
+        _ => return None,
+    };
+    let mut c = k.clone();
+    c.1.cmp = Some(complement(inst.mods.cmp?, float)?);
+    Some(c)
+}
+
+/// Whether every read of predicate `p` can be negated in place: guards and `selp` selectors.
+fn negatable_uses(body: &[Inst], sites: &[usize], p: RegId) -> bool {
+    sites.iter().all(|&u| {
+        let inst = &body[u];
+        inst.operands.iter().enumerate().all(|(k, o)| match o {
+            Operand::Reg(r) | Operand::NotPred(r) if *r == p => {
+                inst.op == ir::Opcode::Selp && k == 3
+            }
+            Operand::Reg(_) | Operand::NotPred(_) | Operand::Imm(_) | Operand::Omitted => true,
+            Operand::Address(a) => a.base != AddrBase::Reg(p),
+            Operand::VarAddr { .. } | Operand::Label(_) => true,
+            _ => false,
+        })
+    })
+}
+
 pub(super) fn run(body: &mut [Inst], facts: &Facts, f: &ir::Function) {
     let n = f.regs.len();
     let mut seen: HashMap<Key, Vec<(usize, RegId)>> = HashMap::default();
     let mut repl: Vec<Option<RegId>> = vec![None; n];
+    // Predicates that are an earlier predicate negated.
+    let mut negated: Vec<Option<RegId>> = vec![None; n];
     let mut sites: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (i, inst) in body.iter().enumerate() {
         super::visit(inst, &mut |r, role| {
@@ -79,10 +150,26 @@ pub(super) fn run(body: &mut [Inst], facts: &Facts, f: &ir::Function) {
         let Some(k) = key(inst, facts) else {
             continue;
         };
-        let earlier = seen.entry(k).or_default();
         let uses_after = sites
             .get(d.index())
             .is_some_and(|s| s.iter().all(|&u| u != i && facts.dominates(i, u)));
+        if let Some(ck) = complement_key(inst, &k) {
+            let hit = seen.get(&ck).and_then(|v| {
+                v.iter()
+                    .find(|(j, e)| {
+                        facts.dominates(*j, i)
+                            && f.regs.get(e.index()).map(|r| r.ty) == Some(ir::Type::Pred)
+                    })
+                    .map(|&(_, e)| e)
+            });
+            if let Some(e) = hit {
+                if uses_after && inst.guard.is_none() {
+                    negated[d.index()] = Some(e);
+                    continue;
+                }
+            }
+        }
+        let earlier = seen.entry(k).or_default();
         match earlier.iter().find(|(j, e)| {
             facts.dominates(*j, i)
                 && f.regs.get(e.index()).map(|r| r.ty) == f.regs.get(d.index()).map(|r| r.ty)
@@ -91,10 +178,42 @@ pub(super) fn run(body: &mut [Inst], facts: &Facts, f: &ir::Function) {
             _ => earlier.push((i, d)),
         }
     }
-    if repl.iter().all(Option::is_none) {
+    // Only where every read can take the negation.
+    for (p, e) in negated.iter_mut().enumerate() {
+        if e.is_some() && !negatable_uses(body, &sites[p], RegId(p as u32)) {
+            *e = None;
+        }
+    }
+    if repl.iter().chain(&negated).all(Option::is_none) {
         return;
     }
     for inst in body.iter_mut() {
         super::rewrite_uses(inst, &mut |r| repl.get(r.index()).copied().flatten());
+        if let Some(g) = inst.guard.as_mut() {
+            if let Some(e) = negated.get(g.reg.index()).copied().flatten() {
+                *g = ir::Guard {
+                    reg: e,
+                    negated: !g.negated,
+                };
+            }
+        }
+        if inst.op == ir::Opcode::Selp {
+            if let Some(o) = inst.operands.get_mut(3) {
+                let flipped = match o {
+                    Operand::Reg(r) => negated
+                        .get(r.index())
+                        .copied()
+                        .flatten()
+                        .map(Operand::NotPred),
+                    Operand::NotPred(r) => {
+                        negated.get(r.index()).copied().flatten().map(Operand::Reg)
+                    }
+                    _ => None,
+                };
+                if let Some(x) = flipped {
+                    *o = x;
+                }
+            }
+        }
     }
 }

@@ -11,7 +11,9 @@
 //!
 //! Passes, in order: copy propagation (`mov d, a` and `cvta.to.global`, a copy on sm_20),
 //! constant propagation with folding through `ops` (`propagate.rs`), common-subexpression
-//! elimination of pure instructions such as address arithmetic (`cse.rs`), dead-code
+//! elimination of pure instructions such as address arithmetic, with complementary `setp`s
+//! as one predicate and its negation (`cse.rs`), 32-bit arithmetic for the 64-bit addresses
+//! of `.shared`/`.local` accesses (`narrow.rs`), dead-code
 //! elimination (`dce.rs`), which also compacts the body and renumbers branch targets, and
 //! in entries the sinking of parameter loads and constants to their uses (`sink.rs`); last,
 //! short regions skipped by a divergent branch become guarded instructions (`predicate.rs`).
@@ -21,6 +23,7 @@
 
 mod cse;
 mod dce;
+mod narrow;
 mod predicate;
 mod propagate;
 mod sink;
@@ -52,7 +55,15 @@ pub fn optimize(f: &Function) -> Function {
     propagate::constants(&mut body, &facts, &g);
     facts.recount(&g, &body);
     cse::run(&mut body, &facts, &g);
-    let renumber = dce::run(&mut body, g.regs.len(), &facts.pinned);
+    if let Some(map) = narrow::run(&mut body, &mut g.regs, &facts) {
+        for (_, at) in g.labels.iter_mut() {
+            at.0 = map[at.index().min(map.len() - 1)];
+        }
+    }
+    // Registers made by the passes above are never pinned.
+    let mut pinned = facts.pinned.clone();
+    pinned.resize(g.regs.len(), false);
+    let renumber = dce::run(&mut body, g.regs.len(), &pinned);
     for (_, at) in g.labels.iter_mut() {
         at.0 = renumber(at.index());
     }

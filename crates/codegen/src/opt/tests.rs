@@ -35,6 +35,41 @@ fn assert_cleans_to(input: &str, expected: &str) {
     assert_eq!(shape(&got), shape(&entry(expected)));
 }
 
+/// Registers renumbered in order of first appearance: passes that make registers of their
+/// own (`narrow.rs`) number them after the declared ones.
+fn renamed(mut s: Shape) -> Shape {
+    let mut seen: Vec<ir::RegId> = Vec::new();
+    let mut name = |r: &mut ir::RegId| {
+        let k = seen.iter().position(|x| x == r).unwrap_or_else(|| {
+            seen.push(*r);
+            seen.len() - 1
+        });
+        *r = ir::RegId(k as u32);
+    };
+    for (_, guard, ops) in s.iter_mut() {
+        if let Some(g) = guard.as_mut() {
+            name(&mut g.reg);
+        }
+        for o in ops.iter_mut() {
+            match o {
+                Operand::Reg(r) | Operand::NotPred(r) | Operand::Neg(r) => name(r),
+                Operand::Address(a) => {
+                    if let ir::AddrBase::Reg(r) = &mut a.base {
+                        name(r);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    s
+}
+
+fn assert_cleans_to_renamed(input: &str, expected: &str) {
+    let got = optimize(&entry(input));
+    assert_eq!(renamed(shape(&got)), renamed(shape(&entry(expected))));
+}
+
 #[test]
 fn copies_are_propagated_and_the_copies_removed() {
     assert_cleans_to(
@@ -83,8 +118,10 @@ fn constants_are_folded_and_put_where_selection_takes_immediates() {
 }
 
 #[test]
-fn common_address_arithmetic_is_computed_once() {
-    assert_cleans_to(
+fn common_address_arithmetic_is_computed_once_in_32_bits() {
+    // Both accesses read one address; a shared access reads its low word only, so the
+    // 64-bit chain becomes 32-bit (`narrow.rs`): tid·4 as a shift, plus the window offset.
+    assert_cleans_to_renamed(
         "mov.u32 %r1, %tid.x;
          mul.wide.u32 %rd1, %r1, 4;
          mov.u64 %rd2, smem;
@@ -96,11 +133,42 @@ fn common_address_arithmetic_is_computed_once() {
          st.shared.u32 [%rd6+4], %r2;
          ret;",
         "mov.u32 %r1, %tid.x;
-         mul.wide.u32 %rd1, %r1, 4;
-         mov.u64 %rd2, smem;
-         add.s64 %rd3, %rd2, %rd1;
-         ld.shared.u32 %r2, [%rd3];
-         st.shared.u32 [%rd3+4], %r2;
+         shl.b32 %r8, %r1, 2;
+         mov.u32 %r7, smem;
+         add.u32 %r9, %r7, %r8;
+         ld.shared.u32 %r2, [%r9];
+         st.shared.u32 [%r9+4], %r2;
+         ret;",
+    );
+}
+
+#[test]
+fn window_address_constants_go_into_the_offset_and_global_addresses_stay_64_bit() {
+    // (i − 1)·4 is i·4 − 4 modulo 2^32: the access takes −4 as its offset and shares i·4
+    // with the other access; the global address keeps its 64-bit arithmetic.
+    assert_cleans_to_renamed(
+        "mov.u32 %r1, %tid.x;
+         cvt.u64.u32 %rd1, %r1;
+         shl.b64 %rd2, %rd1, 2;
+         ld.shared.u32 %r2, [%rd2];
+         add.s32 %r3, %r1, -1;
+         mul.wide.u32 %rd3, %r3, 4;
+         ld.shared.u32 %r4, [%rd3+8];
+         add.s32 %r5, %r4, %r2;
+         ld.param.u64 %rd4, [p];
+         add.s64 %rd5, %rd4, %rd2;
+         st.global.u32 [%rd5], %r5;
+         ret;",
+        "mov.u32 %r1, %tid.x;
+         shl.b32 %r7, %r1, 2;
+         cvt.u64.u32 %rd1, %r1;
+         shl.b64 %rd2, %rd1, 2;
+         ld.shared.u32 %r2, [%r7];
+         ld.shared.u32 %r4, [%r7+4];
+         add.s32 %r5, %r4, %r2;
+         ld.param.u64 %rd4, [p];
+         add.s64 %rd5, %rd4, %rd2;
+         st.global.u32 [%rd5], %r5;
          ret;",
     );
 }
@@ -283,4 +351,38 @@ fn a_short_region_skipped_by_a_branch_becomes_guarded_instructions() {
          ret;"
         ),
     );
+}
+
+#[test]
+fn a_complementary_setp_is_the_earlier_predicate_negated() {
+    assert_cleans_to(
+        "mov.u32 %r1, %tid.x;
+         setp.eq.s32 %p1, %r1, 5;
+         setp.ne.s32 %p2, %r1, 5;
+         selp.u32 %r2, 1, 0, %p2;
+         ld.param.u64 %rd1, [p];
+         @%p2 st.global.u32 [%rd1], %r2;
+         @%p1 st.global.u32 [%rd1+4], %r1;
+         ret;",
+        "mov.u32 %r1, %tid.x;
+         setp.eq.s32 %p1, %r1, 5;
+         selp.u32 %r2, 1, 0, !%p1;
+         ld.param.u64 %rd1, [p];
+         @!%p1 st.global.u32 [%rd1], %r2;
+         @%p1 st.global.u32 [%rd1+4], %r1;
+         ret;",
+    );
+}
+
+#[test]
+fn float_comparisons_that_are_not_complements_under_nan_stay_apart() {
+    // lt and ge are both false for a NaN operand: ge is not !lt for floats (geu is).
+    let body = "mov.u32 %r1, %tid.x;
+         setp.lt.f32 %p1, %r1, 0f3F800000;
+         setp.ge.f32 %p2, %r1, 0f3F800000;
+         ld.param.u64 %rd1, [p];
+         @%p2 st.global.u32 [%rd1], %r1;
+         @%p1 st.global.u32 [%rd1+4], %r1;
+         ret;";
+    assert_cleans_to(body, body);
 }

@@ -21,6 +21,43 @@ impl Selector<'_> {
                 self.emit(g, format!("FLO{u} {d}, {a};"));
                 Ok(())
             })(),
+            Opcode::Bfind if w == Some(32) => (|| {
+                // .shiftamt: 31 − FLO, which is FLO ^ 31 for 0..=31; FLO's 0xffffffff (no bit
+                // found) must stay, so OR in FLO's sign (SHR by 31, arithmetic).
+                let u = if is_signed(ty) { "" } else { ".U32" };
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                self.emit(g, format!("FLO{u} R{SCRATCH}, {a};"));
+                self.shiftamt_from(g, &d, 0x1f);
+                Ok(())
+            })(),
+            Opcode::Brev if w == Some(32) => (|| {
+                let d = self.gpr(self.dst(inst)?)?;
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH_PAIR)?;
+                self.reverse32(g, &d, &a);
+                Ok(())
+            })(),
+            Opcode::Brev if w == Some(64) => (|| {
+                // d.lo = brev(a.hi), d.hi = brev(a.lo); pairs are aligned, so d.lo can only
+                // be a.lo: a.lo is reversed into R3 first, then d.hi takes it last.
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                if let Operand::Imm(v) = Self::opnd(inst, 1)? {
+                    // Folded through `ops` (the scratch pair would hold the halves).
+                    let r = ops::int::brev_b64(*v);
+                    self.emit(g, format!("MOV32I {dl}, {};", hex(r as u32 as i32 as i64)));
+                    self.emit(
+                        g,
+                        format!("MOV32I {dh}, {};", hex((r >> 32) as u32 as i32 as i64)),
+                    );
+                    return Ok(());
+                }
+                let (al, ah) = self.src64(Self::opnd(inst, 1)?, g)?;
+                let t = format!("R{}", SCRATCH_PAIR + 1);
+                self.reverse32(g, &t, &al);
+                self.reverse32(g, &dl, &ah);
+                self.emit(g, format!("MOV {dh}, {t};"));
+                Ok(())
+            })(),
             Opcode::Clz if w == Some(32) => (|| {
                 // FLO gives 0xffffffff for 0, so 31 − FLO is 32 there, as clz.
                 let d = self.gpr(self.dst(inst)?)?;
@@ -85,5 +122,37 @@ impl Selector<'_> {
             }
             _ => return None,
         })
+    }
+}
+
+impl Selector<'_> {
+    /// `d = R0 == 0xffffffff ? 0xffffffff : msb − R0` for `R0` in `0..=msb` (`msb` 31 or 63, all
+    /// ones): `R0 ^ msb`, with R0's sign ORed in. Reads R0, uses R2.
+    pub(super) fn shiftamt_from(&mut self, g: &str, d: &str, msb: u32) {
+        self.emit(g, format!("SHR R{SCRATCH_PAIR}, R{SCRATCH}, 0x1f;"));
+        self.emit(
+            g,
+            format!("LOP.XOR {d}, R{SCRATCH}, {};", hex(i64::from(msb))),
+        );
+        self.emit(g, format!("LOP.OR {d}, {d}, R{SCRATCH_PAIR};"));
+    }
+
+    /// `d = brev(a)` (32 bits): adjacent bits, pairs and nibbles swapped with masks, then the
+    /// bytes reversed by `PRMT` (selector 0x0123). Uses R0; `a` is read before `d` is
+    /// written, so they may be one register (not R0).
+    fn reverse32(&mut self, g: &str, d: &str, a: &str) {
+        let mut src = a.to_string();
+        for (k, mask) in [(1, 0x5555_5555u32), (2, 0x3333_3333), (4, 0x0f0f_0f0f)] {
+            // d = ((src >> k) & mask) | ((src & mask) << k)
+            self.emit(g, format!("SHR.U32 R{SCRATCH}, {src}, {};", hex(k)));
+            self.emit(
+                g,
+                format!("LOP32I.AND R{SCRATCH}, R{SCRATCH}, {:#x};", mask),
+            );
+            self.emit(g, format!("LOP32I.AND {d}, {src}, {:#x};", mask));
+            self.emit(g, format!("ISCADD {d}, {d}, R{SCRATCH}, {};", hex(k)));
+            src = d.to_string();
+        }
+        self.emit(g, format!("PRMT {d}, {d}, 0x123, RZ;"));
     }
 }

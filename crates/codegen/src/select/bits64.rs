@@ -23,6 +23,14 @@ impl Selector<'_> {
             Opcode::Bfind if matches!(ty, Type::U64 | Type::S64) && !m.has(Flag::ShiftAmt) => {
                 self.highest_bit(inst, g, ty == Type::S64, false)
             }
+            Opcode::Bfind if matches!(ty, Type::U64 | Type::S64) => (|| {
+                // The position into R0 (a register is named once: the destination may be a
+                // source), then 63 − it, keeping 0xffffffff.
+                self.highest_bit_into(inst, g, ty == Type::S64, &format!("R{SCRATCH}"))?;
+                let d = self.gpr(self.dst(inst)?)?;
+                self.shiftamt_from(g, &d, 0x3f);
+                Ok(())
+            })(),
             Opcode::Min | Opcode::Max
                 if ty == Type::F64 && !m.has(Flag::NaN) && !m.has(Flag::Xorsign) =>
             {
@@ -30,6 +38,27 @@ impl Selector<'_> {
             }
             _ => return None,
         })
+    }
+
+    /// `bfind` of a 64-bit source into `d` (a register name; R0 allowed).
+    fn highest_bit_into(&mut self, inst: &Inst, g: &str, signed: bool, d: &str) -> R<()> {
+        let (mut lo, mut hi) = self.src64(Self::opnd(inst, 1)?, g)?;
+        let (s, t, u) = (
+            format!("R{SCRATCH}"),
+            format!("R{SCRATCH_PAIR}"),
+            format!("R{}", SCRATCH_PAIR + 1),
+        );
+        if signed {
+            self.emit(g, format!("SHR {s}, {hi}, 0x1f;"));
+            self.emit(g, format!("LOP.XOR {t}, {lo}, {s};"));
+            self.emit(g, format!("LOP.XOR {u}, {hi}, {s};"));
+            (lo, hi) = (t.clone(), u.clone());
+        }
+        self.emit(g, format!("FLO.U32 {s}, {hi};"));
+        self.emit(g, format!("FLO.U32 {t}, {lo};"));
+        self.emit(g, format!("IADD {u}, {s}, 0x20;"));
+        self.emit(g, format!("ICMP.GE {d}, {u}, {t}, {s};"));
+        Ok(())
     }
 
     fn highest_bit(&mut self, inst: &Inst, g: &str, signed: bool, clz: bool) -> R<()> {
