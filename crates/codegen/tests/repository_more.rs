@@ -2,7 +2,8 @@
 //! and checked against their documented meaning: `tests/run/grid3d.ptx` (`%warpid`,
 //! `%laneid` in a 3-D grid of 3-D CTAs) and the `atomics64` entry of
 //! `tests/kernels/atomics.ptx` (a 64-bit CAS retry loop, `atom.exch.b64`, and the emulated
-//! `atom.min.s64`, `atom.max.u64`, `atom.add.f64`).
+//! `atom.min.s64`, `atom.max.u64`, `atom.add.f64`), and `tests/run/wide_vectors.ptx` (the
+//! sm_100 `.v8`/`.v4.f64` loads and stores, one access per element on Fermi).
 
 mod common;
 use common::*;
@@ -100,5 +101,51 @@ fn atomics64_entry_agrees_with_its_meaning_on_each_executor() {
         all.push(init[1]);
         all.sort_unstable();
         assert_eq!(seen, all, "{who}: atom.exch.b64 chain");
+    }
+}
+
+/// Each thread moves its own 32-byte block as the kernel's comments say; the expected bytes
+/// are those permutations computed here from the input.
+#[test]
+fn wide_vectors_move_every_element_where_the_kernel_says() {
+    let path = "tests/run/wide_vectors.ptx";
+    let n = 128usize;
+    let input = int_edges(8 * n, 0x5eed_0808);
+    let spec = spec("wide", 2, 64, vec![u32s(&input), zeros32(4096)]);
+    let out = run_both(path, &text(path), &spec);
+    let bytes = &out[1];
+    let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    for g in 0..n {
+        let w = &input[8 * g..8 * g + 8];
+        let b: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let base = 32 * g;
+        for k in 0..8 {
+            // .v8.f32 rotated by one.
+            assert_eq!(word(base + 4 * k), w[(k + 1) % 8], "thread {g} v8.f32 {k}");
+        }
+        for j in 0..4 {
+            // .v4.f64 reversed: double j of the output is double 3 - j of the input.
+            let d = 3 - j;
+            assert_eq!(word(base + 4096 + 8 * j), w[2 * d], "thread {g} f64 {j}");
+            assert_eq!(word(base + 4096 + 8 * j + 4), w[2 * d + 1], "thread {g} f64 {j}");
+        }
+        // .v8.b32 with element 5 not loaded: %r9 keeps the thread index.
+        let want = [w[7], w[6], g as u32, w[4], w[3], w[2], w[1], w[0]];
+        for (k, &x) in want.iter().enumerate() {
+            assert_eq!(word(base + 8192 + 4 * k), x, "thread {g} v8.b32 {k}");
+        }
+        // .v8.b16 reversed half-words of bytes 0..16.
+        for k in 0..8 {
+            let h = 7 - k;
+            assert_eq!(
+                &bytes[base + 12288 + 2 * k..base + 12290 + 2 * k],
+                &b[2 * h..2 * h + 2],
+                "thread {g} v8.b16 {k}"
+            );
+        }
+        // .v8.u8 of bytes 16..24 reversed, the last one plus the first.
+        let mut want8: Vec<u8> = b[16..24].iter().rev().copied().collect();
+        want8[0] = b[23].wrapping_add(b[16]);
+        assert_eq!(&bytes[base + 12304..base + 12312], &want8[..], "thread {g} v8.u8");
     }
 }
