@@ -89,13 +89,7 @@ fn global_atomics_agree_with_the_spec() {
         stride = 4 * n_ops
     );
     let edges = int_edges(24, 0x7e57_ab1e);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
     let n = a.len();
     let mem: Vec<u32> = a
         .iter()

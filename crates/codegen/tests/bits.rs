@@ -77,25 +77,9 @@ fn bit_rows_agree_with_the_spec() {
     );
     let mut edges = int_edges(40, 0x00c0_ffee);
     edges.extend(f32_edges(24, 0x0bee_f00d));
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("bits", &text, ROWS.len(), &a, &b);
     let n = a.len();
-    let out = run_both(
-        "bits.ptx",
-        &text,
-        &spec(
-            "bits",
-            n as u32 / 64,
-            64,
-            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
-        ),
-    );
-    let got = words(&out[2]);
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
         let (pos, len) = (y & 0xff, (y >> 8) & 0xff);

@@ -55,13 +55,7 @@ fn sixty_four_bit_comparisons_agree_with_rust() {
         0x1234_5678_0000_0001,
         0xfedc_ba98_7654_3210,
     ];
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
     let n = a.len();
     let stride = OPS.len() + 2;
     let out = run_both(
@@ -156,13 +150,7 @@ fn sixty_four_bit_multiplication_and_subtraction_agree_with_rust() {
         0x5555_5555_5555_5555,
     ]
     .to_vec();
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
     let n = a.len();
     let out = run_both(
         "mul64.ptx",

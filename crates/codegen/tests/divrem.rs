@@ -199,13 +199,7 @@ fn sixty_four_bit_unsigned_div_and_rem_agree_with_the_spec() {
         s ^= s << 17;
         edges.push(s >> (s % 64));
     }
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
     let n = a.len();
     let out = run_both(
         "divrem64.ptx",

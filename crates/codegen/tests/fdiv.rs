@@ -40,13 +40,7 @@ fn kernel() -> String {
 #[test]
 fn f32_division_is_exact_on_both_executors() {
     let edges = f32_edges(48, 0x0bad_cafe);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (mut a, mut b) = all_pairs(&edges);
     // Random pairs: random bits, and quotients landing in the subnormal range.
     let mut s = 0x1234_5679u32;
     let mut next = || {

@@ -75,29 +75,13 @@ fn legacy_integer_forms_and_unfused_mad_agree() {
     let mut edges = int_edges(24, 0x1357_9bdf);
     edges.extend(f32_edges(16, 0x2468_ace1));
     edges.extend([0x00ff_ffff, 0x0080_0000, 0x007f_ffff, 0xff80_0000]);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (mut a, mut b) = all_pairs(&edges);
     while a.len() % 64 != 0 {
         a.push(0);
         b.push(0);
     }
+    let got = run_row_pairs("legacy", &text, ROWS.len(), &a, &b);
     let n = a.len();
-    let out = run_both(
-        "legacy.ptx",
-        &text,
-        &spec(
-            "legacy",
-            n as u32 / 64,
-            64,
-            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
-        ),
-    );
-    let got = words(&out[2]);
     for i in 0..n {
         let row = &got[ROWS.len() * i..ROWS.len() * (i + 1)];
         assert_eq!(&row[..9], &expect(a[i], b[i]), "{:#x}, {:#x}", a[i], b[i]);

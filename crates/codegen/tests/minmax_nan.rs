@@ -56,34 +56,7 @@ fn nan_propagating_min_max_agree_with_the_spec() {
     )
     .replace(".target sm_20", ".target sm_80");
     let edges = f32_edges(48, 0x77aa);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
-    let n = a.len();
-    let out = run_both(
-        "mmn.ptx",
-        &text,
-        &spec(
-            "mmn",
-            (n / 64) as u32,
-            64,
-            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
-        ),
-    );
-    let got = words(&out[2]);
-    for i in 0..n {
-        for (r, row) in ROWS.iter().enumerate() {
-            assert_eq!(
-                got[ROWS.len() * i + r],
-                expect(r, a[i], b[i]),
-                "{row}: a = {:#x}, b = {:#x}",
-                a[i],
-                b[i]
-            );
-        }
-    }
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("mmn", &text, ROWS.len(), &a, &b);
+    assert_rows(ROWS, &a, &b, &got, |r, x, y| Some(expect(r, x, y)));
 }

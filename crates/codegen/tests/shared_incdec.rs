@@ -82,13 +82,7 @@ fn dec(x: u32, y: u32) -> u32 {
 #[test]
 fn shared_inc_and_dec_agree_with_the_spec() {
     let edges = int_edges(32, 0x1234_5679);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
     let n = a.len();
     let threads = 256usize;
     let out = run_both(

@@ -76,13 +76,7 @@ fn sixteen_bit_rows_agree_with_the_spec() {
         0, 1, 2, 3, 0x7f, 0x80, 0xff, 0x100, 0x7ffe, 0x7fff, 0x8000, 0x8001, 0xfffe, 0xffff,
         0x1234, 0xbeef,
     ];
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
     let n = a.len();
     let halves = |v: &[u16]| buffer(exec::ElemType::U16, v, |x: u16| x.to_le_bytes().to_vec());
     let stride = 2 * ROWS.len() + 20;

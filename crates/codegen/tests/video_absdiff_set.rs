@@ -95,39 +95,9 @@ fn vabsdiff_and_vset_agree_with_the_spec() {
         &body,
     );
     let edges = int_edges(32, 0x5eed_1234);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
-    let n = a.len();
-    let out = run_both(
-        "video2.ptx",
-        &text,
-        &spec(
-            "video2",
-            (n / 64) as u32,
-            64,
-            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
-        ),
-    );
-    let got = words(&out[2]);
-    for i in 0..n {
-        for r in 0..ROWS.len() {
-            if let Some(want) = expect(r, a[i], b[i]) {
-                assert_eq!(
-                    got[ROWS.len() * i + r],
-                    want,
-                    "{}: a = {:#x}, b = {:#x}",
-                    ROWS[r],
-                    a[i],
-                    b[i]
-                );
-            }
-        }
-    }
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("video2", &text, ROWS.len(), &a, &b);
+    assert_rows(ROWS, &a, &b, &got, expect);
     // The rows are the VABSDIFF/VSET ones, not a sequence.
     let (_, _, cubin) = compile("video2.ptx", &text);
     let listing: Vec<String> = cubin.kernels[0]

@@ -147,25 +147,9 @@ fn vmad_low_word_forms_agree_with_the_spec() {
         &format!("\tshl.b32 %r7, %r6, 7;\n\txor.b32 %r7, %r7, %r5;\n{body}"),
     );
     let edges = int_edges(40, 0x0bad_cafe);
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for &x in &edges {
-        for &y in &edges {
-            a.push(x);
-            b.push(y);
-        }
-    }
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("vmad", &text, ROWS.len(), &a, &b);
     let n = a.len();
-    let out = run_both(
-        "vmad.ptx",
-        &text,
-        &spec(
-            "vmad",
-            n as u32 / 64,
-            64,
-            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
-        ),
-    );
-    let got = words(&out[2]);
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
         let c = (y << 7) ^ x;

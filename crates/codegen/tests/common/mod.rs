@@ -208,3 +208,52 @@ pub fn row_kernel(name: &str, decls: &str, inputs: &[Input], stride: usize, body
          \tmul.wide.u32 %rd4, %r4, {stride};\n\tadd.s64 %rd7, %rd3, %rd4;\n{body}\tret;\n}}\n"
     )
 }
+
+/// Every ordered pair of `edges`, as the two input vectors of a two-operand kernel.
+pub fn all_pairs<T: Copy>(edges: &[T]) -> (Vec<T>, Vec<T>) {
+    edges
+        .iter()
+        .flat_map(|&x| edges.iter().map(move |&y| (x, y)))
+        .unzip()
+}
+
+/// Runs the two-input row kernel `name` (made by `row_kernel`, one output word per row) with
+/// thread `i` reading `a[i]` and `b[i]`, 64 threads to a CTA, on both executors; returns the
+/// output words, row `r` of thread `i` at `rows * i + r`.
+pub fn run_row_pairs(name: &str, text: &str, rows: usize, a: &[u32], b: &[u32]) -> Vec<u32> {
+    let n = a.len();
+    assert!(
+        n.is_multiple_of(64) && b.len() == n,
+        "whole CTAs of input pairs"
+    );
+    let launch = spec(
+        name,
+        (n / 64) as u32,
+        64,
+        vec![u32s(a), u32s(b), zeros32(rows * n)],
+    );
+    words(&run_both(&format!("{name}.ptx"), text, &launch)[2])
+}
+
+/// Requires row `r`'s word for pair `i` to be `want(r, a[i], b[i])` wherever that is `Some`.
+pub fn assert_rows(
+    rows: &[&str],
+    a: &[u32],
+    b: &[u32],
+    got: &[u32],
+    want: impl Fn(usize, u32, u32) -> Option<u32>,
+) {
+    for i in 0..a.len() {
+        for (r, row) in rows.iter().enumerate() {
+            if let Some(w) = want(r, a[i], b[i]) {
+                assert_eq!(
+                    got[rows.len() * i + r],
+                    w,
+                    "{row}: a = {:#x}, b = {:#x}",
+                    a[i],
+                    b[i]
+                );
+            }
+        }
+    }
+}
