@@ -319,12 +319,7 @@ impl<'a> Checker<'a> {
             };
         let tensor = slot.m.mods.tensor_dim.is_some();
         let tex = match self.resolve_name(body, tname)? {
-            // A tensor map is named by its address, in a 64-bit register.
-            Resolved::Reg(r) if tensor => handle(self, body, r, "tensor-map", tname.span())?,
-            _ if tensor => {
-                self.error(tname.span(), "a tensor map is a 64-bit register");
-                return None;
-            }
+            resolved if tensor => self.lower_tensor_map(body, slot, tname, resolved)?,
             Resolved::Var(v)
                 if self
                     .vars
