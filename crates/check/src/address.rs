@@ -303,10 +303,22 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        let ast::Expr::Name(tname) = &a.expr else {
-            self.error(a.expr.span(), "expected a texture name");
-            return None;
+        let tensor = slot.m.mods.tensor_dim.is_some();
+        let tname = match &a.expr {
+            ast::Expr::Name(n) => *n,
+            e if tensor => {
+                self.error(
+                    e.span(),
+                    "a tensor map is a register or a `.global` variable's name, without an offset (ptxas 12.9: \"syntax error\")",
+                );
+                return None;
+            }
+            e => {
+                self.error(e.span(), "expected a texture name");
+                return None;
+            }
         };
+        let tname = &tname;
         // A texture object (a 64-bit handle in a register) or a texture variable; likewise a
         // sampler.
         let handle =
@@ -317,14 +329,8 @@ impl<'a> Checker<'a> {
                     None
                 }
             };
-        let tensor = slot.m.mods.tensor_dim.is_some();
         let tex = match self.resolve_name(body, tname)? {
-            // A tensor map is named by its address, in a 64-bit register.
-            Resolved::Reg(r) if tensor => handle(self, body, r, "tensor-map", tname.span())?,
-            _ if tensor => {
-                self.error(tname.span(), "a tensor map is a 64-bit register");
-                return None;
-            }
+            resolved if tensor => self.lower_tensor_map(body, slot, tname, resolved)?,
             Resolved::Var(v)
                 if self
                     .vars

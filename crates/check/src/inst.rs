@@ -85,11 +85,24 @@ impl<'a> Checker<'a> {
             return;
         }
         let rule = type_rule(form.opcode);
-        let fp8_cvt = form.opcode == Opcode::Cvt
-            && m.types
-                .iter()
-                .flatten()
-                .any(|t| matches!(t, Type::E4m3x2 | Type::E5m2x2));
+        // The packed narrow-float conversions: ptxas 12.9 takes only a register declared with
+        // exactly the slot's type for the packed operand and the `.f16x2` one beside it; the
+        // `.bf16x2` side of the ue8m0 conversions takes any 32-bit register, no wider.
+        let has = |f: fn(&Type) -> bool| m.types.iter().flatten().any(f);
+        let minifloat_pair = form.opcode == Opcode::Cvt
+            && has(|t| {
+                matches!(
+                    t,
+                    Type::E4m3x2 | Type::E5m2x2 | Type::E2m1x2 | Type::E2m3x2 | Type::E3m2x2
+                )
+            });
+        let ue8m0_pair = form.opcode == Opcode::Cvt && has(|t| *t == Type::Ue8m0x2);
+        let pair_rule = |expected: Option<Type>| match expected {
+            Some(Type::B8 | Type::B16 | Type::B32) if minifloat_pair => Some(TypeRule::Exact),
+            Some(Type::B16) if ue8m0_pair => Some(TypeRule::Exact),
+            Some(Type::B32) if ue8m0_pair => Some(TypeRule::Strict),
+            _ => None,
+        };
         let mut optional_budget = n_given - required;
         let mut given = inst.operands.iter();
         // Nearly always inline (`with_capacity` would build the vector and then copy it).
@@ -111,8 +124,8 @@ impl<'a> Checker<'a> {
                 m,
                 role,
                 expected,
-                rule: if fp8_cvt && matches!(expected, Some(Type::B16 | Type::B32)) {
-                    TypeRule::Exact
+                rule: if let Some(r) = pair_rule(expected) {
+                    r
                 } else if is_data_operand(form.opcode, role) {
                     rule
                 } else {

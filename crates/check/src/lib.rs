@@ -41,6 +41,7 @@ mod scope;
 mod selector;
 mod sreg_decl;
 mod structs;
+mod tensor_map;
 mod tensor_memory;
 mod vector;
 

@@ -32,8 +32,9 @@ pub(crate) enum TypeRule {
     /// `ld`/`st`/`cvt` data operands: integer and bit-size registers may be wider than the
     /// instruction type (PTX ISA 8.x §6.4.1, "Operand Size Exceeding Instruction-Type Size").
     Relaxed,
-    /// The fp8-pair operand of `cvt` and the `.f16x2` one beside it: ptxas 12.9 takes only a
-    /// register declared with exactly that type (`.b16`, `.b32`), no wider and no `.u16`.
+    /// The packed fp8/fp6/fp4/ue8m0 operand of `cvt` and the `.f16x2` one beside it: ptxas
+    /// 12.9 takes only a register declared with exactly that type (`.b8`, `.b16`, `.b32`), no
+    /// wider and no `.u8`/`.u16`.
     Exact,
 }
 

@@ -50,6 +50,9 @@ fn print_condition(c: &Condition) -> String {
             Term::NoneOf(a) => format!("no {}", a.join("|")),
             Term::SlotIs { slot, types } => format!("{slot}={}", print_types(types)),
             Term::SlotIsNot { slot, types } => format!("{slot} not {}", print_types(types)),
+            Term::WrittenBefore { first, then } => {
+                format!("{} before {}", first.join("|"), then.join("|"))
+            }
         })
         .collect::<Vec<_>>()
         .join(" ")

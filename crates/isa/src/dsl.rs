@@ -10,6 +10,7 @@
 //! gate or sm_90 ptx 7.8                               <- a second target/version that also accepts
 //! gate ptx 8.6 arch sm_100f sm_103f                    <- only these targets (last on the line)
 //! never .wide .u64|.s64 : .wide is for 16- and 32-bit types   <- excluded combination
+//! never .sp|.kind::f16<.ws : …                         <- excluded order (`.ws` after `.sp`)
 //! d : .u32                                            <- operand kind/type (default: the
 //!                                                        first type slot; first operand = dst)
 //! ```
@@ -173,7 +174,8 @@ fn strip_comment(s: &'static str) -> &'static str {
 }
 
 /// `".cc .u64|.s64 : rest"` → (condition, rest); no ` : ` → (None, whole). Terms:
-/// `.a|.b` any present, `!.a|.b` none present, `.slot=.t1|.t2` the type slot holds one of.
+/// `.a|.b` any present, `!.a|.b` none present, `.slot=.t1|.t2` the type slot holds one of,
+/// `.a|.b<.c` one of `.a|.b` written before `.c`.
 fn split_condition(s: &'static str) -> Result<(Option<Condition>, &'static str), String> {
     let Some(i) = s.find(" : ") else {
         return Ok((None, s));
@@ -185,7 +187,15 @@ fn split_condition(s: &'static str) -> Result<(Option<Condition>, &'static str),
             Some(rest) => (true, rest),
             None => (false, t),
         };
-        terms.push(if let Some((slot, types)) = t.split_once('=') {
+        terms.push(if let Some((first, then)) = t.split_once('<') {
+            if negated {
+                return Err(format!("`!{t}`: an order term cannot be negated"));
+            }
+            Term::WrittenBefore {
+                first: first.split('|').collect(),
+                then: then.split('|').collect(),
+            }
+        } else if let Some((slot, types)) = t.split_once('=') {
             let types = types
                 .split('|')
                 .map(|x| Type::from_suffix(x).ok_or(format!("`{x}` is not a type")))

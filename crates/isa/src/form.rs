@@ -146,6 +146,27 @@ pub enum Term {
         slot: &'static str,
         types: Vec<Type>,
     },
+    /// `.a|.b<.c`: one of `first` is written before one of `then`. Modifiers match in any
+    /// order, but ptxas reads a few only in one place (`tcgen05.mma.ws.sp`, not `.sp.ws`).
+    WrittenBefore {
+        first: Vec<&'static str>,
+        then: Vec<&'static str>,
+    },
+}
+
+/// Whether, in `spelled` (the modifiers in source order), one of `first` comes before the
+/// first of `then`.
+pub(crate) fn written_before(
+    spelled: &[&str],
+    first: &[&'static str],
+    then: &[&'static str],
+) -> bool {
+    let Some(at) = spelled.iter().position(|s| then.contains(s)) else {
+        return false;
+    };
+    spelled
+        .get(..at)
+        .is_some_and(|before| before.iter().any(|s| first.contains(s)))
 }
 
 /// A condition on the modifiers and types an instruction spells: every term must hold
@@ -182,6 +203,7 @@ impl Condition {
             Term::NoneOf(alts) => !alts.iter().any(|a| spelled.contains(a)),
             Term::SlotIs { slot, types } => slot_type(slot).is_some_and(|t| types.contains(&t)),
             Term::SlotIsNot { slot, types } => !slot_type(slot).is_some_and(|t| types.contains(&t)),
+            Term::WrittenBefore { first, then } => written_before(spelled, first, then),
         })
     }
 }

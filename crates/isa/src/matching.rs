@@ -273,6 +273,11 @@ impl Match {
                 Term::SlotIsNot { slot, types } => {
                     !self.slot_type(slot).is_some_and(|t| types.contains(&t))
                 }
+                Term::WrittenBefore { first, then } => crate::form::written_before(
+                    self.spelled.get(..self.n_spelled).unwrap_or(&[]),
+                    first,
+                    then,
+                ),
             }
         })
     }

@@ -108,8 +108,15 @@ fn every_opcode_has_a_row_and_rows_are_sane() {
                             f.syntax
                         )
                     }
-                    Term::AnyOf(sp) | Term::NoneOf(sp) => {
-                        for x in sp {
+                    Term::AnyOf(_) | Term::NoneOf(_) | Term::WrittenBefore { .. } => {
+                        let spellings: Vec<&&str> = match t {
+                            Term::WrittenBefore { first, then } => {
+                                first.iter().chain(then).collect()
+                            }
+                            Term::AnyOf(sp) | Term::NoneOf(sp) => sp.iter().collect(),
+                            _ => Vec::new(),
+                        };
+                        for x in spellings {
                             let known = forms_of(f.opcode)
                                 .iter()
                                 .any(|g| g.slots.iter().any(|s| s.admits(x)));

@@ -181,6 +181,20 @@ fn mma_block_scale(out: &mut String, sp: bool) {
 
 fn mma_ws(out: &mut String, sp: bool) {
     let (sp_mod, sp_op, sp_title) = sparse(sp);
+    let kinds = [".kind::f16", ".kind::tf32", ".kind::f8f6f4", ".kind::i8"];
+    let collectors: Vec<String> = (0..4)
+        .flat_map(|b| {
+            ["fill", "use", "lastuse", "discard"].map(|u| format!(".collector::b{b}::{u}"))
+        })
+        .collect();
+    // ptxas 12.9 reads `.ws` only right after `tcgen05.mma` ("Unknown modifier '.ws'" for
+    // `tcgen05.mma.sp.ws` or `tcgen05.mma.cta_group::1.ws`); the others go in any order.
+    let mut others = vec![".cta_group::1".to_string()];
+    others.extend(kinds.iter().map(|k| k.to_string()));
+    others.extend(collectors.iter().cloned());
+    if sp {
+        others.push(".sp".to_string());
+    }
     for (title, a, _) in a_sources() {
         let head = format!("tcgen05.mma.ws{sp_mod}.cta_group.kind{{.collector}}");
         let _ = write!(
@@ -189,14 +203,13 @@ fn mma_ws(out: &mut String, sp: bool) {
              {head}  [d], {a}, bdesc{sp_op}, idesc, enable_d;\n\
              {head}  [d], {a}, bdesc{sp_op}, idesc, enable_d, zero_mask;\n\
              .cta_group : CtaGroup = {{ .cta_group::1 }};\n\
-             .kind : Tcgen05Kind = {{ .kind::f16, .kind::tf32, .kind::f8f6f4, .kind::i8 }};\n\
-             .collector : Collector = {{ {} }};\n{MMA_TYPES}zero_mask : .b64\n{GATE}{GATE_I8}",
-            (0..4)
-                .flat_map(|b| {
-                    ["fill", "use", "lastuse", "discard"].map(|u| format!(".collector::b{b}::{u}"))
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
+             .kind : Tcgen05Kind = {{ {} }};\n\
+             .collector : Collector = {{ {} }};\n{MMA_TYPES}zero_mask : .b64\n{GATE}{GATE_I8}\
+             never {}<.ws : ptxas 12.9 reads `.ws` only right after `tcgen05.mma` \
+             (write `tcgen05.mma.ws.sp`, not `.sp.ws`)\n",
+            kinds.join(", "),
+            collectors.join(", "),
+            others.join("|"),
         );
     }
 }
