@@ -92,6 +92,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
             kernels,
             constant2,
             constants: Vec::new(),
+            globals: Default::default(),
         },
         warnings,
     })
@@ -326,6 +327,7 @@ fn compile_entry(
         max_threads: None,
         sync_stack: None,
         constants: Vec::new(),
+        relocs: Default::default(),
     })
 }
 

@@ -127,7 +127,11 @@ fn wide_vectors_move_every_element_where_the_kernel_says() {
             // .v4.f64 reversed: double j of the output is double 3 - j of the input.
             let d = 3 - j;
             assert_eq!(word(base + 4096 + 8 * j), w[2 * d], "thread {g} f64 {j}");
-            assert_eq!(word(base + 4096 + 8 * j + 4), w[2 * d + 1], "thread {g} f64 {j}");
+            assert_eq!(
+                word(base + 4096 + 8 * j + 4),
+                w[2 * d + 1],
+                "thread {g} f64 {j}"
+            );
         }
         // .v8.b32 with element 5 not loaded: %r9 keeps the thread index.
         let want = [w[7], w[6], g as u32, w[4], w[3], w[2], w[1], w[0]];
@@ -146,6 +150,10 @@ fn wide_vectors_move_every_element_where_the_kernel_says() {
         // .v8.u8 of bytes 16..24 reversed, the last one plus the first.
         let mut want8: Vec<u8> = b[16..24].iter().rev().copied().collect();
         want8[0] = b[23].wrapping_add(b[16]);
-        assert_eq!(&bytes[base + 12304..base + 12312], &want8[..], "thread {g} v8.u8");
+        assert_eq!(
+            &bytes[base + 12304..base + 12312],
+            &want8[..],
+            "thread {g} v8.u8"
+        );
     }
 }
