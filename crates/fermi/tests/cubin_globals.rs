@@ -89,3 +89,32 @@ fn relocations_set_mov32i_immediates() {
         asm("MOV32I R7, 0x40;")
     );
 }
+
+#[test]
+fn readelf_lists_the_relocations_and_symbols_when_present() {
+    let bytes = write_cubin(&module(AddressSize::Bits64)).unwrap();
+    let dir = std::env::temp_dir().join(format!("ptxvm-cubin-globals-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("globals.cubin");
+    std::fs::write(&path, &bytes).unwrap();
+    let out = std::process::Command::new("readelf")
+        .args(["-r", "-s", "-W"])
+        .arg(&path)
+        .output();
+    let _ = std::fs::remove_dir_all(&dir);
+    // binutils is optional on CI; the round trip above does not depend on it.
+    let Ok(out) = out else { return };
+    let text = String::from_utf8_lossy(&out.stdout);
+    // r_info = symbol << 32 | type: types 10 (LO_26), 11 (HI_26), 5 (ABS32_26); the
+    // variables' symbols follow the section symbols and the kernel's.
+    for want in [
+        "Relocation section '.rela.text.k'",
+        "contains 3 entries",
+        " table + 8",
+        " count - 4",
+        "16 OBJECT  GLOBAL DEFAULT",
+        "4 OBJECT  GLOBAL DEFAULT",
+    ] {
+        assert!(text.contains(want), "readelf lacks {want:?}:\n{text}");
+    }
+}
