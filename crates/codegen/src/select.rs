@@ -1258,7 +1258,7 @@ impl<'a> Selector<'a> {
                     .or_else(|| self.local.get(var))
                     .or_else(|| self.consts.get(var))
                     .ok_or(
-                        "the address of a global variable or function has no selection rule yet",
+                        "the address of a function, or of a .global variable whose initializer holds addresses, has no selection rule yet",
                     )?;
                 let v = i64::from(base) + offset;
                 let d = self.dst(inst)?;
@@ -1391,7 +1391,7 @@ impl<'a> Selector<'a> {
                     Some(Space::Shared | Space::SharedCta) => &self.shared,
                     Some(Space::Local) => &self.local,
                     Some(Space::Const) => &self.consts,
-                    _ => return Err("addressing this variable has no selection rule yet".into()),
+                    _ => return Err("addressing this variable (a .global one whose initializer holds addresses, or one of another space) has no selection rule yet".into()),
                 };
                 match window.get(&v) {
                     Some(off) => Ok(("RZ".into(), i64::from(*off) + a.offset)),
