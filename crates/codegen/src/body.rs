@@ -24,6 +24,8 @@ pub struct Env<'a> {
     pub shared: HashMap<VarId, u32>,
     pub local: HashMap<VarId, u32>,
     pub consts: HashMap<VarId, u32>,
+    /// Module `.global` variables: their index among the cubin's global symbols.
+    pub globals: HashMap<VarId, u32>,
     pub layouts: HashMap<FuncId, ArgLayout>,
     /// Per body (`None`: the entry), its call-site `.param` variables at their slots and the
     /// size of its outgoing argument block.
@@ -258,6 +260,7 @@ pub fn compile_body_as_written(
         shared: env.shared.clone(),
         local: env.local.clone(),
         consts: env.consts.clone(),
+        globals: env.globals.clone(),
         stack_params,
         layouts: env.layouts.clone(),
         epilogue: match role {

@@ -58,6 +58,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
         ));
     }
     let (consts, constant2) = constant_bank(module);
+    let (globals, global_data) = global_data(module);
     // Entries are independent (each translates its own copy of the `.func`s it calls), so
     // they are translated in parallel; results are kept in declaration order, so the cubin
     // and the order of errors do not depend on the scheduling.
@@ -69,7 +70,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
     let results: Vec<Result<Kernel, Vec<Diagnostic>>> = entries
         .par_iter()
         .with_min_len(16)
-        .map(|f| compile_entry(module, f, file, &consts))
+        .map(|f| compile_entry(module, f, file, &consts, &globals, &global_data))
         .collect();
     let mut errors = Vec::new();
     let mut kernels = Vec::with_capacity(results.len());
@@ -92,6 +93,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
             kernels,
             constant2,
             constants: Vec::new(),
+            globals: global_data,
         },
         warnings,
     })
@@ -129,6 +131,52 @@ fn constant_bank(module: &Module) -> (HashMap<ir::VarId, u32>, Vec<u8>) {
     (offsets, bytes)
 }
 
+/// Module-scope `.global` variables laid out as NVIDIA's sm_20 toolchain does: initialized
+/// ones in `.nv.global.init`, the others in the zero-filled `.nv.global`, in declaration order,
+/// each named by a symbol that the code's address relocations point at. Returns each
+/// variable's index in the symbol list. Variables whose initializers hold addresses are left
+/// out: taking their address is an error.
+fn global_data(module: &Module) -> (HashMap<ir::VarId, u32>, cubin::GlobalData) {
+    let mut index = HashMap::default();
+    let mut data = cubin::GlobalData::default();
+    for v in &module.globals {
+        let Some(var) = module.var(*v) else { continue };
+        if var.space != Space::Global || var.init.as_ref().is_some_and(|i| !i.relocs.is_empty()) {
+            continue;
+        }
+        let Ok(size) = u32::try_from(var.size) else {
+            continue;
+        };
+        let initialized = var.init.is_some();
+        let used = if initialized {
+            data.init.len() as u32
+        } else {
+            data.zero_size
+        };
+        let off = align_up(used, var.align.max(4));
+        let Some(end) = off.checked_add(size).filter(|&e| e < 1 << 30) else {
+            continue;
+        };
+        if initialized {
+            data.init.resize(end as usize, 0);
+            if let Some(init) = &var.init {
+                let n = init.bytes.len().min(size as usize);
+                data.init[off as usize..off as usize + n].copy_from_slice(&init.bytes[..n]);
+            }
+        } else {
+            data.zero_size = end;
+        }
+        index.insert(*v, data.vars.len() as u32);
+        data.vars.push(cubin::GlobalVar {
+            name: var.name.clone(),
+            initialized,
+            offset: off,
+            size,
+        });
+    }
+    (index, data)
+}
+
 fn align_up(x: u32, a: u32) -> u32 {
     x.div_ceil(a.max(1)) * a.max(1)
 }
@@ -138,6 +186,8 @@ fn compile_entry(
     f: &Function,
     file: &SourceFile,
     consts: &HashMap<ir::VarId, u32>,
+    globals: &HashMap<ir::VarId, u32>,
+    global_data: &cubin::GlobalData,
 ) -> Result<Kernel, Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let body = f.insts();
@@ -212,9 +262,14 @@ fn compile_entry(
     // Fermi executor and the driver put the stack above `local_size`).
     let mut local = HashMap::default();
     let mut lmem = 0u32;
+    let mut dynamic = Vec::new();
     for v in module.globals.iter().chain(f.locals.iter()) {
         let Some(var) = module.var(*v) else { continue };
         match var.space {
+            // An extern unsized array is the dynamic shared memory: after every static one.
+            Space::Shared | Space::SharedCta if named.contains(v) && var.size == 0 => {
+                dynamic.push((*v, var.align.max(4)));
+            }
             Space::Shared | Space::SharedCta if named.contains(v) => {
                 let size = u32::try_from(var.size).unwrap_or(u32::MAX);
                 let off = align_up(smem, var.align.max(4));
@@ -235,6 +290,10 @@ fn compile_entry(
             }
             _ => {}
         }
+    }
+    for (v, align) in dynamic {
+        smem = align_up(smem, align);
+        shared.insert(v, smem);
     }
     if lmem > 512 * 1024 {
         return Err(err(
@@ -271,6 +330,7 @@ fn compile_entry(
         shared,
         local,
         consts: consts.clone(),
+        globals: globals.clone(),
         layouts,
         outgoing,
     };
@@ -304,7 +364,7 @@ fn compile_entry(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let code = assemble_lines(&lines).map_err(|m| {
+    let (code, marks) = assemble_lines(&lines).map_err(|m| {
         err(
             f.span,
             format!(
@@ -326,6 +386,18 @@ fn compile_entry(
         max_threads: None,
         sync_stack: None,
         constants: Vec::new(),
+        relocs: marks
+            .into_iter()
+            .filter_map(|(offset, kind, var, addend)| {
+                let symbol = global_data.vars.get(var as usize)?.name.clone();
+                Some(cubin::Reloc {
+                    offset,
+                    kind,
+                    symbol,
+                    addend,
+                })
+            })
+            .collect(),
     })
 }
 
@@ -342,8 +414,13 @@ pub(crate) fn unsupported(file: &SourceFile, inst: &ir::Inst, why: &str) -> Diag
     )
 }
 
-/// Lays out `lines` (8 bytes per instruction) and encodes each through the `fermi` table.
-pub fn assemble_lines(lines: &[Line]) -> Result<Vec<u64>, String> {
+/// A relocation the selector attached to an instruction: (byte offset, kind, index of the
+/// variable in the module's global symbols, addend).
+type RelocMark = (u32, cubin::RelocKind, u32, i64);
+
+/// Lays out `lines` (8 bytes per instruction) and encodes each through the `fermi` table;
+/// an instruction's relocation mark (`select::RELOC_MARK`) becomes a relocation entry.
+pub fn assemble_lines(lines: &[Line]) -> Result<(Vec<u64>, Vec<RelocMark>), String> {
     let mut labels = HashMap::default();
     let mut addr = 0u64;
     for l in lines {
@@ -356,13 +433,21 @@ pub fn assemble_lines(lines: &[Line]) -> Result<Vec<u64>, String> {
     }
     let lookup = |name: &str| labels.get(name).copied();
     let mut code = Vec::new();
+    let mut marks = Vec::new();
     for l in lines {
         if let Line::Inst(text) = l {
             let at = 8 * code.len() as u64;
+            let text = match text.split_once(select::RELOC_MARK) {
+                Some((inst, mark)) => {
+                    marks.push(select::parse_reloc_mark(mark, at as u32)?);
+                    inst
+                }
+                None => text.as_str(),
+            };
             let word = fermi::isa::assemble_text(text, at, &lookup)
                 .map_err(|e| format!("`{text}`: {e}"))?;
             code.push(word);
         }
     }
-    Ok(code)
+    Ok((code, marks))
 }

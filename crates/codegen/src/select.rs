@@ -36,6 +36,30 @@ use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
 use rustc_hash::FxHashMap as HashMap;
 
+/// Separates an instruction's text from its relocation mark, `kind index addend` (kind `lo`,
+/// `hi` or `abs`), which `assemble_lines` turns into a cubin relocation. Lower case, so that
+/// no pass reading register names (`compact`) mistakes it for one.
+pub const RELOC_MARK: &str = " #reloc ";
+
+/// The relocation of the instruction at byte `at` from its mark (see [`RELOC_MARK`]).
+pub fn parse_reloc_mark(
+    mark: &str,
+    at: u32,
+) -> Result<(u32, fermi::cubin::RelocKind, u32, i64), String> {
+    use fermi::cubin::RelocKind;
+    let bad = || format!("malformed relocation mark `{mark}`");
+    let mut parts = mark.split(' ');
+    let kind = match parts.next() {
+        Some("lo") => RelocKind::Abs32LoAt26,
+        Some("hi") => RelocKind::Abs32HiAt26,
+        Some("abs") => RelocKind::Abs32At26,
+        _ => return Err(bad()),
+    };
+    let index = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+    let addend = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+    Ok((at, kind, index, addend))
+}
+
 /// One line of the output: a label or an instruction's text (guard included).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Line {
@@ -55,6 +79,9 @@ pub struct Selector<'a> {
     pub local: HashMap<VarId, u32>,
     /// Offsets of module `.const` variables in `c[0x2]`.
     pub consts: HashMap<VarId, u32>,
+    /// Module `.global` variables: their index among the cubin's global symbols, which the
+    /// relocations of the `MOV32I`s that materialize their addresses name.
+    pub globals: HashMap<VarId, u32>,
     /// `.param` variables on the stack (a `.func`'s own parameters, call-site arguments and
     /// results), as offsets from R1.
     pub stack_params: HashMap<VarId, i64>,
@@ -1211,6 +1238,17 @@ impl<'a> Selector<'a> {
                 }
                 Ok(())
             }
+            Operand::VarAddr { var, offset } if self.globals.contains_key(var) => {
+                let d = self.dst(inst)?;
+                let (lo, hi) = if w == 64 {
+                    let (dl, dh) = self.pair(d)?;
+                    (dl, Some(dh))
+                } else {
+                    (self.gpr(d)?, None)
+                };
+                self.global_address(g, *var, *offset, &lo, hi.as_deref());
+                Ok(())
+            }
             Operand::VarAddr { var, offset } => {
                 // A window offset: shared, local, or c[0x2] (as `mov` of a variable gives
                 // its address in its own space).
@@ -1220,7 +1258,7 @@ impl<'a> Selector<'a> {
                     .or_else(|| self.local.get(var))
                     .or_else(|| self.consts.get(var))
                     .ok_or(
-                        "the address of a global variable or function has no selection rule yet",
+                        "the address of a function, or of a .global variable whose initializer holds addresses, has no selection rule yet",
                     )?;
                 let v = i64::from(base) + offset;
                 let d = self.dst(inst)?;
@@ -1337,12 +1375,23 @@ impl<'a> Selector<'a> {
                 let at = self.frame_locals.get(&v).copied().unwrap_or(0);
                 Ok(("R1".into(), at + a.offset))
             }
+            AddrBase::Var(v)
+                if matches!(space, Some(Space::Global) | None) && self.globals.contains_key(&v) =>
+            {
+                // The variable's address in the scratch register (pair), the offset folded
+                // into the relocation's addend.
+                let lo = format!("R{SCRATCH_PAIR}");
+                let hi = format!("R{}", SCRATCH_PAIR + 1);
+                let hi = self.a64.then_some(hi.as_str());
+                self.global_address("", v, a.offset, &lo, hi);
+                Ok((lo, 0))
+            }
             AddrBase::Var(v) => {
                 let window = match space {
                     Some(Space::Shared | Space::SharedCta) => &self.shared,
                     Some(Space::Local) => &self.local,
                     Some(Space::Const) => &self.consts,
-                    _ => return Err("addressing this variable has no selection rule yet".into()),
+                    _ => return Err("addressing this variable (a .global one whose initializer holds addresses, or one of another space) has no selection rule yet".into()),
                 };
                 match window.get(&v) {
                     Some(off) => Ok(("RZ".into(), i64::from(*off) + a.offset)),
@@ -1350,6 +1399,29 @@ impl<'a> Selector<'a> {
                 }
             }
             AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
+        }
+    }
+
+    /// `MOV32I`s of a module `.global` variable's address plus `addend` into `lo` (and `hi`
+    /// for a 64-bit address), each carrying the relocation that gives it its value at load:
+    /// `R_CUDA_ABS32_LO_26`/`HI_26` in 64-bit code, `R_CUDA_ABS32_26` in 32-bit code.
+    fn global_address(&mut self, g: &str, var: VarId, addend: i64, lo: &str, hi: Option<&str>) {
+        let index = self.globals.get(&var).copied().unwrap_or(0);
+        let kind = if self.a64 { "lo" } else { "abs" };
+        self.emit(
+            g,
+            format!("MOV32I {lo}, 0x0;{RELOC_MARK}{kind} {index} {addend}"),
+        );
+        if let Some(hi) = hi {
+            if self.a64 {
+                self.emit(
+                    g,
+                    format!("MOV32I {hi}, 0x0;{RELOC_MARK}hi {index} {addend}"),
+                );
+            } else {
+                // A 32-bit address zero-extended.
+                self.emit(g, format!("MOV {hi}, RZ;"));
+            }
         }
     }
 
@@ -1477,7 +1549,14 @@ impl<'a> Selector<'a> {
         let acc = Self::access(ty)?;
         let (base, off) = self.address(addr, space)?;
         if space == Some(Space::Const) {
-            // `__constant__` data in c[0x2]; LDC takes the window offset in a register.
+            // `__constant__` data in c[0x2]; LDC takes the window offset in a register and an
+            // unsigned immediate: a negative offset is added to the register first.
+            let (base, off) = if (-0xffff..0).contains(&off) && base != "RZ" {
+                self.emit(g, format!("IADD R{SCRATCH}, {base}, {};", hex(off)));
+                (format!("R{SCRATCH}"), 0)
+            } else {
+                (base, off)
+            };
             if !(0..0x10000).contains(&off) {
                 return Err("a constant offset outside the 64 KiB bank".into());
             }

@@ -155,6 +155,25 @@ impl Image {
         })
     }
 
+    /// Applies the kernel's relocations, as the driver does at load time: each names a
+    /// module variable, whose device address `addr_of` gives, and patches the instruction
+    /// word's field (the cubin crate's [`fermi::cubin::RelocKind::apply`]).
+    pub fn relocate(&mut self, addr_of: &dyn Fn(&str) -> Option<u64>) -> Result<(), String> {
+        for r in &self.kernel.relocs {
+            let base = addr_of(&r.symbol)
+                .ok_or_else(|| format!("relocation against unknown symbol `{}`", r.symbol))?;
+            let at = (r.offset / 8) as usize;
+            let Some(word) = self.kernel.code.get_mut(at) else {
+                return Err(format!("relocation at byte {} outside the code", r.offset));
+            };
+            *word = r.kind.apply(*word, base.wrapping_add(r.addend as u64));
+            if let Some(slot) = self.insts.get_mut(at) {
+                *slot = decode(*word).map(Decoded::new).map_err(|e| e.to_string());
+            }
+        }
+        Ok(())
+    }
+
     /// cuobjdump's text of the instruction at byte address `pc` (for fault reports).
     pub fn text(&self, pc: u64) -> String {
         let word = usize::try_from(pc / 8)

@@ -61,7 +61,31 @@ pub fn run_module(
     spec: &LaunchSpec,
     opts: &Options<'_>,
 ) -> Result<RunResult, RunError> {
-    let img = Image::load(module, spec.kernel.as_deref()).map_err(RunError::Launch)?;
+    let mut img = Image::load(module, spec.kernel.as_deref()).map_err(RunError::Launch)?;
+    let limit = if img.addr64 { 1 << 48 } else { 1 << 32 };
+    let mut global = Global::new();
+    // The module's `.global` variables live in device memory for the launch: `.nv.global.init`
+    // copied, `.nv.global` zero-filled; the code's relocations then receive their addresses.
+    let globals = &module.globals;
+    let no_room = || RunError::Launch("the module's global variables do not fit memory".into());
+    let init_base = if globals.init.is_empty() {
+        0
+    } else {
+        global.alloc(&globals.init, limit).ok_or_else(no_room)?
+    };
+    let zero_base = if globals.zero_size == 0 {
+        0
+    } else {
+        global
+            .alloc(&vec![0; globals.zero_size as usize], limit)
+            .ok_or_else(no_room)?
+    };
+    img.relocate(&|name| {
+        let v = globals.vars.iter().find(|v| v.name == name)?;
+        let base = if v.initialized { init_base } else { zero_base };
+        Some(base + u64::from(v.offset))
+    })
+    .map_err(RunError::Launch)?;
     let k = &img.kernel;
     if k.params.len() != spec.params.len() {
         return Err(RunError::Launch(format!(
@@ -91,8 +115,6 @@ pub fn run_module(
     }
 
     let ptr_bytes: u32 = if img.addr64 { 8 } else { 4 };
-    let limit = if img.addr64 { 1 << 48 } else { 1 << 32 };
-    let mut global = Global::new();
     let param_end = u64::from(k.param_size.max(k.params_end()));
     if param_end > CBANK_BYTES - PARAM_BASE as u64 {
         return Err(RunError::Launch(format!(

@@ -62,6 +62,7 @@ fn module() -> impl Strategy<Value = Module> {
                 kernels,
                 constant2,
                 constants: Vec::new(),
+                globals: Default::default(),
             }
         })
 }

@@ -32,6 +32,7 @@ fn module(address_size: AddressSize) -> Module {
             max_threads: None,
             sync_stack: None,
             constants: vec![],
+            relocs: Default::default(),
         })
         .collect();
     Module {
@@ -40,6 +41,7 @@ fn module(address_size: AddressSize) -> Module {
         kernels,
         constant2: vec![],
         constants: vec![],
+        globals: Default::default(),
     }
 }
 

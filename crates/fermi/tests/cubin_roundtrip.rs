@@ -39,6 +39,7 @@ fn sample_module(address_size: AddressSize) -> Module {
                 max_threads: None,
                 sync_stack: None,
                 constants: vec![],
+                relocs: Default::default(),
             },
             Kernel {
                 name: "tiny".into(),
@@ -54,10 +55,12 @@ fn sample_module(address_size: AddressSize) -> Module {
                 max_threads: Some([256, 1, 1]),
                 sync_stack: Some([0x0002_0018, 1]),
                 constants: vec![],
+                relocs: Default::default(),
             },
         ],
         constant2: (0u8..40).collect(),
         constants: vec![],
+        globals: Default::default(),
     }
 }
 

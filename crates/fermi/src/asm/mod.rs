@@ -86,6 +86,7 @@ pub fn assemble_file_with(
         kernels: Vec::new(),
         constant2: laid_out.constant2,
         constants: Vec::new(),
+        globals: Default::default(),
     };
     let mut labels = Vec::new();
     for k in laid_out.kernels {

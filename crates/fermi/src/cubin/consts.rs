@@ -60,3 +60,12 @@ pub const KPARAM_SIZE_SHIFT: u32 = 18;
 pub const KPARAM_SIZE_MAX: u32 = 0x3fff;
 /// The first word of `EIATTR_KPARAM_INFO` in CUDA 4.1's sm_20 cubins (ptxas 12.9 writes 0).
 pub const KPARAM_INDEX_SM20: u32 = 0xffff_ffff;
+
+/// Relocation types (`r_type`) ptxvm writes and reads, numbered as NVIDIA's `R_CUDA_*` list
+/// (nvdisasm's relocator table; docs/cubin.md, "Module globals and relocations").
+pub const R_CUDA_ABS32_26: u32 = 5;
+pub const R_CUDA_ABS32_LO_26: u32 = 10;
+pub const R_CUDA_ABS32_HI_26: u32 = 11;
+/// Sections of module-scope `.global` variables: initialized bytes, and zero-filled NOBITS.
+pub const GLOBAL_INIT_SECTION: &str = ".nv.global.init";
+pub const GLOBAL_ZERO_SECTION: &str = ".nv.global";

@@ -103,6 +103,83 @@ pub struct Kernel {
     /// The kernel's own constant banks other than `c[0x0]` (`.nv.constant<N>.<name>`, e.g.
     /// bank 16 = `c[0x10]`, the compiler's constants such as `BRX` jump tables), by bank.
     pub constants: Vec<(u8, Vec<u8>)>,
+    /// Relocations against the kernel's code (`.rela.text.<name>`), applied by the loader.
+    pub relocs: Vec<Reloc>,
+}
+
+/// How a relocation patches an instruction: NVIDIA's `R_CUDA_*` numbering (docs/cubin.md,
+/// "Module globals and relocations"). Each writes 32 bits at bit 26 of the instruction's
+/// in-memory 64-bit word, where `MOV32I` keeps its immediate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RelocKind {
+    /// `R_CUDA_ABS32_26` (5): the symbol's address (+ addend), 32 bits.
+    Abs32At26,
+    /// `R_CUDA_ABS32_LO_26` (10): the low 32 bits of the 64-bit address.
+    Abs32LoAt26,
+    /// `R_CUDA_ABS32_HI_26` (11): the high 32 bits of the 64-bit address.
+    Abs32HiAt26,
+}
+
+impl RelocKind {
+    /// The ELF `r_type` number.
+    pub fn r_type(self) -> u32 {
+        match self {
+            RelocKind::Abs32At26 => R_CUDA_ABS32_26,
+            RelocKind::Abs32LoAt26 => R_CUDA_ABS32_LO_26,
+            RelocKind::Abs32HiAt26 => R_CUDA_ABS32_HI_26,
+        }
+    }
+    pub fn from_r_type(t: u32) -> Option<RelocKind> {
+        match t {
+            R_CUDA_ABS32_26 => Some(RelocKind::Abs32At26),
+            R_CUDA_ABS32_LO_26 => Some(RelocKind::Abs32LoAt26),
+            R_CUDA_ABS32_HI_26 => Some(RelocKind::Abs32HiAt26),
+            _ => None,
+        }
+    }
+    /// The listing word `word` with this relocation's field set for the target address
+    /// `value` (symbol address plus addend).
+    pub fn apply(self, word: u64, value: u64) -> u64 {
+        let field = match self {
+            RelocKind::Abs32At26 | RelocKind::Abs32LoAt26 => value & 0xffff_ffff,
+            RelocKind::Abs32HiAt26 => value >> 32,
+        };
+        let mem = u64::from_le_bytes(crate::isa::listing_to_bytes(word));
+        let mask = 0xffff_ffffu64 << 26;
+        let mem = (mem & !mask) | (field << 26);
+        crate::isa::listing_from_bytes(mem.to_le_bytes())
+    }
+}
+
+/// One relocation of a kernel's code: the instruction at byte `offset` of `.text.<name>`
+/// gets `symbol`'s address plus `addend` in the field `kind` names.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Reloc {
+    pub offset: u32,
+    pub kind: RelocKind,
+    pub symbol: String,
+    pub addend: i64,
+}
+
+/// A module-scope `.global` variable: a symbol in `.nv.global.init` (initialized) or
+/// `.nv.global` (zero-filled, NOBITS).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GlobalVar {
+    pub name: String,
+    pub initialized: bool,
+    /// Byte offset in its section.
+    pub offset: u32,
+    pub size: u32,
+}
+
+/// The module's `.global` data, as NVIDIA's sm_20 toolchain lays it out.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct GlobalData {
+    /// `.nv.global.init`: the initialized variables' bytes.
+    pub init: Vec<u8>,
+    /// Bytes of `.nv.global` (zero at load).
+    pub zero_size: u32,
+    pub vars: Vec<GlobalVar>,
 }
 
 impl Kernel {
@@ -127,6 +204,8 @@ pub struct Module {
     /// Module-scope constant banks other than `c[0x2]` (`.nv.constant<N>`, e.g. bank 14 =
     /// `c[0xe]`, the addresses of `__device__` globals), by bank.
     pub constants: Vec<(u8, Vec<u8>)>,
+    /// Module-scope `.global` variables (`.nv.global.init`, `.nv.global`).
+    pub globals: GlobalData,
 }
 
 /// The banks a constant operand can name (its bank field has 5 bits).

@@ -3,7 +3,9 @@
 
 use super::consts::*;
 use super::nvinfo::{decode_records, payload_word, Record};
-use super::{AddressSize, Arch, CubinError, Kernel, Module, Param};
+use super::{
+    AddressSize, Arch, CubinError, GlobalData, GlobalVar, Kernel, Module, Param, Reloc, RelocKind,
+};
 use object::elf;
 use object::read::elf::{FileHeader, SectionHeader, Sym};
 use object::{Endianness, FileKind};
@@ -84,7 +86,25 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
         .symbols(endian, bytes, elf::SHT_SYMTAB)
         .map_err(|e| malformed(".symtab", e.to_string()))?;
     let mut symbol_names: HashMap<u32, String> = HashMap::new();
+    // Object symbols: index → (name, section index, value, size), for `.global` variables.
+    let mut objects: Vec<(u32, String, usize, u64, u64)> = Vec::new();
     for (i, sym) in symbols.iter().enumerate() {
+        if sym.st_type() == elf::STT_OBJECT {
+            let name = sym
+                .name(endian, symbols.strings())
+                .map_err(|e| malformed(".symtab", e.to_string()))?;
+            let section = symbols
+                .symbol_section(endian, sym, object::SymbolIndex(i))
+                .map_err(|e| malformed(".symtab", e.to_string()))?
+                .map_or(0, |s| s.0);
+            objects.push((
+                u32::try_from(i).unwrap_or(u32::MAX),
+                String::from_utf8_lossy(name).into_owned(),
+                section,
+                sym.st_value(endian).into(),
+                sym.st_size(endian).into(),
+            ));
+        }
         if let Ok(name) = sym.name(endian, symbols.strings()) {
             if !name.is_empty() {
                 let i = u32::try_from(i).unwrap_or(u32::MAX);
@@ -100,6 +120,14 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
             continue;
         };
         kernels.push(read_kernel(name, text, &index)?);
+    }
+    let globals = read_globals(&sections, &objects)?;
+    let is_64 = Elf::is_type_64_sized();
+    for k in &mut kernels {
+        let name = format!(".rela.text.{}", k.name);
+        if let Some(rela) = sections.iter().find(|s| s.name == name) {
+            k.relocs = read_relocs(rela, is_64, &objects, k.code.len())?;
+        }
     }
 
     if let Some(info) = sections.iter().find(|s| s.name == ".nv.info") {
@@ -130,7 +158,116 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
         kernels,
         constant2,
         constants,
+        globals,
     })
+}
+
+/// `.nv.global.init` / `.nv.global` and the object symbols that name places in them.
+fn read_globals(
+    sections: &[Section<'_>],
+    objects: &[(u32, String, usize, u64, u64)],
+) -> Result<GlobalData, CubinError> {
+    let init = sections.iter().find(|s| s.name == GLOBAL_INIT_SECTION);
+    let zero = sections.iter().find(|s| s.name == GLOBAL_ZERO_SECTION);
+    let zero_size = match zero {
+        Some(z) => u32::try_from(z.size)
+            .map_err(|_| malformed(GLOBAL_ZERO_SECTION, "larger than 4 GiB"))?,
+        None => 0,
+    };
+    let mut vars = Vec::new();
+    for (_, name, section, value, size) in objects {
+        let (initialized, limit, sec_name) = if init.is_some_and(|s| s.index == *section) {
+            (
+                true,
+                init.map_or(0, |s| s.data.len() as u64),
+                GLOBAL_INIT_SECTION,
+            )
+        } else if zero.is_some_and(|s| s.index == *section) {
+            (false, u64::from(zero_size), GLOBAL_ZERO_SECTION)
+        } else {
+            continue;
+        };
+        if value.checked_add(*size).is_none_or(|end| end > limit) {
+            return Err(malformed(
+                sec_name,
+                format!("variable `{name}` lies outside the section"),
+            ));
+        }
+        vars.push(GlobalVar {
+            name: name.clone(),
+            initialized,
+            offset: *value as u32,
+            size: *size as u32,
+        });
+    }
+    Ok(GlobalData {
+        init: init.map(|s| s.data.to_vec()).unwrap_or_default(),
+        zero_size,
+        vars,
+    })
+}
+
+/// A kernel's `.rela.text.<name>`: `Elf64_Rela` (24 bytes) or `Elf32_Rela` (12 bytes)
+/// entries against object symbols, at instruction boundaries inside the code.
+fn read_relocs(
+    rela: &Section<'_>,
+    is_64: bool,
+    objects: &[(u32, String, usize, u64, u64)],
+    code_words: usize,
+) -> Result<Vec<Reloc>, CubinError> {
+    let entry = if is_64 { 24 } else { 12 };
+    if !rela.data.len().is_multiple_of(entry) {
+        return Err(malformed(
+            &rela.name,
+            "size is not a whole number of entries",
+        ));
+    }
+    let word = |b: &[u8], at: usize| -> u64 {
+        let mut w = [0u8; 8];
+        let n = if is_64 { 8 } else { 4 };
+        if let (Some(dst), Some(src)) = (w.get_mut(..n), b.get(at..at + n)) {
+            dst.copy_from_slice(src);
+        }
+        u64::from_le_bytes(w)
+    };
+    let mut out = Vec::new();
+    for e in rela.data.chunks_exact(entry) {
+        let step = entry / 3;
+        let (offset, info, addend) = (word(e, 0), word(e, step), word(e, 2 * step));
+        let (sym, r_type, addend) = if is_64 {
+            ((info >> 32) as u32, info as u32, addend as i64)
+        } else {
+            (
+                (info >> 8) as u32,
+                (info & 0xff) as u32,
+                i64::from(addend as u32 as i32),
+            )
+        };
+        let kind = RelocKind::from_r_type(r_type).ok_or_else(|| {
+            malformed(
+                &rela.name,
+                format!("relocation type {r_type} is not supported"),
+            )
+        })?;
+        let symbol = objects
+            .iter()
+            .find(|o| o.0 == sym)
+            .map(|o| o.1.clone())
+            .ok_or_else(|| malformed(&rela.name, format!("symbol {sym} is no global variable")))?;
+        if !offset.is_multiple_of(8) || offset / 8 >= code_words as u64 {
+            return Err(malformed(
+                &rela.name,
+                format!("relocation at byte {offset} lies outside the code"),
+            ));
+        }
+        out.push(Reloc {
+            offset: offset as u32,
+            kind,
+            symbol,
+            addend,
+        });
+    }
+    Ok(out)
 }
 
 /// Sections by name, and each kernel's own constant banks, built once: looking them up by

@@ -27,6 +27,8 @@ struct Planned {
     nobits_size: u64,
     /// File offset, once written.
     offset: u64,
+    /// `sh_entsize` (relocation sections only).
+    entsize: u64,
 }
 
 impl Planned {
@@ -73,13 +75,27 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
     // last.
     // Other constant banks (`.nv.constant16.k`, `.nv.constant14`) follow the kernel's
     // sections and `.nv.constant2` respectively.
+    // `.rela.text.k` (relocations of the code) is the kernel's last section.
     let per_kernel = |k: &Kernel| {
-        3 + u32::from(k.shared_size > 0) + u32::from(k.local_size > 0) + k.constants.len() as u32
+        3 + u32::from(k.shared_size > 0)
+            + u32::from(k.local_size > 0)
+            + k.constants.len() as u32
+            + u32::from(!k.relocs.is_empty())
     };
     let own_count: u32 = 1
         + m.kernels.iter().map(per_kernel).sum::<u32>()
         + u32::from(!m.constant2.is_empty())
-        + m.constants.len() as u32;
+        + m.constants.len() as u32
+        + global_section_count(m);
+    // The variables' symbols follow the kernels'.
+    let var_sym = |name: &str| {
+        m.globals
+            .vars
+            .iter()
+            .position(|v| v.name == name)
+            .map(|i| 1 + own_count + m.kernels.len() as u32 + i as u32)
+    };
+    let is_64 = m.address_size == AddressSize::Bits64;
     // Symbols: null, one STT_SECTION per own section, then one per kernel.
     let kernel_sym = |i: usize| 1 + own_count + i as u32;
     let section_sym = |section_index: u32| 1 + (section_index - FIRST_OWN_SECTION);
@@ -145,6 +161,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             data: Some(code),
             nobits_size: 0,
             offset: 0,
+            entsize: 0,
         });
         out.push(Planned {
             name: format!(".nv.constant0.{}", k.name),
@@ -160,6 +177,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             ]),
             nobits_size: 0,
             offset: 0,
+            entsize: 0,
         });
         out.push(Planned {
             name: format!(".nv.info.{}", k.name),
@@ -171,6 +189,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             data: Some(info),
             nobits_size: 0,
             offset: 0,
+            entsize: 0,
         });
         for (prefix, size) in [("shared", k.shared_size), ("local", k.local_size)] {
             if size > 0 {
@@ -184,6 +203,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
                     data: None,
                     nobits_size: u64::from(size),
                     offset: 0,
+                    entsize: 0,
                 });
             }
         }
@@ -193,6 +213,36 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
                 text_idx,
                 data,
             ));
+        }
+        if !k.relocs.is_empty() {
+            let mut data = Vec::new();
+            for r in &k.relocs {
+                // `write_cubin` checked every symbol exists.
+                let sym = var_sym(&r.symbol).unwrap_or(0);
+                if is_64 {
+                    data.extend_from_slice(&u64::from(r.offset).to_le_bytes());
+                    let info = (u64::from(sym) << 32) | u64::from(r.kind.r_type());
+                    data.extend_from_slice(&info.to_le_bytes());
+                    data.extend_from_slice(&r.addend.to_le_bytes());
+                } else {
+                    data.extend_from_slice(&r.offset.to_le_bytes());
+                    let info = (sym << 8) | (r.kind.r_type() & 0xff);
+                    data.extend_from_slice(&info.to_le_bytes());
+                    data.extend_from_slice(&(r.addend as i32).to_le_bytes());
+                }
+            }
+            out.push(Planned {
+                name: format!(".rela.text.{}", k.name),
+                sh_type: elf::SHT_RELA.0,
+                sh_flags: 0,
+                sh_link: SYMTAB_INDEX,
+                sh_info: text_idx,
+                align: 8,
+                data: Some(data),
+                nobits_size: 0,
+                offset: 0,
+                entsize: if is_64 { 24 } else { 12 },
+            });
         }
         debug_assert_eq!(text_idx + per_kernel(k), next);
     }
@@ -207,10 +257,39 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
             data: Some(m.constant2.clone()),
             nobits_size: 0,
             offset: 0,
+            entsize: 0,
         });
     }
     for (bank, data) in &m.constants {
         out.push(constant_section(format!(".nv.constant{bank}"), 0, data));
+    }
+    if !m.globals.init.is_empty() {
+        out.push(Planned {
+            name: GLOBAL_INIT_SECTION.into(),
+            sh_type: elf::SHT_PROGBITS.0,
+            sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0,
+            sh_link: 0,
+            sh_info: 0,
+            align: 8,
+            data: Some(m.globals.init.clone()),
+            nobits_size: 0,
+            offset: 0,
+            entsize: 0,
+        });
+    }
+    if m.globals.zero_size > 0 {
+        out.push(Planned {
+            name: GLOBAL_ZERO_SECTION.into(),
+            sh_type: elf::SHT_NOBITS.0,
+            sh_flags: elf::SHF_ALLOC.0 | elf::SHF_WRITE.0,
+            sh_link: 0,
+            sh_info: 0,
+            align: 8,
+            data: None,
+            nobits_size: u64::from(m.globals.zero_size),
+            offset: 0,
+            entsize: 0,
+        });
     }
     out.push(Planned {
         name: ".nv.info".into(),
@@ -222,9 +301,65 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         data: Some(global_info),
         nobits_size: 0,
         offset: 0,
+        entsize: 0,
     });
     debug_assert_eq!(out.len() as u32, own_count);
     out
+}
+
+/// How many of `.nv.global.init` / `.nv.global` the module has.
+fn global_section_count(m: &Module) -> u32 {
+    u32::from(!m.globals.init.is_empty()) + u32::from(m.globals.zero_size > 0)
+}
+
+/// Refuses variables and relocations the reader could not give back: unnamed or repeated
+/// variables, variables outside their section, relocations naming no variable or lying
+/// outside the code.
+fn check_globals(m: &Module) -> Result<(), CubinError> {
+    let bad = |why: String| Err(CubinError::Unrepresentable(why));
+    let mut names = std::collections::HashSet::new();
+    for v in &m.globals.vars {
+        if v.name.is_empty() || v.name.contains('\0') || !names.insert(v.name.as_str()) {
+            return bad(format!(
+                "global variable name {:?} is empty, has NUL or repeats",
+                v.name
+            ));
+        }
+        let limit = if v.initialized {
+            m.globals.init.len() as u64
+        } else {
+            u64::from(m.globals.zero_size)
+        };
+        if u64::from(v.offset) + u64::from(v.size) > limit {
+            return bad(format!(
+                "global variable `{}` lies outside its section",
+                v.name
+            ));
+        }
+    }
+    for k in &m.kernels {
+        for r in &k.relocs {
+            if !names.contains(r.symbol.as_str()) {
+                return bad(format!(
+                    "kernel `{}` relocates against `{}`, which is no global variable",
+                    k.name, r.symbol
+                ));
+            }
+            if !r.offset.is_multiple_of(8) || u64::from(r.offset) / 8 >= k.code.len() as u64 {
+                return bad(format!(
+                    "kernel `{}` has a relocation at byte {} outside its code",
+                    k.name, r.offset
+                ));
+            }
+            if m.address_size == AddressSize::Bits32 && i32::try_from(r.addend).is_err() {
+                return bad(format!(
+                    "kernel `{}`: a relocation addend exceeds 32 bits",
+                    k.name
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn constant_section(name: String, sh_info: u32, data: &[u8]) -> Planned {
@@ -238,6 +373,7 @@ fn constant_section(name: String, sh_info: u32, data: &[u8]) -> Planned {
         data: Some(data.to_vec()),
         nobits_size: 0,
         offset: 0,
+        entsize: 0,
     }
 }
 
@@ -296,6 +432,7 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
             "constant bank 2 data exceeds 64 KiB".into(),
         ));
     }
+    check_globals(module)?;
     let planned = plan_sections(module);
     let is_64 = module.address_size == AddressSize::Bits64;
     let err = |e: object::write::Error| CubinError::Unrepresentable(e.to_string());
@@ -346,6 +483,13 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
         .map(|k| w.add_string(k.name.as_bytes()))
         .collect();
 
+    let var_names: Vec<_> = module
+        .globals
+        .vars
+        .iter()
+        .map(|v| w.add_string(v.name.as_bytes()))
+        .collect();
+
     w.write_null_symbol();
     for i in 0..planned.len() {
         w.write_symbol(&Sym {
@@ -382,6 +526,29 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
             st_size: k.code.len() as u64 * 8,
         });
     }
+    let global_section = |name: &str| {
+        planned
+            .iter()
+            .position(|p| p.name == name)
+            .map_or(0, |pos| FIRST_OWN_SECTION + pos as u32)
+    };
+    for (vi, v) in module.globals.vars.iter().enumerate() {
+        let section = global_section(if v.initialized {
+            GLOBAL_INIT_SECTION
+        } else {
+            GLOBAL_ZERO_SECTION
+        });
+        let st_name = w.string_offset(var_names.get(vi).copied());
+        w.write_symbol(&Sym {
+            section: Some(section),
+            st_name,
+            st_info: elf::SymbolInfo::new(elf::STB_GLOBAL, elf::STT_OBJECT),
+            st_other: elf::SymbolOther(0),
+            st_shndx: elf::SymbolSection(0),
+            st_value: u64::from(v.offset),
+            st_size: u64::from(v.size),
+        });
+    }
     // Section indices from SHN_LORESERVE up do not fit a symbol's 16-bit `st_shndx`: those
     // symbols say SHN_XINDEX and the index goes in `.symtab_shndx` (written only then).
     let has_shndx = w.write_symtab_shndx() != 0;
@@ -404,7 +571,7 @@ pub fn write_cubin(module: &Module) -> Result<Vec<u8>, CubinError> {
             sh_link: p.sh_link,
             sh_info: p.sh_info,
             sh_addralign: p.align,
-            sh_entsize: 0,
+            sh_entsize: p.entsize,
         });
     }
     // Last, so it moves no other section's index.
