@@ -49,6 +49,7 @@ impl Selector<'_> {
             format!("R{}", SCRATCH_PAIR + 1),
         );
         if signed {
+            // x ^ (x >> 63, arithmetic): a negative value complemented.
             self.emit(g, format!("SHR {s}, {hi}, 0x1f;"));
             self.emit(g, format!("LOP.XOR {t}, {lo}, {s};"));
             self.emit(g, format!("LOP.XOR {u}, {hi}, {s};"));
@@ -63,29 +64,14 @@ impl Selector<'_> {
 
     fn highest_bit(&mut self, inst: &Inst, g: &str, signed: bool, clz: bool) -> R<()> {
         let d = self.gpr(self.dst(inst)?)?;
-        let (mut lo, mut hi) = self.src64(Self::opnd(inst, 1)?, g)?;
-        let (s, t, u) = (
-            format!("R{SCRATCH}"),
-            format!("R{SCRATCH_PAIR}"),
-            format!("R{}", SCRATCH_PAIR + 1),
-        );
-        if signed {
-            // x ^ (x >> 63, arithmetic): a negative value complemented.
-            self.emit(g, format!("SHR {s}, {hi}, 0x1f;"));
-            self.emit(g, format!("LOP.XOR {t}, {lo}, {s};"));
-            self.emit(g, format!("LOP.XOR {u}, {hi}, {s};"));
-            (lo, hi) = (t.clone(), u.clone());
+        if !clz {
+            return self.highest_bit_into(inst, g, signed, &d);
         }
-        self.emit(g, format!("FLO.U32 {s}, {hi};"));
-        self.emit(g, format!("FLO.U32 {t}, {lo};"));
-        self.emit(g, format!("IADD {u}, {s}, 0x20;"));
-        if clz {
-            self.emit(g, format!("ICMP.GE {s}, {u}, {t}, {s};"));
-            self.emit(g, format!("IADD {s}, RZ, -{s};"));
-            self.emit(g, format!("IADD {d}, {s}, 0x3f;"));
-        } else {
-            self.emit(g, format!("ICMP.GE {d}, {u}, {t}, {s};"));
-        }
+        // clz = 63 - bfind (bfind's "none" 0xffffffff gives 64).
+        let s = format!("R{SCRATCH}");
+        self.highest_bit_into(inst, g, signed, &s)?;
+        self.emit(g, format!("IADD {s}, RZ, -{s};"));
+        self.emit(g, format!("IADD {d}, {s}, 0x3f;"));
         Ok(())
     }
 
