@@ -1,5 +1,5 @@
-import ctypes, sys
-lib = ctypes.CDLL("/tmp/modern-tools/nvrtc/nvidia/cuda_nvrtc/lib/libnvrtc.so.12")
+import ctypes, os, sys
+lib = ctypes.CDLL(os.environ.get("NVRTC_LIB", "/tmp/modern-tools/nvrtc/nvidia/cuda_nvrtc/lib/libnvrtc.so.12"))
 src = open(sys.argv[1]).read().encode()
 arch = sys.argv[2]
 prog = ctypes.c_void_p()
