@@ -8,14 +8,7 @@ use fermi::cubin::{AddressSize, Kernel, Module, Param};
 use fermi_exec::{run_module, Options};
 
 fn module(lines: &[&str], size: AddressSize, params: Vec<Param>, shared: u32) -> Module {
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
+    let code = assemble(lines);
     let param_size = params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
     Module {
         address_size: size,

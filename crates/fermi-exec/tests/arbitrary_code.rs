@@ -3,22 +3,13 @@
 
 mod common;
 use common::*;
-use fermi::cubin::{AddressSize, Kernel, Module, Param};
+use fermi::cubin::{Kernel, Module};
 use fermi_exec::{run_module, Options, RunError};
 
 fn module(code: Vec<u64>) -> Module {
-    Module {
-        address_size: AddressSize::Bits32,
-        kernels: vec![Kernel {
-            name: "k".into(),
-            code,
-            params: vec![Param { offset: 0, size: 4 }],
-            param_size: 4,
-            shared_size: 256,
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
+    let mut m = kernel_module(code, &[4]);
+    m.kernels[0].shared_size = 256;
+    m
 }
 
 fn launch(m: &Module) -> Result<exec::RunResult, RunError> {

@@ -4,7 +4,6 @@
 
 mod common;
 use common::*;
-use fermi::cubin::{AddressSize, Kernel, Module, Param};
 use fermi_exec::{run_module, Options};
 
 /// `insts` is one or more instructions, each ending in `;`.
@@ -16,25 +15,7 @@ fn result(a: u32, b: u32, insts: &str) -> u32 {
     ];
     lines.extend(insts.split_inclusive(';').map(|s| s.trim().to_string()));
     lines.extend(["MOV R2, c [0x0] [0x20];", "ST [R2], R4;", "EXIT;"].map(String::from));
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
-    let m = Module {
-        address_size: AddressSize::Bits32,
-        kernels: vec![Kernel {
-            name: "k".into(),
-            code,
-            params: vec![Param { offset: 0, size: 4 }],
-            param_size: 4,
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
+    let m = kernel_module(assemble(&lines), &[4]);
     let r = run_module(&m, &spec("k", 1, 1, vec![u32s(&[0])]), &Options::default())
         .unwrap_or_else(|e| panic!("{insts}: {e}"));
     words(&r, 0)[0]

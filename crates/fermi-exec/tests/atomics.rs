@@ -3,30 +3,13 @@
 
 mod common;
 use common::*;
-use fermi::cubin::{AddressSize, Kernel, Module, Param};
+use fermi::cubin::Module;
 use fermi_exec::{run_module, Options};
 
 fn module(lines: &[String], shared: u32) -> Module {
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
-    Module {
-        address_size: AddressSize::Bits32,
-        kernels: vec![Kernel {
-            name: "k".into(),
-            code,
-            params: vec![Param { offset: 0, size: 4 }],
-            param_size: 4,
-            shared_size: shared,
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
+    let mut m = kernel_module(assemble(lines), &[4]);
+    m.kernels[0].shared_size = shared;
+    m
 }
 
 fn lines(v: &[&str]) -> Vec<String> {

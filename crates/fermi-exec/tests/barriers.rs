@@ -5,29 +5,11 @@
 
 mod common;
 use common::*;
-use fermi::cubin::{AddressSize, Kernel, Module, Param};
+use fermi::cubin::Module;
 use fermi_exec::{run_module, Options, RunError};
 
 fn module(lines: &[&str]) -> Module {
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
-    Module {
-        address_size: AddressSize::Bits32,
-        kernels: vec![Kernel {
-            name: "k".into(),
-            code,
-            params: vec![Param { offset: 0, size: 4 }],
-            param_size: 4,
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
+    kernel_module(assemble(lines), &[4])
 }
 
 fn run(lines: &[&str], threads: u32) -> Result<Vec<u32>, RunError> {

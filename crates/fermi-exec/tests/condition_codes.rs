@@ -6,31 +6,13 @@
 
 mod common;
 use common::*;
-use fermi::cubin::{AddressSize, Kernel, Module, Param};
+use fermi::cubin::Module;
 use fermi_exec::{run_module, Options};
 
 /// A 32-bit kernel `k` with buffer parameters `out` (one word per thread) and `in` (two
 /// words per thread), instruction `i` at address `8 * i`.
 fn module(lines: &[String]) -> Module {
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
-    Module {
-        address_size: AddressSize::Bits32,
-        kernels: vec![Kernel {
-            name: "k".into(),
-            code,
-            params: vec![Param { offset: 0, size: 4 }, Param { offset: 4, size: 4 }],
-            param_size: 8,
-            ..Default::default()
-        }],
-        ..Default::default()
-    }
+    kernel_module(assemble(lines), &[4, 4])
 }
 
 /// Operand values whose differences hit every flag: zero, sign, carry, signed overflow.

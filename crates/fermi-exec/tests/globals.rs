@@ -13,14 +13,7 @@ use fermi_exec::{run_cubin, Options};
 const TABLE: [u32; 4] = [0x11, 0x2222, 0x33_3333, 0x4444_4444];
 
 fn module(size: AddressSize, lines: &[&str], relocs: Vec<(u32, RelocKind, &str, i64)>) -> Module {
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
+    let code = assemble(lines);
     let psize = if size == AddressSize::Bits64 { 8 } else { 4 };
     Module {
         address_size: size,

@@ -5,31 +5,13 @@
 
 mod common;
 use common::*;
-use fermi::cubin::{write_cubin, AddressSize, Kernel, Module, Param};
+use fermi::cubin::write_cubin;
 use fermi_exec::{run_cubin, Options};
 
 fn cubin(lines: &[&str], table: &[i32], globals: &[u32]) -> Vec<u8> {
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
-    let m = Module {
-        address_size: AddressSize::Bits32,
-        kernels: vec![Kernel {
-            name: "k".into(),
-            code,
-            params: vec![Param { offset: 0, size: 4 }],
-            param_size: 4,
-            constants: vec![(16, table.iter().flat_map(|v| v.to_le_bytes()).collect())],
-            ..Default::default()
-        }],
-        constants: vec![(14, globals.iter().flat_map(|v| v.to_le_bytes()).collect())],
-        ..Default::default()
-    };
+    let mut m = kernel_module(assemble(lines), &[4]);
+    m.kernels[0].constants = vec![(16, table.iter().flat_map(|v| v.to_le_bytes()).collect())];
+    m.constants = vec![(14, globals.iter().flat_map(|v| v.to_le_bytes()).collect())];
     write_cubin(&m).unwrap()
 }
 

@@ -5,7 +5,6 @@
 
 mod common;
 use common::*;
-use fermi::cubin::{AddressSize, Kernel, Module, Param};
 use fermi_exec::{run_module, Options};
 
 /// Runs `insts` in one thread with `R2` = the output buffer (`out` words, zeroed) and the
@@ -16,29 +15,7 @@ fn run(init: &[(u8, u32)], insts: &[String], out: usize, k32: u32, k64: u64) -> 
     lines.extend(init.iter().map(|(r, v)| format!("MOV32I R{r}, {v:#x};")));
     lines.extend(insts.iter().cloned());
     lines.push("EXIT;".into());
-    let code = lines
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
-                .unwrap_or_else(|e| panic!("{t}: {e}"))
-        })
-        .collect();
-    let m = Module {
-        address_size: AddressSize::Bits32,
-        kernels: vec![Kernel {
-            name: "k".into(),
-            code,
-            params: vec![
-                Param { offset: 0, size: 4 },
-                Param { offset: 4, size: 4 },
-                Param { offset: 8, size: 8 },
-            ],
-            param_size: 16,
-            ..Default::default()
-        }],
-        ..Default::default()
-    };
+    let m = kernel_module(assemble(&lines), &[4, 4, 8]);
     let k64p = exec::ParamSpec::Value {
         ty: exec::ElemType::U64,
         bytes: k64.to_le_bytes().to_vec(),

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use exec::{ElemType, LaunchSpec, ParamSpec, RunResult};
+use fermi::cubin::{AddressSize, Kernel, Module, Param};
 use std::path::PathBuf;
 
 /// `../shared/fermi/mgpu-sources` beside the repository (CI keeps `../shared` next to the
@@ -13,6 +14,44 @@ pub fn mgpu_dir() -> PathBuf {
 pub fn cubin(name: &str) -> Vec<u8> {
     let p = mgpu_dir().join(name);
     std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// Line `i` assembled at address `8 * i` (a kernel's code starts at 0). A line that does not
+/// assemble is a mistake in the test, so it panics naming the line.
+pub fn assemble<S: AsRef<str>>(lines: &[S]) -> Vec<u64> {
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let t = t.as_ref();
+            fermi::isa::assemble_text(t, 8 * i as u64, &|_| None)
+                .unwrap_or_else(|e| panic!("{t}: {e}"))
+        })
+        .collect()
+}
+
+/// The module the hand-written tests run: one kernel `k` over `code`, in 32-bit code, with
+/// parameters of `param_sizes` bytes, each at its natural alignment from `c[0x0][0x20]` on.
+/// Tests set the kernel's other fields (shared size, constant banks) on the result.
+pub fn kernel_module(code: Vec<u64>, param_sizes: &[u32]) -> Module {
+    let mut params = Vec::new();
+    let mut end = 0u32;
+    for &size in param_sizes {
+        let offset = end.next_multiple_of(size);
+        params.push(Param { offset, size });
+        end = offset + size;
+    }
+    Module {
+        address_size: AddressSize::Bits32,
+        kernels: vec![Kernel {
+            name: "k".into(),
+            code,
+            params,
+            param_size: end,
+            ..Default::default()
+        }],
+        ..Default::default()
+    }
 }
 
 pub fn u32s(v: &[u32]) -> ParamSpec {
