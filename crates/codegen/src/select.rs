@@ -26,6 +26,7 @@ mod mufu;
 mod saturate;
 mod special;
 mod subword;
+mod texture;
 mod video;
 mod vmad;
 mod wide;
@@ -69,6 +70,8 @@ pub enum Line {
 
 pub struct Selector<'a> {
     pub func: &'a Function,
+    /// The module (texture units are its `texture_slot`s).
+    pub module: &'a ir::Module,
     pub regs: RegMap,
     pub out: Vec<Line>,
     /// Offsets in the parameter bank, relative to `c[0x0][0x20]`.
@@ -766,6 +769,8 @@ impl<'a> Selector<'a> {
             }
             Opcode::Trap => self.trap(&g),
             Opcode::Isspacep => self.isspacep(inst, &g),
+            Opcode::Tex => self.tex(inst, &g),
+            Opcode::Txq => self.txq(inst, &g),
             Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
                 Ok(())
@@ -1659,8 +1664,10 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
             .atom_op
             .zip(inst.ty())
             .is_some_and(|(op, t)| atomic64::emulated(op, t));
+    // A texture fetch's consecutive coordinate and result registers are R4–R7.
     wide_int
         || red64
+        || inst.op == Opcode::Tex
         || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
             && matches!(inst.ty(), Some(Type::F32 | Type::F64))
