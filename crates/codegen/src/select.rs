@@ -22,8 +22,10 @@ mod fsqrt;
 mod isspacep;
 mod legacy;
 mod minmax_nan;
+mod minmax_xorsign;
 mod mufu;
 mod saturate;
+mod shared_atomic64;
 mod special;
 mod subword;
 mod texture;
@@ -353,6 +355,10 @@ impl<'a> Selector<'a> {
                 && !has(Flag::Xorsign)
             {
                 return self.minmax_nan(inst, &g);
+            }
+            if matches!(inst.op, Opcode::Min | Opcode::Max) && ty == Type::F32 && has(Flag::Xorsign)
+            {
+                return self.minmax_xorsign(inst, &g);
             }
         }
         // The 64-bit division loop and the f64 division and square root use the carry flag
@@ -1636,7 +1642,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Brx => true,
         Opcode::Isspacep => inst.mods.space == Some(Space::Global),
-        Opcode::Min | Opcode::Max => inst.mods.has(Flag::NaN),
+        Opcode::Min | Opcode::Max => inst.mods.has(Flag::NaN) || inst.mods.has(Flag::Xorsign),
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
                 || inst
@@ -1664,9 +1670,14 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
             .atom_op
             .zip(inst.ty())
             .is_some_and(|(op, t)| atomic64::emulated(op, t));
+    // 64-bit shared atomics keep red's old value and immediate operands in R4–R11.
+    let shared64 = matches!(inst.op, Opcode::Atom | Opcode::Red)
+        && matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
+        && inst.ty().is_some_and(|t| bits(t) == 64);
     // A texture fetch's consecutive coordinate and result registers are R4–R7.
     wide_int
         || red64
+        || shared64
         || inst.op == Opcode::Tex
         || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
