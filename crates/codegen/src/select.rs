@@ -4,6 +4,7 @@
 //! Anything this selector cannot translate exactly returns an error naming the instruction and
 //! the reason; it never emits an approximation.
 
+mod approx64;
 mod atomic;
 mod atomic64;
 mod barrier;
@@ -366,7 +367,7 @@ impl<'a> Selector<'a> {
         if self.carry.is_some()
             && matches!(
                 inst.op,
-                Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt
+                Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Rsqrt
             )
             && w == 64
         {
@@ -516,6 +517,7 @@ impl<'a> Selector<'a> {
                 }
                 Ok(())
             }
+            _ if approx64::is_approx_f64(inst) => self.approx_f64(inst, &g),
             Opcode::Div | Opcode::Rcp if ty == Type::F64 && mods.rounding.is_some() => {
                 self.div_f64(inst, &g)
             }
@@ -1641,6 +1643,7 @@ impl<'a> Selector<'a> {
 pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Brx => true,
+        Opcode::Rsqrt => inst.ty() == Some(Type::F64),
         Opcode::Isspacep => inst.mods.space == Some(Space::Global),
         Opcode::Min | Opcode::Max => inst.mods.has(Flag::NaN) || inst.mods.has(Flag::Xorsign),
         Opcode::Atom | Opcode::Red => {
@@ -1683,6 +1686,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
             && matches!(inst.ty(), Some(Type::F32 | Type::F64))
             && (!inst.mods.has(Flag::Approx) || inst.op == Opcode::Sqrt)
+        || approx64::is_approx_f64(inst)
 }
 
 fn ty_is_float(t: Type) -> bool {
