@@ -749,7 +749,7 @@ impl<'a> Selector<'a> {
                 }
                 Some(Space::Local) => self.cvta_window(inst, &g, w, has(Flag::To), 0x4),
                 _ => {
-                    Err("the constant and parameter windows have no generic addresses here".into())
+                    Err("sm_20's generic address space has no constant or parameter window (docs/spec-notes.md)".into())
                 }
             },
             Opcode::Cvt => self.cvt(inst, &g),
