@@ -254,6 +254,7 @@ pub fn compile_body_as_written(
     }
     let mut sel = Selector {
         func: f,
+        module: env.module,
         regs,
         out,
         params: env.params.clone(),

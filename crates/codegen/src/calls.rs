@@ -85,7 +85,7 @@ pub fn callees(f: &Function) -> Result<Vec<FuncId>, String> {
         }) {
             Some(id) if !out.contains(&id) => out.push(id),
             Some(_) => {}
-            None => return Err("indirect calls are not translated".into()),
+            None => return Err("indirect calls are not translated: Fermi's CAL/JCAL in the table take immediate targets only (docs/spec-notes.md)".into()),
         }
     }
     Ok(out)

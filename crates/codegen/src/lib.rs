@@ -22,6 +22,7 @@ mod cfg;
 mod compact;
 pub mod coverage;
 mod fold;
+mod module_globals;
 mod opt;
 mod regs;
 pub mod report;
@@ -58,7 +59,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
         ));
     }
     let (consts, constant2) = constant_bank(module);
-    let (globals, global_data) = global_data(module);
+    let (globals, global_data) = module_globals::global_data(module);
     // Entries are independent (each translates its own copy of the `.func`s it calls), so
     // they are translated in parallel; results are kept in declaration order, so the cubin
     // and the order of errors do not depend on the scheduling.
@@ -136,47 +137,6 @@ fn constant_bank(module: &Module) -> (HashMap<ir::VarId, u32>, Vec<u8>) {
 /// each named by a symbol that the code's address relocations point at. Returns each
 /// variable's index in the symbol list. Variables whose initializers hold addresses are left
 /// out: taking their address is an error.
-fn global_data(module: &Module) -> (HashMap<ir::VarId, u32>, cubin::GlobalData) {
-    let mut index = HashMap::default();
-    let mut data = cubin::GlobalData::default();
-    for v in &module.globals {
-        let Some(var) = module.var(*v) else { continue };
-        if var.space != Space::Global || var.init.as_ref().is_some_and(|i| !i.relocs.is_empty()) {
-            continue;
-        }
-        let Ok(size) = u32::try_from(var.size) else {
-            continue;
-        };
-        let initialized = var.init.is_some();
-        let used = if initialized {
-            data.init.len() as u32
-        } else {
-            data.zero_size
-        };
-        let off = align_up(used, var.align.max(4));
-        let Some(end) = off.checked_add(size).filter(|&e| e < 1 << 30) else {
-            continue;
-        };
-        if initialized {
-            data.init.resize(end as usize, 0);
-            if let Some(init) = &var.init {
-                let n = init.bytes.len().min(size as usize);
-                data.init[off as usize..off as usize + n].copy_from_slice(&init.bytes[..n]);
-            }
-        } else {
-            data.zero_size = end;
-        }
-        index.insert(*v, data.vars.len() as u32);
-        data.vars.push(cubin::GlobalVar {
-            name: var.name.clone(),
-            initialized,
-            offset: off,
-            size,
-        });
-    }
-    (index, data)
-}
-
 fn align_up(x: u32, a: u32) -> u32 {
     x.div_ceil(a.max(1)) * a.max(1)
 }

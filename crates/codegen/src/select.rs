@@ -4,6 +4,7 @@
 //! Anything this selector cannot translate exactly returns an error naming the instruction and
 //! the reason; it never emits an approximation.
 
+mod approx64;
 mod atomic;
 mod atomic64;
 mod barrier;
@@ -22,10 +23,13 @@ mod fsqrt;
 mod isspacep;
 mod legacy;
 mod minmax_nan;
+mod minmax_xorsign;
 mod mufu;
 mod saturate;
+mod shared_atomic64;
 mod special;
 mod subword;
+mod texture;
 mod video;
 mod vmad;
 mod wide;
@@ -69,6 +73,8 @@ pub enum Line {
 
 pub struct Selector<'a> {
     pub func: &'a Function,
+    /// The module (texture units are its `texture_slot`s).
+    pub module: &'a ir::Module,
     pub regs: RegMap,
     pub out: Vec<Line>,
     /// Offsets in the parameter bank, relative to `c[0x0][0x20]`.
@@ -351,13 +357,17 @@ impl<'a> Selector<'a> {
             {
                 return self.minmax_nan(inst, &g);
             }
+            if matches!(inst.op, Opcode::Min | Opcode::Max) && ty == Type::F32 && has(Flag::Xorsign)
+            {
+                return self.minmax_xorsign(inst, &g);
+            }
         }
         // The 64-bit division loop and the f64 division and square root use the carry flag
         // themselves: inside a pending .cc chain they would lose its carry.
         if self.carry.is_some()
             && matches!(
                 inst.op,
-                Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt
+                Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Rsqrt
             )
             && w == 64
         {
@@ -507,6 +517,7 @@ impl<'a> Selector<'a> {
                 }
                 Ok(())
             }
+            _ if approx64::is_approx_f64(inst) => self.approx_f64(inst, &g),
             Opcode::Div | Opcode::Rcp if ty == Type::F64 && mods.rounding.is_some() => {
                 self.div_f64(inst, &g)
             }
@@ -738,7 +749,7 @@ impl<'a> Selector<'a> {
                 }
                 Some(Space::Local) => self.cvta_window(inst, &g, w, has(Flag::To), 0x4),
                 _ => {
-                    Err("the constant and parameter windows have no generic addresses here".into())
+                    Err("sm_20's generic address space has no constant or parameter window (docs/spec-notes.md)".into())
                 }
             },
             Opcode::Cvt => self.cvt(inst, &g),
@@ -766,6 +777,8 @@ impl<'a> Selector<'a> {
             }
             Opcode::Trap => self.trap(&g),
             Opcode::Isspacep => self.isspacep(inst, &g),
+            Opcode::Tex => self.tex(inst, &g),
+            Opcode::Txq => self.txq(inst, &g),
             Opcode::Exit => {
                 self.emit(&g, "EXIT;".into());
                 Ok(())
@@ -1630,8 +1643,9 @@ impl<'a> Selector<'a> {
 pub fn needs_scratch_pred(inst: &Inst) -> bool {
     match inst.op {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Brx => true,
+        Opcode::Rsqrt => inst.ty() == Some(Type::F64),
         Opcode::Isspacep => inst.mods.space == Some(Space::Global),
-        Opcode::Min | Opcode::Max => inst.mods.has(Flag::NaN),
+        Opcode::Min | Opcode::Max => inst.mods.has(Flag::NaN) || inst.mods.has(Flag::Xorsign),
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
                 || inst
@@ -1659,12 +1673,20 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
             .atom_op
             .zip(inst.ty())
             .is_some_and(|(op, t)| atomic64::emulated(op, t));
+    // 64-bit shared atomics keep red's old value and immediate operands in R4–R11.
+    let shared64 = matches!(inst.op, Opcode::Atom | Opcode::Red)
+        && matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
+        && inst.ty().is_some_and(|t| bits(t) == 64);
+    // A texture fetch's consecutive coordinate and result registers are R4–R7.
     wide_int
         || red64
+        || shared64
+        || inst.op == Opcode::Tex
         || wide::needs_f64_scratch(inst)
         || matches!(inst.op, Opcode::Div | Opcode::Rcp | Opcode::Sqrt)
             && matches!(inst.ty(), Some(Type::F32 | Type::F64))
             && (!inst.mods.has(Flag::Approx) || inst.op == Opcode::Sqrt)
+        || approx64::is_approx_f64(inst)
 }
 
 fn ty_is_float(t: Type) -> bool {

@@ -80,12 +80,38 @@ pub fn run_module(
             .alloc(&vec![0; globals.zero_size as usize], limit)
             .ok_or_else(no_room)?
     };
-    img.relocate(&|name| {
+    let address = |name: &str| {
         let v = globals.vars.iter().find(|v| v.name == name)?;
         let base = if v.initialized { init_base } else { zero_base };
         Some(base + u64::from(v.offset))
-    })
-    .map_err(RunError::Launch)?;
+    };
+    // Addresses in initializers (`.rela.nv.global.init`: R_CUDA_64, or R_CUDA_32's low word),
+    // written into the copied `.nv.global.init` as the driver does at load.
+    for r in &globals.relocs {
+        let value = address(&r.symbol)
+            .ok_or_else(|| {
+                RunError::Launch(format!(
+                    "a .nv.global.init relocation names `{}`, which is no global variable",
+                    r.symbol
+                ))
+            })?
+            .wrapping_add(r.addend as u64);
+        let bytes = value.to_le_bytes();
+        let slot = if r.wide {
+            &bytes[..]
+        } else {
+            bytes.get(..4).unwrap_or(&[])
+        };
+        global
+            .store(init_base + u64::from(r.offset), slot)
+            .map_err(|_| {
+                RunError::Launch(format!(
+                    "a .nv.global.init relocation at byte {} lies outside the section",
+                    r.offset
+                ))
+            })?;
+    }
+    img.relocate(&address).map_err(RunError::Launch)?;
     let k = &img.kernel;
     if k.params.len() != spec.params.len() {
         return Err(RunError::Launch(format!(

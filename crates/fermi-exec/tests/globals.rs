@@ -64,6 +64,7 @@ fn module(size: AddressSize, lines: &[&str], relocs: Vec<(u32, RelocKind, &str, 
                     size: 16,
                 },
             ],
+            relocs: Vec::new(),
         },
         ..Default::default()
     }

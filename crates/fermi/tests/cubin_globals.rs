@@ -3,7 +3,8 @@
 //! write/read round trip, and a relocation patches `MOV32I`'s immediate.
 
 use fermi::cubin::{
-    read_cubin, write_cubin, AddressSize, GlobalData, GlobalVar, Kernel, Module, Reloc, RelocKind,
+    read_cubin, write_cubin, AddressSize, DataReloc, GlobalData, GlobalVar, Kernel, Module, Reloc,
+    RelocKind,
 };
 
 fn asm(t: &str) -> u64 {
@@ -49,6 +50,21 @@ fn module(size: AddressSize) -> Module {
                     initialized: false,
                     offset: 8,
                     size: 4,
+                },
+            ],
+            // `table`'s second half holds `&count + 4`, its first word `&table` (32 bits).
+            relocs: vec![
+                DataReloc {
+                    offset: 8,
+                    symbol: "count".into(),
+                    addend: 4,
+                    wide: true,
+                },
+                DataReloc {
+                    offset: 0,
+                    symbol: "table".into(),
+                    addend: 0,
+                    wide: false,
                 },
             ],
         },
@@ -114,6 +130,9 @@ fn readelf_lists_the_relocations_and_symbols_when_present() {
         " count - 4",
         "16 OBJECT  GLOBAL DEFAULT",
         "4 OBJECT  GLOBAL DEFAULT",
+        "Relocation section '.rela.nv.global.init'",
+        "contains 2 entries",
+        " count + 4",
     ] {
         assert!(text.contains(want), "readelf lacks {want:?}:\n{text}");
     }

@@ -95,7 +95,7 @@ fn untranslatable_instruction_is_a_located_error_and_no_output() {
     let out = dir.join("never.cubin");
     let o = ptxvm(&[
         "compile",
-        "tests/run/texture.ptx",
+        "tests/kernels/texture_objects.ptx",
         "-arch=sm_20",
         "-o",
         out.to_str().unwrap(),
@@ -103,7 +103,9 @@ fn untranslatable_instruction_is_a_located_error_and_no_output() {
     assert_eq!(o.status.code(), Some(1));
     let e = text(&o.stderr);
     assert!(
-        e.contains("tests/run/texture.ptx:17:2: error: cannot translate `tex.1d.v4.u32.s32"),
+        e.contains(
+            "tests/kernels/texture_objects.ptx:39:2: error: cannot translate `tex.2d.v4.u32.s32"
+        ),
         "{e}"
     );
     assert!(!out.exists());

@@ -99,6 +99,9 @@ impl Selector<'_> {
         };
         let (base, off) = self.address(addr, m.space)?;
         let at = format!("[{base}+{}]", super::hex(off));
+        if super::bits(ty) == 64 {
+            return self.shared_atomic64(inst, op, ty, &at);
+        }
         let old = if red {
             format!("R{}", SCRATCH_PAIR + 1)
         } else {

@@ -35,7 +35,7 @@ impl Selector<'_> {
             Operand::Func(id) => Some(*id),
             _ => None,
         }) else {
-            return Err("indirect calls are not translated".into());
+            return Err("indirect calls are not translated: Fermi's CAL/JCAL in the table take immediate targets only (docs/spec-notes.md)".into());
         };
         let layout = self
             .layouts

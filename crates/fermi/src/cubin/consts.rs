@@ -63,9 +63,14 @@ pub const KPARAM_INDEX_SM20: u32 = 0xffff_ffff;
 
 /// Relocation types (`r_type`) ptxvm writes and reads, numbered as NVIDIA's `R_CUDA_*` list
 /// (nvdisasm's relocator table; docs/cubin.md, "Module globals and relocations").
+/// `R_CUDA_32` / `R_CUDA_64`: a 32- or 64-bit address in data (`.rela.nv.global.init`).
+pub const R_CUDA_32: u32 = 1;
+pub const R_CUDA_64: u32 = 2;
 pub const R_CUDA_ABS32_26: u32 = 5;
 pub const R_CUDA_ABS32_LO_26: u32 = 10;
 pub const R_CUDA_ABS32_HI_26: u32 = 11;
 /// Sections of module-scope `.global` variables: initialized bytes, and zero-filled NOBITS.
 pub const GLOBAL_INIT_SECTION: &str = ".nv.global.init";
+/// The relocations of `.nv.global.init` (addresses in initializers).
+pub const GLOBAL_INIT_RELA_SECTION: &str = ".rela.nv.global.init";
 pub const GLOBAL_ZERO_SECTION: &str = ".nv.global";

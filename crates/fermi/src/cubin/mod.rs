@@ -180,6 +180,18 @@ pub struct GlobalData {
     /// Bytes of `.nv.global` (zero at load).
     pub zero_size: u32,
     pub vars: Vec<GlobalVar>,
+    /// Addresses in `.nv.global.init` (`.global .u64 p = g;`), in `.rela.nv.global.init`.
+    pub relocs: Vec<DataReloc>,
+}
+
+/// A relocation of `.nv.global.init`'s bytes: at `offset`, the address of the global variable
+/// `symbol` plus `addend`, 8 bytes (`R_CUDA_64`) or its low 4 (`R_CUDA_32`), little-endian.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DataReloc {
+    pub offset: u32,
+    pub symbol: String,
+    pub addend: i64,
+    pub wide: bool,
 }
 
 impl Kernel {

@@ -4,7 +4,8 @@
 use super::consts::*;
 use super::nvinfo::{decode_records, payload_word, Record};
 use super::{
-    AddressSize, Arch, CubinError, GlobalData, GlobalVar, Kernel, Module, Param, Reloc, RelocKind,
+    AddressSize, Arch, CubinError, DataReloc, GlobalData, GlobalVar, Kernel, Module, Param, Reloc,
+    RelocKind,
 };
 use object::elf;
 use object::read::elf::{FileHeader, SectionHeader, Sym};
@@ -121,8 +122,8 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
         };
         kernels.push(read_kernel(name, text, &index)?);
     }
-    let globals = read_globals(&sections, &objects)?;
     let is_64 = Elf::is_type_64_sized();
+    let globals = read_globals(&sections, &objects, is_64)?;
     for k in &mut kernels {
         let name = format!(".rela.text.{}", k.name);
         if let Some(rela) = sections.iter().find(|s| s.name == name) {
@@ -166,6 +167,7 @@ fn read_elf<Elf: FileHeader<Endian = Endianness>>(bytes: &[u8]) -> Result<Module
 fn read_globals(
     sections: &[Section<'_>],
     objects: &[(u32, String, usize, u64, u64)],
+    is_64: bool,
 ) -> Result<GlobalData, CubinError> {
     let init = sections.iter().find(|s| s.name == GLOBAL_INIT_SECTION);
     let zero = sections.iter().find(|s| s.name == GLOBAL_ZERO_SECTION);
@@ -200,21 +202,22 @@ fn read_globals(
             size: *size as u32,
         });
     }
+    let init_len = init.map_or(0, |s| s.data.len());
+    let relocs = match sections.iter().find(|s| s.name == GLOBAL_INIT_RELA_SECTION) {
+        Some(rela) => read_data_relocs(rela, is_64, objects, init_len)?,
+        None => Vec::new(),
+    };
     Ok(GlobalData {
         init: init.map(|s| s.data.to_vec()).unwrap_or_default(),
         zero_size,
         vars,
+        relocs,
     })
 }
 
-/// A kernel's `.rela.text.<name>`: `Elf64_Rela` (24 bytes) or `Elf32_Rela` (12 bytes)
-/// entries against object symbols, at instruction boundaries inside the code.
-fn read_relocs(
-    rela: &Section<'_>,
-    is_64: bool,
-    objects: &[(u32, String, usize, u64, u64)],
-    code_words: usize,
-) -> Result<Vec<Reloc>, CubinError> {
+/// The entries of a `.rela.*` section: `Elf64_Rela` (24 bytes) or `Elf32_Rela` (12 bytes), as
+/// (offset, symbol index, type, addend).
+fn rela_entries(rela: &Section<'_>, is_64: bool) -> Result<Vec<(u64, u32, u32, i64)>, CubinError> {
     let entry = if is_64 { 24 } else { 12 };
     if !rela.data.len().is_multiple_of(entry) {
         return Err(malformed(
@@ -230,30 +233,56 @@ fn read_relocs(
         }
         u64::from_le_bytes(w)
     };
+    Ok(rela
+        .data
+        .chunks_exact(entry)
+        .map(|e| {
+            let step = entry / 3;
+            let (offset, info, addend) = (word(e, 0), word(e, step), word(e, 2 * step));
+            if is_64 {
+                (offset, (info >> 32) as u32, info as u32, addend as i64)
+            } else {
+                (
+                    offset,
+                    (info >> 8) as u32,
+                    (info & 0xff) as u32,
+                    i64::from(addend as u32 as i32),
+                )
+            }
+        })
+        .collect())
+}
+
+/// The global variable an object symbol index names.
+fn object_name(
+    rela: &Section<'_>,
+    objects: &[(u32, String, usize, u64, u64)],
+    sym: u32,
+) -> Result<String, CubinError> {
+    objects
+        .iter()
+        .find(|o| o.0 == sym)
+        .map(|o| o.1.clone())
+        .ok_or_else(|| malformed(&rela.name, format!("symbol {sym} is no global variable")))
+}
+
+/// A kernel's `.rela.text.<name>`: entries against object symbols, at instruction boundaries
+/// inside the code.
+fn read_relocs(
+    rela: &Section<'_>,
+    is_64: bool,
+    objects: &[(u32, String, usize, u64, u64)],
+    code_words: usize,
+) -> Result<Vec<Reloc>, CubinError> {
     let mut out = Vec::new();
-    for e in rela.data.chunks_exact(entry) {
-        let step = entry / 3;
-        let (offset, info, addend) = (word(e, 0), word(e, step), word(e, 2 * step));
-        let (sym, r_type, addend) = if is_64 {
-            ((info >> 32) as u32, info as u32, addend as i64)
-        } else {
-            (
-                (info >> 8) as u32,
-                (info & 0xff) as u32,
-                i64::from(addend as u32 as i32),
-            )
-        };
+    for (offset, sym, r_type, addend) in rela_entries(rela, is_64)? {
         let kind = RelocKind::from_r_type(r_type).ok_or_else(|| {
             malformed(
                 &rela.name,
                 format!("relocation type {r_type} is not supported"),
             )
         })?;
-        let symbol = objects
-            .iter()
-            .find(|o| o.0 == sym)
-            .map(|o| o.1.clone())
-            .ok_or_else(|| malformed(&rela.name, format!("symbol {sym} is no global variable")))?;
+        let symbol = object_name(rela, objects, sym)?;
         if !offset.is_multiple_of(8) || offset / 8 >= code_words as u64 {
             return Err(malformed(
                 &rela.name,
@@ -265,6 +294,47 @@ fn read_relocs(
             kind,
             symbol,
             addend,
+        });
+    }
+    Ok(out)
+}
+
+/// `.rela.nv.global.init`: `R_CUDA_32`/`R_CUDA_64` entries against object symbols, inside
+/// `.nv.global.init` (`init_len` bytes).
+fn read_data_relocs(
+    rela: &Section<'_>,
+    is_64: bool,
+    objects: &[(u32, String, usize, u64, u64)],
+    init_len: usize,
+) -> Result<Vec<DataReloc>, CubinError> {
+    let mut out = Vec::new();
+    for (offset, sym, r_type, addend) in rela_entries(rela, is_64)? {
+        let wide = match r_type {
+            R_CUDA_64 => true,
+            R_CUDA_32 => false,
+            _ => {
+                return Err(malformed(
+                    &rela.name,
+                    format!("relocation type {r_type} is not supported in data"),
+                ))
+            }
+        };
+        let symbol = object_name(rela, objects, sym)?;
+        let width = if wide { 8 } else { 4 };
+        if offset
+            .checked_add(width)
+            .is_none_or(|end| end > init_len as u64)
+        {
+            return Err(malformed(
+                &rela.name,
+                format!("relocation at byte {offset} lies outside {GLOBAL_INIT_SECTION}"),
+            ));
+        }
+        out.push(DataReloc {
+            offset: offset as u32,
+            symbol,
+            addend,
+            wide,
         });
     }
     Ok(out)

@@ -86,7 +86,8 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         + m.kernels.iter().map(per_kernel).sum::<u32>()
         + u32::from(!m.constant2.is_empty())
         + m.constants.len() as u32
-        + global_section_count(m);
+        + global_section_count(m)
+        + u32::from(!m.globals.relocs.is_empty());
     // The variables' symbols follow the kernels'.
     let var_sym = |name: &str| {
         m.globals
@@ -263,6 +264,7 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
     for (bank, data) in &m.constants {
         out.push(constant_section(format!(".nv.constant{bank}"), 0, data));
     }
+    let init_idx = FIRST_OWN_SECTION + out.len() as u32;
     if !m.globals.init.is_empty() {
         out.push(Planned {
             name: GLOBAL_INIT_SECTION.into(),
@@ -303,6 +305,36 @@ fn plan_sections(m: &Module) -> Vec<Planned> {
         offset: 0,
         entsize: 0,
     });
+    // Addresses in initializers, after everything else so no other index moves.
+    if !m.globals.relocs.is_empty() {
+        let mut data = Vec::new();
+        for r in &m.globals.relocs {
+            // `check_globals` checked every symbol exists.
+            let sym = var_sym(&r.symbol).unwrap_or(0);
+            let kind = if r.wide { R_CUDA_64 } else { R_CUDA_32 };
+            if is_64 {
+                data.extend_from_slice(&u64::from(r.offset).to_le_bytes());
+                data.extend_from_slice(&((u64::from(sym) << 32) | u64::from(kind)).to_le_bytes());
+                data.extend_from_slice(&r.addend.to_le_bytes());
+            } else {
+                data.extend_from_slice(&r.offset.to_le_bytes());
+                data.extend_from_slice(&((sym << 8) | kind).to_le_bytes());
+                data.extend_from_slice(&(r.addend as i32).to_le_bytes());
+            }
+        }
+        out.push(Planned {
+            name: GLOBAL_INIT_RELA_SECTION.into(),
+            sh_type: elf::SHT_RELA.0,
+            sh_flags: 0,
+            sh_link: SYMTAB_INDEX,
+            sh_info: init_idx,
+            align: 8,
+            data: Some(data),
+            nobits_size: 0,
+            offset: 0,
+            entsize: if is_64 { 24 } else { 12 },
+        });
+    }
     debug_assert_eq!(out.len() as u32, own_count);
     out
 }
@@ -335,6 +367,24 @@ fn check_globals(m: &Module) -> Result<(), CubinError> {
                 "global variable `{}` lies outside its section",
                 v.name
             ));
+        }
+    }
+    for r in &m.globals.relocs {
+        let width = if r.wide { 8 } else { 4 };
+        if !names.contains(r.symbol.as_str()) {
+            return bad(format!(
+                "`.nv.global.init` relocates against `{}`, which is no global variable",
+                r.symbol
+            ));
+        }
+        if u64::from(r.offset) + width > m.globals.init.len() as u64 {
+            return bad(format!(
+                "a `.nv.global.init` relocation at byte {} lies outside the section",
+                r.offset
+            ));
+        }
+        if m.address_size == AddressSize::Bits32 && i32::try_from(r.addend).is_err() {
+            return bad("a `.nv.global.init` relocation addend exceeds 32 bits".into());
         }
     }
     for k in &m.kernels {
