@@ -203,14 +203,20 @@ pub fn dominator_rows(cfg: &Cfg) -> Vec<Vec<u64>> {
 }
 
 /// A loop with several exits, all to one block `exit`: translated with `PBK` (target: `exit`)
-/// in its preheader and `BRK` on each exit edge. Lanes that break wait on the stack until
-/// every lane still in the loop has broken too; then they go on together at `exit`.
+/// at the top of its header, where only the lanes entering the loop from outside pass (the
+/// back edges land after it), and `BRK` on each exit edge. Lanes that break wait on the stack
+/// until every lane still in the loop has broken too; then they go on together at `exit`.
+///
+/// With `cont`, lanes also go back to the header by `CONT` instead of a branch: each
+/// iteration starts with a `PCNT` to itself, and lanes that continue wait on it until every
+/// other lane has continued or broken too, so a lane that continues from inside a divergent
+/// region no longer re-enters the header before the region's other lanes reconverge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BreakLoop {
     pub header: usize,
-    pub preheader: usize,
     pub exit: usize,
     pub body: Vec<bool>,
+    pub cont: bool,
 }
 
 impl BreakLoop {
@@ -218,32 +224,34 @@ impl BreakLoop {
     pub fn is_break(&self, u: usize, t: usize) -> bool {
         self.body.get(u).copied().unwrap_or(false) && t == self.exit
     }
+
+    /// Whether the edge `u → t` goes back to the header of a `PCNT` loop (a `CONT`).
+    pub fn is_cont(&self, u: usize, t: usize) -> bool {
+        self.cont && self.body.get(u).copied().unwrap_or(false) && t == self.header
+    }
 }
 
-/// The loops to translate with `PBK`/`BRK`, and the graph reconvergence is planned on: each
-/// such loop's exit edges replaced by one edge from its header to its exit (the stack, not
-/// an `SSY`, brings the lanes that break back together). A loop qualifies when it has two or
-/// more exit edges, all to one block, and a preheader that only enters it; exits of a loop
-/// nested in another that qualifies must not leave the outer one (a `BRK` leaves only the
-/// innermost `PBK`). Loops with one exit keep the `SSY` scheme.
-pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
+/// Each loop header's natural loop (the union of the loops of its back edges), `None` for
+/// blocks that head no loop. A retreating edge to a block that does not dominate its source
+/// is a loop entered other than through its header: irreducible, an error naming the block.
+pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
-    // Natural loops, one per header (the union of its back edges' loops).
-    let mut loops: Vec<(usize, Vec<bool>)> = Vec::new();
+    let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
     for (u, blk) in cfg.blocks.iter().enumerate() {
         for &h in &blk.succs {
-            if h > u || !dom[u].has(h) {
+            if h > u {
                 continue;
             }
-            let i = match loops.iter().position(|(x, _)| *x == h) {
-                Some(i) => i,
-                None => {
-                    loops.push((h, vec![false; n]));
-                    loops.len() - 1
-                }
-            };
-            let body = &mut loops[i].1;
+            if !dom[u].has(h) {
+                return Err(CfgError {
+                    block: h,
+                    message:
+                        "irreducible control flow: a loop entered other than through its header"
+                            .into(),
+                });
+            }
+            let body = loops[h].get_or_insert_with(|| vec![false; n]);
             body[h] = true;
             let mut work = vec![u];
             while let Some(x) = work.pop() {
@@ -254,42 +262,58 @@ pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
             }
         }
     }
+    Ok(loops)
+}
+
+fn size(set: &[bool]) -> usize {
+    set.iter().filter(|&&b| b).count()
+}
+
+/// The loops to translate with `PBK`/`BRK`, and the graph reconvergence is planned on: each
+/// such loop's exit edges (and, for the loops of `continues`, its back edges) removed and one
+/// edge from its header to its exit added (the stack, not an `SSY`, brings the lanes that
+/// break back together). A loop qualifies when it has two or more exit edges, all to one
+/// block; a loop of `continues` (a header whose lanes re-enter it before they reconverge)
+/// must have all its exits to one block. Exits of a loop nested in another chosen one must
+/// not leave the outer one (a `BRK` leaves only the innermost `PBK`), nor may a loop that
+/// continues be nested in another that does, with a back edge of the outer one inside it.
+/// Loops with one exit otherwise keep the `SSY` scheme.
+pub fn plan_breaks(cfg: &Cfg, continues: &[usize]) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
+    let n = cfg.blocks.len();
+    let loops = loop_bodies(cfg)?;
     let mut chosen: Vec<BreakLoop> = Vec::new();
-    for (h, body) in &loops {
+    for (h, body) in loops.iter().enumerate() {
+        let Some(body) = body else { continue };
+        let cont = continues.contains(&h);
         let exits: Vec<(usize, usize)> = (0..n)
             .filter(|&u| body[u])
             .flat_map(|u| cfg.blocks[u].succs.iter().map(move |&t| (u, t)))
             .filter(|&(_, t)| !body[t])
             .collect();
+        let one_target = exits.windows(2).all(|w| w[0].1 == w[1].1);
         let Some(&(_, x)) = exits.first() else {
+            if cont {
+                return Err(CfgError {
+                    block: h,
+                    message: "a loop that lanes continue before they reconverge has no exit".into(),
+                });
+            }
             continue;
         };
-        if exits.len() < 2 || exits.iter().any(|&(_, t)| t != x) {
-            continue;
+        if cont && !one_target {
+            return Err(CfgError {
+                block: h,
+                message: "a loop that lanes continue before they reconverge has exits to several blocks (PBK/BRK need one)".into(),
+            });
         }
-        let outside: Vec<usize> = cfg.blocks[*h]
-            .preds
-            .iter()
-            .copied()
-            .filter(|&p| !body[p])
-            .collect();
-        let [p] = outside.as_slice() else {
-            return Err(CfgError {
-                block: *h,
-                message: "loop with several exits whose header has no unique preheader".into(),
-            });
-        };
-        if cfg.blocks[*p].succs != [*h] {
-            return Err(CfgError {
-                block: *h,
-                message: "loop with several exits whose preheader does not only enter it".into(),
-            });
+        if !cont && (exits.len() < 2 || !one_target) {
+            continue;
         }
         chosen.push(BreakLoop {
-            header: *h,
-            preheader: *p,
+            header: h,
             exit: x,
             body: body.clone(),
+            cont,
         });
     }
     // A break must leave only its own loop's PBK: no exit edge of one chosen loop may start
@@ -308,10 +332,23 @@ pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
             }
         }
     }
+    for a in chosen.iter().filter(|l| l.cont) {
+        for b in chosen.iter().filter(|l| l.cont) {
+            let nested = a != b && (0..n).all(|i| !b.body[i] || a.body[i]);
+            if nested
+                && (0..n).any(|u| b.body[u] && cfg.blocks[u].succs.iter().any(|&t| a.is_cont(u, t)))
+            {
+                return Err(CfgError {
+                    block: b.header,
+                    message: "a continue of an outer loop from inside an inner loop that also continues (CONT reaches only the innermost PCNT)".into(),
+                });
+            }
+        }
+    }
     let mut planned = cfg.clone();
     for l in &chosen {
         for (u, blk) in planned.blocks.iter_mut().enumerate() {
-            blk.succs.retain(|&t| !l.is_break(u, t));
+            blk.succs.retain(|&t| !l.is_break(u, t) && !l.is_cont(u, t));
         }
         let h = &mut planned.blocks[l.header].succs;
         if !h.contains(&l.exit) {
@@ -329,23 +366,27 @@ pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
     Ok((chosen, planned))
 }
 
-/// One `SSY`: emitted at the end of block `at` (before its terminator), reconverging at `join`.
-/// `region` holds the blocks reachable from `at` without passing `join`: the lanes that may
-/// arrive at this region's `.S`.
+/// One `SSY`, reconverging at `join`: emitted at the end of block `at` (before its
+/// terminator), or — `preheader` — at the top of loop header `at`, where only the lanes
+/// entering the loop from outside pass (its back edges land after it). `region` holds the
+/// blocks reachable from the `SSY` without passing `join`: the lanes that may arrive at this
+/// region's `.S`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ssy {
     pub at: usize,
+    pub preheader: bool,
     pub join: usize,
     pub region: Vec<bool>,
 }
 
 impl Ssy {
     pub fn size(&self) -> usize {
-        self.region.iter().filter(|&&b| b).count()
+        size(&self.region)
     }
 }
 
 /// Why the control flow cannot be mapped onto the reconvergence stack (yet).
+#[derive(Debug)]
 pub struct CfgError {
     pub block: usize,
     pub message: String,
@@ -353,9 +394,16 @@ pub struct CfgError {
 
 /// For each divergent conditional branch (a guarded `bra` without `.uni`) in block `b`: its
 /// immediate post-dominator `x` is where the lanes meet again. The `SSY` must be executed once
-/// by all lanes before they split, so it goes in `b`, or — when `b` is inside a loop that `x`
-/// is outside of — in that loop's preheader (lanes leave such a loop in different iterations).
-/// `x` then starts with `NOP.S`, and the `SSY` targets the instruction after it.
+/// by all lanes before they split, so it goes at the end of `b`, or — when `b` is inside a
+/// loop that `x` is outside of (lanes leave such a loop in different iterations) — at the top
+/// of the outermost such loop's header, passed only on entry: a preheader of its own even
+/// when the block before the loop branches elsewhere too or belongs to another loop. `x` then
+/// starts with `NOP.S`, and the `SSY` targets the instruction after it.
+///
+/// Edges into `x` from outside the regions that meet there land after its `.S` stubs (lanes
+/// that never executed those `SSY`s must not arrive at their `.S`), so a join may also be
+/// reached from elsewhere: a uniform branch out of a divergent region, or a loop header that
+/// is the join of the code before it.
 pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, CfgError> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
@@ -380,33 +428,7 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
         }
     };
     let pdom = dominators(n + 1, &[exit], &succs_with_exit);
-    let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
-    // Natural loops of back edges; a retreating edge to a non-dominator is irreducible.
-    let mut loops: Vec<(usize, Vec<bool>)> = Vec::new();
-    for (u, blk) in cfg.blocks.iter().enumerate() {
-        for &h in &blk.succs {
-            if h <= u {
-                if !dom[u].has(h) {
-                    return Err(CfgError {
-                        block: h,
-                        message:
-                            "irreducible control flow: a loop entered other than through its header"
-                                .into(),
-                    });
-                }
-                let mut body = vec![false; n];
-                body[h] = true;
-                let mut work = vec![u];
-                while let Some(x) = work.pop() {
-                    if !body[x] {
-                        body[x] = true;
-                        work.extend(cfg.blocks[x].preds.iter().copied());
-                    }
-                }
-                loops.push((h, body));
-            }
-        }
-    }
+    let loops = loop_bodies(cfg)?;
     let mut plan: Vec<Ssy> = Vec::new();
     for &b in divergent {
         // The immediate post-dominator: the strict post-dominator with the most post-dominators.
@@ -418,31 +440,19 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
             // The paths never meet again (each ends the thread): nothing to reconverge.
             _ => continue,
         };
-        let mut at = b;
-        loop {
-            let outer = loops
-                .iter()
-                .filter(|(_, body)| body[at] && !body[x])
-                .max_by_key(|(_, body)| body.iter().filter(|&&v| v).count());
-            let Some((h, body)) = outer else { break };
-            let outside: Vec<usize> = cfg.blocks[*h]
-                .preds
-                .iter()
-                .copied()
-                .filter(|&p| !body[p])
-                .collect();
-            match outside.as_slice() {
-                [p] => at = *p,
-                _ => {
-                    return Err(CfgError {
-                        block: *h,
-                        message: "loop header without a unique preheader: cannot place the SSY of a divergent exit".into(),
-                    })
-                }
-            }
+        if x == 0 {
+            return Err(CfgError {
+                block: x,
+                message: "the entry block cannot be a reconvergence point".into(),
+            });
         }
-        // Every path into `x` must come through the region the SSY covers, or lanes with no
-        // entry on the stack would arrive at the `.S`.
+        let outer = (0..n)
+            .filter(|&h| loops[h].as_ref().is_some_and(|l| l[b] && !l[x]))
+            .max_by_key(|&h| loops[h].as_deref().map_or(0, size));
+        let (at, preheader) = match outer {
+            Some(h) => (h, true),
+            None => (b, false),
+        };
         let mut region = vec![false; n];
         let mut work = vec![at];
         while let Some(y) = work.pop() {
@@ -451,59 +461,54 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
                 work.extend(cfg.blocks[y].succs.iter().copied());
             }
         }
-        if x == 0 {
-            return Err(CfgError {
-                block: x,
-                message: "the entry block cannot be a reconvergence point".into(),
-            });
-        }
         // Single entry: lanes may reach a block of the region only through the SSY, else
-        // they would arrive at its `.S` without an entry of theirs on the stack.
+        // they would arrive at its `.S` without an entry of theirs on the stack. (A hoisted
+        // SSY's header is re-entered by its back edges, which land after the SSY.)
         if let Some(y) = (0..n)
             .find(|&y| region[y] && y != at && cfg.blocks[y].preds.iter().any(|&p| !region[p]))
         {
             return Err(CfgError {
                 block: y,
-                message: "block is entered from outside the divergent region it belongs to (unstructured control flow is not yet supported)".into(),
+                message: "block is entered from outside the divergent region it belongs to (unstructured control flow)".into(),
             });
         }
-        if plan.iter().any(|o| o.at == at && o.join == x) {
+        // An SSY at the end of a block its own region leads back to would be pushed again
+        // by lanes that have not reconverged yet.
+        if !preheader && cfg.blocks[at].preds.iter().any(|&p| region[p]) {
+            return Err(CfgError {
+                block: at,
+                message: "divergent branch in a block its lanes re-enter before they reconverge"
+                    .into(),
+            });
+        }
+        if plan
+            .iter()
+            .any(|o| o.at == at && o.preheader == preheader && o.join == x)
+        {
             continue;
         }
         plan.push(Ssy {
             at,
+            preheader,
             join: x,
             region,
         });
     }
-    // Regions that reconverge at one block must nest (a tree whose root holds every
-    // predecessor of the block): lanes of an inner region arrive at its `.S` first, then at
-    // the enclosing region's.
+    // Regions that reconverge at one block must nest or be disjoint: lanes of an inner
+    // region arrive at its `.S` first, then at the enclosing region's.
     for x in 0..n {
         let mine: Vec<&Ssy> = plan.iter().filter(|s| s.join == x).collect();
-        if mine.is_empty() {
-            continue;
-        }
-        let root = mine.iter().max_by_key(|s| s.size()).map(|s| &s.region);
-        let unstructured = CfgError {
-            block: x,
-            message: "reconvergence point is also reached from outside the divergent regions that meet there (unstructured control flow is not yet supported)".into(),
-        };
-        let Some(root) = root else { continue };
-        if cfg.blocks[x].preds.iter().any(|&p| !root[p]) {
-            return Err(unstructured);
-        }
         for a in &mine {
             for b in &mine {
                 let inter = (0..n).any(|i| a.region[i] && b.region[i]);
                 let a_in_b = (0..n).all(|i| !a.region[i] || b.region[i]);
                 let b_in_a = (0..n).all(|i| !b.region[i] || a.region[i]);
                 if inter && !a_in_b && !b_in_a {
-                    return Err(unstructured);
+                    return Err(CfgError {
+                        block: x,
+                        message: "divergent regions that overlap without nesting meet at this block (unstructured control flow)".into(),
+                    });
                 }
-            }
-            if !(0..n).all(|i| !a.region[i] || root[i]) {
-                return Err(unstructured);
             }
         }
     }
