@@ -268,8 +268,14 @@ pub fn compile_body_as_written(
         } else {
             insts
         };
-        for inst in plain {
-            if let Err(why) = sel.select(inst) {
+        for (k, inst) in plain.iter().enumerate() {
+            let done = if inst.op == Opcode::Call {
+                let label = format!("{pre}G{}", blk.start + k);
+                crate::flow::around_guard(&mut sel, f, inst, &label, true)
+            } else {
+                sel.select(inst)
+            };
+            if let Err(why) = done {
                 errors.push(unsupported(file, inst, &why));
             }
         }
@@ -322,7 +328,13 @@ pub fn compile_body_as_written(
                 }
             }
             Some(inst) => {
-                if let Err(why) = sel.select(inst) {
+                let done = if inst.op == Opcode::Ret && matches!(role, Role::Func(_)) {
+                    let label = format!("{pre}G{}", blk.end - 1);
+                    crate::flow::around_guard(&mut sel, f, inst, &label, false)
+                } else {
+                    sel.select(inst)
+                };
+                if let Err(why) = done {
                     errors.push(unsupported(file, inst, &why));
                 }
             }

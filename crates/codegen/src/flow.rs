@@ -15,7 +15,9 @@
 //! so lanes land after every `.S` they have no `SSY` for, and back edges skip the preheader.
 
 use crate::cfg::{self, BreakLoop, Cfg, CfgError, Ssy};
-use crate::select::Line;
+use crate::regs::Loc;
+use crate::select::{Line, Selector};
+use ir::{Function, Inst};
 
 pub struct Flow {
     plan: Vec<Ssy>,
@@ -253,4 +255,41 @@ fn plan_with_loops(
             },
         }
     }
+}
+
+/// A guarded instruction whose sequence cannot carry the guard (a `call`: `CAL` is never
+/// guarded; a `ret` in a `.func`: its epilogue restores registers, perhaps the guard's
+/// predicate itself): lanes whose guard fails branch around the sequence, `label` after it.
+/// With `reconverge` (a call: the lanes go on together after it) the branch sits inside
+/// an `SSY` whose `.S` is at `label`; a `ret` needs none (returning lanes leave the stack
+/// for the caller's `CAL` entry, so the others go on alone).
+pub fn around_guard(
+    sel: &mut Selector,
+    f: &Function,
+    inst: &Inst,
+    label: &str,
+    reconverge: bool,
+) -> Result<(), String> {
+    let Some(gd) = inst.guard else {
+        return sel.select(inst);
+    };
+    let p = match sel.regs.loc(f, gd.reg) {
+        Ok(Loc::Pred(p)) => p,
+        _ => return Err("guard is not a predicate".into()),
+    };
+    let skip = if gd.negated { "" } else { "!" };
+    if reconverge {
+        sel.out.push(Line::Inst(format!("SSY {label}J;")));
+    }
+    sel.out
+        .push(Line::Inst(format!("@{skip}P{p} BRA {label};")));
+    let mut plain = inst.clone();
+    plain.guard = None;
+    sel.select(&plain)?;
+    sel.out.push(Line::Label(label.to_string()));
+    if reconverge {
+        sel.out.push(Line::Inst("NOP.S CC.T;".into()));
+        sel.out.push(Line::Label(format!("{label}J")));
+    }
+    Ok(())
 }
