@@ -430,6 +430,8 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
     let pdom = dominators(n + 1, &[exit], &succs_with_exit);
     let loops = loop_bodies(cfg)?;
     let mut plan: Vec<Ssy> = Vec::new();
+    // Per planned region, its blocks entered from outside it (other than by its SSY).
+    let mut sides: Vec<Vec<usize>> = Vec::new();
     for &b in divergent {
         // The immediate post-dominator: the strict post-dominator with the most post-dominators.
         let ipdom = (0..=n)
@@ -463,15 +465,11 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
         }
         // Single entry: lanes may reach a block of the region only through the SSY, else
         // they would arrive at its `.S` without an entry of theirs on the stack. (A hoisted
-        // SSY's header is re-entered by its back edges, which land after the SSY.)
-        if let Some(y) = (0..n)
-            .find(|&y| region[y] && y != at && cfg.blocks[y].preds.iter().any(|&p| !region[p]))
-        {
-            return Err(CfgError {
-                block: y,
-                message: "block is entered from outside the divergent region it belongs to (unstructured control flow)".into(),
-            });
-        }
+        // SSY's header is re-entered by its back edges, which land after the SSY.) Such
+        // entries are checked once the plan is complete (`side_entries_are_covered`).
+        let side: Vec<usize> = (0..n)
+            .filter(|&y| region[y] && y != at && cfg.blocks[y].preds.iter().any(|&p| !region[p]))
+            .collect();
         // An SSY at the end of a block its own region leads back to would be pushed again
         // by lanes that have not reconverged yet.
         if !preheader && cfg.blocks[at].preds.iter().any(|&p| region[p]) {
@@ -493,7 +491,9 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
             join: x,
             region,
         });
+        sides.push(side);
     }
+    side_entries_are_covered(cfg, &plan, &sides, &loops)?;
     // Regions that reconverge at one block must nest or be disjoint: lanes of an inner
     // region arrive at its `.S` first, then at the enclosing region's.
     for x in 0..n {
@@ -513,4 +513,44 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
         }
     }
     Ok(plan)
+}
+
+/// A block `y` of region `r` entered from a block `q` outside it is mapped only when `q`'s
+/// lanes are sure to be brought back by an enclosing region `m` that reconverges at the
+/// same join: `m` holds `r` and `q`, is itself entered only through its `SSY`, and contains
+/// no loop header (so no `PBK`, `PCNT` or hoisted `SSY` sits above `m`'s entry on the stack).
+/// Those lanes then arrive at `r`'s `.S` with no entry of theirs above `m`'s: they wait, and
+/// `m`'s entry resumes them after its own `.S`, with the lanes they belong with (the
+/// regions meeting at one join nest, so `m`'s `.S` follows `r`'s). Anything else is an
+/// error naming the block.
+fn side_entries_are_covered(
+    cfg: &Cfg,
+    plan: &[Ssy],
+    sides: &[Vec<usize>],
+    loops: &[Option<Vec<bool>>],
+) -> Result<(), CfgError> {
+    let n = cfg.blocks.len();
+    let holds = |m: &Ssy, r: &Ssy| (0..n).all(|i| !r.region[i] || m.region[i]);
+    for (i, r) in plan.iter().enumerate() {
+        for &y in &sides[i] {
+            for &q in cfg.blocks[y].preds.iter().filter(|&&q| !r.region[q]) {
+                let covered = plan.iter().enumerate().any(|(j, m)| {
+                    j != i
+                        && m.join == r.join
+                        && !m.preheader
+                        && sides[j].is_empty()
+                        && m.region[q]
+                        && holds(m, r)
+                        && (0..n).all(|b| !m.region[b] || loops[b].is_none())
+                });
+                if !covered {
+                    return Err(CfgError {
+                        block: y,
+                        message: "block is entered from outside the divergent region it belongs to (unstructured control flow)".into(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
 }

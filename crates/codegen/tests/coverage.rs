@@ -36,7 +36,9 @@ fn an_opcode_without_a_rule_is_an_error_naming_it() {
 #[test]
 fn unstructured_reconvergence_is_an_error_naming_the_block() {
     // Block C is inside the region of the branch at B1 (B1 -> B2 -> C) but is also entered
-    // directly from B0: lanes arriving that way have no SSY entry of that region.
+    // directly from B0: lanes arriving that way have no SSY entry of that region, and B0's
+    // branch is uniform, so no enclosing region's SSY brings them back either (with a
+    // divergent branch at B0 it would: tests/unstructured_joins.rs).
     let text = r#".version 7.0
 .target sm_20
 .address_size 64
@@ -50,7 +52,7 @@ fn unstructured_reconvergence_is_an_error_naming_the_block() {
 	setp.eq.u32 %p1, %r1, 0;
 	setp.eq.u32 %p2, %r1, 1;
 	mov.u32 %r2, 1;
-	@%p1 bra C;
+	@%p1 bra.uni C;
 	@%p2 bra D;
 	add.u32 %r2, %r2, 5;
 C:

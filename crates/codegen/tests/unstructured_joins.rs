@@ -244,3 +244,52 @@ fn a_join_reached_from_outside_and_a_divergent_continue_agree() {
     // The if/else, the loop's exit (SSY at the top of the header) and the continue.
     assert_eq!(count(&l, "SSY"), 3, "{l:#?}");
 }
+
+/// Block C is in the region of the branch at B1 and also entered from B0's divergent branch:
+/// the lanes from B0 arrive at the B1 region's `.S` without its SSY, wait, and B0's SSY
+/// (same join) brings them back after its own `.S`.
+const SIDE_ENTRY: &str = "
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry side(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<5>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r3, %r1, 3;
+  setp.eq.u32 %p1, %r3, 0;
+  setp.eq.u32 %p2, %r3, 1;
+  mov.u32 %r2, 1;
+  @%p1 bra C;
+  @%p2 bra D;
+  add.u32 %r2, %r2, 5;
+C:
+  mul.lo.u32 %r2, %r2, 6;
+D:
+  add.u32 %r2, %r2, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+";
+
+#[test]
+fn a_side_entry_into_a_region_covered_by_the_enclosing_region_agrees() {
+    let s = spec("side", 1, 64, vec![zeros32(64)]);
+    let out = words(&run_both("side.ptx", SIDE_ENTRY, &s)[0]);
+    for t in 0..64u32 {
+        let r = match t & 3 {
+            0 => 6,
+            1 => 1,
+            _ => 36,
+        };
+        assert_eq!(out[t as usize], r + t, "thread {t}");
+    }
+    let l = listing("side.ptx", SIDE_ENTRY, "side");
+    assert_eq!(count(&l, "SSY"), 2, "{l:#?}");
+    assert_eq!(count(&l, "NOP.S"), 2, "{l:#?}");
+}
