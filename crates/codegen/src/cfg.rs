@@ -398,13 +398,18 @@ pub struct CfgError {
 /// loop that `x` is outside of (lanes leave such a loop in different iterations) — at the top
 /// of the outermost such loop's header, passed only on entry: a preheader of its own even
 /// when the block before the loop branches elsewhere too or belongs to another loop. `x` then
-/// starts with `NOP.S`, and the `SSY` targets the instruction after it.
+/// starts with `NOP.S`, and the `SSY` targets the instruction after it. `loops` are the
+/// graph's (`loop_bodies`).
 ///
 /// Edges into `x` from outside the regions that meet there land after its `.S` stubs (lanes
 /// that never executed those `SSY`s must not arrive at their `.S`), so a join may also be
 /// reached from elsewhere: a uniform branch out of a divergent region, or a loop header that
 /// is the join of the code before it.
-pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, CfgError> {
+pub fn plan_reconvergence(
+    cfg: &Cfg,
+    divergent: &[usize],
+    loops: &[Option<Vec<bool>>],
+) -> Result<Vec<Ssy>, CfgError> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
         return Err(CfgError {
@@ -428,7 +433,6 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
         }
     };
     let pdom = dominators(n + 1, &[exit], &succs_with_exit);
-    let loops = loop_bodies(cfg)?;
     let mut plan: Vec<Ssy> = Vec::new();
     // Per planned region, its blocks entered from outside it (other than by its SSY).
     let mut sides: Vec<Vec<usize>> = Vec::new();
@@ -493,7 +497,7 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
         });
         sides.push(side);
     }
-    side_entries_are_covered(cfg, &plan, &sides, &loops)?;
+    side_entries_are_covered(cfg, &plan, &sides, loops)?;
     // Regions that reconverge at one block must nest or be disjoint: lanes of an inner
     // region arrive at its `.S` first, then at the enclosing region's.
     for x in 0..n {
@@ -531,19 +535,27 @@ fn side_entries_are_covered(
 ) -> Result<(), CfgError> {
     let n = cfg.blocks.len();
     let holds = |m: &Ssy, r: &Ssy| (0..n).all(|i| !r.region[i] || m.region[i]);
+    // Regions that can bring side-entering lanes back (work linear in the blocks each).
+    let able: Vec<bool> = plan
+        .iter()
+        .zip(sides)
+        .map(|(m, side)| {
+            !m.preheader && side.is_empty() && (0..n).all(|b| !m.region[b] || loops[b].is_none())
+        })
+        .collect();
     for (i, r) in plan.iter().enumerate() {
+        if sides[i].is_empty() {
+            continue;
+        }
+        let covers: Vec<&Ssy> = plan
+            .iter()
+            .enumerate()
+            .filter(|&(j, m)| j != i && able[j] && m.join == r.join && holds(m, r))
+            .map(|(_, m)| m)
+            .collect();
         for &y in &sides[i] {
             for &q in cfg.blocks[y].preds.iter().filter(|&&q| !r.region[q]) {
-                let covered = plan.iter().enumerate().any(|(j, m)| {
-                    j != i
-                        && m.join == r.join
-                        && !m.preheader
-                        && sides[j].is_empty()
-                        && m.region[q]
-                        && holds(m, r)
-                        && (0..n).all(|b| !m.region[b] || loops[b].is_none())
-                });
-                if !covered {
+                if !covers.iter().any(|m| m.region[q]) {
                     return Err(CfgError {
                         block: y,
                         message: "block is entered from outside the divergent region it belongs to (unstructured control flow)".into(),

@@ -35,7 +35,7 @@ impl Flow {
     /// planned on the graph without those loops' exits and continues.
     pub fn plan(graph: &Cfg, divergent: &[usize], pre: &str) -> Result<Flow, CfgError> {
         let loops = cfg::loop_bodies(graph)?;
-        let (plan, breaks) = match cfg::plan_reconvergence(graph, divergent) {
+        let (plan, breaks) = match cfg::plan_reconvergence(graph, divergent, &loops) {
             Ok(plan) => (plan, Vec::new()),
             Err(first) => plan_with_loops(graph, divergent, &loops, first)?,
         };
@@ -201,6 +201,9 @@ impl Flow {
     }
 }
 
+/// Most loops of one function made `PCNT` loops (each costs a re-plan of the body).
+const MAX_PCNT_LOOPS: usize = 32;
+
 /// The fallback of [`Flow::plan`] once `SSY`s alone failed with `first`.
 fn plan_with_loops(
     graph: &Cfg,
@@ -219,8 +222,17 @@ fn plan_with_loops(
     };
     let mut continues: Vec<usize> = Vec::new();
     let mut last = first;
-    // Each round makes one more loop a `PCNT` loop or ends: at most one round per loop.
+    // Each round makes one more loop a `PCNT` loop or ends; each re-plans the whole body,
+    // so the rounds are bounded.
     loop {
+        if continues.len() > MAX_PCNT_LOOPS {
+            return Err(CfgError {
+                block: last.block,
+                message: format!(
+                    "more than {MAX_PCNT_LOOPS} loops would need PCNT/CONT; this translator maps at most that many per function"
+                ),
+            });
+        }
         let (breaks, planned) = match cfg::plan_breaks(graph, &continues) {
             Ok(p) if !p.0.is_empty() => p,
             Ok(_) => match around(last.block, &continues) {
@@ -244,7 +256,8 @@ fn plan_with_loops(
                     .all(|&t| !breaks.iter().any(|l| l.is_break(b, t) || l.is_cont(b, t)))
             })
             .collect();
-        match cfg::plan_reconvergence(&planned, &divergent) {
+        let planned_loops = cfg::loop_bodies(&planned)?;
+        match cfg::plan_reconvergence(&planned, &divergent, &planned_loops) {
             Ok(plan) => return Ok((plan, breaks)),
             Err(e) => match around(e.block, &continues) {
                 Some(h) => {
