@@ -355,6 +355,7 @@ pub fn compile_body_as_written(
             sel.out.extend(end.into_iter().map(Line::Inst));
         }
     }
+    sel.out.extend(flow.edge_stubs());
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -243,6 +243,12 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
             if h > u {
                 continue;
             }
+            // A jump to an earlier block that the target does not dominate: a loop entered
+            // in its middle if the target leads back to the jump, else no loop at all (code
+            // laid out after a `ret` that branches back to a join).
+            if !dom[u].has(h) && !reaches(cfg, h, u) {
+                continue;
+            }
             if !dom[u].has(h) {
                 return Err(CfgError {
                     block: h,
@@ -263,6 +269,21 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
         }
     }
     Ok(loops)
+}
+
+/// Whether block `to` can be reached from block `from`.
+fn reaches(cfg: &Cfg, from: usize, to: usize) -> bool {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut work = vec![from];
+    while let Some(x) = work.pop() {
+        if x == to {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[x], true) {
+            work.extend(cfg.blocks[x].succs.iter().copied());
+        }
+    }
+    false
 }
 
 fn size(set: &[bool]) -> usize {
@@ -409,7 +430,7 @@ pub fn plan_reconvergence(
     cfg: &Cfg,
     divergent: &[usize],
     loops: &[Option<Vec<bool>>],
-) -> Result<Vec<Ssy>, CfgError> {
+) -> Result<Plan, CfgError> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
         return Err(CfgError {
@@ -497,7 +518,7 @@ pub fn plan_reconvergence(
         });
         sides.push(side);
     }
-    side_entries_are_covered(cfg, &plan, &sides, loops)?;
+    let side_edges = side_entries(cfg, &plan, &sides, loops)?;
     // Regions that reconverge at one block must nest or be disjoint: lanes of an inner
     // region arrive at its `.S` first, then at the enclosing region's.
     for x in 0..n {
@@ -516,23 +537,46 @@ pub fn plan_reconvergence(
             }
         }
     }
-    Ok(plan)
+    Ok(Plan {
+        ssys: plan,
+        side_edges,
+    })
 }
 
-/// A block `y` of region `r` entered from a block `q` outside it is mapped only when `q`'s
-/// lanes are sure to be brought back by an enclosing region `m` that reconverges at the
-/// same join: `m` holds `r` and `q`, is itself entered only through its `SSY`, and contains
-/// no loop header (so no `PBK`, `PCNT` or hoisted `SSY` sits above `m`'s entry on the stack).
-/// Those lanes then arrive at `r`'s `.S` with no entry of theirs above `m`'s: they wait, and
-/// `m`'s entry resumes them after its own `.S`, with the lanes they belong with (the
-/// regions meeting at one join nest, so `m`'s `.S` follows `r`'s). Anything else is an
-/// error naming the block.
-fn side_entries_are_covered(
+/// A planned body: its `SSY`s and the side entries that push `SSY`s of their own.
+pub struct Plan {
+    pub ssys: Vec<Ssy>,
+    pub side_edges: Vec<SideEdge>,
+}
+
+/// An edge `from → to` into divergent regions it is not part of, taken with the `SSY`s of
+/// those regions (`ssys`, indices into the plan, the outermost first) pushed on the way:
+/// its lanes then reconverge at each region's `.S` under an entry of their own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideEdge {
+    pub from: usize,
+    pub to: usize,
+    pub ssys: Vec<usize>,
+}
+
+/// A block `y` of region `r` entered from a block `q` outside it. Outside loops (inside
+/// one, lanes of one iteration could be resumed or popped by the entries of another: those
+/// side entries are left to `PCNT` loops, `flow.rs`), when an enclosing region `m` that
+/// reconverges at the same join brings `q`'s lanes back — `m` holds `r` and `q`, is
+/// itself entered only through its `SSY`, and contains no loop header (so no `PBK`, `PCNT`
+/// or hoisted `SSY` sits above `m`'s entry on the stack) — nothing is needed: those lanes
+/// arrive at `r`'s `.S` with no entry of theirs above `m`'s, wait, and `m`'s entry resumes
+/// them after its own `.S` (the regions meeting at one join nest, so it follows `r`'s).
+/// Otherwise, outside loops, the edge `q → y` pushes the `SSY`s of every region holding `y`
+/// but not `q` (they must nest), so `q`'s lanes reconverge at each `.S` under entries of
+/// their own; an edge inside a loop, one that already lands on a `.S` at `y`, or one into a
+/// hoisted region is an error naming the block.
+fn side_entries(
     cfg: &Cfg,
     plan: &[Ssy],
     sides: &[Vec<usize>],
     loops: &[Option<Vec<bool>>],
-) -> Result<(), CfgError> {
+) -> Result<Vec<SideEdge>, CfgError> {
     let n = cfg.blocks.len();
     let holds = |m: &Ssy, r: &Ssy| (0..n).all(|i| !r.region[i] || m.region[i]);
     // Regions that can bring side-entering lanes back (work linear in the blocks each).
@@ -543,6 +587,7 @@ fn side_entries_are_covered(
             !m.preheader && side.is_empty() && (0..n).all(|b| !m.region[b] || loops[b].is_none())
         })
         .collect();
+    let mut edges: Vec<SideEdge> = Vec::new();
     for (i, r) in plan.iter().enumerate() {
         if sides[i].is_empty() {
             continue;
@@ -555,14 +600,38 @@ fn side_entries_are_covered(
             .collect();
         for &y in &sides[i] {
             for &q in cfg.blocks[y].preds.iter().filter(|&&q| !r.region[q]) {
-                if !covers.iter().any(|m| m.region[q]) {
-                    return Err(CfgError {
-                        block: y,
-                        message: "block is entered from outside the divergent region it belongs to (unstructured control flow)".into(),
-                    });
+                // Inside a loop, lanes of one iteration could be resumed or popped by the
+                // entries of another: such side entries are left to `PCNT` loops (`flow.rs`).
+                let in_loop = loops.iter().flatten().any(|l| l[y] || l[q]);
+                if !in_loop && covers.iter().any(|m| m.region[q])
+                    || edges.iter().any(|e| (e.from, e.to) == (q, y))
+                {
+                    continue;
                 }
+                let refuse = || {
+                    CfgError {
+                    block: y,
+                    message: "block is entered from outside the divergent region it belongs to (unstructured control flow)".into(),
+                }
+                };
+                if plan.iter().any(|s| s.join == y && s.region[q]) {
+                    return Err(refuse());
+                }
+                let mut chain: Vec<usize> = (0..plan.len())
+                    .filter(|&j| plan[j].region[y] && !plan[j].region[q])
+                    .collect();
+                chain.sort_by_key(|&j| std::cmp::Reverse(plan[j].size()));
+                let nested = chain.windows(2).all(|w| holds(&plan[w[0]], &plan[w[1]]));
+                if in_loop || !nested || chain.iter().any(|&j| plan[j].preheader) {
+                    return Err(refuse());
+                }
+                edges.push(SideEdge {
+                    from: q,
+                    to: y,
+                    ssys: chain,
+                });
             }
         }
     }
-    Ok(())
+    Ok(edges)
 }

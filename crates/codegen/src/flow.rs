@@ -14,13 +14,14 @@
 //!
 //! so lanes land after every `.S` they have no `SSY` for, and back edges skip the preheader.
 
-use crate::cfg::{self, BreakLoop, Cfg, CfgError, Ssy};
+use crate::cfg::{self, BreakLoop, Cfg, CfgError, SideEdge, Ssy};
 use crate::regs::Loc;
 use crate::select::{Line, Selector};
 use ir::{Function, Inst};
 
 pub struct Flow {
     plan: Vec<Ssy>,
+    side_edges: Vec<SideEdge>,
     breaks: Vec<BreakLoop>,
     loops: Vec<Option<Vec<bool>>>,
     /// The body's label prefix (`F<id>_` in a `.func`).
@@ -40,7 +41,8 @@ impl Flow {
             Err(first) => plan_with_loops(graph, divergent, &loops, first)?,
         };
         Ok(Flow {
-            plan,
+            plan: plan.ssys,
+            side_edges: plan.side_edges,
             breaks,
             loops,
             pre: pre.to_string(),
@@ -69,6 +71,19 @@ impl Flow {
     /// reconverges at t; else, for a back edge, after t's preheader code (`L`); else after
     /// t's outer stubs (`I`): lanes outside every region meeting at t never pushed its SSYs.
     fn edge_label(&self, p: usize, t: usize) -> String {
+        let pre = &self.pre;
+        if let Some(k) = self
+            .side_edges
+            .iter()
+            .position(|e| (e.from, e.to) == (p, t))
+        {
+            return format!("{pre}E{k}");
+        }
+        self.landing(p, t)
+    }
+
+    /// Where an edge p → t lands on t's own lines (see `edge_label`).
+    fn landing(&self, p: usize, t: usize) -> String {
         let pre = &self.pre;
         let inner = self.in_loop_of(t, p);
         match self
@@ -189,6 +204,21 @@ impl Flow {
         }
     }
 
+    /// The side entries' own lines, after the body: each pushes the `SSY`s of the regions
+    /// it enters and goes on to its block.
+    pub fn edge_stubs(&self) -> Vec<Line> {
+        let pre = &self.pre;
+        let mut out = Vec::new();
+        for (k, e) in self.side_edges.iter().enumerate() {
+            out.push(Line::Label(format!("{pre}E{k}")));
+            for i in &e.ssys {
+                out.push(Line::Inst(format!("SSY {pre}T{i};")));
+            }
+            out.push(Line::Inst(format!("BRA {};", self.landing(e.from, e.to))));
+        }
+        out
+    }
+
     /// What block `b` falling through into `b + 1` needs: nothing when `b + 1`'s lines start
     /// where the edge lands, else a `BRA` (or `BRK`) there.
     pub fn fall(&self, b: usize) -> Option<String> {
@@ -210,7 +240,7 @@ fn plan_with_loops(
     divergent: &[usize],
     loops: &[Option<Vec<bool>>],
     first: CfgError,
-) -> Result<(Vec<Ssy>, Vec<BreakLoop>), CfgError> {
+) -> Result<(cfg::Plan, Vec<BreakLoop>), CfgError> {
     // The innermost loop around block `b` that is not a `PCNT` loop yet.
     let around = |b: usize, taken: &[usize]| {
         (0..loops.len())

@@ -293,3 +293,65 @@ fn a_side_entry_into_a_region_covered_by_the_enclosing_region_agrees() {
     assert_eq!(count(&l, "SSY"), 2, "{l:#?}");
     assert_eq!(count(&l, "NOP.S"), 2, "{l:#?}");
 }
+
+/// The same side entry from a uniform branch: no enclosing region brings those lanes back,
+/// so the edge itself pushes the SSY of the region it enters (a stub after the body).
+const UNIFORM_SIDE_ENTRY: &str = "
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry side(.param .u64 out, .param .u32 u)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r5, [u];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r5, 0;
+  and.b32 %r3, %r1, 3;
+  setp.eq.u32 %p2, %r3, 1;
+  setp.eq.u32 %p3, %r3, 2;
+  mov.u32 %r2, 1;
+  @%p1 bra.uni C;
+  @%p2 bra D;
+  add.u32 %r2, %r2, 5;
+C:
+  mul.lo.u32 %r2, %r2, 6;
+  @%p3 bra D;
+  add.u32 %r2, %r2, 100;
+D:
+  add.u32 %r2, %r2, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+";
+
+#[test]
+fn a_side_entry_from_a_uniform_branch_pushes_the_regions_ssy_on_its_edge() {
+    for u in [0u32, 1] {
+        let s = spec("side", 1, 64, vec![zeros32(64), value_u32(u)]);
+        let out = words(&run_both("uside.ptx", UNIFORM_SIDE_ENTRY, &s)[0]);
+        for t in 0..64u32 {
+            let mut r = 1u32;
+            let skip_to_c = u != 0;
+            if skip_to_c || t & 3 != 1 {
+                if !skip_to_c {
+                    r += 5;
+                }
+                r *= 6;
+                if t & 3 != 2 {
+                    r += 100;
+                }
+            }
+            assert_eq!(out[t as usize], r + t, "thread {t}, u {u}");
+        }
+    }
+    // The branch at the second block's and the edge's own (C's short branch is predicated);
+    // one `.S` serves both.
+    let l = listing("uside.ptx", UNIFORM_SIDE_ENTRY, "side");
+    assert_eq!(count(&l, "SSY"), 2, "{l:#?}");
+    assert_eq!(count(&l, "NOP.S"), 1, "{l:#?}");
+}
