@@ -355,3 +355,59 @@ fn a_side_entry_from_a_uniform_branch_pushes_the_regions_ssy_on_its_edge() {
     assert_eq!(count(&l, "SSY"), 2, "{l:#?}");
     assert_eq!(count(&l, "NOP.S"), 1, "{l:#?}");
 }
+
+/// A uniform side entry into two nested regions: the edge pushes both regions' SSYs, the
+/// outer first, and its lanes reconverge at each `.S` under their own entries.
+const NESTED_SIDE_ENTRY: &str = "
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry side(.param .u64 out, .param .u32 u)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r5, [u];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p3, %r5, 0;
+  and.b32 %r3, %r1, 3;
+  setp.eq.u32 %p1, %r3, 1;
+  setp.eq.u32 %p2, %r3, 2;
+  mov.u32 %r2, 1;
+  @%p3 bra.uni Z;
+  @%p1 bra D;
+  @%p2 bra C;
+  add.u32 %r2, %r2, 5;
+Z:
+  mul.lo.u32 %r2, %r2, 3;
+C:
+  add.u32 %r2, %r2, 7;
+D:
+  add.u32 %r2, %r2, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+";
+
+#[test]
+fn a_side_entry_into_two_nested_regions_pushes_both_ssys() {
+    for u in [0u32, 7] {
+        let s = spec("side", 1, 64, vec![zeros32(64), value_u32(u)]);
+        let out = words(&run_both("nside.ptx", NESTED_SIDE_ENTRY, &s)[0]);
+        for t in 0..64u32 {
+            let r = match (u != 0, t & 3) {
+                (true, _) => 3 + 7,
+                (false, 1) => 1,
+                (false, 2) => 1 + 7,
+                _ => (1 + 5) * 3 + 7,
+            };
+            assert_eq!(out[t as usize], r + t, "thread {t}, u {u}");
+        }
+    }
+    // Two branches' SSYs and the edge's two.
+    let l = listing("nside.ptx", NESTED_SIDE_ENTRY, "side");
+    assert_eq!(count(&l, "SSY"), 4, "{l:#?}");
+}
