@@ -617,8 +617,10 @@ fn side_entries(
                 if plan.iter().any(|s| s.join == y && s.region[q]) {
                     return Err(refuse());
                 }
+                // Not a region whose SSY is at `y` itself: `q`'s lanes push that one there.
                 let mut chain: Vec<usize> = (0..plan.len())
                     .filter(|&j| plan[j].region[y] && !plan[j].region[q])
+                    .filter(|&j| plan[j].preheader || plan[j].at != y)
                     .collect();
                 chain.sort_by_key(|&j| std::cmp::Reverse(plan[j].size()));
                 let nested = chain.windows(2).all(|w| holds(&plan[w[0]], &plan[w[1]]));

@@ -411,3 +411,77 @@ fn a_side_entry_into_two_nested_regions_pushes_both_ssys() {
     let l = listing("nside.ptx", NESTED_SIDE_ENTRY, "side");
     assert_eq!(count(&l, "SSY"), 4, "{l:#?}");
 }
+
+/// A uniform side entry into a block that is itself a divergent branch: the edge pushes
+/// the enclosing region's SSY only; the block pushes its own.
+const SIDE_INTO_BRANCH: &str = "
+.version 7.0
+.target sm_20
+.address_size 64
+.visible .entry side(.param .u64 out, .param .u32 u)
+{
+  .reg .pred %p<5>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r5, [u];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p3, %r5, 0;
+  and.b32 %r3, %r1, 3;
+  setp.eq.u32 %p1, %r3, 1;
+  setp.eq.u32 %p2, %r3, 2;
+  mov.u32 %r2, 1;
+  @%p3 bra.uni Z;
+  @%p1 bra D;
+  add.u32 %r2, %r2, 5;
+Z:
+  mul.lo.u32 %r2, %r2, 3;
+  @%p2 bra C;
+  add.u32 %r2, %r2, 11;
+  mul.lo.u32 %r2, %r2, %r2;
+  xor.b32 %r2, %r2, %r1;
+  add.u32 %r2, %r2, 13;
+  mul.lo.u32 %r2, %r2, 5;
+  xor.b32 %r2, %r2, 99;
+  add.u32 %r2, %r2, 1;
+C:
+  add.u32 %r2, %r2, 7;
+D:
+  add.u32 %r2, %r2, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+";
+
+#[test]
+fn a_side_entry_into_a_branching_block_pushes_only_the_enclosing_ssy() {
+    for u in [0u32, 1] {
+        let s = spec("side", 1, 64, vec![zeros32(64), value_u32(u)]);
+        let out = words(&run_both("bside.ptx", SIDE_INTO_BRANCH, &s)[0]);
+        for t in 0..64u32 {
+            let k = t & 3;
+            let mut r = 1u32;
+            if u != 0 || k != 1 {
+                if u == 0 {
+                    r += 5;
+                }
+                r = r.wrapping_mul(3);
+                if k != 2 {
+                    r = r.wrapping_add(11);
+                    r = r.wrapping_mul(r);
+                    r ^= t;
+                    r = r.wrapping_add(13).wrapping_mul(5);
+                    r ^= 99;
+                    r = r.wrapping_add(1);
+                }
+                r = r.wrapping_add(7);
+            }
+            assert_eq!(out[t as usize], r.wrapping_add(t), "thread {t}, u {u}");
+        }
+    }
+    // The two branches' SSYs and one on the edge.
+    let l = listing("bside.ptx", SIDE_INTO_BRANCH, "side");
+    assert_eq!(count(&l, "SSY"), 3, "{l:#?}");
+}
