@@ -93,30 +93,7 @@ pub fn compile_body_as_written(
             ),
         )
     };
-    // `SSY`s alone first; where they cannot express the control flow, loops with several
-    // exits become `PBK`/`BRK` and the rest is planned on the graph without their exits.
-    let (plan, breaks) = match cfg::plan_reconvergence(&graph, &divergent) {
-        Ok(plan) => (plan, Vec::new()),
-        Err(first) => match cfg::plan_breaks(&graph) {
-            Ok((breaks, planned)) if !breaks.is_empty() => {
-                // A branch with a breaking side is a `BRK`: it needs no `SSY`.
-                let divergent: Vec<usize> = divergent
-                    .iter()
-                    .copied()
-                    .filter(|&b| {
-                        graph.blocks[b]
-                            .succs
-                            .iter()
-                            .all(|&t| !breaks.iter().any(|l| l.is_break(b, t)))
-                    })
-                    .collect();
-                let plan = cfg::plan_reconvergence(&planned, &divergent).map_err(stack_error)?;
-                (plan, breaks)
-            }
-            _ => return Err(stack_error(first)),
-        },
-    };
-    let is_break = |u: usize, t: usize| breaks.iter().any(|l| l.is_break(u, t));
+    let flow = crate::flow::Flow::plan(&graph, &divergent, &pre).map_err(stack_error)?;
 
     // Entry parameters and shared addresses only `add`s read go in those `add`s as operands.
     let folded = match role {
@@ -280,45 +257,9 @@ pub fn compile_body_as_written(
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();
-    // Per join block, its regions from the innermost (smallest) out.
-    let stubs_of = |x: usize| -> Vec<usize> {
-        let mut v: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].join == x).collect();
-        v.sort_by_key(|&i| plan[i].size());
-        v
-    };
-    // Where an edge p → t must land: the `.S` of the innermost region around p that
-    // reconverges at t, or t itself.
-    let edge_label = |p: usize, t: usize| -> String {
-        match stubs_of(t).into_iter().find(|&i| plan[i].region[p]) {
-            Some(i) => format!("{pre}S{i}"),
-            None => format!("{pre}B{t}"),
-        }
-    };
     for (b, blk) in graph.blocks.iter().enumerate() {
-        sel.out.push(Line::Label(format!("{pre}B{b}")));
+        sel.out.extend(flow.head(b));
         sel.carry = None;
-        // One `NOP.S` per region meeting here, innermost first; after an inner region's lanes
-        // reconverge they go on to the enclosing region's `.S`.
-        let stubs = stubs_of(b);
-        for (k, &i) in stubs.iter().enumerate() {
-            sel.out.push(Line::Label(format!("{pre}S{i}")));
-            sel.out.push(Line::Inst("NOP.S CC.T;".into()));
-            sel.out.push(Line::Label(format!("{pre}T{i}")));
-            let parent = stubs
-                .iter()
-                .copied()
-                .filter(|&j| j != i && plan[j].size() > plan[i].size())
-                .find(|&j| (0..n).all(|q| !plan[i].region[q] || plan[j].region[q]));
-            let next = stubs.get(k + 1).copied();
-            if let Some(pj) = parent {
-                if Some(pj) != next {
-                    sel.out.push(Line::Inst(format!("BRA {pre}S{pj};")));
-                }
-            }
-        }
-        let mut ssys: Vec<usize> = (0..plan.len()).filter(|&i| plan[i].at == b).collect();
-        // The outer region's SSY first: it must be below the inner one on the stack.
-        ssys.sort_by_key(|&i| std::cmp::Reverse(plan[i].size()));
         let insts = body.get(blk.start..blk.end).unwrap_or(&[]);
         let term = insts
             .last()
@@ -328,19 +269,18 @@ pub fn compile_body_as_written(
         } else {
             insts
         };
-        for inst in plain {
-            if let Err(why) = sel.select(inst) {
+        for (k, inst) in plain.iter().enumerate() {
+            let done = if inst.op == Opcode::Call {
+                let label = format!("{pre}G{}", blk.start + k);
+                crate::flow::around_guard(&mut sel, f, inst, &label, true)
+            } else {
+                sel.select(inst)
+            };
+            if let Err(why) = done {
                 errors.push(unsupported(file, inst, &why));
             }
         }
-        for &i in &ssys {
-            sel.out.push(Line::Inst(format!("SSY {pre}T{i};")));
-        }
-        // Inside any SSY of this block: the loop and its exit are within those regions.
-        for l in breaks.iter().filter(|l| l.preheader == b) {
-            let target = edge_label(l.header, l.exit);
-            sel.out.push(Line::Inst(format!("PBK {target};")));
-        }
+        sel.out.extend(flow.tail(b));
         match term {
             Some(inst) if inst.op == Opcode::Bra => {
                 let Some(t) = cfg::branch_target(inst) else {
@@ -371,12 +311,8 @@ pub fn compile_body_as_written(
                 } else {
                     ""
                 };
-                let text = if is_break(b, tb) {
-                    format!("{g}BRK;")
-                } else {
-                    format!("{g}BRA{u} {};", edge_label(b, tb))
-                };
-                sel.out.push(Line::Inst(text));
+                sel.out
+                    .push(Line::Inst(flow.jump(&g, &format!("BRA{u}"), b, tb)));
             }
             Some(inst) if inst.op == Opcode::Brx => {
                 // One landing pad entry (a `BRA` or `BRK` to the target's edge label) per
@@ -385,11 +321,7 @@ pub fn compile_body_as_written(
                     .into_iter()
                     .map(|t| {
                         let tb = graph.block_of_inst.get(t).copied().unwrap_or(usize::MAX);
-                        if is_break(b, tb) {
-                            "BRK;".to_string()
-                        } else {
-                            format!("BRA {};", edge_label(b, tb))
-                        }
+                        flow.jump("", "BRA", b, tb)
                     })
                     .collect();
                 if let Err(why) = sel.brx(inst, &pads) {
@@ -397,27 +329,23 @@ pub fn compile_body_as_written(
                 }
             }
             Some(inst) => {
-                if let Err(why) = sel.select(inst) {
+                let done = if inst.op == Opcode::Ret && matches!(role, Role::Func(_)) {
+                    let label = format!("{pre}G{}", blk.end - 1);
+                    crate::flow::around_guard(&mut sel, f, inst, &label, false)
+                } else {
+                    sel.select(inst)
+                };
+                if let Err(why) = done {
                     errors.push(unsupported(file, inst, &why));
                 }
             }
             None => {}
         }
-        // Falling through into a join whose first `.S` is not this block's: branch to it.
+        // Falling through into a block whose lines do not start where the edge lands.
         let falls = blk.succs.contains(&(b + 1))
             && term.is_none_or(|t| t.guard.is_some() || !matches!(t.op, Opcode::Bra | Opcode::Brx));
-        if falls && is_break(b, b + 1) {
-            sel.out.push(Line::Inst("BRK;".into()));
-        } else if falls {
-            let label = edge_label(b, b + 1);
-            let first = stubs_of(b + 1).first().map(|i| format!("{pre}S{i}"));
-            // `pre` is the body's label prefix (`F<id>_` in a `.func`): compare after it.
-            let to_stub = label
-                .strip_prefix(pre.as_str())
-                .is_some_and(|l| l.starts_with('S'));
-            if to_stub && Some(&label) != first.as_ref() {
-                sel.out.push(Line::Inst(format!("BRA {label};")));
-            }
+        if let Some(jump) = falls.then(|| flow.fall(b)).flatten() {
+            sel.out.push(Line::Inst(jump));
         }
         // The end of the body, or a block falling off into nothing: the thread ends.
         if b + 1 == n
@@ -428,6 +356,7 @@ pub fn compile_body_as_written(
             sel.out.extend(end.into_iter().map(Line::Inst));
         }
     }
+    sel.out.extend(flow.edge_stubs());
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -203,14 +203,20 @@ pub fn dominator_rows(cfg: &Cfg) -> Vec<Vec<u64>> {
 }
 
 /// A loop with several exits, all to one block `exit`: translated with `PBK` (target: `exit`)
-/// in its preheader and `BRK` on each exit edge. Lanes that break wait on the stack until
-/// every lane still in the loop has broken too; then they go on together at `exit`.
+/// at the top of its header, where only the lanes entering the loop from outside pass (the
+/// back edges land after it), and `BRK` on each exit edge. Lanes that break wait on the stack
+/// until every lane still in the loop has broken too; then they go on together at `exit`.
+///
+/// With `cont`, lanes also go back to the header by `CONT` instead of a branch: each
+/// iteration starts with a `PCNT` to itself, and lanes that continue wait on it until every
+/// other lane has continued or broken too, so a lane that continues from inside a divergent
+/// region no longer re-enters the header before the region's other lanes reconverge.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BreakLoop {
     pub header: usize,
-    pub preheader: usize,
     pub exit: usize,
     pub body: Vec<bool>,
+    pub cont: bool,
 }
 
 impl BreakLoop {
@@ -218,32 +224,40 @@ impl BreakLoop {
     pub fn is_break(&self, u: usize, t: usize) -> bool {
         self.body.get(u).copied().unwrap_or(false) && t == self.exit
     }
+
+    /// Whether the edge `u → t` goes back to the header of a `PCNT` loop (a `CONT`).
+    pub fn is_cont(&self, u: usize, t: usize) -> bool {
+        self.cont && self.body.get(u).copied().unwrap_or(false) && t == self.header
+    }
 }
 
-/// The loops to translate with `PBK`/`BRK`, and the graph reconvergence is planned on: each
-/// such loop's exit edges replaced by one edge from its header to its exit (the stack, not
-/// an `SSY`, brings the lanes that break back together). A loop qualifies when it has two or
-/// more exit edges, all to one block, and a preheader that only enters it; exits of a loop
-/// nested in another that qualifies must not leave the outer one (a `BRK` leaves only the
-/// innermost `PBK`). Loops with one exit keep the `SSY` scheme.
-pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
+/// Each loop header's natural loop (the union of the loops of its back edges), `None` for
+/// blocks that head no loop. A retreating edge to a block that does not dominate its source
+/// is a loop entered other than through its header: irreducible, an error naming the block.
+pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
-    // Natural loops, one per header (the union of its back edges' loops).
-    let mut loops: Vec<(usize, Vec<bool>)> = Vec::new();
+    let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
     for (u, blk) in cfg.blocks.iter().enumerate() {
         for &h in &blk.succs {
-            if h > u || !dom[u].has(h) {
+            if h > u {
                 continue;
             }
-            let i = match loops.iter().position(|(x, _)| *x == h) {
-                Some(i) => i,
-                None => {
-                    loops.push((h, vec![false; n]));
-                    loops.len() - 1
-                }
-            };
-            let body = &mut loops[i].1;
+            // A jump to an earlier block that the target does not dominate: a loop entered
+            // in its middle if the target leads back to the jump, else no loop at all (code
+            // laid out after a `ret` that branches back to a join).
+            if !dom[u].has(h) && !reaches(cfg, h, u) {
+                continue;
+            }
+            if !dom[u].has(h) {
+                return Err(CfgError {
+                    block: h,
+                    message:
+                        "irreducible control flow: a loop entered other than through its header"
+                            .into(),
+                });
+            }
+            let body = loops[h].get_or_insert_with(|| vec![false; n]);
             body[h] = true;
             let mut work = vec![u];
             while let Some(x) = work.pop() {
@@ -254,42 +268,73 @@ pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
             }
         }
     }
+    Ok(loops)
+}
+
+/// Whether block `to` can be reached from block `from`.
+fn reaches(cfg: &Cfg, from: usize, to: usize) -> bool {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut work = vec![from];
+    while let Some(x) = work.pop() {
+        if x == to {
+            return true;
+        }
+        if !std::mem::replace(&mut seen[x], true) {
+            work.extend(cfg.blocks[x].succs.iter().copied());
+        }
+    }
+    false
+}
+
+fn size(set: &[bool]) -> usize {
+    set.iter().filter(|&&b| b).count()
+}
+
+/// The loops to translate with `PBK`/`BRK`, and the graph reconvergence is planned on: each
+/// such loop's exit edges (and, for the loops of `continues`, its back edges) removed and one
+/// edge from its header to its exit added (the stack, not an `SSY`, brings the lanes that
+/// break back together). A loop qualifies when it has two or more exit edges, all to one
+/// block; a loop of `continues` (a header whose lanes re-enter it before they reconverge)
+/// must have all its exits to one block. Exits of a loop nested in another chosen one must
+/// not leave the outer one (a `BRK` leaves only the innermost `PBK`), nor may a loop that
+/// continues be nested in another that does, with a back edge of the outer one inside it.
+/// Loops with one exit otherwise keep the `SSY` scheme.
+pub fn plan_breaks(cfg: &Cfg, continues: &[usize]) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
+    let n = cfg.blocks.len();
+    let loops = loop_bodies(cfg)?;
     let mut chosen: Vec<BreakLoop> = Vec::new();
-    for (h, body) in &loops {
+    for (h, body) in loops.iter().enumerate() {
+        let Some(body) = body else { continue };
+        let cont = continues.contains(&h);
         let exits: Vec<(usize, usize)> = (0..n)
             .filter(|&u| body[u])
             .flat_map(|u| cfg.blocks[u].succs.iter().map(move |&t| (u, t)))
             .filter(|&(_, t)| !body[t])
             .collect();
+        let one_target = exits.windows(2).all(|w| w[0].1 == w[1].1);
         let Some(&(_, x)) = exits.first() else {
+            if cont {
+                return Err(CfgError {
+                    block: h,
+                    message: "a loop that lanes continue before they reconverge has no exit".into(),
+                });
+            }
             continue;
         };
-        if exits.len() < 2 || exits.iter().any(|&(_, t)| t != x) {
-            continue;
+        if cont && !one_target {
+            return Err(CfgError {
+                block: h,
+                message: "a loop that lanes continue before they reconverge has exits to several blocks (PBK/BRK need one)".into(),
+            });
         }
-        let outside: Vec<usize> = cfg.blocks[*h]
-            .preds
-            .iter()
-            .copied()
-            .filter(|&p| !body[p])
-            .collect();
-        let [p] = outside.as_slice() else {
-            return Err(CfgError {
-                block: *h,
-                message: "loop with several exits whose header has no unique preheader".into(),
-            });
-        };
-        if cfg.blocks[*p].succs != [*h] {
-            return Err(CfgError {
-                block: *h,
-                message: "loop with several exits whose preheader does not only enter it".into(),
-            });
+        if !cont && (exits.len() < 2 || !one_target) {
+            continue;
         }
         chosen.push(BreakLoop {
-            header: *h,
-            preheader: *p,
+            header: h,
             exit: x,
             body: body.clone(),
+            cont,
         });
     }
     // A break must leave only its own loop's PBK: no exit edge of one chosen loop may start
@@ -308,10 +353,23 @@ pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
             }
         }
     }
+    for a in chosen.iter().filter(|l| l.cont) {
+        for b in chosen.iter().filter(|l| l.cont) {
+            let nested = a != b && (0..n).all(|i| !b.body[i] || a.body[i]);
+            if nested
+                && (0..n).any(|u| b.body[u] && cfg.blocks[u].succs.iter().any(|&t| a.is_cont(u, t)))
+            {
+                return Err(CfgError {
+                    block: b.header,
+                    message: "a continue of an outer loop from inside an inner loop that also continues (CONT reaches only the innermost PCNT)".into(),
+                });
+            }
+        }
+    }
     let mut planned = cfg.clone();
     for l in &chosen {
         for (u, blk) in planned.blocks.iter_mut().enumerate() {
-            blk.succs.retain(|&t| !l.is_break(u, t));
+            blk.succs.retain(|&t| !l.is_break(u, t) && !l.is_cont(u, t));
         }
         let h = &mut planned.blocks[l.header].succs;
         if !h.contains(&l.exit) {
@@ -329,23 +387,27 @@ pub fn plan_breaks(cfg: &Cfg) -> Result<(Vec<BreakLoop>, Cfg), CfgError> {
     Ok((chosen, planned))
 }
 
-/// One `SSY`: emitted at the end of block `at` (before its terminator), reconverging at `join`.
-/// `region` holds the blocks reachable from `at` without passing `join`: the lanes that may
-/// arrive at this region's `.S`.
+/// One `SSY`, reconverging at `join`: emitted at the end of block `at` (before its
+/// terminator), or — `preheader` — at the top of loop header `at`, where only the lanes
+/// entering the loop from outside pass (its back edges land after it). `region` holds the
+/// blocks reachable from the `SSY` without passing `join`: the lanes that may arrive at this
+/// region's `.S`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ssy {
     pub at: usize,
+    pub preheader: bool,
     pub join: usize,
     pub region: Vec<bool>,
 }
 
 impl Ssy {
     pub fn size(&self) -> usize {
-        self.region.iter().filter(|&&b| b).count()
+        size(&self.region)
     }
 }
 
 /// Why the control flow cannot be mapped onto the reconvergence stack (yet).
+#[derive(Debug)]
 pub struct CfgError {
     pub block: usize,
     pub message: String,
@@ -353,10 +415,22 @@ pub struct CfgError {
 
 /// For each divergent conditional branch (a guarded `bra` without `.uni`) in block `b`: its
 /// immediate post-dominator `x` is where the lanes meet again. The `SSY` must be executed once
-/// by all lanes before they split, so it goes in `b`, or — when `b` is inside a loop that `x`
-/// is outside of — in that loop's preheader (lanes leave such a loop in different iterations).
-/// `x` then starts with `NOP.S`, and the `SSY` targets the instruction after it.
-pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, CfgError> {
+/// by all lanes before they split, so it goes at the end of `b`, or — when `b` is inside a
+/// loop that `x` is outside of (lanes leave such a loop in different iterations) — at the top
+/// of the outermost such loop's header, passed only on entry: a preheader of its own even
+/// when the block before the loop branches elsewhere too or belongs to another loop. `x` then
+/// starts with `NOP.S`, and the `SSY` targets the instruction after it. `loops` are the
+/// graph's (`loop_bodies`).
+///
+/// Edges into `x` from outside the regions that meet there land after its `.S` stubs (lanes
+/// that never executed those `SSY`s must not arrive at their `.S`), so a join may also be
+/// reached from elsewhere: a uniform branch out of a divergent region, or a loop header that
+/// is the join of the code before it.
+pub fn plan_reconvergence(
+    cfg: &Cfg,
+    divergent: &[usize],
+    loops: &[Option<Vec<bool>>],
+) -> Result<Plan, CfgError> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
         return Err(CfgError {
@@ -380,34 +454,9 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
         }
     };
     let pdom = dominators(n + 1, &[exit], &succs_with_exit);
-    let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
-    // Natural loops of back edges; a retreating edge to a non-dominator is irreducible.
-    let mut loops: Vec<(usize, Vec<bool>)> = Vec::new();
-    for (u, blk) in cfg.blocks.iter().enumerate() {
-        for &h in &blk.succs {
-            if h <= u {
-                if !dom[u].has(h) {
-                    return Err(CfgError {
-                        block: h,
-                        message:
-                            "irreducible control flow: a loop entered other than through its header"
-                                .into(),
-                    });
-                }
-                let mut body = vec![false; n];
-                body[h] = true;
-                let mut work = vec![u];
-                while let Some(x) = work.pop() {
-                    if !body[x] {
-                        body[x] = true;
-                        work.extend(cfg.blocks[x].preds.iter().copied());
-                    }
-                }
-                loops.push((h, body));
-            }
-        }
-    }
     let mut plan: Vec<Ssy> = Vec::new();
+    // Per planned region, its blocks entered from outside it (other than by its SSY).
+    let mut sides: Vec<Vec<usize>> = Vec::new();
     for &b in divergent {
         // The immediate post-dominator: the strict post-dominator with the most post-dominators.
         let ipdom = (0..=n)
@@ -418,31 +467,19 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
             // The paths never meet again (each ends the thread): nothing to reconverge.
             _ => continue,
         };
-        let mut at = b;
-        loop {
-            let outer = loops
-                .iter()
-                .filter(|(_, body)| body[at] && !body[x])
-                .max_by_key(|(_, body)| body.iter().filter(|&&v| v).count());
-            let Some((h, body)) = outer else { break };
-            let outside: Vec<usize> = cfg.blocks[*h]
-                .preds
-                .iter()
-                .copied()
-                .filter(|&p| !body[p])
-                .collect();
-            match outside.as_slice() {
-                [p] => at = *p,
-                _ => {
-                    return Err(CfgError {
-                        block: *h,
-                        message: "loop header without a unique preheader: cannot place the SSY of a divergent exit".into(),
-                    })
-                }
-            }
+        if x == 0 {
+            return Err(CfgError {
+                block: x,
+                message: "the entry block cannot be a reconvergence point".into(),
+            });
         }
-        // Every path into `x` must come through the region the SSY covers, or lanes with no
-        // entry on the stack would arrive at the `.S`.
+        let outer = (0..n)
+            .filter(|&h| loops[h].as_ref().is_some_and(|l| l[b] && !l[x]))
+            .max_by_key(|&h| loops[h].as_deref().map_or(0, size));
+        let (at, preheader) = match outer {
+            Some(h) => (h, true),
+            None => (b, false),
+        };
         let mut region = vec![false; n];
         let mut work = vec![at];
         while let Some(y) = work.pop() {
@@ -451,61 +488,152 @@ pub fn plan_reconvergence(cfg: &Cfg, divergent: &[usize]) -> Result<Vec<Ssy>, Cf
                 work.extend(cfg.blocks[y].succs.iter().copied());
             }
         }
-        if x == 0 {
-            return Err(CfgError {
-                block: x,
-                message: "the entry block cannot be a reconvergence point".into(),
-            });
-        }
         // Single entry: lanes may reach a block of the region only through the SSY, else
-        // they would arrive at its `.S` without an entry of theirs on the stack.
-        if let Some(y) = (0..n)
-            .find(|&y| region[y] && y != at && cfg.blocks[y].preds.iter().any(|&p| !region[p]))
-        {
+        // they would arrive at its `.S` without an entry of theirs on the stack. (A hoisted
+        // SSY's header is re-entered by its back edges, which land after the SSY.) Such
+        // entries are checked once the plan is complete (`side_entries_are_covered`).
+        let side: Vec<usize> = (0..n)
+            .filter(|&y| region[y] && y != at && cfg.blocks[y].preds.iter().any(|&p| !region[p]))
+            .collect();
+        // An SSY at the end of a block its own region leads back to would be pushed again
+        // by lanes that have not reconverged yet.
+        if !preheader && cfg.blocks[at].preds.iter().any(|&p| region[p]) {
             return Err(CfgError {
-                block: y,
-                message: "block is entered from outside the divergent region it belongs to (unstructured control flow is not yet supported)".into(),
+                block: at,
+                message: "divergent branch in a block its lanes re-enter before they reconverge"
+                    .into(),
             });
         }
-        if plan.iter().any(|o| o.at == at && o.join == x) {
+        if plan
+            .iter()
+            .any(|o| o.at == at && o.preheader == preheader && o.join == x)
+        {
             continue;
         }
         plan.push(Ssy {
             at,
+            preheader,
             join: x,
             region,
         });
+        sides.push(side);
     }
-    // Regions that reconverge at one block must nest (a tree whose root holds every
-    // predecessor of the block): lanes of an inner region arrive at its `.S` first, then at
-    // the enclosing region's.
+    let side_edges = side_entries(cfg, &plan, &sides, loops)?;
+    // Regions that reconverge at one block must nest or be disjoint: lanes of an inner
+    // region arrive at its `.S` first, then at the enclosing region's.
     for x in 0..n {
         let mine: Vec<&Ssy> = plan.iter().filter(|s| s.join == x).collect();
-        if mine.is_empty() {
-            continue;
-        }
-        let root = mine.iter().max_by_key(|s| s.size()).map(|s| &s.region);
-        let unstructured = CfgError {
-            block: x,
-            message: "reconvergence point is also reached from outside the divergent regions that meet there (unstructured control flow is not yet supported)".into(),
-        };
-        let Some(root) = root else { continue };
-        if cfg.blocks[x].preds.iter().any(|&p| !root[p]) {
-            return Err(unstructured);
-        }
         for a in &mine {
             for b in &mine {
                 let inter = (0..n).any(|i| a.region[i] && b.region[i]);
                 let a_in_b = (0..n).all(|i| !a.region[i] || b.region[i]);
                 let b_in_a = (0..n).all(|i| !b.region[i] || a.region[i]);
                 if inter && !a_in_b && !b_in_a {
-                    return Err(unstructured);
+                    return Err(CfgError {
+                        block: x,
+                        message: "divergent regions that overlap without nesting meet at this block (unstructured control flow)".into(),
+                    });
                 }
-            }
-            if !(0..n).all(|i| !a.region[i] || root[i]) {
-                return Err(unstructured);
             }
         }
     }
-    Ok(plan)
+    Ok(Plan {
+        ssys: plan,
+        side_edges,
+    })
+}
+
+/// A planned body: its `SSY`s and the side entries that push `SSY`s of their own.
+pub struct Plan {
+    pub ssys: Vec<Ssy>,
+    pub side_edges: Vec<SideEdge>,
+}
+
+/// An edge `from → to` into divergent regions it is not part of, taken with the `SSY`s of
+/// those regions (`ssys`, indices into the plan, the outermost first) pushed on the way:
+/// its lanes then reconverge at each region's `.S` under an entry of their own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideEdge {
+    pub from: usize,
+    pub to: usize,
+    pub ssys: Vec<usize>,
+}
+
+/// A block `y` of region `r` entered from a block `q` outside it. Outside loops (inside
+/// one, lanes of one iteration could be resumed or popped by the entries of another: those
+/// side entries are left to `PCNT` loops, `flow.rs`), when an enclosing region `m` that
+/// reconverges at the same join brings `q`'s lanes back — `m` holds `r` and `q`, is
+/// itself entered only through its `SSY`, and contains no loop header (so no `PBK`, `PCNT`
+/// or hoisted `SSY` sits above `m`'s entry on the stack) — nothing is needed: those lanes
+/// arrive at `r`'s `.S` with no entry of theirs above `m`'s, wait, and `m`'s entry resumes
+/// them after its own `.S` (the regions meeting at one join nest, so it follows `r`'s).
+/// Otherwise, outside loops, the edge `q → y` pushes the `SSY`s of every region holding `y`
+/// but not `q` (they must nest), so `q`'s lanes reconverge at each `.S` under entries of
+/// their own; an edge inside a loop, one that already lands on a `.S` at `y`, or one into a
+/// hoisted region is an error naming the block.
+fn side_entries(
+    cfg: &Cfg,
+    plan: &[Ssy],
+    sides: &[Vec<usize>],
+    loops: &[Option<Vec<bool>>],
+) -> Result<Vec<SideEdge>, CfgError> {
+    let n = cfg.blocks.len();
+    let holds = |m: &Ssy, r: &Ssy| (0..n).all(|i| !r.region[i] || m.region[i]);
+    // Regions that can bring side-entering lanes back (work linear in the blocks each).
+    let able: Vec<bool> = plan
+        .iter()
+        .zip(sides)
+        .map(|(m, side)| {
+            !m.preheader && side.is_empty() && (0..n).all(|b| !m.region[b] || loops[b].is_none())
+        })
+        .collect();
+    let mut edges: Vec<SideEdge> = Vec::new();
+    for (i, r) in plan.iter().enumerate() {
+        if sides[i].is_empty() {
+            continue;
+        }
+        let covers: Vec<&Ssy> = plan
+            .iter()
+            .enumerate()
+            .filter(|&(j, m)| j != i && able[j] && m.join == r.join && holds(m, r))
+            .map(|(_, m)| m)
+            .collect();
+        for &y in &sides[i] {
+            for &q in cfg.blocks[y].preds.iter().filter(|&&q| !r.region[q]) {
+                // Inside a loop, lanes of one iteration could be resumed or popped by the
+                // entries of another: such side entries are left to `PCNT` loops (`flow.rs`).
+                let in_loop = loops.iter().flatten().any(|l| l[y] || l[q]);
+                if !in_loop && covers.iter().any(|m| m.region[q])
+                    || edges.iter().any(|e| (e.from, e.to) == (q, y))
+                {
+                    continue;
+                }
+                let refuse = || {
+                    CfgError {
+                    block: y,
+                    message: "block is entered from outside the divergent region it belongs to (unstructured control flow)".into(),
+                }
+                };
+                if plan.iter().any(|s| s.join == y && s.region[q]) {
+                    return Err(refuse());
+                }
+                // Not a region whose SSY is at `y` itself: `q`'s lanes push that one there.
+                let mut chain: Vec<usize> = (0..plan.len())
+                    .filter(|&j| plan[j].region[y] && !plan[j].region[q])
+                    .filter(|&j| plan[j].preheader || plan[j].at != y)
+                    .collect();
+                chain.sort_by_key(|&j| std::cmp::Reverse(plan[j].size()));
+                let nested = chain.windows(2).all(|w| holds(&plan[w[0]], &plan[w[1]]));
+                if in_loop || !nested || chain.iter().any(|&j| plan[j].preheader) {
+                    return Err(refuse());
+                }
+                edges.push(SideEdge {
+                    from: q,
+                    to: y,
+                    ssys: chain,
+                });
+            }
+        }
+    }
+    Ok(edges)
 }

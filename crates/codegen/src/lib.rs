@@ -21,6 +21,7 @@ mod calls;
 mod cfg;
 mod compact;
 pub mod coverage;
+mod flow;
 mod fold;
 mod module_globals;
 mod opt;
