@@ -811,7 +811,8 @@ impl<'a> Selector<'a> {
             }
             Opcode::Ret => {
                 if !g.is_empty() && self.epilogue.is_some() {
-                    return Err("a guarded ret in a .func has no selection rule yet".into());
+                    // `flow::around_guard` branches the other lanes past the epilogue first.
+                    return Err("internal error: a guarded ret in a .func reached selection".into());
                 }
                 for l in self.end_lines() {
                     self.emit(&g, l);

@@ -29,7 +29,8 @@ impl Selector<'_> {
 
     pub(super) fn call(&mut self, inst: &Inst, g: &str) -> R<()> {
         if !g.is_empty() {
-            return Err("a guarded call has no selection rule yet".into());
+            // `flow::around_guard` branches the other lanes around the call first.
+            return Err("internal error: a guarded call reached selection".into());
         }
         let Some(id) = inst.operands.iter().find_map(|o| match o {
             Operand::Func(id) => Some(*id),
