@@ -4,7 +4,7 @@
 
 use crate::calls::ArgLayout;
 use crate::select::{Line, Selector};
-use crate::{alloc, cfg, regs, unsupported};
+use crate::{cfg, ra, regs, unsupported};
 use diag::{Diagnostic, SourceFile, Span};
 use ir::{FuncId, Function, Module, Opcode, VarId};
 use rustc_hash::FxHashMap as HashMap;
@@ -40,6 +40,8 @@ pub struct Body {
     pub bar_count: u8,
     /// The frame the body's prologue allocates.
     pub frame: u32,
+    /// Bytes of spill stores and loads in the body.
+    pub spills: ra::SpillBytes,
 }
 
 /// Translates `f` after the clean-ups of `opt`. A body whose cleaned-up form selection cannot
@@ -132,6 +134,20 @@ pub fn compile_body_as_written(
         Role::Entry => crate::fold::narrowed_extensions(f, &zero_high),
         Role::Func(_) => Default::default(),
     };
+    // A scaled `add` reads the `mul.wide`'s source in place of its product.
+    let mut extra = extra;
+    if !scaled.is_empty() {
+        extra.resize(body.len(), Vec::new());
+        for (at, inst) in body.iter().enumerate() {
+            for o in &inst.operands {
+                if let ir::Operand::Reg(r) = o {
+                    if let Some(s) = scaled.get(r) {
+                        extra[at].push(s.a.index());
+                    }
+                }
+            }
+        }
+    }
     let mut skip = Vec::new();
     let mut zero = Vec::new();
     if !folded.is_empty() || !scaled.is_empty() || !narrowed.is_empty() {
@@ -144,11 +160,11 @@ pub fn compile_body_as_written(
             zero[r.index()] = *what == crate::fold::Folded::Shared(0);
         }
     }
-    let assignment = alloc::allocate(f, &graph, &skip, &zero, &extra).map_err(|e| {
+    let alloc = ra::allocate(f, &graph, &skip, &zero, &extra).map_err(|e| {
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))
     })?;
-    let regs = regs::RegMap::from_assignment(assignment);
+    let mut regs = alloc.regmap();
     // The frame of a `.func`: its outgoing argument block, then the saved registers.
     let saved_gprs: Vec<u8> = (4..=regs.max_gpr).collect();
     let saved_preds = regs.preds_used();
@@ -176,13 +192,33 @@ pub fn compile_body_as_written(
             locals_end = at + size;
         }
     }
-    let frame = match role {
+    let below_spills = match role {
         Role::Entry => env.outgoing.get(&None).map_or(0, |o| o.1),
         Role::Func(_) => {
             locals_end.next_multiple_of(4) + 4 * (saved_gprs.len() + saved_preds.len()) as u32
         }
     };
-    let frame = frame.next_multiple_of(8);
+    // Spill slots above the rest of the frame, 8-aligned for pairs.
+    let spill_base = below_spills.next_multiple_of(8);
+    let frame = (spill_base + 4 * alloc.spill_slots).next_multiple_of(8);
+    let mut spills = ra::SpillBytes::default();
+    // regalloc2's moves, by (instruction, after it), as Fermi text.
+    let mut moves: HashMap<(u32, bool), Vec<String>> = HashMap::default();
+    for &(at, after, from, to) in &alloc.moves {
+        moves
+            .entry((at, after))
+            .or_default()
+            .extend(ra::render(from, to, spill_base, &mut spills));
+    }
+    let take_moves = |moves: &mut HashMap<(u32, bool), Vec<String>>, at: u32, after: bool| {
+        moves
+            .remove(&(at, after))
+            .unwrap_or_default()
+            .into_iter()
+            .map(Line::Inst)
+    };
+    // The instructions before the first block: the entry's values, then their moves.
+    regs.set_here(alloc.names(0));
     let key = match role {
         Role::Entry => None,
         Role::Func(id) => Some(id),
@@ -229,10 +265,10 @@ pub fn compile_body_as_written(
                 epilogue.push(format!("IADD R1, R1, {frame:#x};"));
             }
             epilogue.push("RET;".into());
-            // Register parameters: inputs loaded after the saves, results stored before the
-            // restores.
+            // Register parameters: inputs loaded after the saves (into the places the
+            // allocation gives them at the body's start); results are stored before the
+            // restores at each return (`returning`).
             if let Some(l) = env.layouts.get(&id) {
-                let mut stores = Vec::new();
                 for &(r, off, is_ret) in &l.reg_params {
                     let at = frame + off;
                     let (acc, n) = match regs.loc_of(r) {
@@ -241,17 +277,49 @@ pub fn compile_body_as_written(
                         // Never named by the body: nothing to pass.
                         _ => continue,
                     };
-                    if is_ret {
-                        stores.push(format!("STL{acc} [R1+{at:#x}], R{n};"));
-                    } else {
+                    if !is_ret {
                         out.push(Line::Inst(format!("LDL{acc} R{n}, [R1+{at:#x}];")));
                     }
                 }
-                stores.append(&mut epilogue);
-                epilogue = stores;
             }
         }
     }
+    out.extend(take_moves(&mut moves, 0, true));
+    out.extend(take_moves(&mut moves, 1, false));
+    // The edge from the entry into a first block that is also a loop header: its moves.
+    let pads: HashMap<(Option<usize>, usize), u32> = alloc
+        .func
+        .splits
+        .iter()
+        .map(|s| ((s.from, s.to), alloc.func.blocks[s.block].first))
+        .collect();
+    if let Some(&at) = pads.get(&(None, 0)) {
+        out.extend(take_moves(&mut moves, at, false));
+    }
+    // A `.func`'s epilogue at a return: the register results from where they are there.
+    let ret_params: Vec<(ir::RegId, u32)> = match role {
+        Role::Func(id) => env.layouts.get(&id).map_or_else(Vec::new, |l| {
+            l.reg_params
+                .iter()
+                .filter(|p| p.2)
+                .map(|&(r, off, _)| (r, frame + off))
+                .collect()
+        }),
+        Role::Entry => Vec::new(),
+    };
+    let returning = |regs: &regs::RegMap, restore: &[String]| -> Vec<String> {
+        let mut lines = Vec::new();
+        for &(r, at) in &ret_params {
+            match regs.loc_of(r) {
+                Some(regs::Loc::Gpr(n)) => lines.push(format!("STL [R1+{at:#x}], R{n};")),
+                Some(regs::Loc::Pair(n)) => lines.push(format!("STL.64 [R1+{at:#x}], R{n};")),
+                _ => {}
+            }
+        }
+        lines.extend(restore.iter().cloned());
+        lines
+    };
+    let restore = epilogue.clone();
     let mut sel = Selector {
         func: f,
         regs,
@@ -293,6 +361,21 @@ pub fn compile_body_as_written(
             None => format!("{pre}B{t}"),
         }
     };
+    // Split edges whose moves need a pad: the branch goes to the pad, which moves, then
+    // goes on to where the edge landed.
+    let padded: rustc_hash::FxHashSet<(usize, usize)> = alloc
+        .func
+        .splits
+        .iter()
+        .filter_map(|s| {
+            let p = s.from?;
+            let at = alloc.func.blocks[s.block].first;
+            moves.contains_key(&(at, false)).then_some((p, s.to))
+        })
+        .collect();
+    let pad_label = |p: usize, t: usize| -> Option<String> {
+        padded.contains(&(p, t)).then(|| format!("{pre}E{p}_{t}"))
+    };
     for (b, blk) in graph.blocks.iter().enumerate() {
         sel.out.push(Line::Label(format!("{pre}B{b}")));
         sel.carry = None;
@@ -327,9 +410,25 @@ pub fn compile_body_as_written(
         } else {
             insts
         };
-        for inst in plain {
+        for (k, inst) in plain.iter().enumerate() {
+            let at = alloc.func.ra_of_ptx[blk.start + k];
+            sel.out.extend(take_moves(&mut moves, at, false));
+            sel.regs.set_here(alloc.names(at as usize));
             if let Err(why) = sel.select(inst) {
                 errors.push(unsupported(file, inst, &why));
+            }
+            sel.out.extend(take_moves(&mut moves, at, true));
+        }
+        // The terminator: its moves before it, then its registers.
+        let term_at = match alloc.func.term[b] {
+            Some(t) => Some(t),
+            None => term.map(|_| alloc.func.ra_of_ptx[blk.end - 1]),
+        };
+        if let Some(t) = term_at {
+            sel.out.extend(take_moves(&mut moves, t, false));
+            sel.regs.set_here(alloc.names(t as usize));
+            if sel.epilogue.is_some() {
+                sel.epilogue = Some(returning(&sel.regs, &restore));
             }
         }
         for &i in &ssys {
@@ -370,7 +469,9 @@ pub fn compile_body_as_written(
                 } else {
                     ""
                 };
-                let text = if is_break(b, tb) {
+                let text = if let Some(p) = pad_label(b, tb) {
+                    format!("{g}BRA{u} {p};")
+                } else if is_break(b, tb) {
                     format!("{g}BRK;")
                 } else {
                     format!("{g}BRA{u} {};", edge_label(b, tb))
@@ -384,7 +485,9 @@ pub fn compile_body_as_written(
                     .into_iter()
                     .map(|t| {
                         let tb = graph.block_of_inst.get(t).copied().unwrap_or(usize::MAX);
-                        if is_break(b, tb) {
+                        if let Some(p) = pad_label(b, tb) {
+                            format!("BRA {p};")
+                        } else if is_break(b, tb) {
                             "BRK;".to_string()
                         } else {
                             format!("BRA {};", edge_label(b, tb))
@@ -405,7 +508,9 @@ pub fn compile_body_as_written(
         // Falling through into a join whose first `.S` is not this block's: branch to it.
         let falls = blk.succs.contains(&(b + 1))
             && term.is_none_or(|t| t.guard.is_some() || !matches!(t.op, Opcode::Bra | Opcode::Brx));
-        if falls && is_break(b, b + 1) {
+        if let Some(p) = pad_label(b, b + 1).filter(|_| falls) {
+            sel.out.push(Line::Inst(format!("BRA {p};")));
+        } else if falls && is_break(b, b + 1) {
             sel.out.push(Line::Inst("BRK;".into()));
         } else if falls {
             let label = edge_label(b, b + 1);
@@ -426,6 +531,32 @@ pub fn compile_body_as_written(
             let end = sel.end_lines();
             sel.out.extend(end.into_iter().map(Line::Inst));
         }
+    }
+    // The pads of split edges with moves: after the body, where nothing falls into them.
+    for s in &alloc.func.splits {
+        let Some(p) = s.from else { continue };
+        let at = alloc.func.blocks[s.block].first;
+        let lines: Vec<Line> = take_moves(&mut moves, at, false).collect();
+        if lines.is_empty() {
+            continue;
+        }
+        sel.out.push(Line::Label(format!("{pre}E{p}_{}", s.to)));
+        sel.out.extend(lines);
+        sel.out.push(Line::Inst(if is_break(p, s.to) {
+            "BRK;".into()
+        } else {
+            format!("BRA {};", edge_label(p, s.to))
+        }));
+    }
+    // Edges from the entry into blocks it does not reach run nothing.
+    for s in alloc.func.splits.iter().filter(|s| s.from.is_none()) {
+        moves.remove(&(alloc.func.blocks[s.block].first, false));
+    }
+    if !moves.is_empty() && errors.is_empty() {
+        errors.push(Diagnostic::error(
+            f.span,
+            "internal error: register allocation moves left unplaced".to_string(),
+        ));
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -451,6 +582,7 @@ pub fn compile_body_as_written(
         bar_count: sel.bar_count,
         lines: sel.out,
         frame,
+        spills,
     })
 }
 

@@ -6,8 +6,8 @@
 //! 2. `cfg`: basic blocks, dominators and post-dominators, natural loops, and the
 //!    reconvergence plan (`SSY` before divergent branches, `NOP.S` at their immediate
 //!    post-dominator, `PBK`/`BRK` for loops whose several exits SSYs cannot map);
-//! 3. `alloc` and `regs`: a Fermi register for every PTX register used (pairs for 64-bit
-//!    values), by liveness colouring with copy coalescing;
+//! 3. `ra` and `regs`: SSA values allocated by `regalloc2` (pairs for 64-bit values, spill
+//!    code to local memory), with its checker on in debug builds;
 //! 4. `select`: each PTX instruction to cuobjdump-style Fermi text;
 //! 5. emission: layout, then the `fermi` crate's table parses and encodes every line, and the
 //!    kernel goes into a cubin with the parameter layout and sizes `.nv.info` records.
@@ -15,7 +15,6 @@
 //! What is not translated is an error naming the instruction and the reason; see
 //! docs/codegen.md for what is and is not covered.
 
-mod alloc;
 mod body;
 mod calls;
 mod cfg;
@@ -23,6 +22,7 @@ mod compact;
 pub mod coverage;
 mod fold;
 mod opt;
+mod ra;
 mod regs;
 pub mod report;
 mod select;
