@@ -419,12 +419,11 @@ pub fn compile_body_as_written(
             }
             sel.out.extend(take_moves(&mut moves, at, true));
         }
-        // The terminator: its moves before it, then its registers.
-        let term_at = match alloc.func.term[b] {
-            Some(t) => Some(t),
-            None => term.map(|_| alloc.func.ra_of_ptx[blk.end - 1]),
-        };
-        if let Some(t) = term_at {
+        // The terminator (the PTX one, else the synthetic one regalloc2 was given): its
+        // moves before it, then its registers.
+        let ptx_term = term.map(|_| alloc.func.ra_of_ptx[blk.end - 1]);
+        let synthetic = alloc.func.term[b];
+        if let Some(t) = ptx_term.or(synthetic) {
             sel.out.extend(take_moves(&mut moves, t, false));
             sel.regs.set_here(alloc.names(t as usize));
             if sel.epilogue.is_some() {
@@ -504,6 +503,15 @@ pub fn compile_body_as_written(
                 }
             }
             None => {}
+        }
+        // After a guarded `exit`/`ret` that ends the block, the synthetic jump's moves.
+        if let (Some(t), Some(j)) = (ptx_term, synthetic) {
+            sel.out.extend(take_moves(&mut moves, t, true));
+            sel.out.extend(take_moves(&mut moves, j, false));
+            sel.regs.set_here(alloc.names(j as usize));
+            if sel.epilogue.is_some() {
+                sel.epilogue = Some(returning(&sel.regs, &restore));
+            }
         }
         // Falling through into a join whose first `.S` is not this block's: branch to it.
         let falls = blk.succs.contains(&(b + 1))

@@ -15,6 +15,7 @@
 //! needs, and more (every split) only when that spills.
 
 mod operands;
+mod pressure;
 mod spill;
 mod ssa;
 
@@ -130,16 +131,19 @@ fn loc_of(a: Allocation, class: RegClass) -> Option<Place> {
     a.as_stack().map(|s| Place::Slot(s.index() as u32))
 }
 
-/// The machine for `pairs` 64-bit pairs from `first` up and `singles` 32-bit registers above.
+/// The machine for `singles` 32-bit registers from `first` up and `pairs` 64-bit pairs
+/// above them (singles first, so a body without pairs starts at `first`, which `compact.rs`
+/// can then move down to R2; an odd count of singles gets the register below the pairs).
 fn machine(first: u8, pairs: usize, singles: usize) -> MachineEnv {
-    let pair0 = usize::from(first) / 2;
-    let int0 = usize::from(first) + 2 * pairs;
+    let singles = if pairs > 0 { singles.next_multiple_of(2) } else { singles };
+    let int0 = usize::from(first);
+    let pair0 = (int0 + singles).div_ceil(2);
     MachineEnv {
         preferred_regs_by_class: [
             (int0..(int0 + singles).min(63))
                 .map(|k| PReg::new(k, RegClass::Int))
                 .collect(),
-            (pair0..pair0 + pairs)
+            (pair0..(pair0 + pairs).min(31))
                 .map(|k| PReg::new(k, RegClass::Float))
                 .collect(),
             (0..crate::regs::SCRATCH_PRED as usize)
@@ -189,16 +193,23 @@ pub fn allocate(
         4
     };
     let total = 63 - usize::from(first);
-    let (p32, p64) = func.peak;
-    // Splits to try: the pressures (one spare each: an early definition cannot take a
-    // dying source's register), then everything to singles above the pressure's pairs,
-    // then every split; the first without spills wins, else the fewest spill moves.
+    let [p32, p64, _] = pressure::peak(&func);
+    // Splits to try: the pressures, then one spare register (an early definition cannot
+    // take a dying source's register, and `regalloc2`'s splitting is not optimal), then
+    // everything to singles above the pressure's pairs, then every split; the first
+    // without spills wins, else the one with the fewest spill moves.
     let fit = |pairs: usize, singles: usize| {
         let pairs = pairs.min(total / 2);
-        (pairs, singles.min(total - 2 * pairs))
+        let room = total - 2 * pairs;
+        (pairs, singles.min(if pairs > 0 { room & !1 } else { room }))
     };
-    let mut tries = vec![fit(p64 + 1, p32 + 1), fit(p64 + 1, total)];
-    tries.extend((0..=total / 2).rev().map(|p| (p, total - 2 * p)));
+    let mut tries = vec![
+        fit(p64, p32),
+        fit(p64, p32 + 1),
+        fit(p64 + 1, p32 + 2),
+        fit(p64, total),
+    ];
+    tries.extend((0..=total / 2).rev().map(|p| fit(p, total)));
     let opts = RegallocOptions::default();
     let mut best: Option<(usize, regalloc2::Output, (usize, usize))> = None;
     let mut seen = Vec::new();
@@ -210,6 +221,8 @@ pub fn allocate(
         let env = machine(first, pairs, singles);
         let out = match regalloc2::run(&func, &env, &opts) {
             Ok(out) => out,
+            // Too few registers of a class for one instruction's operands: a larger split.
+            Err(regalloc2::RegAllocError::TooManyLiveRegs) => continue,
             Err(e) => {
                 return Err(AllocError {
                     inst: 0,
@@ -243,7 +256,7 @@ pub fn allocate(
     let Some((_, out, _)) = best else {
         return Err(AllocError {
             inst: 0,
-            message: "internal error: no register split tried".into(),
+            message: "more values live at once in one instruction than registers".into(),
         });
     };
     let class_of_op = |o: &Operand| o.vreg().class();

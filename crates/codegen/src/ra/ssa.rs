@@ -63,8 +63,6 @@ pub struct RaFunc {
     /// Per CFG block, its synthetic terminator (when it has one).
     pub term: Vec<Option<u32>>,
     pub splits: Vec<Split>,
-    /// Peak numbers of 32-bit and 64-bit PTX registers live at once.
-    pub peak: (usize, usize),
 }
 
 pub struct SsaError {
@@ -288,60 +286,7 @@ pub fn build(
             changed |= live_in[b].union(&inn);
         }
     }
-    // Peak pressure per class (32-bit, 64-bit), walking each block backwards.
     let classes: Vec<Option<RegClass>> = (0..n).map(|r| class_of(f, r)).collect();
-    let mut peak = (0usize, 0usize);
-    {
-        let count = |live: &Bits| {
-            let mut c = (0usize, 0usize);
-            for r in live.iter() {
-                match classes[r] {
-                    Some(RegClass::Int) => c.0 += 1,
-                    Some(RegClass::Float) => c.1 += 1,
-                    _ => {}
-                }
-            }
-            c
-        };
-        for (b, blk) in cfg.blocks.iter().enumerate() {
-            let mut live = live_out[b].clone();
-            let mut c = count(&live);
-            let add = |c: &mut (usize, usize), r: usize, up: bool| match classes[r] {
-                Some(RegClass::Int) if up => c.0 += 1,
-                Some(RegClass::Int) => c.0 -= 1,
-                Some(RegClass::Float) if up => c.1 += 1,
-                Some(RegClass::Float) => c.1 -= 1,
-                _ => {}
-            };
-            for a in acc[blk.start..blk.end].iter().rev() {
-                let mut here = c;
-                for &r in &a.defs {
-                    if !live.has(r) {
-                        add(&mut here, r, true);
-                    }
-                }
-                peak = (peak.0.max(here.0), peak.1.max(here.1));
-                for &r in &a.defs {
-                    if live.has(r) {
-                        live.clear(r);
-                        add(&mut c, r, false);
-                    }
-                }
-                for &r in a
-                    .uses
-                    .iter()
-                    .chain(if a.keeps_old { &a.defs[..] } else { &[] })
-                {
-                    if !live.has(r) {
-                        live.set(r);
-                        add(&mut c, r, true);
-                    }
-                }
-                peak = (peak.0.max(c.0), peak.1.max(c.1));
-            }
-        }
-    }
-
     // The regalloc2 CFG: block 0 the synthetic entry, block b + 1 the CFG's block b.
     let nr = nb + 1;
     let mut succs: Vec<Vec<usize>> = vec![Vec::new(); nr];
@@ -802,7 +747,6 @@ pub fn build(
         ra_of_ptx,
         term,
         splits,
-        peak,
     })
 }
 
