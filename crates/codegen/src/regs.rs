@@ -7,7 +7,7 @@ use ir::{Function, RegId, Type};
 pub const SCRATCH: u8 = 0;
 pub const SCRATCH_PAIR: u8 = 2;
 /// P6 is the scratch predicate of multi-instruction sequences (div/rem) and of `regalloc2`'s
-/// predicate moves: never allocated to a value.
+/// predicate moves in bodies that have such sequences; elsewhere it holds values.
 pub const SCRATCH_PRED: u8 = 6;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -134,7 +134,7 @@ fn loc_of(a: Allocation, class: RegClass) -> Option<Place> {
 /// The machine for `singles` 32-bit registers from `first` up and `pairs` 64-bit pairs
 /// above them (singles first, so a body without pairs starts at `first`, which `compact.rs`
 /// can then move down to R2; an odd count of singles gets the register below the pairs).
-fn machine(first: u8, pairs: usize, singles: usize) -> MachineEnv {
+fn machine(first: u8, pairs: usize, singles: usize, p6_free: bool) -> MachineEnv {
     let singles = if pairs > 0 { singles.next_multiple_of(2) } else { singles };
     let int0 = usize::from(first);
     let pair0 = (int0 + singles).div_ceil(2);
@@ -146,7 +146,7 @@ fn machine(first: u8, pairs: usize, singles: usize) -> MachineEnv {
             (pair0..(pair0 + pairs).min(31))
                 .map(|k| PReg::new(k, RegClass::Float))
                 .collect(),
-            (0..crate::regs::SCRATCH_PRED as usize)
+            (0..crate::regs::SCRATCH_PRED as usize + usize::from(p6_free))
                 .map(|k| PReg::new(k, RegClass::Vector))
                 .collect(),
         ],
@@ -157,10 +157,9 @@ fn machine(first: u8, pairs: usize, singles: usize) -> MachineEnv {
                 usize::from(crate::regs::SCRATCH_PAIR) / 2,
                 RegClass::Float,
             )),
-            Some(PReg::new(
-                usize::from(crate::regs::SCRATCH_PRED),
-                RegClass::Vector,
-            )),
+            (!p6_free).then(|| {
+                PReg::new(usize::from(crate::regs::SCRATCH_PRED), RegClass::Vector)
+            }),
         ],
         fixed_stack_slots: Vec::new(),
     }
@@ -193,6 +192,9 @@ pub fn allocate(
         4
     };
     let total = 63 - usize::from(first);
+    // P6 is a value register too where no sequence needs it as scratch (regalloc2 then
+    // finds a predicate for its own moves, or goes through memory).
+    let p6_free = !f.insts().iter().any(crate::select::needs_scratch_pred);
     let [p32, p64, _] = pressure::peak(&func);
     // Splits to try: the pressures, then one spare register (an early definition cannot
     // take a dying source's register, and `regalloc2`'s splitting is not optimal), then
@@ -218,8 +220,14 @@ pub fn allocate(
             continue;
         }
         seen.push((pairs, singles));
-        let env = machine(first, pairs, singles);
-        let out = match regalloc2::run(&func, &env, &opts) {
+        let env = machine(first, pairs, singles, p6_free);
+        // regalloc2 asserts (debug builds) where a class has too few registers for some
+        // instruction: that split is then one that does not work.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            regalloc2::run(&func, &env, &opts)
+        }));
+        let Ok(run) = run else { continue };
+        let out = match run {
             Ok(out) => out,
             // Too few registers of a class for one instruction's operands: a larger split.
             Err(regalloc2::RegAllocError::TooManyLiveRegs) => continue,
@@ -323,7 +331,7 @@ impl Allocated {
                 gprs[usize::from(g) & 63] = true;
                 gprs[usize::from(g + 1) & 63] = true;
             }
-            Loc::Pred(p) if p != crate::regs::SCRATCH_PRED => preds.push(p),
+            Loc::Pred(p) => preds.push(p),
             _ => {}
         };
         for &l in &self.allocs {
