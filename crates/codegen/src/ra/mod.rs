@@ -195,7 +195,7 @@ pub fn allocate(
     // P6 is a value register too where no sequence needs it as scratch (regalloc2 then
     // finds a predicate for its own moves, or goes through memory).
     let p6_free = !f.insts().iter().any(crate::select::needs_scratch_pred);
-    let [p32, p64, _] = pressure::peak(&func);
+    let ([p32, p64, _], need) = pressure::peak(&func);
     // Splits to try: the pressures, then one spare register (an early definition cannot
     // take a dying source's register, and `regalloc2`'s splitting is not optimal), then
     // everything to singles above the pressure's pairs, then every split; the first
@@ -216,7 +216,7 @@ pub fn allocate(
     let mut best: Option<(usize, regalloc2::Output, (usize, usize))> = None;
     let mut seen = Vec::new();
     for (pairs, singles) in tries {
-        if seen.contains(&(pairs, singles)) {
+        if seen.contains(&(pairs, singles)) || singles < need[0] || pairs < need[1] {
             continue;
         }
         seen.push((pairs, singles));

@@ -46,8 +46,9 @@ fn slot(c: RegClass) -> usize {
     }
 }
 
-/// The peak numbers of live 32-bit values, 64-bit values and predicates.
-pub fn peak(f: &RaFunc) -> [usize; 3] {
+/// The peak numbers of live 32-bit values, 64-bit values and predicates, and the most of
+/// each one instruction names (fewer registers than that cannot work at all).
+pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     let nv = f.num_vregs;
     let nb = f.blocks.len();
     let mut class = vec![RegClass::Int; nv];
@@ -104,6 +105,16 @@ pub fn peak(f: &RaFunc) -> [usize; 3] {
         }
     }
     let mut peak = [0usize; 3];
+    let mut need = [0usize; 3];
+    for i in 0..f.kinds.len() {
+        let mut n = [0usize; 3];
+        for o in ops(i) {
+            n[slot(class[o.vreg().vreg()])] += 1;
+        }
+        for c in 0..3 {
+            need[c] = need[c].max(n[c]);
+        }
+    }
     for b in 0..nb {
         let blk = &f.blocks[b];
         let mut live = Set::new(nv);
@@ -164,5 +175,5 @@ pub fn peak(f: &RaFunc) -> [usize; 3] {
             }
         }
     }
-    peak
+    (peak, need)
 }

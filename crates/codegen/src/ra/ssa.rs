@@ -80,9 +80,6 @@ impl Bits {
     fn set(&mut self, i: usize) {
         self.0[i / 64] |= 1 << (i % 64);
     }
-    fn clear(&mut self, i: usize) {
-        self.0[i / 64] &= !(1 << (i % 64));
-    }
     fn has(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 == 1
     }
