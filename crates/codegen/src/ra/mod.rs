@@ -16,6 +16,7 @@
 
 mod operands;
 mod pressure;
+mod rename;
 mod spill;
 mod ssa;
 
@@ -205,6 +206,7 @@ pub fn allocate(
         let room = total - 2 * pairs;
         (pairs, singles.min(if pairs > 0 { room & !1 } else { room }))
     };
+    let (p32, p64) = (p32.max(need[0]), p64.max(need[1]));
     let mut tries = vec![
         fit(p64, p32),
         fit(p64, p32 + 1),
@@ -253,6 +255,10 @@ pub fn allocate(
                 });
             }
         }
+        if std::env::var_os("PTXVM_RA_DUMP_ALL").is_some() {
+            eprintln!("split: {pairs} pairs, {singles} singles, need {need:?}");
+            dump(&func, &out);
+        }
         let spills = spill_moves(&out);
         if best.as_ref().is_none_or(|b| spills < b.0) {
             best = Some((spills, out, (pairs, singles)));
@@ -286,7 +292,7 @@ pub fn allocate(
         }
     }
     alloc_start.push(allocs.len() as u32);
-    let mut moves = Vec::with_capacity(out.edits.len());
+    let mut moves: Vec<(u32, bool, Place, Place)> = Vec::with_capacity(out.edits.len());
     for (at, Edit::Move { from, to }) in &out.edits {
         // A move's class: that of whichever side is a register (a slot-to-slot move goes
         // through the class's scratch register, which `regalloc2` writes as two moves).
@@ -311,6 +317,7 @@ pub fn allocate(
             b,
         ));
     }
+    rename::rename(&func, &mut allocs, &alloc_start, &mut moves, first);
     Ok(Allocated {
         func,
         allocs,
@@ -370,3 +377,4 @@ fn dump(func: &RaFunc, out: &regalloc2::Output) {
         eprintln!("edit {e:?}");
     }
 }
+

@@ -107,12 +107,28 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     let mut peak = [0usize; 3];
     let mut need = [0usize; 3];
     for i in 0..f.kinds.len() {
-        let mut n = [0usize; 3];
+        // At the instruction's start its distinct sources and early definitions; at its
+        // end its definitions (a reused source's register is the definition's).
+        let (mut early, mut late) = ([0usize; 3], [0usize; 3]);
+        let mut seen: Vec<usize> = Vec::new();
         for o in ops(i) {
-            n[slot(class[o.vreg().vreg()])] += 1;
+            let v = o.vreg().vreg();
+            let c = slot(class[v]);
+            match (o.kind(), o.pos()) {
+                (OperandKind::Use, _) if !seen.contains(&v) => {
+                    seen.push(v);
+                    early[c] += 1;
+                }
+                (OperandKind::Def, OperandPos::Early) => {
+                    early[c] += 1;
+                    late[c] += 1;
+                }
+                (OperandKind::Def, _) => late[c] += 1,
+                _ => {}
+            }
         }
         for c in 0..3 {
-            need[c] = need[c].max(n[c]);
+            need[c] = need[c].max(early[c]).max(late[c]);
         }
     }
     for b in 0..nb {
