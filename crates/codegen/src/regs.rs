@@ -73,10 +73,7 @@ impl RegMap {
 
     /// The location of `r` at the current instruction, if it names `r`.
     pub fn loc_of(&self, r: RegId) -> Option<Loc> {
-        self.here
-            .iter()
-            .find(|x| x.0 == r.index())
-            .map(|&(_, l)| l)
+        self.here.iter().find(|x| x.0 == r.index()).map(|&(_, l)| l)
     }
 
     /// The general registers the allocation assigned to values (both halves of pairs).

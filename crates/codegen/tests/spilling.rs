@@ -8,9 +8,8 @@ use common::*;
 /// The `-v` report's spill figures of kernel `name` (stores, loads).
 fn spill_figures(name: &str, text: &str, kernel: &str) -> (u32, u32, String) {
     let (m, file) = checked(name, text);
-    let c = codegen::compile_module(&m, &file).unwrap_or_else(|e| {
-        panic!("{name} does not compile:\n{}", diag::render(&file, &e))
-    });
+    let c = codegen::compile_module(&m, &file)
+        .unwrap_or_else(|e| panic!("{name} does not compile:\n{}", diag::render(&file, &e)));
     let i = c
         .cubin
         .kernels
@@ -79,9 +78,7 @@ fn pressure_kernel() -> String {
     for k in 0..W {
         s += &format!("\tmov.b64 %a3, 81985529216486895;\n\txor.b64 %w{k}, %w{k}, %a3;\n");
     }
-    s += &format!(
-        "JOIN:\n\tmul.wide.u32 %a2, %t1, {STRIDE};\n\tadd.s64 %a1, %a1, %a2;\n"
-    );
+    s += &format!("JOIN:\n\tmul.wide.u32 %a2, %t1, {STRIDE};\n\tadd.s64 %a1, %a1, %a2;\n");
     for k in 0..V {
         s += &format!("\tst.global.u32 [%a1+{}], %v{k};\n", 4 * k);
     }
@@ -101,7 +98,9 @@ fn pressure_kernel() -> String {
 /// The kernel's meaning for one thread, computed here.
 fn pressure_reference(t: usize, input: &[u32], n: u32) -> Vec<u8> {
     let mut v: Vec<u32> = input[t * V..(t + 1) * V].to_vec();
-    let mut w: Vec<u64> = (0..W).map(|k| u64::from(v[k]) * u64::from(v[k + 4])).collect();
+    let mut w: Vec<u64> = (0..W)
+        .map(|k| u64::from(v[k]) * u64::from(v[k + 4]))
+        .collect();
     let p: Vec<bool> = (0..P).map(|k| v[k] < v[k + 8]).collect();
     for i in 0..n {
         // In order: each add reads the neighbour's value as it is at that point.
@@ -190,9 +189,7 @@ fn bigint_kernels_spill_and_agree_bit_for_bit() {
                 zeros32(n * 2 * bytes / 4),
             ],
         );
-        launch
-            .params
-            .push(value_u32(n as u32));
+        launch.params.push(value_u32(n as u32));
         // `run_both` compares every buffer of the two executors bit for bit.
         run_both("bigint.ptx", &text, &launch);
         let (stores, loads, _) = spill_figures("bigint.ptx", &text, kernel);

@@ -136,7 +136,11 @@ fn loc_of(a: Allocation, class: RegClass) -> Option<Place> {
 /// above them (singles first, so a body without pairs starts at `first`, which `compact.rs`
 /// can then move down to R2; an odd count of singles gets the register below the pairs).
 fn machine(first: u8, pairs: usize, singles: usize, p6_free: bool) -> MachineEnv {
-    let singles = if pairs > 0 { singles.next_multiple_of(2) } else { singles };
+    let singles = if pairs > 0 {
+        singles.next_multiple_of(2)
+    } else {
+        singles
+    };
     let int0 = usize::from(first);
     let pair0 = (int0 + singles).div_ceil(2);
     MachineEnv {
@@ -158,9 +162,7 @@ fn machine(first: u8, pairs: usize, singles: usize, p6_free: bool) -> MachineEnv
                 usize::from(crate::regs::SCRATCH_PAIR) / 2,
                 RegClass::Float,
             )),
-            (!p6_free).then(|| {
-                PReg::new(usize::from(crate::regs::SCRATCH_PRED), RegClass::Vector)
-            }),
+            (!p6_free).then(|| PReg::new(usize::from(crate::regs::SCRATCH_PRED), RegClass::Vector)),
         ],
         fixed_stack_slots: Vec::new(),
     }
@@ -254,10 +256,6 @@ pub fn allocate(
                     message: format!("internal error: the regalloc2 checker failed: {e:?}"),
                 });
             }
-        }
-        if std::env::var_os("PTXVM_RA_DUMP_ALL").is_some() {
-            eprintln!("split: {pairs} pairs, {singles} singles, need {need:?}");
-            dump(&func, &out);
         }
         let spills = spill_moves(&out);
         if best.as_ref().is_none_or(|b| spills < b.0) {
@@ -377,4 +375,3 @@ fn dump(func: &RaFunc, out: &regalloc2::Output) {
         eprintln!("edit {e:?}");
     }
 }
-

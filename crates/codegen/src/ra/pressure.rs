@@ -170,9 +170,7 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
                 let passes = live.has(v);
                 match (o.kind(), o.pos()) {
                     (OperandKind::Use, _) if !passes => early[slot(class[v])] += 1,
-                    (OperandKind::Def, OperandPos::Early) if !passes => {
-                        early[slot(class[v])] += 1
-                    }
+                    (OperandKind::Def, OperandPos::Early) if !passes => early[slot(class[v])] += 1,
                     _ => {}
                 }
             }

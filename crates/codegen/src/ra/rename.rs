@@ -82,7 +82,11 @@ pub fn rename(
     let nb = func.blocks.len();
     // Backward liveness over node bits, to a fixpoint.
     let mut live_in = vec![0u64; nb];
-    let walk = |b: usize, live_in: &[u64], adj: Option<&mut [u64; 64]>, partners: Option<&mut Vec<(u8, u8)>>| -> u64 {
+    let walk = |b: usize,
+                live_in: &[u64],
+                adj: Option<&mut [u64; 64]>,
+                partners: Option<&mut Vec<(u8, u8)>>|
+     -> u64 {
         let blk = &func.blocks[b];
         let mut live = 0u64;
         for s in &blk.succs {
@@ -104,21 +108,25 @@ pub fn rename(
         };
         for i in (blk.first..blk.end).rev() {
             let i = i as usize;
-            let step_move = |k: usize, live: &mut u64, adj: &mut Option<&mut [u64; 64]>, partners: &mut Option<&mut Vec<(u8, u8)>>| {
-                let (_, _, from, to) = moves_ro[k];
-                let (f, t) = (reg(from), reg(to));
-                if let Some(t) = t {
-                    let keep = f.map_or(0, |f| 1u64 << f);
-                    edge(t, *live & !keep, adj);
-                    *live &= !(1u64 << t);
-                }
-                if let Some(f) = f {
-                    *live |= 1u64 << f;
-                }
-                if let (Some(f), Some(t), Some(p)) = (f, t, partners.as_deref_mut()) {
-                    p.push((f, t));
-                }
-            };
+            let step_move =
+                |k: usize,
+                 live: &mut u64,
+                 adj: &mut Option<&mut [u64; 64]>,
+                 partners: &mut Option<&mut Vec<(u8, u8)>>| {
+                    let (_, _, from, to) = moves_ro[k];
+                    let (f, t) = (reg(from), reg(to));
+                    if let Some(t) = t {
+                        let keep = f.map_or(0, |f| 1u64 << f);
+                        edge(t, *live & !keep, adj);
+                        *live &= !(1u64 << t);
+                    }
+                    if let Some(f) = f {
+                        *live |= 1u64 << f;
+                    }
+                    if let (Some(f), Some(t), Some(p)) = (f, t, partners.as_deref_mut()) {
+                        p.push((f, t));
+                    }
+                };
             for &k in after[i].iter().rev() {
                 step_move(k, &mut live, &mut adj, &mut partners);
             }
@@ -198,7 +206,11 @@ pub fn rename(
             let x = rest.trailing_zeros() as usize;
             rest &= rest - 1;
             if let Some(c) = colour[x] {
-                taken |= bits(if width[x] == 2 { Loc::Pair(c) } else { Loc::Gpr(c) });
+                taken |= bits(if width[x] == 2 {
+                    Loc::Pair(c)
+                } else {
+                    Loc::Gpr(c)
+                });
             }
         }
         let fits = |c: u8| {

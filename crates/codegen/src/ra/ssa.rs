@@ -136,7 +136,9 @@ fn dedup(v: &mut Vec<usize>) {
 /// Whether the block's last instruction ends it without falling through and is its own
 /// `regalloc2` terminator.
 fn own_terminator(body: &[ir::Inst], blk: &crate::cfg::Block) -> Option<Kind> {
-    let last = body.get(blk.end.checked_sub(1)?).filter(|_| blk.end > blk.start)?;
+    let last = body
+        .get(blk.end.checked_sub(1)?)
+        .filter(|_| blk.end > blk.start)?;
     match last.op {
         Opcode::Bra | Opcode::Brx if !blk.succs.is_empty() => Some(Kind::Branch),
         Opcode::Ret | Opcode::Exit | Opcode::Trap if last.guard.is_none() => Some(Kind::Ret),
@@ -191,7 +193,10 @@ pub fn build(
         dedup(&mut d);
         for &r in u.iter().chain(&d) {
             if class_of(f, r).is_none() {
-                let name = f.regs.get(r).map_or_else(|| "?".to_string(), |x| x.name.to_string());
+                let name = f
+                    .regs
+                    .get(r)
+                    .map_or_else(|| "?".to_string(), |x| x.name.to_string());
                 return Err(SsaError {
                     inst: at,
                     message: format!(
@@ -230,8 +235,7 @@ pub fn build(
             seen[b]
         });
         let fresh = !on_cycle
-            && a
-                .defs
+            && a.defs
                 .iter()
                 .all(|&r| def_count[r] == 1 && !entry_regs.contains(&r));
         a.keeps_old = !fresh;
@@ -248,7 +252,11 @@ pub fn build(
     let mut kill = vec![Bits::new(n); nb];
     for (b, blk) in cfg.blocks.iter().enumerate() {
         for a in &acc[blk.start..blk.end] {
-            for &r in a.uses.iter().chain(if a.keeps_old { &a.defs[..] } else { &[] }) {
+            for &r in a
+                .uses
+                .iter()
+                .chain(if a.keeps_old { &a.defs[..] } else { &[] })
+            {
                 if !kill[b].has(r) {
                     gen[b].set(r);
                 }
@@ -386,7 +394,9 @@ pub fn build(
         inst: at,
         message: format!(
             "internal error: no definition reaches `{}` (SSA construction)",
-            f.regs.get(r).map_or_else(|| "?".to_string(), |x| x.name.to_string())
+            f.regs
+                .get(r)
+                .map_or_else(|| "?".to_string(), |x| x.name.to_string())
         ),
     };
     for &rb in &rpo {
@@ -455,10 +465,7 @@ pub fn build(
                 let old = if a.keeps_old {
                     Some(use_of(r, ops, names, &cur)?)
                 } else {
-                    names
-                        .iter()
-                        .find(|x| x.0 as usize == r)
-                        .map(|&(_, k)| k)
+                    names.iter().find(|x| x.0 as usize == r).map(|&(_, k)| k)
                 };
                 let c = classes[r].ok_or_else(|| internal(at, r))?;
                 let v = new_vreg(c);
@@ -515,9 +522,8 @@ pub fn build(
         }
     }
     // Arguments of every edge into a block with parameters.
-    let lookup = |p: usize, r: usize| -> Option<VReg> {
-        out[p].iter().find(|x| x.0 == r).map(|x| x.1)
-    };
+    let lookup =
+        |p: usize, r: usize| -> Option<VReg> { out[p].iter().find(|x| x.0 == r).map(|x| x.1) };
     let mut args: Vec<Vec<Vec<VReg>>> = succs.iter().map(|s| vec![Vec::new(); s.len()]).collect();
     for p in 0..nr {
         for (k, &t) in succs[p].iter().enumerate() {
