@@ -116,7 +116,7 @@ fn pressure_reference(t: usize, input: &[u32], n: u32) -> Vec<u8> {
             }
         }
     }
-    if t % 2 == 0 {
+    if t.is_multiple_of(2) {
         for k in (0..V).step_by(2) {
             v[k] = v[k].wrapping_mul(3);
         }

@@ -82,6 +82,10 @@ impl regalloc2::Function for RaFunc {
     }
 }
 
+thread_local! {
+    static CTX: std::cell::RefCell<regalloc2::Ctx> = std::cell::RefCell::new(regalloc2::Ctx::default());
+}
+
 /// One move `regalloc2` asks for between two instructions.
 #[derive(Clone, Copy, Debug)]
 pub enum Place {
@@ -90,6 +94,9 @@ pub enum Place {
     Slot(u32),
 }
 
+/// A move of `regalloc2`'s: (instruction, after it, from, to).
+pub type Move = (u32, bool, Place, Place);
+
 /// The allocation of one body.
 pub struct Allocated {
     pub func: RaFunc,
@@ -97,7 +104,7 @@ pub struct Allocated {
     pub allocs: Vec<Loc>,
     pub alloc_start: Vec<u32>,
     /// `(instruction, after it, from, to)`, in program order.
-    pub moves: Vec<(u32, bool, Place, Place)>,
+    pub moves: Vec<Move>,
     pub spill_slots: u32,
 }
 
@@ -198,23 +205,18 @@ pub fn allocate(
     // P6 is a value register too where no sequence needs it as scratch (regalloc2 then
     // finds a predicate for its own moves, or goes through memory).
     let p6_free = !f.insts().iter().any(crate::select::needs_scratch_pred);
-    let ([p32, p64, _], need) = pressure::peak(&func);
-    // Splits to try: the pressures, then one spare register (an early definition cannot
-    // take a dying source's register, and `regalloc2`'s splitting is not optimal), then
-    // everything to singles above the pressure's pairs, then every split; the first
-    // without spills wins, else the one with the fewest spill moves.
+    let ([_, p64, _], need) = pressure::peak(&func);
+    // Splits to try: pairs for the 64-bit pressure plus two spare, every other register
+    // to singles (the renaming afterwards compacts what `regalloc2` spreads, so a generous
+    // split costs no registers and spares retries); then every split, keeping the first
+    // without spills, else the one with the fewest spill moves.
     let fit = |pairs: usize, singles: usize| {
         let pairs = pairs.min(total / 2);
         let room = total - 2 * pairs;
         (pairs, singles.min(if pairs > 0 { room & !1 } else { room }))
     };
-    let (p32, p64) = (p32.max(need[0]), p64.max(need[1]));
-    let mut tries = vec![
-        fit(p64, p32),
-        fit(p64, p32 + 1),
-        fit(p64 + 1, p32 + 2),
-        fit(p64, total),
-    ];
+    let p64 = p64.max(need[1]);
+    let mut tries = vec![fit(p64 + 2, total), fit(p64, total)];
     tries.extend((0..=total / 2).rev().map(|p| fit(p, total)));
     let opts = RegallocOptions::default();
     let mut best: Option<(usize, regalloc2::Output, (usize, usize))> = None;
@@ -228,7 +230,12 @@ pub fn allocate(
         // regalloc2 asserts (debug builds) where a class has too few registers for some
         // instruction: that split is then one that does not work.
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            regalloc2::run(&func, &env, &opts)
+            // One context per thread, reused: its buffers are most of a small body's cost.
+            CTX.with(|ctx| {
+                let mut ctx = ctx.borrow_mut();
+                regalloc2::run_with_ctx(&func, &env, &opts, &mut ctx)?;
+                Ok(std::mem::take(&mut ctx.output))
+            })
         }));
         let Ok(run) = run else { continue };
         let out = match run {
@@ -290,7 +297,7 @@ pub fn allocate(
         }
     }
     alloc_start.push(allocs.len() as u32);
-    let mut moves: Vec<(u32, bool, Place, Place)> = Vec::with_capacity(out.edits.len());
+    let mut moves: Vec<Move> = Vec::with_capacity(out.edits.len());
     for (at, Edit::Move { from, to }) in &out.edits {
         // A move's class: that of whichever side is a register (a slot-to-slot move goes
         // through the class's scratch register, which `regalloc2` writes as two moves).

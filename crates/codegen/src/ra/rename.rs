@@ -12,7 +12,7 @@
 //! where its readers look for it. The scratch registers (below `first`) are left alone.
 
 use super::ssa::RaFunc;
-use super::Place;
+use super::{Move, Place};
 use crate::regs::Loc;
 use regalloc2::OperandKind;
 
@@ -37,7 +37,7 @@ pub fn rename(
     func: &RaFunc,
     allocs: &mut [Loc],
     alloc_start: &[u32],
-    moves: &mut [(u32, bool, Place, Place)],
+    moves: &mut [Move],
     first: u8,
 ) {
     let ni = func.kinds.len();
@@ -71,7 +71,7 @@ pub fn rename(
             }
         }
     }
-    let (allocs_ro, moves_ro): (&[Loc], &[(u32, bool, Place, Place)]) = (allocs, moves);
+    let (allocs_ro, moves_ro): (&[Loc], &[Move]) = (allocs, moves);
     let ops_of = |i: usize| -> Vec<(OperandKind, Loc)> {
         let a = alloc_start[i] as usize;
         let o = func.op_start[i] as usize;
@@ -214,7 +214,10 @@ pub fn rename(
             }
         }
         let fits = |c: u8| {
-            c >= first && (w == 1 || c % 2 == 0) && c + w <= 63 && bits(loc(c)) & taken == 0
+            c >= first
+                && (w == 1 || c.is_multiple_of(2))
+                && c + w <= 63
+                && bits(loc(c)) & taken == 0
         };
         let preferred = partners
             .iter()

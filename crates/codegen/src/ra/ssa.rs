@@ -205,6 +205,20 @@ pub fn build(
                 });
             }
         }
+        // An instruction naming more registers of a class than Fermi has is none that sm_20
+        // can express (wgmma, tcgen05): it gets no operands here, so selection names it.
+        let mut named = [0usize; 3];
+        for &r in u.iter().chain(&d) {
+            match class_of(f, r) {
+                Some(RegClass::Int) => named[0] += 1,
+                Some(RegClass::Float) => named[1] += 1,
+                _ => named[2] += 1,
+            }
+        }
+        if named[0] > 59 || named[1] > 29 || named[2] > 7 {
+            u.clear();
+            d.clear();
+        }
         for &r in &d {
             def_count[r] += 1;
         }
@@ -327,8 +341,8 @@ pub fn build(
     let mut ranges = vec![(0u32, 2u32)];
     for (b, blk) in cfg.blocks.iter().enumerate() {
         let first = kinds.len() as u32;
-        for at in blk.start..blk.end {
-            ra_of_ptx[at] = kinds.len() as u32;
+        for slot in ra_of_ptx.iter_mut().take(blk.end).skip(blk.start) {
+            *slot = kinds.len() as u32;
             kinds.push(Kind::Plain);
         }
         match kinds_of_block[b] {
