@@ -72,12 +72,30 @@ pub fn rename(
         }
     }
     let (allocs_ro, moves_ro): (&[Loc], &[Move]) = (allocs, moves);
-    let ops_of = |i: usize| -> Vec<(OperandKind, Loc)> {
+    // Per instruction, the registers it reads and writes (as node bits).
+    let mut reads = vec![0u64; ni];
+    let mut writes = vec![0u64; ni];
+    for i in 0..ni {
         let a = alloc_start[i] as usize;
         let o = func.op_start[i] as usize;
-        (0..(func.op_start[i + 1] - func.op_start[i]) as usize)
-            .map(|k| (func.ops[o + k].kind(), allocs_ro[a + k]))
-            .collect()
+        for k in 0..(func.op_start[i + 1] - func.op_start[i]) as usize {
+            if let Some(g) = node(allocs_ro[a + k], first) {
+                match func.ops[o + k].kind() {
+                    OperandKind::Def => writes[i] |= 1u64 << g,
+                    OperandKind::Use => reads[i] |= 1u64 << g,
+                }
+            }
+        }
+    }
+    let each = |set: u64| {
+        let mut rest = set;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let x = rest.trailing_zeros() as u8;
+                rest &= rest - 1;
+                x
+            })
+        })
     };
     let nb = func.blocks.len();
     // Backward liveness over node bits, to a fixpoint.
@@ -130,29 +148,15 @@ pub fn rename(
             for &k in after[i].iter().rev() {
                 step_move(k, &mut live, &mut adj, &mut partners);
             }
-            let ops = ops_of(i);
-            let mut named = 0u64;
-            for &(_, l) in &ops {
-                if let Some(g) = node(l, first) {
-                    named |= 1u64 << g;
-                }
+            let named = reads[i] | writes[i];
+            for g in each(writes[i]) {
+                edge(g, live | named, &mut adj);
             }
-            for &(kind, l) in &ops {
-                if let (OperandKind::Def, Some(g)) = (kind, node(l, first)) {
-                    edge(g, live | named, &mut adj);
-                }
+            live &= !writes[i];
+            for g in each(reads[i]) {
+                edge(g, named, &mut adj);
             }
-            for &(kind, l) in &ops {
-                if let (OperandKind::Def, Some(g)) = (kind, node(l, first)) {
-                    live &= !(1u64 << g);
-                }
-            }
-            for &(kind, l) in &ops {
-                if let (OperandKind::Use, Some(g)) = (kind, node(l, first)) {
-                    edge(g, named, &mut adj);
-                    live |= 1u64 << g;
-                }
-            }
+            live |= reads[i];
             for &k in before[i].iter().rev() {
                 step_move(k, &mut live, &mut adj, &mut partners);
             }
