@@ -218,7 +218,8 @@ pub fn compile_body_as_written(
             .map(Line::Inst)
     };
     // The instructions before the first block: the entry's values, then their moves.
-    regs.set_here(alloc.names(0));
+    let entry_insts = alloc.func.blocks[0].end - 1;
+    regs.set_here((0..entry_insts as usize).flat_map(|i| alloc.names(i)));
     let key = match role {
         Role::Entry => None,
         Role::Func(id) => Some(id),
@@ -230,6 +231,7 @@ pub fn compile_body_as_written(
         .unwrap_or_default();
     let mut out = Vec::new();
     let mut epilogue = Vec::new();
+    let mut param_loads: Vec<(usize, String)> = Vec::new();
     let save_base = locals_end.next_multiple_of(4);
     match role {
         Role::Entry => {
@@ -278,14 +280,25 @@ pub fn compile_body_as_written(
                         _ => continue,
                     };
                     if !is_ret {
-                        out.push(Line::Inst(format!("LDL{acc} R{n}, [R1+{at:#x}];")));
+                        param_loads.push((r.index(), format!("LDL{acc} R{n}, [R1+{at:#x}];")));
                     }
                 }
             }
         }
     }
-    out.extend(take_moves(&mut moves, 0, true));
-    out.extend(take_moves(&mut moves, 1, false));
+    // Each entry instruction's values (a `.func`'s register parameters loaded), then its
+    // moves: a later one may reuse the register of a value an earlier one spilled.
+    for i in 0..=entry_insts {
+        out.extend(take_moves(&mut moves, i, false));
+        if i < entry_insts {
+            for (r, _) in alloc.names(i as usize) {
+                if let Some(k) = param_loads.iter().position(|p| p.0 == r) {
+                    out.push(Line::Inst(param_loads.swap_remove(k).1));
+                }
+            }
+            out.extend(take_moves(&mut moves, i, true));
+        }
+    }
     // The edge from the entry into a first block that is also a loop header: its moves.
     let pads: HashMap<(Option<usize>, usize), u32> = alloc
         .func

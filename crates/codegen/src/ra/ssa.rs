@@ -23,6 +23,9 @@ use crate::regs::width_of;
 use ir::{Function, Opcode};
 use regalloc2::{Block, Operand, RegClass, VReg};
 
+/// At most this many values defined by one instruction of the synthetic entry.
+const ENTRY_DEFS: usize = 16;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Plain,
@@ -335,10 +338,22 @@ pub fn build(
         }
     }
     // Instruction numbering.
-    let mut kinds = vec![Kind::Plain, Kind::Branch];
+    // The entry's definitions, at most `ENTRY_DEFS` an instruction (more values than
+    // registers can be live into a body, and they are spilled; one instruction could not
+    // define them all at once).
+    let entry_values = {
+        let mut any = Bits::new(n);
+        for &t in &succs[0] {
+            any.union(&live_in[t - 1]);
+        }
+        any.iter().count()
+    };
+    let entry_insts = entry_values.div_ceil(ENTRY_DEFS).max(1);
+    let mut kinds = vec![Kind::Plain; entry_insts];
+    kinds.push(Kind::Branch);
     let mut ra_of_ptx = vec![0u32; body.len()];
     let mut term = vec![None; nb];
-    let mut ranges = vec![(0u32, 2u32)];
+    let mut ranges = vec![(0u32, entry_insts as u32 + 1)];
     for (b, blk) in cfg.blocks.iter().enumerate() {
         let first = kinds.len() as u32;
         for slot in ra_of_ptx.iter_mut().take(blk.end).skip(blk.start) {
@@ -531,8 +546,9 @@ pub fn build(
     for (r, v) in entry_vreg.iter().enumerate() {
         if let Some(v) = v {
             out[0].push((r, *v));
-            inst_ops[0].push(Operand::reg_def(*v));
-            inst_names[0].push((r as u32, inst_ops[0].len() as u32 - 1));
+            let i = ((out[0].len() - 1) / ENTRY_DEFS).min(entry_insts - 1);
+            inst_ops[i].push(Operand::reg_def(*v));
+            inst_names[i].push((r as u32, inst_ops[i].len() as u32 - 1));
         }
     }
     // Arguments of every edge into a block with parameters.
