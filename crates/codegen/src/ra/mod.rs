@@ -205,18 +205,24 @@ pub fn allocate(
     // P6 is a value register too where no sequence needs it as scratch (regalloc2 then
     // finds a predicate for its own moves, or goes through memory).
     let p6_free = !f.insts().iter().any(crate::select::needs_scratch_pred);
-    let ([_, p64, _], need) = pressure::peak(&func);
-    // Splits to try: pairs for the 64-bit pressure plus two spare, every other register
-    // to singles (the renaming afterwards compacts what `regalloc2` spreads, so a generous
-    // split costs no registers and spares retries); then every split, keeping the first
-    // without spills, else the one with the fewest spill moves.
+    let ([p32, p64, _], need) = pressure::peak(&func);
+    // Splits to try: the pressures (`regalloc2` spreads values over every register it is
+    // given, and the renaming below compacts only what its choices allow: the fewer it has,
+    // the better they pack), then one spare register (an early definition cannot take a
+    // dying source's register), then everything to singles, then every split; the first
+    // without spills wins, else the one with the fewest spill moves.
     let fit = |pairs: usize, singles: usize| {
         let pairs = pairs.min(total / 2);
         let room = total - 2 * pairs;
         (pairs, singles.min(if pairs > 0 { room & !1 } else { room }))
     };
-    let p64 = p64.max(need[1]);
-    let mut tries = vec![fit(p64 + 2, total), fit(p64, total)];
+    let (p32, p64) = (p32.max(need[0]), p64.max(need[1]));
+    let mut tries = vec![
+        fit(p64, p32),
+        fit(p64, p32 + 1),
+        fit(p64 + 1, p32 + 2),
+        fit(p64, total),
+    ];
     tries.extend((0..=total / 2).rev().map(|p| fit(p, total)));
     let opts = RegallocOptions::default();
     let mut best: Option<(usize, regalloc2::Output, (usize, usize))> = None;
