@@ -4,7 +4,7 @@
 
 use crate::calls::ArgLayout;
 use crate::select::{Line, Selector};
-use crate::{alloc, cfg, regs, unsupported};
+use crate::{cfg, ra, regs, unsupported};
 use diag::{Diagnostic, SourceFile, Span};
 use ir::{FuncId, Function, Module, Opcode, VarId};
 use rustc_hash::FxHashMap as HashMap;
@@ -40,6 +40,8 @@ pub struct Body {
     pub bar_count: u8,
     /// The frame the body's prologue allocates.
     pub frame: u32,
+    /// Bytes of spill stores and loads in the body.
+    pub spills: ra::SpillBytes,
 }
 
 /// Translates `f` after the clean-ups of `opt`. A body whose cleaned-up form selection cannot
@@ -109,6 +111,20 @@ pub fn compile_body_as_written(
         Role::Entry => crate::fold::narrowed_extensions(f, &zero_high),
         Role::Func(_) => Default::default(),
     };
+    // A scaled `add` reads the `mul.wide`'s source in place of its product.
+    let mut extra = extra;
+    if !scaled.is_empty() {
+        extra.resize(body.len(), Vec::new());
+        for (at, inst) in body.iter().enumerate() {
+            for o in &inst.operands {
+                if let ir::Operand::Reg(r) = o {
+                    if let Some(s) = scaled.get(r) {
+                        extra[at].push(s.a.index());
+                    }
+                }
+            }
+        }
+    }
     let mut skip = Vec::new();
     let mut zero = Vec::new();
     if !folded.is_empty() || !scaled.is_empty() || !narrowed.is_empty() {
@@ -121,11 +137,11 @@ pub fn compile_body_as_written(
             zero[r.index()] = *what == crate::fold::Folded::Shared(0);
         }
     }
-    let assignment = alloc::allocate(f, &graph, &skip, &zero, &extra).map_err(|e| {
+    let alloc = ra::allocate(f, &graph, &skip, &zero, &extra).map_err(|e| {
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))
     })?;
-    let regs = regs::RegMap::from_assignment(assignment);
+    let mut regs = alloc.regmap();
     // The frame of a `.func`: its outgoing argument block, then the saved registers.
     let saved_gprs: Vec<u8> = (4..=regs.max_gpr).collect();
     let saved_preds = regs.preds_used();
@@ -153,13 +169,34 @@ pub fn compile_body_as_written(
             locals_end = at + size;
         }
     }
-    let frame = match role {
+    let below_spills = match role {
         Role::Entry => env.outgoing.get(&None).map_or(0, |o| o.1),
         Role::Func(_) => {
             locals_end.next_multiple_of(4) + 4 * (saved_gprs.len() + saved_preds.len()) as u32
         }
     };
-    let frame = frame.next_multiple_of(8);
+    // Spill slots above the rest of the frame, 8-aligned for pairs.
+    let spill_base = below_spills.next_multiple_of(8);
+    let frame = (spill_base + 4 * alloc.spill_slots).next_multiple_of(8);
+    let mut spills = ra::SpillBytes::default();
+    // regalloc2's moves, by (instruction, after it), as Fermi text.
+    let mut moves: HashMap<(u32, bool), Vec<String>> = HashMap::default();
+    for &(at, after, from, to) in &alloc.moves {
+        moves
+            .entry((at, after))
+            .or_default()
+            .extend(ra::render(from, to, spill_base, &mut spills));
+    }
+    let take_moves = |moves: &mut HashMap<(u32, bool), Vec<String>>, at: u32, after: bool| {
+        moves
+            .remove(&(at, after))
+            .unwrap_or_default()
+            .into_iter()
+            .map(Line::Inst)
+    };
+    // The instructions before the first block: the entry's values, then their moves.
+    let entry_insts = alloc.func.blocks[0].end - 1;
+    regs.set_here((0..entry_insts as usize).flat_map(|i| alloc.names(i)));
     let key = match role {
         Role::Entry => None,
         Role::Func(id) => Some(id),
@@ -171,6 +208,7 @@ pub fn compile_body_as_written(
         .unwrap_or_default();
     let mut out = Vec::new();
     let mut epilogue = Vec::new();
+    let mut param_loads: Vec<(usize, String)> = Vec::new();
     let save_base = locals_end.next_multiple_of(4);
     match role {
         Role::Entry => {
@@ -206,10 +244,10 @@ pub fn compile_body_as_written(
                 epilogue.push(format!("IADD R1, R1, {frame:#x};"));
             }
             epilogue.push("RET;".into());
-            // Register parameters: inputs loaded after the saves, results stored before the
-            // restores.
+            // Register parameters: inputs loaded after the saves (into the places the
+            // allocation gives them at the body's start); results are stored before the
+            // restores at each return (`returning`).
             if let Some(l) = env.layouts.get(&id) {
-                let mut stores = Vec::new();
                 for &(r, off, is_ret) in &l.reg_params {
                     let at = frame + off;
                     let (acc, n) = match regs.loc_of(r) {
@@ -218,17 +256,60 @@ pub fn compile_body_as_written(
                         // Never named by the body: nothing to pass.
                         _ => continue,
                     };
-                    if is_ret {
-                        stores.push(format!("STL{acc} [R1+{at:#x}], R{n};"));
-                    } else {
-                        out.push(Line::Inst(format!("LDL{acc} R{n}, [R1+{at:#x}];")));
+                    if !is_ret {
+                        param_loads.push((r.index(), format!("LDL{acc} R{n}, [R1+{at:#x}];")));
                     }
                 }
-                stores.append(&mut epilogue);
-                epilogue = stores;
             }
         }
     }
+    // Each entry instruction's values (a `.func`'s register parameters loaded), then its
+    // moves: a later one may reuse the register of a value an earlier one spilled.
+    for i in 0..=entry_insts {
+        out.extend(take_moves(&mut moves, i, false));
+        if i < entry_insts {
+            for (r, _) in alloc.names(i as usize) {
+                if let Some(k) = param_loads.iter().position(|p| p.0 == r) {
+                    out.push(Line::Inst(param_loads.swap_remove(k).1));
+                }
+            }
+            out.extend(take_moves(&mut moves, i, true));
+        }
+    }
+    // The edge from the entry into a first block that is also a loop header: its moves.
+    let pads: HashMap<(Option<usize>, usize), u32> = alloc
+        .func
+        .splits
+        .iter()
+        .map(|s| ((s.from, s.to), alloc.func.blocks[s.block].first))
+        .collect();
+    if let Some(&at) = pads.get(&(None, 0)) {
+        out.extend(take_moves(&mut moves, at, false));
+    }
+    // A `.func`'s epilogue at a return: the register results from where they are there.
+    let ret_params: Vec<(ir::RegId, u32)> = match role {
+        Role::Func(id) => env.layouts.get(&id).map_or_else(Vec::new, |l| {
+            l.reg_params
+                .iter()
+                .filter(|p| p.2)
+                .map(|&(r, off, _)| (r, frame + off))
+                .collect()
+        }),
+        Role::Entry => Vec::new(),
+    };
+    let returning = |regs: &regs::RegMap, restore: &[String]| -> Vec<String> {
+        let mut lines = Vec::new();
+        for &(r, at) in &ret_params {
+            match regs.loc_of(r) {
+                Some(regs::Loc::Gpr(n)) => lines.push(format!("STL [R1+{at:#x}], R{n};")),
+                Some(regs::Loc::Pair(n)) => lines.push(format!("STL.64 [R1+{at:#x}], R{n};")),
+                _ => {}
+            }
+        }
+        lines.extend(restore.iter().cloned());
+        lines
+    };
+    let restore = epilogue.clone();
     let mut sel = Selector {
         func: f,
         module: env.module,
@@ -257,6 +338,21 @@ pub fn compile_body_as_written(
     };
     let mut errors = Vec::new();
     let n = graph.blocks.len();
+    // Split edges whose moves need a pad: the branch goes to the pad, which moves, then
+    // goes on to where the edge landed (`flow.jump`).
+    let padded: rustc_hash::FxHashSet<(usize, usize)> = alloc
+        .func
+        .splits
+        .iter()
+        .filter_map(|s| {
+            let p = s.from?;
+            let at = alloc.func.blocks[s.block].first;
+            moves.contains_key(&(at, false)).then_some((p, s.to))
+        })
+        .collect();
+    let pad_label = |p: usize, t: usize| -> Option<String> {
+        padded.contains(&(p, t)).then(|| format!("{pre}M{p}_{t}"))
+    };
     for (b, blk) in graph.blocks.iter().enumerate() {
         sel.out.extend(flow.head(b));
         sel.carry = None;
@@ -270,6 +366,9 @@ pub fn compile_body_as_written(
             insts
         };
         for (k, inst) in plain.iter().enumerate() {
+            let at = alloc.func.ra_of_ptx[blk.start + k];
+            sel.out.extend(take_moves(&mut moves, at, false));
+            sel.regs.set_here(alloc.names(at as usize));
             let done = if inst.op == Opcode::Call {
                 let label = format!("{pre}G{}", blk.start + k);
                 crate::flow::around_guard(&mut sel, f, inst, &label, true)
@@ -278,6 +377,18 @@ pub fn compile_body_as_written(
             };
             if let Err(why) = done {
                 errors.push(unsupported(file, inst, &why));
+            }
+            sel.out.extend(take_moves(&mut moves, at, true));
+        }
+        // The terminator (the PTX one, else the synthetic one regalloc2 was given): its
+        // moves before it, then its registers.
+        let ptx_term = term.map(|_| alloc.func.ra_of_ptx[blk.end - 1]);
+        let synthetic = alloc.func.term[b];
+        if let Some(t) = ptx_term.or(synthetic) {
+            sel.out.extend(take_moves(&mut moves, t, false));
+            sel.regs.set_here(alloc.names(t as usize));
+            if sel.epilogue.is_some() {
+                sel.epilogue = Some(returning(&sel.regs, &restore));
             }
         }
         sel.out.extend(flow.tail(b));
@@ -311,8 +422,11 @@ pub fn compile_body_as_written(
                 } else {
                     ""
                 };
-                sel.out
-                    .push(Line::Inst(flow.jump(&g, &format!("BRA{u}"), b, tb)));
+                let text = match pad_label(b, tb) {
+                    Some(p) => format!("{g}BRA{u} {p};"),
+                    None => flow.jump(&g, &format!("BRA{u}"), b, tb),
+                };
+                sel.out.push(Line::Inst(text));
             }
             Some(inst) if inst.op == Opcode::Brx => {
                 // One landing pad entry (a `BRA` or `BRK` to the target's edge label) per
@@ -321,7 +435,10 @@ pub fn compile_body_as_written(
                     .into_iter()
                     .map(|t| {
                         let tb = graph.block_of_inst.get(t).copied().unwrap_or(usize::MAX);
-                        flow.jump("", "BRA", b, tb)
+                        match pad_label(b, tb) {
+                            Some(p) => format!("BRA {p};"),
+                            None => flow.jump("", "BRA", b, tb),
+                        }
                     })
                     .collect();
                 if let Err(why) = sel.brx(inst, &pads) {
@@ -341,10 +458,21 @@ pub fn compile_body_as_written(
             }
             None => {}
         }
+        // After a guarded `exit`/`ret` that ends the block, the synthetic jump's moves.
+        if let (Some(t), Some(j)) = (ptx_term, synthetic) {
+            sel.out.extend(take_moves(&mut moves, t, true));
+            sel.out.extend(take_moves(&mut moves, j, false));
+            sel.regs.set_here(alloc.names(j as usize));
+            if sel.epilogue.is_some() {
+                sel.epilogue = Some(returning(&sel.regs, &restore));
+            }
+        }
         // Falling through into a block whose lines do not start where the edge lands.
         let falls = blk.succs.contains(&(b + 1))
             && term.is_none_or(|t| t.guard.is_some() || !matches!(t.op, Opcode::Bra | Opcode::Brx));
-        if let Some(jump) = falls.then(|| flow.fall(b)).flatten() {
+        if let Some(p) = pad_label(b, b + 1).filter(|_| falls) {
+            sel.out.push(Line::Inst(format!("BRA {p};")));
+        } else if let Some(jump) = falls.then(|| flow.fall(b)).flatten() {
             sel.out.push(Line::Inst(jump));
         }
         // The end of the body, or a block falling off into nothing: the thread ends.
@@ -357,6 +485,28 @@ pub fn compile_body_as_written(
         }
     }
     sel.out.extend(flow.edge_stubs());
+    // The pads of split edges with moves: after the body, where nothing falls into them.
+    for s in &alloc.func.splits {
+        let Some(p) = s.from else { continue };
+        let at = alloc.func.blocks[s.block].first;
+        let lines: Vec<Line> = take_moves(&mut moves, at, false).collect();
+        if lines.is_empty() {
+            continue;
+        }
+        sel.out.push(Line::Label(format!("{pre}M{p}_{}", s.to)));
+        sel.out.extend(lines);
+        sel.out.push(Line::Inst(flow.jump("", "BRA", p, s.to)));
+    }
+    // Edges from the entry into blocks it does not reach run nothing.
+    for s in alloc.func.splits.iter().filter(|s| s.from.is_none()) {
+        moves.remove(&(alloc.func.blocks[s.block].first, false));
+    }
+    if !moves.is_empty() && errors.is_empty() {
+        errors.push(Diagnostic::error(
+            f.span,
+            "internal error: register allocation moves left unplaced".to_string(),
+        ));
+    }
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -381,6 +531,7 @@ pub fn compile_body_as_written(
         bar_count: sel.bar_count,
         lines: sel.out,
         frame,
+        spills,
     })
 }
 

@@ -7,7 +7,7 @@
 //! variable's address (a constant window offset, zero-extended in 64-bit code) read only by
 //! `add`s becomes their immediate operand (`IADD R4.CC, R6, 0x40; IADD.X R5, R7, RZ`).
 
-use crate::alloc::uses_defs;
+use crate::ra::uses_defs;
 use ir::{AddrBase, Function, Inst, Opcode, Operand, RegId, Space, VarId};
 use rustc_hash::FxHashMap;
 

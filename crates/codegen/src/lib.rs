@@ -6,8 +6,8 @@
 //! 2. `cfg`: basic blocks, dominators and post-dominators, natural loops, and the
 //!    reconvergence plan (`SSY` before divergent branches, `NOP.S` at their immediate
 //!    post-dominator, `PBK`/`BRK` for loops whose several exits SSYs cannot map);
-//! 3. `alloc` and `regs`: a Fermi register for every PTX register used (pairs for 64-bit
-//!    values), by liveness colouring with copy coalescing;
+//! 3. `ra` and `regs`: SSA values allocated by `regalloc2` (pairs for 64-bit values, spill
+//!    code to local memory), with its checker on in debug builds;
 //! 4. `select`: each PTX instruction to cuobjdump-style Fermi text;
 //! 5. emission: layout, then the `fermi` crate's table parses and encodes every line, and the
 //!    kernel goes into a cubin with the parameter layout and sizes `.nv.info` records.
@@ -15,7 +15,6 @@
 //! What is not translated is an error naming the instruction and the reason; see
 //! docs/codegen.md for what is and is not covered.
 
-mod alloc;
 mod body;
 mod calls;
 mod cfg;
@@ -25,6 +24,7 @@ mod flow;
 mod fold;
 mod module_globals;
 mod opt;
+mod ra;
 mod regs;
 pub mod report;
 mod select;
@@ -42,6 +42,8 @@ pub struct Compiled {
     pub cubin: cubin::Module,
     /// Warnings (e.g. a `.target` above sm_20).
     pub warnings: Vec<Diagnostic>,
+    /// Per kernel (in `cubin.kernels`' order), its spill code, for `-v`.
+    pub spills: Vec<report::Spills>,
 }
 
 /// Translates every `.entry` of `module` (checked from `file`) to sm_20 code.
@@ -69,16 +71,20 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
         .iter()
         .filter(|f| f.kind == FuncKind::Entry && f.body.is_some())
         .collect();
-    let results: Vec<Result<Kernel, Vec<Diagnostic>>> = entries
+    let results: Vec<Result<(Kernel, report::Spills), Vec<Diagnostic>>> = entries
         .par_iter()
         .with_min_len(16)
         .map(|f| compile_entry(module, f, file, &consts, &globals, &global_data))
         .collect();
     let mut errors = Vec::new();
     let mut kernels = Vec::with_capacity(results.len());
+    let mut spills = Vec::with_capacity(results.len());
     for r in results {
         match r {
-            Ok(k) => kernels.push(k),
+            Ok((k, s)) => {
+                kernels.push(k);
+                spills.push(s);
+            }
             Err(mut e) => errors.append(&mut e),
         }
     }
@@ -98,6 +104,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
             globals: global_data,
         },
         warnings,
+        spills,
     })
 }
 
@@ -149,7 +156,7 @@ fn compile_entry(
     consts: &HashMap<ir::VarId, u32>,
     globals: &HashMap<ir::VarId, u32>,
     global_data: &cubin::GlobalData,
-) -> Result<Kernel, Vec<Diagnostic>> {
+) -> Result<(Kernel, report::Spills), Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let body = f.insts();
     // Parameters: in declaration order, each at its own alignment.
@@ -300,6 +307,7 @@ fn compile_entry(
     let mut max_gpr = 3u8;
     let mut bar_count = 0u8;
     let mut entry_frame = 0;
+    let mut spills = report::Spills::default();
     let mut stack = 0u32;
     for (role, g) in std::iter::once((body::Role::Entry, f))
         .chain(func_bodies.iter().map(|&(id, g)| (body::Role::Func(id), g)))
@@ -310,7 +318,13 @@ fn compile_entry(
                 max_gpr = max_gpr.max(b.max_gpr);
                 bar_count = bar_count.max(b.bar_count);
                 match role {
-                    body::Role::Entry => entry_frame = b.frame,
+                    body::Role::Entry => {
+                        entry_frame = b.frame;
+                        spills = report::Spills {
+                            stores: b.spills.stores,
+                            loads: b.spills.loads,
+                        };
+                    }
                     // Enough for every callee's frame at once (a bound for acyclic call
                     // graphs); recursion relies on the driver's extra stack as well.
                     body::Role::Func(_) => stack += b.frame,
@@ -333,7 +347,7 @@ fn compile_entry(
             ),
         )
     })?;
-    Ok(Kernel {
+    let kernel = Kernel {
         name: f.name.clone(),
         code,
         params,
@@ -359,7 +373,8 @@ fn compile_entry(
                 })
             })
             .collect(),
-    })
+    };
+    Ok((kernel, spills))
 }
 
 pub(crate) fn unsupported(file: &SourceFile, inst: &ir::Inst, why: &str) -> Diagnostic {

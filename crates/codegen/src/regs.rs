@@ -1,17 +1,13 @@
-//! Register assignment: every PTX register a kernel uses gets its own Fermi register for the
-//! whole kernel (64-bit values in an aligned pair, predicates in P0–P6).
-//!
-//! This is a deliberately simple first allocator: no live ranges are shared, so kernels with
-//! many registers fail with a clear error rather than spill. It is the part `regalloc2` is to
-//! replace (see docs/codegen.md).
+//! Fermi's registers as the selector sees them: the scratch registers, and where each PTX
+//! register is at the instruction being selected (`RegMap`, filled from `ra`).
 
 use ir::{Function, RegId, Type};
 
 /// R0 is a 32-bit scratch register, R1 the stack pointer, R2:R3 a 64-bit scratch pair.
 pub const SCRATCH: u8 = 0;
 pub const SCRATCH_PAIR: u8 = 2;
-/// P6 is the scratch predicate of multi-instruction sequences (div/rem): the allocator keeps it
-/// free in bodies that contain them.
+/// P6 is the scratch predicate of multi-instruction sequences (div/rem) and of `regalloc2`'s
+/// predicate moves in bodies that have such sequences; elsewhere it holds values.
 pub const SCRATCH_PRED: u8 = 6;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,68 +34,56 @@ pub fn width_of(ty: Type) -> Option<u32> {
     })
 }
 
-#[derive(Default)]
+/// Where the PTX registers of the instruction being selected are: the body emitter
+/// (`body.rs`) points it at each instruction's allocation (`ra`) before selecting it, so a
+/// register may live in different places at different instructions (split live ranges).
 pub struct RegMap {
-    /// Indexed by `RegId::index`.
-    map: Vec<Option<Loc>>,
+    /// The registers the current instruction names, with their locations.
+    here: Vec<(usize, Loc)>,
     /// The highest GPR index written or read.
     pub max_gpr: u8,
+    gprs: [bool; 64],
+    preds: Vec<u8>,
 }
 
 impl RegMap {
-    /// A map made by the allocator (`alloc.rs`): every register has its location already.
-    pub fn from_assignment(map: Vec<Option<Loc>>) -> RegMap {
-        let max_gpr = map
-            .iter()
-            .flatten()
-            .map(|l| match *l {
-                Loc::Gpr(g) => g,
-                Loc::Pair(g) => g + 1,
-                Loc::Pred(_) => 0,
-            })
+    /// A map over an allocation whose values use the general registers `gprs` (both halves
+    /// of pairs) and the predicates `preds`.
+    pub fn new(gprs: [bool; 64], mut preds: Vec<u8>) -> RegMap {
+        preds.sort_unstable();
+        preds.dedup();
+        let max_gpr = (0..64u8)
+            .filter(|&g| gprs[usize::from(g)])
             .max()
             .unwrap_or(0)
             .max(3);
-        RegMap { map, max_gpr }
+        RegMap {
+            here: Vec::new(),
+            max_gpr,
+            gprs,
+            preds,
+        }
     }
 
-    /// The location the allocator gave `r`, if it saw it.
+    /// Makes `names` (PTX register index, location) the current instruction's registers.
+    pub fn set_here(&mut self, names: impl Iterator<Item = (usize, Loc)>) {
+        self.here.clear();
+        self.here.extend(names);
+    }
+
+    /// The location of `r` at the current instruction, if it names `r`.
     pub fn loc_of(&self, r: RegId) -> Option<Loc> {
-        self.map.get(r.index()).copied().flatten()
+        self.here.iter().find(|x| x.0 == r.index()).map(|&(_, l)| l)
     }
 
     /// The general registers the allocation assigned to values (both halves of pairs).
     pub fn allocated_gprs(&self) -> [bool; 64] {
-        let mut out = [false; 64];
-        for l in self.map.iter().flatten() {
-            let (lo, n) = match *l {
-                Loc::Gpr(g) => (g, 1),
-                Loc::Pair(g) => (g, 2),
-                Loc::Pred(_) => continue,
-            };
-            for g in lo..lo + n {
-                if let Some(slot) = out.get_mut(usize::from(g)) {
-                    *slot = true;
-                }
-            }
-        }
-        out
+        self.gprs
     }
 
     /// The predicate registers the allocation uses (a `.func` saves them).
     pub fn preds_used(&self) -> Vec<u8> {
-        let mut v: Vec<u8> = self
-            .map
-            .iter()
-            .flatten()
-            .filter_map(|l| match l {
-                Loc::Pred(p) => Some(*p),
-                _ => None,
-            })
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
+        self.preds.clone()
     }
 
     /// The location the allocator gave `r` (it sees every register a body names, so a

@@ -94,8 +94,8 @@ pub fn run(raw: &[String]) -> Exit {
     };
     eprint!("{}", diag::render(&file, &compiled.warnings));
     if args.verbose {
-        for k in &compiled.cubin.kernels {
-            print!("{}", codegen::report::print_report(k));
+        for (k, s) in compiled.cubin.kernels.iter().zip(&compiled.spills) {
+            print!("{}", codegen::report::print_report(k, *s));
         }
     }
     if args.sass {
