@@ -304,13 +304,17 @@ impl Thread {
     }
 }
 
+/// What [`run_programs`] saw: how often each reconvergence-stack instruction appeared, the
+/// refusals (seed, message), and the bytes of spill stores.
+struct Seen {
+    ops: Vec<(&'static str, u32)>,
+    refused: Vec<(u64, String)>,
+    spilled: u32,
+}
+
 /// Compiles and runs the programs of `seeds` with `extra` extra live values on both
-/// executors and checks every thread against the interpreter. Returns how often each
-/// reconvergence-stack instruction appeared, the refusals, and the spill bytes stored.
-fn run_programs(
-    seeds: std::ops::RangeInclusive<u64>,
-    extra: u32,
-) -> (Vec<(&'static str, u32)>, Vec<(u64, String)>, u32) {
+/// executors and checks every thread against the interpreter.
+fn run_programs(seeds: std::ops::RangeInclusive<u64>, extra: u32) -> Seen {
     // How often each instruction of the reconvergence stack appears over all programs.
     let mut seen: Vec<(&str, u32)> = ["SSY", "NOP.S", "BRA.U", "PBK", "BRK", "PCNT", "CONT"]
         .iter()
@@ -373,12 +377,18 @@ fn run_programs(
             }
         }
     }
-    (seen, refused, spilled)
+    Seen {
+        ops: seen,
+        refused,
+        spilled,
+    }
 }
 
 #[test]
 fn random_control_flow_agrees_with_its_interpreter_on_both_executors() {
-    let (seen, refused, _) = run_programs(1..=400, 0);
+    let Seen {
+        ops: seen, refused, ..
+    } = run_programs(1..=400, 0);
     // Structured programs: every one must map onto the stack.
     assert!(refused.is_empty(), "refused: {refused:#?}");
     // The programs exercise every way of mapping control flow.
@@ -390,7 +400,11 @@ fn random_control_flow_agrees_with_its_interpreter_on_both_executors() {
 fn random_control_flow_under_register_pressure_spills_and_agrees() {
     // 64 extra values, the accumulator, tid, the parameter and the loop registers: more than
     // R4–R62 hold, live across every loop and join.
-    let (seen, refused, spilled) = run_programs(1..=40, 64);
+    let Seen {
+        ops: seen,
+        refused,
+        spilled,
+    } = run_programs(1..=40, 64);
     assert!(refused.is_empty(), "refused: {refused:#?}");
     assert!(spilled > 0, "no program spilled");
     eprintln!("{seen:?}, {spilled} bytes of spill stores");
