@@ -1,0 +1,139 @@
+//! `vmad` with `.sat` and `.shr7/.shr15` (the 96-bit sequence of `select/vmad_wide.rs`) on
+//! both executors, bit for bit, over all pairs of integer edge values, against the PTX ISA's
+//! pseudo-code (§9.7.18.1.3) written here in 128-bit arithmetic: `signedFinal`, the product
+//! negated or `c` complemented with `lsb = 1`, `c` sign- or zero-extended by `signedFinal`, the
+//! shift of the 128-bit `tmp` (arithmetic when signed), the low 64 bits clamped to the signed
+//! or unsigned 32-bit range.
+
+mod common;
+use common::*;
+
+/// The rows; `expect` reads each one's types, parts, negations and modifiers from its text.
+const ROWS: &[&str] = &[
+    "vmad.u32.u32.u32.sat %r9, %r5, %r6, %r7;",
+    "vmad.u32.u32.u32.shr15 %r9, %r5, %r6, %r7;",
+    "vmad.u32.u32.u32.po.sat.shr7 %r9, %r5, %r6, %r7;",
+    "vmad.s32.s32.s32.sat %r9, %r5, %r6, %r7;",
+    "vmad.s32.u32.s32.sat.shr7 %r9, -%r5, %r6, %r7;",
+    "vmad.s32.u32.u32.sat %r9, -%r5, %r6, %r7;",
+    "vmad.s32.u32.u32.sat.shr15 %r9, %r5, -%r6, %r7;",
+    "vmad.u32.u32.u32.sat.shr7 %r9, %r5, %r6, -%r7;",
+    "vmad.s32.u32.u32.sat %r9, %r5, %r6, -%r7;",
+    "vmad.s32.s32.u32.sat.shr15 %r9, %r5.h1, %r6.b2, -%r7;",
+    "vmad.u32.u32.s32.shr7 %r9, -%r5.b3, -%r6, %r7;",
+    "vmad.s32.u32.s32.sat %r9, %r5, %r6.h1, 0x7fffffff;",
+    "vmad.s32.s32.s32.po.sat.shr15 %r9, %r5, %r6, %r7;",
+    "vmad.u32.s32.s32.sat %r9, %r5, %r6, -%r7;",
+    "vmad.u32.u32.u32.sat.shr15 %r9, %r5.h0, -%r6.b1, %r7;",
+    "vmad.s32.s32.s32.shr7 %r9, -%r5.h0, %r6, %r7;",
+    "vmad.s32.s32.s32.sat.shr15 %r9, %r5.b1, %r6.b3, -%r7;",
+];
+
+/// A source operand of a row: its value (`%r5`, `%r6`, `%r7` or an immediate), negation and
+/// part (`None` the whole word, `Some((bits, index))` a byte or half-word).
+fn operand(text: &str, a: u32, b: u32, c: u32) -> (u32, bool, Option<(u32, u32)>) {
+    let (neg, text) = match text.strip_prefix('-') {
+        Some(t) => (true, t),
+        None => (false, text),
+    };
+    let (reg, sel) = text.split_once('.').unwrap_or((text, ""));
+    let value = match reg {
+        "%r5" => a,
+        "%r6" => b,
+        "%r7" => c,
+        imm => u32::from_str_radix(imm.trim_start_matches("0x"), 16).unwrap(),
+    };
+    let part = match sel.as_bytes() {
+        [] => None,
+        [b'b', k] => Some((8, u32::from(k - b'0'))),
+        [b'h', k] => Some((16, u32::from(k - b'0'))),
+        _ => panic!("selector {sel}"),
+    };
+    (value, neg, part)
+}
+
+/// partSelectSignExtend: the part, sign- or zero-extended.
+fn part(x: u32, p: Option<(u32, u32)>, signed: bool) -> i128 {
+    let (bits, k) = p.unwrap_or((32, 0));
+    let v = u64::from(x >> (bits * k)) & ((1u64 << bits) - 1);
+    if signed && v >> (bits - 1) != 0 {
+        i128::from(v) - (1i128 << bits)
+    } else {
+        i128::from(v)
+    }
+}
+
+fn expect(row: &str, r5: u32, r6: u32, r7: u32) -> u32 {
+    let (opcode, rest) = row.split_once(' ').unwrap();
+    let mods: Vec<&str> = opcode.split('.').collect();
+    let (sa, sb) = (mods[2] == "s32", mods[3] == "s32");
+    let (po, sat) = (mods.contains(&"po"), mods.contains(&"sat"));
+    let shift = if mods.contains(&"shr7") {
+        7
+    } else if mods.contains(&"shr15") {
+        15
+    } else {
+        0
+    };
+    let ops: Vec<&str> = rest.trim_end_matches(';').split(", ").collect();
+    let (a, na, pa) = operand(ops[1], r5, r6, r7);
+    let (b, nb, pb) = operand(ops[2], r5, r6, r7);
+    let (mut c, c_negate, _) = operand(ops[3], r5, r6, r7);
+    let signed_final = sa || sb || na != nb || c_negate;
+    let mut tmp = part(a, pa, sa) * part(b, pb, sb);
+    let mut lsb = 0;
+    if po {
+        lsb = 1;
+    } else if na != nb {
+        tmp = !tmp;
+        lsb = 1;
+    } else if c_negate {
+        c = !c;
+        lsb = 1;
+    }
+    let c128 = if signed_final {
+        i128::from(c as i32)
+    } else {
+        i128::from(c)
+    };
+    let tmp = tmp + c128 + lsb;
+    // `>>` on i128 is arithmetic; the unsigned final `tmp` is never negative here.
+    let result = ((tmp >> shift) as u128 & u128::from(u64::MAX)) as u64;
+    let result = if !sat {
+        result
+    } else if signed_final {
+        i64::clamp(result as i64, i64::from(i32::MIN), i64::from(i32::MAX)) as u64
+    } else {
+        result.min(u64::from(u32::MAX))
+    };
+    result as u32
+}
+
+#[test]
+fn vmad_sat_and_shifts_agree_with_the_spec() {
+    let mut body = String::new();
+    for (i, row) in ROWS.iter().enumerate() {
+        body += &format!("\t{row}\n\tst.global.u32 [%rd7+{}], %r9;\n", 4 * i);
+    }
+    let text = row_kernel(
+        "vmad_sat_shr",
+        "\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        4 * ROWS.len(),
+        &format!("\tshl.b32 %r7, %r6, 7;\n\txor.b32 %r7, %r7, %r5;\n{body}"),
+    );
+    let edges = int_edges(40, 0x5a7_5e12);
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("vmad_sat_shr", &text, ROWS.len(), &a, &b);
+    for i in 0..a.len() {
+        let (x, y) = (a[i], b[i]);
+        let c = (y << 7) ^ x;
+        for (r, row) in ROWS.iter().enumerate() {
+            assert_eq!(
+                got[ROWS.len() * i + r],
+                expect(row, x, y, c),
+                "{row}: a = {x:#x}, b = {y:#x}"
+            );
+        }
+    }
+}
