@@ -137,3 +137,51 @@ fn vmad_sat_and_shifts_agree_with_the_spec() {
         }
     }
 }
+
+/// tests/kernels/vmad_negations.ptx (its 14 `vmad` rows: every accepted negation and `.po` of
+/// `vmad.u32.u32.u32` and of `vmad.s32.u32.s32.sat.shr7`) in one CTA of 1024 threads, `a` and
+/// `b` all pairs of 32 edge values and `c` cycling through them: both executors bit for bit,
+/// and each row against the pseudo-code read from the row's own text.
+#[test]
+fn vmad_negations_kernel_agrees_with_the_spec() {
+    let path = "tests/kernels/vmad_negations.ptx";
+    let text = std::fs::read_to_string(format!("../../{path}")).expect(path);
+    // The file's `a, b, c` are %r2, %r3, %r4; `expect` names them %r5, %r6, %r7.
+    let rows: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("vmad"))
+        .map(|l| {
+            l.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .replace("%r2", "%r5")
+                .replace("%r3", "%r6")
+                .replace("%r4", "%r7")
+        })
+        .collect();
+    assert_eq!(rows.len(), 14, "{path}: its vmad rows");
+    let edges = int_edges(32, 0x0e9a_7105);
+    let (a, b) = all_pairs(&edges);
+    let c: Vec<u32> = (0..a.len()).map(|i| edges[(11 * i + 3) % 32]).collect();
+    let input: Vec<u32> = (0..a.len()).flat_map(|i| [a[i], b[i], c[i]]).collect();
+    let launch = spec(
+        "vmad_negations",
+        1,
+        a.len() as u32,
+        vec![u32s(&input), zeros32(14 * a.len())],
+    );
+    let got = words(&run_both(path, &text, &launch)[1]);
+    for t in 0..a.len() {
+        for (r, row) in rows.iter().enumerate() {
+            assert_eq!(
+                got[14 * t + r],
+                expect(row, a[t], b[t], c[t]),
+                "{row}: a = {:#x}, b = {:#x}, c = {:#x}",
+                a[t],
+                b[t],
+                c[t]
+            );
+        }
+    }
+}
