@@ -140,7 +140,7 @@ fn vmad_sat_and_shifts_agree_with_the_spec() {
 
 /// tests/kernels/vmad_negations.ptx (its 14 `vmad` rows: every accepted negation and `.po` of
 /// `vmad.u32.u32.u32` and of `vmad.s32.u32.s32.sat.shr7`) in one CTA of 1024 threads, `a` and
-/// `b` all pairs of 32 edge values and `c` cycling through them: both executors bit for bit,
+/// `b` all pairs of 32 edge values and `c` running through them: both executors bit for bit,
 /// and each row against the pseudo-code read from the row's own text.
 #[test]
 fn vmad_negations_kernel_agrees_with_the_spec() {
@@ -163,7 +163,11 @@ fn vmad_negations_kernel_agrees_with_the_spec() {
     assert_eq!(rows.len(), 14, "{path}: its vmad rows");
     let edges = int_edges(32, 0x0e9a_7105);
     let (a, b) = all_pairs(&edges);
-    let c: Vec<u32> = (0..a.len()).map(|i| edges[(11 * i + 3) % 32]).collect();
+    // Thread i = 32·ia + ib: `c` is edge 7·ia + 11·ib + 3 (mod 32), every edge against
+    // every `a` and every `b`.
+    let c: Vec<u32> = (0..a.len())
+        .map(|i| edges[(7 * (i / 32) + 11 * (i % 32) + 3) % 32])
+        .collect();
     let input: Vec<u32> = (0..a.len()).flat_map(|i| [a[i], b[i], c[i]]).collect();
     let launch = spec(
         "vmad_negations",
@@ -181,6 +185,59 @@ fn vmad_negations_kernel_agrees_with_the_spec() {
                 a[t],
                 b[t],
                 c[t]
+            );
+        }
+    }
+}
+
+/// Every form: `.atype`/`.btype` in {u32, s32}², no negation, `-a`, `-b`, `-c` or `.po`, no
+/// scale, `.shr7` or `.shr15`, with and without `.sat` (120 rows, the low-word ones among
+/// them), the selectors of `a` and `b` running through none, `.b0`–`.b3`, `.h0`, `.h1`; over
+/// all pairs of 40 edges on both executors and against the pseudo-code.
+#[test]
+fn every_vmad_form_agrees_with_the_spec() {
+    let sels = ["", ".b0", ".b1", ".b2", ".b3", ".h0", ".h1"];
+    let mut rows = Vec::new();
+    for ty in ["u32.u32", "u32.s32", "s32.u32", "s32.s32"] {
+        for neg in 0..5 {
+            for scale in ["", ".shr7", ".shr15"] {
+                for sat in ["", ".sat"] {
+                    let k = rows.len();
+                    let (sa, sb) = (sels[k % 7], sels[(3 * k + 1) % 7]);
+                    let m = |i: usize| if neg == i { "-" } else { "" };
+                    let po = if neg == 4 { ".po" } else { "" };
+                    rows.push(format!(
+                        "vmad.s32.{ty}{po}{sat}{scale} %r9, {}%r5{sa}, {}%r6{sb}, {}%r7;",
+                        m(1),
+                        m(2),
+                        m(3)
+                    ));
+                }
+            }
+        }
+    }
+    let mut body = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        body += &format!("\t{row}\n\tst.global.u32 [%rd7+{}], %r9;\n", 4 * i);
+    }
+    let text = row_kernel(
+        "vmad_forms",
+        "\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        4 * rows.len(),
+        &format!("\tshl.b32 %r7, %r6, 7;\n\txor.b32 %r7, %r7, %r5;\n{body}"),
+    );
+    let edges = int_edges(40, 0x7e57_f0e5);
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("vmad_forms", &text, rows.len(), &a, &b);
+    for i in 0..a.len() {
+        let (x, y) = (a[i], b[i]);
+        let c = (y << 7) ^ x;
+        for (r, row) in rows.iter().enumerate() {
+            assert_eq!(
+                got[rows.len() * i + r],
+                expect(row, x, y, c),
+                "{row}: a = {x:#x}, b = {y:#x}"
             );
         }
     }
