@@ -77,7 +77,7 @@ pub fn status(op: Opcode) -> Status {
         Brkpt | Pmevent => NotSupported(LATER),
         Vadd | Vsub | Vmin | Vmax | Vshl | Vshr => Rule("scalar video onto VADD (a negated source for vsub), VMNMX (.MX for vmax), VSHL/VSHR (.W for .wrap): byte/half selectors as source types, .sat (vadd/vsub), .add/.min/.max, the merges .h0/.h1/.b0/.b2"),
         Vabsdiff | Vset => Rule("scalar video onto VABSDIFF (.sat, .add/.min/.max, merges) and VSET.cmp (the result unsigned), with byte/half selectors as source types"),
-        Vmad => Rule("without .sat and .shr7/.shr15 (the low word: BFE of the selected parts, IMAD, or IMUL + IADD for a negated product, a negated c or .po); .sat/.shr need the whole product and a VMAD row the table lacks"),
+        Vmad => Rule("BFE of the selected parts; without .sat and .shr7/.shr15 the low word (IMAD, or IMUL + IADD for a negated product, a negated c or .po); with them the 96-bit sum (IMUL/IMUL.HI with the parts' signs, IADD.CC/IADD.X adding or subtracting c), shifted by SHR.U32/ISCADD and clamped by ISETP/SEL (no VMAD row)"),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match
         | Nanosleep => NotSupported("requires sm_30 or later: sm_20 has no instruction for it"),
         Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier | Wmma => {

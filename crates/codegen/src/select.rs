@@ -32,6 +32,7 @@ mod subword;
 mod texture;
 mod video;
 mod vmad;
+mod vmad_wide;
 mod wide;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
@@ -1658,6 +1659,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
         Opcode::Setp => inst
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
+        Opcode::Vmad => vmad::needs_whole_product(inst),
         _ => wide::needs_scratch_pred(inst),
     }
 }
@@ -1688,6 +1690,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
             && matches!(inst.ty(), Some(Type::F32 | Type::F64))
             && (!inst.mods.has(Flag::Approx) || inst.op == Opcode::Sqrt)
         || approx64::is_approx_f64(inst)
+        || vmad::needs_whole_product(inst)
 }
 
 fn ty_is_float(t: Type) -> bool {

@@ -8,30 +8,40 @@
 //! - product negated (`-a` xor `-b`; `~p + c + 1` is `c − p`): `IMUL R0`, `IADD d, c, −R0`;
 //! - `c` negated (`p + ~c + 1` is `p − c`): `IMUL R0`, `IADD d, R0, −c`.
 //!
-//! `.sat` and the shifts read the whole product: refused with an error naming them.
+//! `.sat` and the shifts read the whole product: `vmad_wide.rs` computes it in 96 bits.
 
 use super::{hex, Selector, R};
 use crate::regs::{SCRATCH, SCRATCH_PAIR};
 use ir::{Flag, Inst, Operand, SelectorKind};
 
+/// The selected, extended sources (register names), their negations and signedness.
+pub(super) struct Sources {
+    pub(super) regs: [String; 3],
+    pub(super) negs: [bool; 3],
+    pub(super) signed: [bool; 2],
+}
+
 impl Selector<'_> {
     pub(super) fn vmad(&mut self, inst: &Inst, g: &str) -> R<()> {
-        if inst.mods.has(Flag::Sat) || inst.mods.video_scale.is_some() {
-            return Err(
-                "vmad with .sat or .shr7/.shr15 needs the whole product (no VMAD row in the table)"
-                    .into(),
-            );
-        }
         let d = match inst.operands.first() {
             Some(Operand::Reg(r)) => self.gpr(*r)?,
             _ => return Err("an unsupported vmad destination".into()),
         };
+        if needs_whole_product(inst) {
+            let src = self.vmad_sources(inst, g, [4, 5, 6])?;
+            return self.vmad_wide(inst, g, &d, &src);
+        }
+        let src = self.vmad_sources(inst, g, [SCRATCH, SCRATCH_PAIR, SCRATCH_PAIR + 1])?;
+        self.vmad_low_word(g, &d, &src, inst.mods.has(Flag::Po));
+        Ok(())
+    }
+
+    /// `a`, `b` (selected parts `BFE`d into their scratch register) and `c`, without negation.
+    fn vmad_sources(&mut self, inst: &Inst, g: &str, scratches: [u8; 3]) -> R<Sources> {
         let mut negs = [false; 3];
+        let mut signed_ab = [false; 2];
         let mut srcs: Vec<String> = Vec::with_capacity(3);
-        for (k, scratch) in [SCRATCH, SCRATCH_PAIR, SCRATCH_PAIR + 1]
-            .into_iter()
-            .enumerate()
-        {
+        for (k, scratch) in scratches.into_iter().enumerate() {
             let (o, neg) = match Self::opnd(inst, k + 1)? {
                 Operand::Neg(r) => (Operand::Reg(*r), true),
                 Operand::NegSelected { reg, sel } => (
@@ -45,6 +55,9 @@ impl Selector<'_> {
             };
             negs[k] = neg;
             let signed = k < 2 && inst.type_slot(k + 1).is_some_and(|t| t.is_signed());
+            if k < 2 {
+                signed_ab[k] = signed;
+            }
             let r = match &o {
                 Operand::Selected { reg, sel } if k < 2 => {
                     let (pos, len) = match (sel.kind, sel.lanes[0]) {
@@ -63,10 +76,28 @@ impl Selector<'_> {
             };
             srcs.push(r);
         }
-        let (a, b, c) = (&srcs[0], &srcs[1], &srcs[2]);
+        let regs: [String; 3] = srcs.try_into().map_err(|_| "vmad has three sources")?;
+        Ok(Sources {
+            regs,
+            negs,
+            signed: signed_ab,
+        })
+    }
+}
+
+/// `.sat` and `.shr7/.shr15` read bits beyond the low word: the 96-bit sequence, whose
+/// temporaries are R4–R12 (`select::needs_f64_scratch`) and P6 (`needs_scratch_pred`).
+pub fn needs_whole_product(inst: &Inst) -> bool {
+    inst.op == ir::Opcode::Vmad && (inst.mods.has(Flag::Sat) || inst.mods.video_scale.is_some())
+}
+
+impl Selector<'_> {
+    fn vmad_low_word(&mut self, g: &str, d: &str, src: &Sources, po: bool) {
+        let negs = src.negs;
+        let [a, b, c] = &src.regs;
         // The pseudo-code's order: `.po`, then a negated product, then a negated `c` (`-a, -b`
         // cancel), as the PTX executor's lowering reads it.
-        if inst.mods.has(Flag::Po) {
+        if po {
             self.emit(g, format!("IMAD {d}, {a}, {b}, {c};"));
             self.emit(g, format!("IADD {d}, {d}, 0x1;"));
         } else if negs[0] != negs[1] {
@@ -78,6 +109,5 @@ impl Selector<'_> {
         } else {
             self.emit(g, format!("IMAD {d}, {a}, {b}, {c};"));
         }
-        Ok(())
     }
 }
