@@ -72,23 +72,98 @@ pub fn arg_layout(module: &Module, f: &Function) -> Result<ArgLayout, String> {
     Ok(l)
 }
 
-/// The `.func`s `f` calls directly.
-pub fn callees(f: &Function) -> Result<Vec<FuncId>, String> {
+/// The `.func`s `f` may call: direct targets, and the candidates of its indirect calls.
+pub fn callees(module: &Module, f: &Function) -> Result<Vec<FuncId>, String> {
     let mut out = Vec::new();
     for inst in f.insts() {
         if inst.op != Opcode::Call {
             continue;
         }
-        match inst.operands.iter().find_map(|o| match o {
-            Operand::Func(id) => Some(*id),
-            _ => None,
-        }) {
-            Some(id) if !out.contains(&id) => out.push(id),
-            Some(_) => {}
-            None => return Err("indirect calls are not translated: Fermi's CAL/JCAL in the table take immediate targets only (docs/spec-notes.md)".into()),
+        let ids = match direct_target(inst) {
+            Some(id) => vec![id],
+            None => indirect_candidates(module, inst)?,
+        };
+        for id in ids {
+            if !out.contains(&id) {
+                out.push(id);
+            }
         }
     }
     Ok(out)
+}
+
+/// The target of a direct call (`None` for a call through a register).
+pub fn direct_target(inst: &ir::Inst) -> Option<FuncId> {
+    inst.operands.iter().find_map(|o| match o {
+        Operand::Func(id) => Some(*id),
+        _ => None,
+    })
+}
+
+/// The functions an indirect call may reach: the module's `.func`s with a body whose address
+/// is taken (a `mov` of the function, or an initializer holding it) and whose return and
+/// parameter counts are the call's. A pointer to anything else matches no candidate and
+/// traps, as the PTX executor faults on it. Every candidate must have the same argument
+/// block, so that the caller writes the arguments once, before the dispatch.
+pub fn indirect_candidates(module: &Module, inst: &ir::Inst) -> Result<Vec<FuncId>, String> {
+    let (rets, args) = call_lists(inst);
+    let taken = address_taken(module);
+    let mut out: Vec<FuncId> = Vec::new();
+    let mut layout: Option<Vec<(u32, u32)>> = None;
+    for (i, f) in module.functions.iter().enumerate() {
+        let id = FuncId(i as u32);
+        if f.kind != ir::FuncKind::Func
+            || f.body.is_none()
+            || !taken.contains(&id)
+            || f.params.len() != args.len()
+            || f.rets.len() != rets.len()
+        {
+            continue;
+        }
+        let l = arg_layout(module, f)?;
+        match &layout {
+            Some(first) if *first != l.slots => {
+                return Err(format!(
+                    "the indirect call's candidates `{}` and `{}` have different argument blocks, which is not translated",
+                    module.functions[out[0].0 as usize].name, f.name
+                ))
+            }
+            _ => layout = Some(l.slots),
+        }
+        out.push(id);
+    }
+    if out.is_empty() {
+        return Err(
+            "an indirect call with no candidate: no .func of its signature has its address taken"
+                .into(),
+        );
+    }
+    Ok(out)
+}
+
+/// The functions whose address the module takes (outside direct calls).
+fn address_taken(module: &Module) -> Vec<FuncId> {
+    let mut out = Vec::new();
+    for f in &module.functions {
+        for inst in f.insts() {
+            if inst.op == Opcode::Call {
+                continue;
+            }
+            for o in inst.operands.iter() {
+                if let Operand::Func(id) = o {
+                    out.push(*id);
+                }
+            }
+        }
+    }
+    for v in &module.vars {
+        for r in v.init.iter().flat_map(|i| i.relocs.iter()) {
+            if let ir::RelocTarget::Func(id) = r.target {
+                out.push(id);
+            }
+        }
+    }
+    out
 }
 
 /// Every `.func` reachable from `entry`, in discovery order, with whether any is recursive
@@ -96,7 +171,7 @@ pub fn callees(f: &Function) -> Result<Vec<FuncId>, String> {
 pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool), String> {
     let mut order: Vec<FuncId> = Vec::new();
     let mut edges: HashMap<FuncId, Vec<FuncId>> = HashMap::default();
-    let mut work = callees(entry)?;
+    let mut work = callees(module, entry)?;
     while let Some(id) = work.pop() {
         if order.contains(&id) {
             continue;
@@ -109,7 +184,7 @@ pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool
             ));
         }
         order.push(id);
-        let c = callees(f)?;
+        let c = callees(module, f)?;
         work.extend(c.iter().copied());
         edges.insert(id, c);
     }
@@ -135,6 +210,7 @@ pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool
 /// The call-site `.param` variables of `f` placed at the slots they bind (offsets from the
 /// caller's R1), and the size of the largest argument block `f` needs.
 pub fn outgoing(
+    module: &Module,
     f: &Function,
     layouts: &HashMap<FuncId, ArgLayout>,
 ) -> Result<(HashMap<VarId, u32>, u32), String> {
@@ -144,10 +220,12 @@ pub fn outgoing(
         if inst.op != Opcode::Call {
             continue;
         }
-        let Some(l) = inst.operands.iter().find_map(|o| match o {
-            Operand::Func(id) => layouts.get(id),
-            _ => None,
-        }) else {
+        // An indirect call's candidates share one argument block (indirect_candidates).
+        let target = match direct_target(inst) {
+            Some(id) => id,
+            None => indirect_candidates(module, inst)?[0],
+        };
+        let Some(l) = layouts.get(&target) else {
             continue;
         };
         size = size.max(l.size);
@@ -180,7 +258,8 @@ pub fn call_lists(inst: &ir::Inst) -> (Vec<Operand>, Vec<Operand>) {
     let mut rets = Vec::new();
     for o in inst.operands.iter() {
         match o {
-            Operand::Func(_) => before_func = false,
+            // The callee: a function, or the register of an indirect call.
+            Operand::Func(_) | Operand::Reg(_) => before_func = false,
             Operand::List(v) if before_func => rets = v.to_vec(),
             Operand::List(v) => lists.push(v.to_vec()),
             _ => {}

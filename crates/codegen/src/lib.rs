@@ -283,12 +283,12 @@ fn compile_entry(
     let mut outgoing = HashMap::default();
     outgoing.insert(
         None,
-        calls::outgoing(f, &layouts).map_err(|m| err(f.span, m))?,
+        calls::outgoing(module, f, &layouts).map_err(|m| err(f.span, m))?,
     );
     for &(id, g) in &func_bodies {
         outgoing.insert(
             Some(id),
-            calls::outgoing(g, &layouts).map_err(|m| err(g.span, m))?,
+            calls::outgoing(module, g, &layouts).map_err(|m| err(g.span, m))?,
         );
     }
     let env = body::Env {

@@ -27,6 +27,16 @@ pub use ids::{FuncId, InstIdx, ProtoId, RegId, VarId};
 pub use inst::{Guard, Inst, Operands};
 pub use module::{AddressSize, Module, Target, TexMode};
 pub use operand::{AddrBase, Address, Operand, Selector, SelectorKind, TexRef};
+/// Base of the values that stand for function addresses (`mov.u64 %rd, f`): function `id`
+/// is at `FUNC_ADDR_BASE + 16·id`. The PTX executor and the translator both use it, so a
+/// function pointer stored by one means the same function to the other.
+pub const FUNC_ADDR_BASE: u64 = 0xF000_0000;
+
+/// The value standing for the address of function `id` (see [`FUNC_ADDR_BASE`]).
+pub fn func_addr(id: FuncId) -> u64 {
+    FUNC_ADDR_BASE + u64::from(id.0) * 16
+}
+
 pub use var::{Initializer, Linkage, PtrAttr, Reloc, RelocTarget, VarScope, VarType, Variable};
 
 /// The `isa` values the IR is made of, re-exported so consumers need not name `isa` directly.

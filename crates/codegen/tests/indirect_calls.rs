@@ -1,0 +1,362 @@
+//! Indirect calls (`call (r), %rd, (args), proto;`): the translator compares the pointer
+//! with each candidate's address (`FUNC_ADDR_BASE + 16·id`, the PTX executor's values) and
+//! `CAL`s the match under an `SSY`, so lanes of one warp calling different functions
+//! reconverge. Run on both executors bit for bit and checked against the kernels' meaning
+//! written here: the corpus's device-function kernels, a kernel whose lanes pick their
+//! function from a table in global memory (in a loop, and from inside a `.func`), and a
+//! wild pointer, which faults on both.
+
+mod common;
+use common::*;
+
+/// The address the PTX executor gives function `name` (docs/spec-notes.md: function `id`,
+/// its position in the module, is at 0xF000_0000 + 16·id), computed here from the module.
+fn func_address(m: &ir::Module, name: &str) -> u64 {
+    let id = m
+        .functions
+        .iter()
+        .position(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no function {name}"));
+    0xF000_0000 + 16 * id as u64
+}
+
+#[test]
+fn corpus_device_calls_agree_with_the_meaning() {
+    let text = std::fs::read_to_string("../../tests/corpus/device_calls.ptx")
+        .expect("tests/corpus/device_calls.ptx");
+    let n = 64u32;
+    // indirect_kernel(out, sel): every entry of op_table is square_u32.
+    for sel in [0u32, 1, 2, 3] {
+        let out = run_both(
+            "device_calls.ptx",
+            &text,
+            &spec(
+                "indirect_kernel",
+                1,
+                n,
+                vec![zeros32(n as usize), value_u32(sel)],
+            ),
+        );
+        let want: Vec<u32> = (0..n).map(|t| t.wrapping_mul(t)).collect();
+        assert_eq!(words(&out[0]), want, "sel {sel}");
+    }
+    // fib_kernel(out, n): thread t < n writes fib(t).
+    fn fib(k: u32) -> u32 {
+        if k < 2 {
+            k
+        } else {
+            fib(k - 1) + fib(k - 2)
+        }
+    }
+    let out = run_both(
+        "device_calls.ptx",
+        &text,
+        &spec("fib_kernel", 1, 32, vec![zeros32(32), value_u32(12)]),
+    );
+    let got = words(&out[0]);
+    for t in 0..32u32 {
+        let want = if t < 12 { fib(t) } else { 0xdead_beef };
+        assert_eq!(got[t as usize], want, "fib thread {t}");
+    }
+    // minmax_kernel(in, out, len): thread t's 16 words in, their (min, max) out.
+    let (threads, len) = (32usize, 13u32);
+    let input: Vec<u32> = (0..threads * 16)
+        .map(|i| (i as u32).wrapping_mul(0x9e37_79b9).rotate_left(7) ^ 0x8000_0123)
+        .collect();
+    let out = run_both(
+        "device_calls.ptx",
+        &text,
+        &spec(
+            "minmax_kernel",
+            1,
+            threads as u32,
+            vec![u32s(&input), zeros32(2 * threads), value_u32(len)],
+        ),
+    );
+    let got = words(&out[1]);
+    for t in 0..threads {
+        let row = &input[16 * t..16 * t + len as usize];
+        let min = row.iter().map(|&v| v as i32).min().unwrap_or(0) as u32;
+        let max = row.iter().map(|&v| v as i32).max().unwrap_or(0) as u32;
+        assert_eq!(&got[2 * t..2 * t + 2], &[min, max], "minmax thread {t}");
+    }
+}
+
+const TABLE: &str = "
+.version 7.0
+.target sm_20
+.address_size 64
+
+.func (.param .b32 r) add_seven(.param .b32 a)
+{
+  .reg .b32 %x;
+  ld.param.u32 %x, [a];
+  add.u32 %x, %x, 7;
+  st.param.u32 [r], %x;
+  ret;
+}
+.func (.param .b32 r) times_three(.param .b32 a)
+{
+  .reg .b32 %x;
+  ld.param.u32 %x, [a];
+  mul.lo.u32 %x, %x, 3;
+  st.param.u32 [r], %x;
+  ret;
+}
+.func (.param .b32 r) xor_mask(.param .b32 a)
+{
+  .reg .b32 %x;
+  .reg .pred %p;
+  ld.param.u32 %x, [a];
+  setp.lt.u32 %p, %x, 40;
+  @%p bra SMALL;
+  xor.b32 %x, %x, 0x5a5a;
+  st.param.u32 [r], %x;
+  ret;
+SMALL:
+  sub.u32 %x, 1000, %x;
+  st.param.u32 [r], %x;
+  ret;
+}
+// Same signature, address never taken: not a candidate of any indirect call.
+.func (.param .b32 r) unused_same_shape(.param .b32 a)
+{
+  .reg .b32 %x;
+  ld.param.u32 %x, [a];
+  st.param.u32 [r], %x;
+  ret;
+}
+// Calls through the pointer it is given, twice: a dispatch inside a .func.
+.func (.param .b32 r) apply_twice(.param .b64 fp, .param .b32 a)
+{
+  .reg .b32 %x;
+  .reg .b64 %f;
+  ld.param.u64 %f, [fp];
+  ld.param.u32 %x, [a];
+  {
+    .param .b32 p0;
+    .param .b32 r0;
+    st.param.b32 [p0], %x;
+    proto_in : .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (r0), %f, (p0), proto_in;
+    ld.param.b32 %x, [r0];
+  }
+  {
+    .param .b32 p0;
+    .param .b32 r0;
+    st.param.b32 [p0], %x;
+    call (r0), %f, (p0), proto_in;
+    ld.param.b32 %x, [r0];
+  }
+  st.param.u32 [r], %x;
+  ret;
+}
+
+.global .align 8 .u64 table[3] = {add_seven, times_three, xor_mask};
+
+// out[4t..4t+4] = { table[t%3](t), sum over i<4 of table[(t+i)%3](t+i),
+//                   apply_twice(table[(t/3)%3], t), table[t%3] as stored }
+// addrs[0..4] = { mov.u64 of add_seven, times_three, xor_mask, apply_twice }
+.visible .entry pick(.param .u64 pout, .param .u64 paddrs)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<16>;
+  ld.param.u64 %rd1, [pout];
+  ld.param.u64 %rd2, [paddrs];
+  mov.u32 %r1, %tid.x;
+  mov.u64 %rd3, table;
+
+  rem.u32 %r2, %r1, 3;
+  mul.wide.u32 %rd4, %r2, 8;
+  add.s64 %rd5, %rd3, %rd4;
+  ld.global.u64 %rd6, [%rd5];
+  {
+    .param .b32 p0;
+    .param .b32 r0;
+    st.param.b32 [p0], %r1;
+    proto : .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (r0), %rd6, (p0), proto;
+    ld.param.b32 %r3, [r0];
+  }
+
+  mov.u32 %r4, 0;
+  mov.u32 %r5, 0;
+LOOP:
+  add.u32 %r6, %r1, %r4;
+  rem.u32 %r7, %r6, 3;
+  mul.wide.u32 %rd7, %r7, 8;
+  add.s64 %rd8, %rd3, %rd7;
+  ld.global.u64 %rd9, [%rd8];
+  {
+    .param .b32 p0;
+    .param .b32 r0;
+    st.param.b32 [p0], %r6;
+    call (r0), %rd9, (p0), proto;
+    ld.param.b32 %r8, [r0];
+  }
+  add.u32 %r5, %r5, %r8;
+  add.u32 %r4, %r4, 1;
+  setp.lt.u32 %p1, %r4, 4;
+  @%p1 bra LOOP;
+
+  div.u32 %r9, %r1, 3;
+  rem.u32 %r9, %r9, 3;
+  mul.wide.u32 %rd10, %r9, 8;
+  add.s64 %rd11, %rd3, %rd10;
+  ld.global.u64 %rd12, [%rd11];
+  {
+    .param .b64 p0;
+    .param .b32 p1;
+    .param .b32 r0;
+    st.param.b64 [p0], %rd12;
+    st.param.b32 [p1], %r1;
+    call (r0), apply_twice, (p0, p1);
+    ld.param.b32 %r10, [r0];
+  }
+
+  mul.wide.u32 %rd13, %r1, 16;
+  add.s64 %rd14, %rd1, %rd13;
+  st.global.v2.u32 [%rd14], {%r3, %r5};
+  st.global.u32 [%rd14+8], %r10;
+  cvt.u32.u64 %r11, %rd6;
+  st.global.u32 [%rd14+12], %r11;
+
+  setp.ne.u32 %p2, %r1, 0;
+  @%p2 bra DONE;
+  mov.u64 %rd15, add_seven;
+  st.global.u64 [%rd2], %rd15;
+  mov.u64 %rd15, times_three;
+  st.global.u64 [%rd2+8], %rd15;
+  mov.u64 %rd15, xor_mask;
+  st.global.u64 [%rd2+16], %rd15;
+  mov.u64 %rd15, apply_twice;
+  st.global.u64 [%rd2+24], %rd15;
+DONE:
+  ret;
+}
+
+// Calls the pointer it is given for each thread: a pointer to no candidate is a wild call.
+.visible .entry given(.param .u64 pout, .param .u64 pptrs)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [pout];
+  ld.param.u64 %rd2, [pptrs];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.u64 %rd5, [%rd4];
+  {
+    .param .b32 p0;
+    .param .b32 r0;
+    st.param.b32 [p0], %r1;
+    proto_g : .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (r0), %rd5, (p0), proto_g;
+    ld.param.b32 %r2, [r0];
+  }
+  mul.wide.u32 %rd6, %r1, 4;
+  add.s64 %rd7, %rd1, %rd6;
+  st.global.u32 [%rd7], %r2;
+  ret;
+}
+";
+
+fn add_seven(a: u32) -> u32 {
+    a.wrapping_add(7)
+}
+fn times_three(a: u32) -> u32 {
+    a.wrapping_mul(3)
+}
+fn xor_mask(a: u32) -> u32 {
+    if a < 40 {
+        1000u32.wrapping_sub(a)
+    } else {
+        a ^ 0x5a5a
+    }
+}
+const FUNCS: [fn(u32) -> u32; 3] = [add_seven, times_three, xor_mask];
+
+#[test]
+fn lanes_of_one_warp_call_different_functions_from_a_table() {
+    let (m, _) = checked("table.ptx", TABLE);
+    let addrs: Vec<u64> = ["add_seven", "times_three", "xor_mask", "apply_twice"]
+        .iter()
+        .map(|n| func_address(&m, n))
+        .collect();
+    let n = 96u32;
+    let out = run_both(
+        "table.ptx",
+        TABLE,
+        &spec(
+            "pick",
+            1,
+            n,
+            vec![zeros32(4 * n as usize), u64s(&[0xdead_beef; 4])],
+        ),
+    );
+    let got = words(&out[0]);
+    for t in 0..n {
+        let once = FUNCS[(t % 3) as usize](t);
+        let looped = (0..4).fold(0u32, |s, i| {
+            s.wrapping_add(FUNCS[((t + i) % 3) as usize](t + i))
+        });
+        let g = FUNCS[((t / 3) % 3) as usize];
+        let twice = g(g(t));
+        let stored = addrs[(t % 3) as usize] as u32;
+        let at = 4 * t as usize;
+        assert_eq!(
+            &got[at..at + 4],
+            &[once, looped, twice, stored],
+            "thread {t}"
+        );
+    }
+    let stored: Vec<u64> = out[1]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect();
+    assert_eq!(stored, addrs, "mov.u64 of a function gives its address");
+}
+
+#[test]
+fn pointers_given_by_the_host_call_their_functions_and_a_wild_one_faults() {
+    let (m, file, cubin) = compile("table.ptx", TABLE);
+    let names = ["add_seven", "times_three", "xor_mask"];
+    let n = 64usize;
+    // Each lane its own pattern: runs of one function, then alternation within the warp.
+    let pick = |t: usize| {
+        if t < 16 {
+            t / 6 % 3
+        } else {
+            (t * 7 + t / 5) % 3
+        }
+    };
+    let ptrs: Vec<u64> = (0..n).map(|t| func_address(&m, names[pick(t)])).collect();
+    let out = run_both(
+        "table.ptx",
+        TABLE,
+        &spec("given", 1, n as u32, vec![zeros32(n), u64s(&ptrs)]),
+    );
+    let got = words(&out[0]);
+    for t in 0..n {
+        assert_eq!(got[t], FUNCS[pick(t)](t as u32), "thread {t}");
+    }
+    // One lane's pointer is not a candidate: a function whose address the module never
+    // takes, an address between two functions, a null pointer, one past 32 bits.
+    let unused = func_address(&m, "unused_same_shape");
+    let first = func_address(&m, "add_seven");
+    for bad in [unused, first + 8, 0, first + (1 << 32)] {
+        let mut p = ptrs.clone();
+        p[37] = bad;
+        let s = spec("given", 1, n as u32, vec![zeros32(n), u64s(&p)]);
+        let sass = fermi_exec::run_module(&cubin, &s, &fermi_exec::Options::default());
+        match sass {
+            Err(e) => assert!(format!("{e:?}").contains("Trap"), "{bad:#x}: {e:?}"),
+            Ok(_) => panic!("{bad:#x}: the Fermi executor must trap on a wild call"),
+        }
+        if bad != unused {
+            let ptx = exec::run(&m, &file, &s, &exec::RunOptions::default());
+            assert!(ptx.is_err(), "{bad:#x}: the PTX executor must fault");
+        }
+    }
+}
