@@ -72,8 +72,9 @@ pub fn arg_layout(module: &Module, f: &Function) -> Result<ArgLayout, String> {
     Ok(l)
 }
 
-/// The `.func`s `f` may call: direct targets, and the candidates of its indirect calls.
-pub fn callees(module: &Module, f: &Function) -> Result<Vec<FuncId>, String> {
+/// The `.func`s `f` may call: direct targets, and the candidates of its indirect calls (an
+/// error is placed at the call).
+pub fn callees(module: &Module, f: &Function) -> Result<Vec<FuncId>, (diag::Span, String)> {
     let mut out = Vec::new();
     for inst in f.insts() {
         if inst.op != Opcode::Call {
@@ -81,7 +82,7 @@ pub fn callees(module: &Module, f: &Function) -> Result<Vec<FuncId>, String> {
         }
         let ids = match direct_target(inst) {
             Some(id) => vec![id],
-            None => indirect_candidates(module, inst)?,
+            None => indirect_candidates(module, inst).map_err(|m| (inst.span, m))?,
         };
         for id in ids {
             if !out.contains(&id) {
@@ -102,11 +103,16 @@ pub fn direct_target(inst: &ir::Inst) -> Option<FuncId> {
 
 /// The functions an indirect call may reach: the module's `.func`s with a body whose address
 /// is taken (a `mov` of the function, or an initializer holding it) and whose return and
-/// parameter counts are the call's. A pointer to anything else matches no candidate and
-/// traps, as the PTX executor faults on it. Every candidate must have the same argument
-/// block, so that the caller writes the arguments once, before the dispatch.
+/// parameter counts are the call's, and sizes its `.callprototype`'s. A pointer to anything
+/// else matches no candidate and traps, as the PTX executor faults on a wild call. Every
+/// candidate must have the same argument block, so that the caller writes the arguments
+/// once, before the dispatch.
 pub fn indirect_candidates(module: &Module, inst: &ir::Inst) -> Result<Vec<FuncId>, String> {
     let (rets, args) = call_lists(inst);
+    let proto = inst.operands.iter().find_map(|o| match o {
+        Operand::Proto(p) => module.prototype(*p),
+        _ => None,
+    });
     let taken = address_taken(module);
     let mut out: Vec<FuncId> = Vec::new();
     let mut layout: Option<Vec<(u32, u32)>> = None;
@@ -121,6 +127,12 @@ pub fn indirect_candidates(module: &Module, inst: &ir::Inst) -> Result<Vec<FuncI
             continue;
         }
         let l = arg_layout(module, f)?;
+        if let Some(p) = proto {
+            let want = p.rets.iter().chain(&p.params).map(|q| Some(q.size));
+            if !want.eq(f.rets.iter().chain(&f.params).map(|q| declared_size(module, f, q))) {
+                continue;
+            }
+        }
         match &layout {
             Some(first) if *first != l.slots => {
                 return Err(format!(
@@ -139,6 +151,15 @@ pub fn indirect_candidates(module: &Module, inst: &ir::Inst) -> Result<Vec<FuncI
         );
     }
     Ok(out)
+}
+
+/// The size in bytes a parameter is declared with (a `.reg` parameter's register width), as
+/// a `.callprototype` gives it.
+fn declared_size(module: &Module, f: &Function, p: &Param) -> Option<u64> {
+    match p {
+        Param::Var(v) => module.var(*v).map(|v| v.size),
+        Param::Reg(r) => f.reg(*r).map(|r| u64::from(r.ty.size_bits()) / 8),
+    }
 }
 
 /// The functions whose address the module takes (outside direct calls).
@@ -167,8 +188,11 @@ fn address_taken(module: &Module) -> Vec<FuncId> {
 }
 
 /// Every `.func` reachable from `entry`, in discovery order, with whether any is recursive
-/// (reaches itself).
-pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool), String> {
+/// (reaches itself). Errors are placed at the indirect call they concern, else at `entry`.
+pub fn reachable(
+    module: &Module,
+    entry: &Function,
+) -> Result<(Vec<FuncId>, bool), (diag::Span, String)> {
     let mut order: Vec<FuncId> = Vec::new();
     let mut edges: HashMap<FuncId, Vec<FuncId>> = HashMap::default();
     let mut work = callees(module, entry)?;
@@ -176,11 +200,16 @@ pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool
         if order.contains(&id) {
             continue;
         }
-        let f = module.function(id).ok_or("bad callee")?;
+        let f = module
+            .function(id)
+            .ok_or((entry.span, "bad callee".to_string()))?;
         if f.body.is_none() {
-            return Err(format!(
-                "`{}` is declared without a body here (an .extern function)",
-                f.name
+            return Err((
+                entry.span,
+                format!(
+                    "`{}` is declared without a body here (an .extern function)",
+                    f.name
+                ),
             ));
         }
         order.push(id);

@@ -187,7 +187,7 @@ fn compile_entry(
         ));
     }
     // The `.func`s the entry calls, directly or not.
-    let (funcs, recursive) = calls::reachable(module, f).map_err(|m| err(f.span, m))?;
+    let (funcs, recursive) = calls::reachable(module, f).map_err(|(s, m)| err(s, m))?;
     let func_bodies: Vec<(ir::FuncId, &Function)> = funcs
         .iter()
         .filter_map(|&id| module.function(id).map(|g| (id, g)))

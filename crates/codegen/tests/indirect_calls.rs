@@ -126,6 +126,17 @@ SMALL:
   st.param.u32 [r], %x;
   ret;
 }
+// Same counts, another parameter size, address taken below: not a candidate of the calls
+// through `proto` (a candidate with another argument block would be refused).
+.func (.param .b32 r) wide_arg(.param .b64 a)
+{
+  .reg .b64 %y;
+  .reg .b32 %x;
+  ld.param.u64 %y, [a];
+  cvt.u32.u64 %x, %y;
+  st.param.u32 [r], %x;
+  ret;
+}
 // Calls through the pointer it is given, twice: a dispatch inside a .func.
 .func (.param .b32 r) apply_twice(.param .b64 fp, .param .b32 a)
 {
@@ -156,7 +167,7 @@ SMALL:
 
 // out[4t..4t+4] = { table[t%3](t), sum over i<4 of table[(t+i)%3](t+i),
 //                   apply_twice(table[(t/3)%3], t), table[t%3] as stored }
-// addrs[0..4] = { mov.u64 of add_seven, times_three, xor_mask, apply_twice }
+// addrs[0..5] = { mov.u64 of add_seven, times_three, xor_mask, apply_twice, wide_arg }
 .visible .entry pick(.param .u64 pout, .param .u64 paddrs)
 {
   .reg .pred %p<3>;
@@ -232,6 +243,8 @@ LOOP:
   st.global.u64 [%rd2+16], %rd15;
   mov.u64 %rd15, apply_twice;
   st.global.u64 [%rd2+24], %rd15;
+  mov.u64 %rd15, wide_arg;
+  st.global.u64 [%rd2+32], %rd15;
 DONE:
   ret;
 }
@@ -280,8 +293,14 @@ const FUNCS: [fn(u32) -> u32; 3] = [add_seven, times_three, xor_mask];
 #[test]
 fn lanes_of_one_warp_call_different_functions_from_a_table() {
     let (m, _) = checked("table.ptx", TABLE);
-    let addrs: Vec<u64> = ["add_seven", "times_three", "xor_mask", "apply_twice"]
-        .iter()
+    let addrs: Vec<u64> = [
+        "add_seven",
+        "times_three",
+        "xor_mask",
+        "apply_twice",
+        "wide_arg",
+    ]
+    .iter()
         .map(|n| func_address(&m, n))
         .collect();
     let n = 96u32;
@@ -292,7 +311,7 @@ fn lanes_of_one_warp_call_different_functions_from_a_table() {
             "pick",
             1,
             n,
-            vec![zeros32(4 * n as usize), u64s(&[0xdead_beef; 4])],
+            vec![zeros32(4 * n as usize), u64s(&[0xdead_beef; 5])],
         ),
     );
     let got = words(&out[0]);
@@ -345,7 +364,8 @@ fn pointers_given_by_the_host_call_their_functions_and_a_wild_one_faults() {
     // takes, an address between two functions, a null pointer, one past 32 bits.
     let unused = func_address(&m, "unused_same_shape");
     let first = func_address(&m, "add_seven");
-    for bad in [unused, first + 8, 0, first + (1 << 32)] {
+    let wide = func_address(&m, "wide_arg");
+    for bad in [unused, wide, first + 8, 0, first + (1 << 32)] {
         let mut p = ptrs.clone();
         p[37] = bad;
         let s = spec("given", 1, n as u32, vec![zeros32(n), u64s(&p)]);
@@ -354,9 +374,60 @@ fn pointers_given_by_the_host_call_their_functions_and_a_wild_one_faults() {
             Err(e) => assert!(format!("{e:?}").contains("Trap"), "{bad:#x}: {e:?}"),
             Ok(_) => panic!("{bad:#x}: the Fermi executor must trap on a wild call"),
         }
-        if bad != unused {
+        // The PTX executor takes any .func of the call's counts as a target (unused_same_shape,
+        // wide_arg); only pointers to no function are faults there.
+        if bad != unused && bad != wide {
             let ptx = exec::run(&m, &file, &s, &exec::RunOptions::default());
             assert!(ptx.is_err(), "{bad:#x}: the PTX executor must fault");
         }
     }
+}
+
+fn refusal(text: &str) -> String {
+    let file = diag::SourceFile::new("k.ptx", text);
+    let (m, d) = check::check_source(&file);
+    assert!(!diag::has_errors(&d), "{}", diag::render(&file, &d));
+    match codegen::compile_module(&m.expect("a module"), &file) {
+        Ok(_) => panic!("the translator must refuse this module"),
+        Err(errs) => diag::render(&file, &errs),
+    }
+}
+
+/// A kernel calling through the pointer in its parameter with prototype `proto`, after `funcs`.
+fn caller(funcs: &str, proto: &str) -> String {
+    format!(
+        ".version 7.0\n.target sm_20\n.address_size 64\n{funcs}\n\
+         .visible .entry k(.param .u64 pf)\n{{\n\t.reg .b64 %rd<2>;\n\
+         \tld.param.u64 %rd1, [pf];\n\t{{\n\t.param .b32 a;\n\t.param .b32 r;\n\
+         \tst.param.b32 [a], 1;\n\tpr : .callprototype {proto};\n\
+         \tcall (r), %rd1, (a), pr;\n\t}}\n\tret;\n}}\n"
+    )
+}
+
+#[test]
+fn candidates_with_different_argument_blocks_are_refused_at_the_call() {
+    // Both take 8 bytes and return 4, but the parameter's alignment moves its slot.
+    let funcs = "
+.func (.param .b32 r) a8(.param .align 8 .b8 a[8]) { st.param.u32 [r], 1; ret; }
+.func (.param .b32 r) a4(.param .align 4 .b8 a[8]) { st.param.u32 [r], 2; ret; }
+.global .align 8 .u64 t[2] = {a8, a4};";
+    let shown = refusal(&caller(
+        funcs,
+        "(.param .b32 _) _ (.param .align 8 .b8 _[8])",
+    ));
+    assert!(
+        shown.contains("k.ptx:17:2: error: the indirect call's candidates `a8` and `a4` have different argument blocks"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn an_indirect_call_with_no_candidate_is_refused_at_the_call() {
+    // `f` has the call's counts but its address is never taken.
+    let funcs = ".func (.param .b32 r) f(.param .b32 a) { st.param.u32 [r], 1; ret; }";
+    let shown = refusal(&caller(funcs, "(.param .b32 _) _ (.param .b32 _)"));
+    assert!(
+        shown.contains("k.ptx:14:2: error: an indirect call with no candidate"),
+        "{shown}"
+    );
 }

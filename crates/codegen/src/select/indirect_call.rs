@@ -41,7 +41,8 @@ impl Selector<'_> {
             Loc::Pred(_) => return Err("a predicate as a call target".into()),
         };
         let k = self.out.len();
-        let label = |s: &str| format!("{}I{k}{s}", self.label_prefix);
+        // `V` (virtual call): no other selection or flow label starts with it.
+        let label = |s: &str| format!("{}V{k}{s}", self.label_prefix);
         let after = label("T");
         let arms: Vec<String> = (0..candidates.len())
             .map(|i| label(&format!("C{i}")))

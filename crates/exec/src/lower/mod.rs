@@ -217,7 +217,7 @@ impl<'a> Lowerer<'a> {
             for r in &init.relocs {
                 let target = match r.target {
                     ir::RelocTarget::Var(v) => self.var_value(v, r.generic),
-                    ir::RelocTarget::Func(f) => FUNC_ADDR_BASE + f.0 as u64 * 16,
+                    ir::RelocTarget::Func(f) => ir::func_addr(f),
                 };
                 let v = target.wrapping_add(r.addend as u64).to_le_bytes();
                 let o = r.offset as usize;
