@@ -129,7 +129,12 @@ pub fn indirect_candidates(module: &Module, inst: &ir::Inst) -> Result<Vec<FuncI
         let l = arg_layout(module, f)?;
         if let Some(p) = proto {
             let want = p.rets.iter().chain(&p.params).map(|q| Some(q.size));
-            if !want.eq(f.rets.iter().chain(&f.params).map(|q| declared_size(module, f, q))) {
+            if !want.eq(f
+                .rets
+                .iter()
+                .chain(&f.params)
+                .map(|q| declared_size(module, f, q)))
+            {
                 continue;
             }
         }

@@ -5,10 +5,10 @@
 //! gets a relocation per address (`R_CUDA_64`, or `R_CUDA_32` for a 4-byte slot) that the
 //! loader resolves, as the driver does. Only addresses of module `.global` variables can be
 //! relocated: sm_20's generic address of a global is its global address, so `generic(g)` is
-//! the same value. A function's address is the constant `ir::func_addr`, written in place. A
-//! variable whose initializer holds another address (a
-//! `.shared`/`.const` variable, or a variable that is itself left out) is left out: code
-//! addressing it is refused by selection, naming it.
+//! the same value. A function's address needs no relocation: it is the constant
+//! `ir::func_addr` (the PTX executor's value), written in place. A variable whose initializer
+//! holds another address (a `.shared`/`.const` variable, or a variable that is itself left
+//! out) is left out: code addressing it is refused by selection, naming it.
 
 use fermi::cubin;
 use ir::{Module, RelocTarget, Space, VarId};

@@ -301,8 +301,8 @@ fn lanes_of_one_warp_call_different_functions_from_a_table() {
         "wide_arg",
     ]
     .iter()
-        .map(|n| func_address(&m, n))
-        .collect();
+    .map(|n| func_address(&m, n))
+    .collect();
     let n = 96u32;
     let out = run_both(
         "table.ptx",
@@ -430,4 +430,77 @@ fn an_indirect_call_with_no_candidate_is_refused_at_the_call() {
         shown.contains("k.ptx:14:2: error: an indirect call with no candidate"),
         "{shown}"
     );
+}
+
+/// 32-bit code: 4-byte function pointers in a `.u32` table (each initializer slot written
+/// with the function's address in place) and in a register (one compare per candidate).
+const TABLE32: &str = "
+.version 7.0
+.target sm_20
+.address_size 32
+.func (.param .b32 r) add_seven(.param .b32 a)
+{
+  .reg .b32 %x;
+  ld.param.u32 %x, [a];
+  add.u32 %x, %x, 7;
+  st.param.u32 [r], %x;
+  ret;
+}
+.func (.param .b32 r) times_three(.param .b32 a)
+{
+  .reg .b32 %x;
+  ld.param.u32 %x, [a];
+  mul.lo.u32 %x, %x, 3;
+  st.param.u32 [r], %x;
+  ret;
+}
+.global .align 4 .u32 table[2] = {times_three, add_seven};
+.visible .entry pick32(.param .u32 pout)
+{
+  .reg .b32 %r<12>;
+  ld.param.u32 %r1, [pout];
+  mov.u32 %r2, %tid.x;
+  shr.u32 %r3, %r2, 1;
+  and.b32 %r3, %r3, 1;
+  shl.b32 %r4, %r3, 2;
+  mov.u32 %r5, table;
+  add.u32 %r6, %r5, %r4;
+  ld.global.u32 %r7, [%r6];
+  {
+    .param .b32 p0;
+    .param .b32 r0;
+    st.param.b32 [p0], %r2;
+    proto : .callprototype (.param .b32 _) _ (.param .b32 _);
+    call (r0), %r7, (p0), proto;
+    ld.param.b32 %r8, [r0];
+  }
+  shl.b32 %r9, %r2, 3;
+  add.u32 %r10, %r1, %r9;
+  st.global.u32 [%r10], %r8;
+  st.global.u32 [%r10+4], %r7;
+  ret;
+}
+";
+
+#[test]
+fn thirty_two_bit_function_pointers_agree() {
+    let (m, _) = checked("table32.ptx", TABLE32);
+    let addr = |name| func_address(&m, name) as u32;
+    let n = 64u32;
+    let out = run_both(
+        "table32.ptx",
+        TABLE32,
+        &spec("pick32", 1, n, vec![zeros32(2 * n as usize)]),
+    );
+    let got = words(&out[0]);
+    for t in 0..n {
+        // table = {times_three, add_seven}, indexed by bit 1 of the thread index.
+        let (f, name): (fn(u32) -> u32, _) = if (t >> 1) & 1 == 0 {
+            (times_three, "times_three")
+        } else {
+            (add_seven, "add_seven")
+        };
+        let at = 2 * t as usize;
+        assert_eq!(&got[at..at + 2], &[f(t), addr(name)], "thread {t}");
+    }
 }
