@@ -26,6 +26,9 @@ pub struct ArgLayout {
     /// loaded by its prologue (inputs) or stored by its epilogue (returns).
     pub reg_params: Vec<(ir::RegId, u32, bool)>,
     pub size: u32,
+    /// Whether the module takes the function's address ([`address_taken`]): only such
+    /// functions are candidates of indirect calls.
+    pub address_taken: bool,
 }
 
 fn align_up(x: u32, a: u32) -> u32 {
@@ -72,9 +75,13 @@ pub fn arg_layout(module: &Module, f: &Function) -> Result<ArgLayout, String> {
     Ok(l)
 }
 
-/// The `.func`s `f` may call: direct targets, and the candidates of its indirect calls (an
-/// error is placed at the call).
-pub fn callees(module: &Module, f: &Function) -> Result<Vec<FuncId>, (diag::Span, String)> {
+/// The `.func`s `f` may call: direct targets, and the candidates of its indirect calls among
+/// `taken` (an error is placed at the call).
+pub fn callees(
+    module: &Module,
+    taken: &[FuncId],
+    f: &Function,
+) -> Result<Vec<FuncId>, (diag::Span, String)> {
     let mut out = Vec::new();
     for inst in f.insts() {
         if inst.op != Opcode::Call {
@@ -82,7 +89,7 @@ pub fn callees(module: &Module, f: &Function) -> Result<Vec<FuncId>, (diag::Span
         }
         let ids = match direct_target(inst) {
             Some(id) => vec![id],
-            None => indirect_candidates(module, inst).map_err(|m| (inst.span, m))?,
+            None => indirect_candidates(module, taken, inst).map_err(|m| (inst.span, m))?,
         };
         for id in ids {
             if !out.contains(&id) {
@@ -101,32 +108,35 @@ pub fn direct_target(inst: &ir::Inst) -> Option<FuncId> {
     })
 }
 
-/// The functions an indirect call may reach: the module's `.func`s with a body whose address
-/// is taken (a `mov` of the function, or an initializer holding it) and whose return and
-/// parameter counts are the call's, and sizes its `.callprototype`'s. A pointer to anything
-/// else matches no candidate and traps, as the PTX executor faults on a wild call. Every
-/// candidate must have the same argument block, so that the caller writes the arguments
-/// once, before the dispatch.
-pub fn indirect_candidates(module: &Module, inst: &ir::Inst) -> Result<Vec<FuncId>, String> {
+/// The functions an indirect call may reach: the `.func`s in `taken` (sorted ids of the
+/// functions whose address the module takes: a `mov` of the function, or an initializer
+/// holding it) with a body, whose return and parameter counts are the call's and sizes its
+/// `.callprototype`'s. A pointer to anything else matches no candidate and traps, as the PTX
+/// executor faults on a wild call. Every candidate must have the same argument block, so
+/// that the caller writes the arguments once, before the dispatch.
+pub fn indirect_candidates(
+    module: &Module,
+    taken: &[FuncId],
+    inst: &ir::Inst,
+) -> Result<Vec<FuncId>, String> {
     let (rets, args) = call_lists(inst);
     let proto = inst.operands.iter().find_map(|o| match o {
         Operand::Proto(p) => module.prototype(*p),
         _ => None,
     });
-    let taken = address_taken(module);
     let mut out: Vec<FuncId> = Vec::new();
     let mut layout: Option<Vec<(u32, u32)>> = None;
-    for (i, f) in module.functions.iter().enumerate() {
-        let id = FuncId(i as u32);
+    for &id in taken {
+        let Some(f) = module.function(id) else {
+            continue;
+        };
         if f.kind != ir::FuncKind::Func
             || f.body.is_none()
-            || !taken.contains(&id)
             || f.params.len() != args.len()
             || f.rets.len() != rets.len()
         {
             continue;
         }
-        let l = arg_layout(module, f)?;
         if let Some(p) = proto {
             let want = p.rets.iter().chain(&p.params).map(|q| Some(q.size));
             if !want.eq(f
@@ -138,6 +148,7 @@ pub fn indirect_candidates(module: &Module, inst: &ir::Inst) -> Result<Vec<FuncI
                 continue;
             }
         }
+        let l = arg_layout(module, f)?;
         match &layout {
             Some(first) if *first != l.slots => {
                 return Err(format!(
@@ -167,8 +178,9 @@ fn declared_size(module: &Module, f: &Function, p: &Param) -> Option<u64> {
     }
 }
 
-/// The functions whose address the module takes (outside direct calls).
-fn address_taken(module: &Module) -> Vec<FuncId> {
+/// The functions whose address the module takes (outside direct calls), sorted: computed
+/// once per module, as it reads every instruction.
+pub fn address_taken(module: &Module) -> Vec<FuncId> {
     let mut out = Vec::new();
     for f in &module.functions {
         for inst in f.insts() {
@@ -189,6 +201,20 @@ fn address_taken(module: &Module) -> Vec<FuncId> {
             }
         }
     }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The address-taken functions among those `layouts` describes (every function an entry
+/// reaches, so every candidate of its indirect calls), sorted.
+pub fn taken_among(layouts: &HashMap<FuncId, ArgLayout>) -> Vec<FuncId> {
+    let mut out: Vec<FuncId> = layouts
+        .iter()
+        .filter(|(_, l)| l.address_taken)
+        .map(|(&id, _)| id)
+        .collect();
+    out.sort_unstable();
     out
 }
 
@@ -196,11 +222,12 @@ fn address_taken(module: &Module) -> Vec<FuncId> {
 /// (reaches itself). Errors are placed at the indirect call they concern, else at `entry`.
 pub fn reachable(
     module: &Module,
+    taken: &[FuncId],
     entry: &Function,
 ) -> Result<(Vec<FuncId>, bool), (diag::Span, String)> {
     let mut order: Vec<FuncId> = Vec::new();
     let mut edges: HashMap<FuncId, Vec<FuncId>> = HashMap::default();
-    let mut work = callees(module, entry)?;
+    let mut work = callees(module, taken, entry)?;
     while let Some(id) = work.pop() {
         if order.contains(&id) {
             continue;
@@ -218,7 +245,7 @@ pub fn reachable(
             ));
         }
         order.push(id);
-        let c = callees(module, f)?;
+        let c = callees(module, taken, f)?;
         work.extend(c.iter().copied());
         edges.insert(id, c);
     }
@@ -250,6 +277,7 @@ pub fn outgoing(
 ) -> Result<(HashMap<VarId, u32>, u32), String> {
     let mut at = HashMap::default();
     let mut size = 0;
+    let taken = taken_among(layouts);
     for inst in f.insts() {
         if inst.op != Opcode::Call {
             continue;
@@ -257,7 +285,7 @@ pub fn outgoing(
         // An indirect call's candidates share one argument block (indirect_candidates).
         let target = match direct_target(inst) {
             Some(id) => id,
-            None => indirect_candidates(module, inst)?[0],
+            None => indirect_candidates(module, &taken, inst)?[0],
         };
         let Some(l) = layouts.get(&target) else {
             continue;

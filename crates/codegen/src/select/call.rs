@@ -35,7 +35,8 @@ impl Selector<'_> {
         let (id, indirect) = match crate::calls::direct_target(inst) {
             Some(id) => (id, None),
             None => {
-                let c = crate::calls::indirect_candidates(self.module, inst)?;
+                let taken = crate::calls::taken_among(&self.layouts);
+                let c = crate::calls::indirect_candidates(self.module, &taken, inst)?;
                 (c[0], Some(c))
             }
         };
