@@ -3,8 +3,9 @@
 //! `CAL`s the match under an `SSY`, so lanes of one warp calling different functions
 //! reconverge. Run on both executors bit for bit and checked against the kernels' meaning
 //! written here: the corpus's device-function kernels, a kernel whose lanes pick their
-//! function from a table in global memory (in a loop, and from inside a `.func`), and a
-//! wild pointer, which faults on both.
+//! function from a table in global memory (in a loop, and from inside a `.func`), pointers
+//! from the host with a ballot right after the call (the whole warp: the lanes have
+//! reconverged), 32-bit pointers, a wild pointer (it faults on both) and the refusals.
 
 mod common;
 use common::*;
@@ -250,8 +251,11 @@ DONE:
 }
 
 // Calls the pointer it is given for each thread: a pointer to no candidate is a wild call.
+// out[2t] = the result, out[2t+1] = the ballot of every lane right after the call (the
+// whole warp once its lanes have reconverged).
 .visible .entry given(.param .u64 pout, .param .u64 pptrs)
 {
+  .reg .pred %p1;
   .reg .b32 %r<4>;
   .reg .b64 %rd<8>;
   ld.param.u64 %rd1, [pout];
@@ -268,9 +272,11 @@ DONE:
     call (r0), %rd5, (p0), proto_g;
     ld.param.b32 %r2, [r0];
   }
-  mul.wide.u32 %rd6, %r1, 4;
+  setp.eq.u32 %p1, %r1, %r1;
+  vote.ballot.b32 %r3, %p1;
+  mul.wide.u32 %rd6, %r1, 8;
   add.s64 %rd7, %rd1, %rd6;
-  st.global.u32 [%rd7], %r2;
+  st.global.v2.u32 [%rd7], {%r2, %r3};
   ret;
 }
 ";
@@ -354,11 +360,12 @@ fn pointers_given_by_the_host_call_their_functions_and_a_wild_one_faults() {
     let out = run_both(
         "table.ptx",
         TABLE,
-        &spec("given", 1, n as u32, vec![zeros32(n), u64s(&ptrs)]),
+        &spec("given", 1, n as u32, vec![zeros32(2 * n), u64s(&ptrs)]),
     );
     let got = words(&out[0]);
     for t in 0..n {
-        assert_eq!(got[t], FUNCS[pick(t)](t as u32), "thread {t}");
+        let want = [FUNCS[pick(t)](t as u32), u32::MAX];
+        assert_eq!(&got[2 * t..2 * t + 2], &want, "thread {t}");
     }
     // One lane's pointer is not a candidate: a function whose address the module never
     // takes, an address between two functions, a null pointer, one past 32 bits.
@@ -368,7 +375,7 @@ fn pointers_given_by_the_host_call_their_functions_and_a_wild_one_faults() {
     for bad in [unused, wide, first + 8, 0, first + (1 << 32)] {
         let mut p = ptrs.clone();
         p[37] = bad;
-        let s = spec("given", 1, n as u32, vec![zeros32(n), u64s(&p)]);
+        let s = spec("given", 1, n as u32, vec![zeros32(2 * n), u64s(&p)]);
         let sass = fermi_exec::run_module(&cubin, &s, &fermi_exec::Options::default());
         match sass {
             Err(e) => assert!(format!("{e:?}").contains("Trap"), "{bad:#x}: {e:?}"),
