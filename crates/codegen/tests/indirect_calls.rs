@@ -279,6 +279,37 @@ DONE:
   st.global.v2.u32 [%rd7], {%r2, %r3};
   ret;
 }
+// A guarded indirect call: odd lanes call table[(t/2)%3](t), even lanes keep t.
+.visible .entry guarded(.param .u64 pout)
+{
+  .reg .pred %p1;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [pout];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 1;
+  rem.u32 %r2, %r2, 3;
+  mul.wide.u32 %rd2, %r2, 8;
+  mov.u64 %rd3, table;
+  add.s64 %rd4, %rd3, %rd2;
+  ld.global.u64 %rd5, [%rd4];
+  and.b32 %r3, %r1, 1;
+  setp.ne.u32 %p1, %r3, 0;
+  mov.u32 %r4, %r1;
+  {
+    .param .b32 p0;
+    .param .b32 r0;
+    st.param.b32 [p0], %r1;
+    st.param.b32 [r0], %r1;
+    proto_h : .callprototype (.param .b32 _) _ (.param .b32 _);
+    @%p1 call (r0), %rd5, (p0), proto_h;
+    ld.param.b32 %r4, [r0];
+  }
+  mul.wide.u32 %rd6, %r1, 4;
+  add.s64 %rd7, %rd1, %rd6;
+  st.global.u32 [%rd7], %r4;
+  ret;
+}
 ";
 
 fn add_seven(a: u32) -> u32 {
@@ -387,6 +418,25 @@ fn pointers_given_by_the_host_call_their_functions_and_a_wild_one_faults() {
             let ptx = exec::run(&m, &file, &s, &exec::RunOptions::default());
             assert!(ptx.is_err(), "{bad:#x}: the PTX executor must fault");
         }
+    }
+}
+
+#[test]
+fn a_guarded_indirect_call_agrees() {
+    let n = 64u32;
+    let out = run_both(
+        "table.ptx",
+        TABLE,
+        &spec("guarded", 1, n, vec![zeros32(n as usize)]),
+    );
+    let got = words(&out[0]);
+    for t in 0..n {
+        let want = if t % 2 == 1 {
+            FUNCS[((t / 2) % 3) as usize](t)
+        } else {
+            t
+        };
+        assert_eq!(got[t as usize], want, "thread {t}");
     }
 }
 
