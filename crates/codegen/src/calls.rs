@@ -26,6 +26,9 @@ pub struct ArgLayout {
     /// loaded by its prologue (inputs) or stored by its epilogue (returns).
     pub reg_params: Vec<(ir::RegId, u32, bool)>,
     pub size: u32,
+    /// Whether the module takes the function's address ([`address_taken`]): only such
+    /// functions are candidates of indirect calls.
+    pub address_taken: bool,
 }
 
 fn align_up(x: u32, a: u32) -> u32 {
@@ -72,44 +75,177 @@ pub fn arg_layout(module: &Module, f: &Function) -> Result<ArgLayout, String> {
     Ok(l)
 }
 
-/// The `.func`s `f` calls directly.
-pub fn callees(f: &Function) -> Result<Vec<FuncId>, String> {
+/// The `.func`s `f` may call: direct targets, and the candidates of its indirect calls among
+/// `taken` (an error is placed at the call).
+pub fn callees(
+    module: &Module,
+    taken: &[FuncId],
+    f: &Function,
+) -> Result<Vec<FuncId>, (diag::Span, String)> {
     let mut out = Vec::new();
     for inst in f.insts() {
         if inst.op != Opcode::Call {
             continue;
         }
-        match inst.operands.iter().find_map(|o| match o {
-            Operand::Func(id) => Some(*id),
-            _ => None,
-        }) {
-            Some(id) if !out.contains(&id) => out.push(id),
-            Some(_) => {}
-            None => return Err("indirect calls are not translated: Fermi's CAL/JCAL in the table take immediate targets only (docs/spec-notes.md)".into()),
+        let ids = match direct_target(inst) {
+            Some(id) => vec![id],
+            None => indirect_candidates(module, taken, inst).map_err(|m| (inst.span, m))?,
+        };
+        for id in ids {
+            if !out.contains(&id) {
+                out.push(id);
+            }
         }
     }
     Ok(out)
 }
 
+/// The target of a direct call (`None` for a call through a register).
+pub fn direct_target(inst: &ir::Inst) -> Option<FuncId> {
+    inst.operands.iter().find_map(|o| match o {
+        Operand::Func(id) => Some(*id),
+        _ => None,
+    })
+}
+
+/// The functions an indirect call may reach: the `.func`s in `taken` (sorted ids of the
+/// functions whose address the module takes: a `mov` of the function, or an initializer
+/// holding it) with a body, whose return and parameter counts are the call's and sizes its
+/// `.callprototype`'s. A pointer to anything else matches no candidate and traps, as the PTX
+/// executor faults on a wild call. Every candidate must have the same argument block, so
+/// that the caller writes the arguments once, before the dispatch.
+pub fn indirect_candidates(
+    module: &Module,
+    taken: &[FuncId],
+    inst: &ir::Inst,
+) -> Result<Vec<FuncId>, String> {
+    let (rets, args) = call_lists(inst);
+    let proto = inst.operands.iter().find_map(|o| match o {
+        Operand::Proto(p) => module.prototype(*p),
+        _ => None,
+    });
+    let mut out: Vec<FuncId> = Vec::new();
+    let mut layout: Option<Vec<(u32, u32)>> = None;
+    for &id in taken {
+        let Some(f) = module.function(id) else {
+            continue;
+        };
+        if f.kind != ir::FuncKind::Func
+            || f.body.is_none()
+            || f.params.len() != args.len()
+            || f.rets.len() != rets.len()
+        {
+            continue;
+        }
+        if let Some(p) = proto {
+            let want = p.rets.iter().chain(&p.params).map(|q| Some(q.size));
+            if !want.eq(f
+                .rets
+                .iter()
+                .chain(&f.params)
+                .map(|q| declared_size(module, f, q)))
+            {
+                continue;
+            }
+        }
+        let l = arg_layout(module, f)?;
+        match &layout {
+            Some(first) if *first != l.slots => {
+                return Err(format!(
+                    "the indirect call's candidates `{}` and `{}` have different argument blocks, which is not translated",
+                    module.functions[out[0].0 as usize].name, f.name
+                ))
+            }
+            _ => layout = Some(l.slots),
+        }
+        out.push(id);
+    }
+    if out.is_empty() {
+        return Err(
+            "an indirect call with no candidate: no .func of its signature has its address taken"
+                .into(),
+        );
+    }
+    Ok(out)
+}
+
+/// The size in bytes a parameter is declared with (a `.reg` parameter's register width), as
+/// a `.callprototype` gives it.
+fn declared_size(module: &Module, f: &Function, p: &Param) -> Option<u64> {
+    match p {
+        Param::Var(v) => module.var(*v).map(|v| v.size),
+        Param::Reg(r) => f.reg(*r).map(|r| u64::from(r.ty.size_bits()) / 8),
+    }
+}
+
+/// The functions whose address the module takes (outside direct calls), sorted: computed
+/// once per module, as it reads every instruction.
+pub fn address_taken(module: &Module) -> Vec<FuncId> {
+    let mut out = Vec::new();
+    for f in &module.functions {
+        for inst in f.insts() {
+            if inst.op == Opcode::Call {
+                continue;
+            }
+            for o in inst.operands.iter() {
+                if let Operand::Func(id) = o {
+                    out.push(*id);
+                }
+            }
+        }
+    }
+    for v in &module.vars {
+        for r in v.init.iter().flat_map(|i| i.relocs.iter()) {
+            if let ir::RelocTarget::Func(id) = r.target {
+                out.push(id);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The address-taken functions among those `layouts` describes (every function an entry
+/// reaches, so every candidate of its indirect calls), sorted.
+pub fn taken_among(layouts: &HashMap<FuncId, ArgLayout>) -> Vec<FuncId> {
+    let mut out: Vec<FuncId> = layouts
+        .iter()
+        .filter(|(_, l)| l.address_taken)
+        .map(|(&id, _)| id)
+        .collect();
+    out.sort_unstable();
+    out
+}
+
 /// Every `.func` reachable from `entry`, in discovery order, with whether any is recursive
-/// (reaches itself).
-pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool), String> {
+/// (reaches itself). Errors are placed at the indirect call they concern, else at `entry`.
+pub fn reachable(
+    module: &Module,
+    taken: &[FuncId],
+    entry: &Function,
+) -> Result<(Vec<FuncId>, bool), (diag::Span, String)> {
     let mut order: Vec<FuncId> = Vec::new();
     let mut edges: HashMap<FuncId, Vec<FuncId>> = HashMap::default();
-    let mut work = callees(entry)?;
+    let mut work = callees(module, taken, entry)?;
     while let Some(id) = work.pop() {
         if order.contains(&id) {
             continue;
         }
-        let f = module.function(id).ok_or("bad callee")?;
+        let f = module
+            .function(id)
+            .ok_or((entry.span, "bad callee".to_string()))?;
         if f.body.is_none() {
-            return Err(format!(
-                "`{}` is declared without a body here (an .extern function)",
-                f.name
+            return Err((
+                entry.span,
+                format!(
+                    "`{}` is declared without a body here (an .extern function)",
+                    f.name
+                ),
             ));
         }
         order.push(id);
-        let c = callees(f)?;
+        let c = callees(module, taken, f)?;
         work.extend(c.iter().copied());
         edges.insert(id, c);
     }
@@ -135,19 +271,23 @@ pub fn reachable(module: &Module, entry: &Function) -> Result<(Vec<FuncId>, bool
 /// The call-site `.param` variables of `f` placed at the slots they bind (offsets from the
 /// caller's R1), and the size of the largest argument block `f` needs.
 pub fn outgoing(
+    module: &Module,
     f: &Function,
     layouts: &HashMap<FuncId, ArgLayout>,
 ) -> Result<(HashMap<VarId, u32>, u32), String> {
     let mut at = HashMap::default();
     let mut size = 0;
+    let taken = taken_among(layouts);
     for inst in f.insts() {
         if inst.op != Opcode::Call {
             continue;
         }
-        let Some(l) = inst.operands.iter().find_map(|o| match o {
-            Operand::Func(id) => layouts.get(id),
-            _ => None,
-        }) else {
+        // An indirect call's candidates share one argument block (indirect_candidates).
+        let target = match direct_target(inst) {
+            Some(id) => id,
+            None => indirect_candidates(module, &taken, inst)?[0],
+        };
+        let Some(l) = layouts.get(&target) else {
             continue;
         };
         size = size.max(l.size);
@@ -180,7 +320,8 @@ pub fn call_lists(inst: &ir::Inst) -> (Vec<Operand>, Vec<Operand>) {
     let mut rets = Vec::new();
     for o in inst.operands.iter() {
         match o {
-            Operand::Func(_) => before_func = false,
+            // The callee: a function, or the register of an indirect call.
+            Operand::Func(_) | Operand::Reg(_) => before_func = false,
             Operand::List(v) if before_func => rets = v.to_vec(),
             Operand::List(v) => lists.push(v.to_vec()),
             _ => {}

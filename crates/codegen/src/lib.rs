@@ -63,6 +63,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
     }
     let (consts, constant2) = constant_bank(module);
     let (globals, global_data) = module_globals::global_data(module);
+    let taken = calls::address_taken(module);
     // Entries are independent (each translates its own copy of the `.func`s it calls), so
     // they are translated in parallel; results are kept in declaration order, so the cubin
     // and the order of errors do not depend on the scheduling.
@@ -74,7 +75,7 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
     let results: Vec<Result<(Kernel, report::Spills), Vec<Diagnostic>>> = entries
         .par_iter()
         .with_min_len(16)
-        .map(|f| compile_entry(module, f, file, &consts, &globals, &global_data))
+        .map(|f| compile_entry(module, f, file, &consts, &globals, &global_data, &taken))
         .collect();
     let mut errors = Vec::new();
     let mut kernels = Vec::with_capacity(results.len());
@@ -156,6 +157,7 @@ fn compile_entry(
     consts: &HashMap<ir::VarId, u32>,
     globals: &HashMap<ir::VarId, u32>,
     global_data: &cubin::GlobalData,
+    taken: &[ir::FuncId],
 ) -> Result<(Kernel, report::Spills), Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let body = f.insts();
@@ -187,7 +189,7 @@ fn compile_entry(
         ));
     }
     // The `.func`s the entry calls, directly or not.
-    let (funcs, recursive) = calls::reachable(module, f).map_err(|m| err(f.span, m))?;
+    let (funcs, recursive) = calls::reachable(module, taken, f).map_err(|(s, m)| err(s, m))?;
     let func_bodies: Vec<(ir::FuncId, &Function)> = funcs
         .iter()
         .filter_map(|&id| module.function(id).map(|g| (id, g)))
@@ -277,18 +279,19 @@ fn compile_entry(
     }
     let mut layouts = HashMap::default();
     for &(id, g) in &func_bodies {
-        let l = calls::arg_layout(module, g).map_err(|m| err(g.span, m))?;
+        let mut l = calls::arg_layout(module, g).map_err(|m| err(g.span, m))?;
+        l.address_taken = taken.binary_search(&id).is_ok();
         layouts.insert(id, l);
     }
     let mut outgoing = HashMap::default();
     outgoing.insert(
         None,
-        calls::outgoing(f, &layouts).map_err(|m| err(f.span, m))?,
+        calls::outgoing(module, f, &layouts).map_err(|m| err(f.span, m))?,
     );
     for &(id, g) in &func_bodies {
         outgoing.insert(
             Some(id),
-            calls::outgoing(g, &layouts).map_err(|m| err(g.span, m))?,
+            calls::outgoing(module, g, &layouts).map_err(|m| err(g.span, m))?,
         );
     }
     let env = body::Env {

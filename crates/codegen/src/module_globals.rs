@@ -5,9 +5,10 @@
 //! gets a relocation per address (`R_CUDA_64`, or `R_CUDA_32` for a 4-byte slot) that the
 //! loader resolves, as the driver does. Only addresses of module `.global` variables can be
 //! relocated: sm_20's generic address of a global is its global address, so `generic(g)` is
-//! the same value. A variable whose initializer holds another address (a function, a
-//! `.shared`/`.const` variable, or a variable that is itself left out) is left out: code
-//! addressing it is refused by selection, naming it.
+//! the same value. A function's address needs no relocation: it is the constant
+//! `ir::func_addr` (the PTX executor's value), written in place. A variable whose initializer
+//! holds another address (a `.shared`/`.const` variable, or a variable that is itself left
+//! out) is left out: code addressing it is refused by selection, naming it.
 
 use fermi::cubin;
 use ir::{Module, RelocTarget, Space, VarId};
@@ -37,7 +38,11 @@ pub fn global_data(module: &Module) -> (HashMap<VarId, u32>, cubin::GlobalData) 
             };
             init.relocs.iter().all(|r| {
                 matches!(r.width, 4 | 8)
-                    && matches!(r.target, RelocTarget::Var(t) if snapshot.contains(&t))
+                    && match r.target {
+                        RelocTarget::Var(t) => snapshot.contains(&t),
+                        // A function's address is a constant (`ir::func_addr`), written below.
+                        RelocTarget::Func(_) => true,
+                    }
             })
         });
         if kept.len() == before {
@@ -67,8 +72,23 @@ pub fn global_data(module: &Module) -> (HashMap<VarId, u32>, cubin::GlobalData) 
             let n = init.bytes.len().min(size as usize);
             data.init[off as usize..off as usize + n].copy_from_slice(&init.bytes[..n]);
             for r in &init.relocs {
-                if let RelocTarget::Var(t) = r.target {
-                    pending.push((off as u64 + r.offset, t, r.addend, r.width == 8, end));
+                match r.target {
+                    RelocTarget::Var(t) => {
+                        pending.push((off as u64 + r.offset, t, r.addend, r.width == 8, end))
+                    }
+                    RelocTarget::Func(f) => {
+                        // The value the PTX executor gives (its initializers do the same).
+                        let v = ir::func_addr(f).wrapping_add(r.addend as u64).to_le_bytes();
+                        let at = off as usize + r.offset as usize;
+                        let w = usize::from(r.width).min(8);
+                        if let Some(dst) = data
+                            .init
+                            .get_mut(at..at + w)
+                            .filter(|_| at + w <= end as usize)
+                        {
+                            dst.copy_from_slice(&v[..w]);
+                        }
+                    }
                 }
             }
         } else {

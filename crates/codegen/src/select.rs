@@ -20,6 +20,7 @@ mod fclass;
 mod fdiv;
 mod folded;
 mod fsqrt;
+mod indirect_call;
 mod isspacep;
 mod legacy;
 mod minmax_nan;
@@ -1235,6 +1236,24 @@ impl<'a> Selector<'a> {
                     S::Laneid => self.emit(g, format!("S2R {d}, SR_LaneId;")),
                     S::WarpSz => self.emit(g, format!("MOV32I {d}, 0x20;")),
                     _ => return Err("this special register has no selection rule yet".into()),
+                }
+                Ok(())
+            }
+            Operand::Func(id) => {
+                // The PTX executor's value for the function's address (`ir::func_addr`), so
+                // pointers stored by either agree; indirect calls compare against it.
+                let a = i64::try_from(ir::func_addr(*id))
+                    .ok()
+                    .filter(|a| *a <= i64::from(u32::MAX))
+                    .ok_or("a function address past 32 bits")?;
+                let d = self.dst(inst)?;
+                if w == 64 {
+                    let (dl, dh) = self.pair(d)?;
+                    self.emit(g, format!("MOV32I {dl}, {};", hex(a)));
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                } else {
+                    let d = self.gpr(d)?;
+                    self.emit(g, format!("MOV32I {d}, {};", hex(a)));
                 }
                 Ok(())
             }

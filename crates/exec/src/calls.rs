@@ -159,9 +159,9 @@ impl Warp {
                 // at this call and take their turn when the scheduler returns to it.
                 let first = Warp::first_lane(mask) as usize;
                 let v = self.get(fptr, first);
-                let base = crate::lower::FUNC_ADDR_BASE;
-                let fid = v.checked_sub(base).filter(|x| x % 16 == 0).map(|x| x / 16);
-                let Some((func, args, _)) = targets.iter().find(|t| Some(t.0 as u64) == fid) else {
+                let fid = ir::func_at_addr(v);
+                let Some((func, args, _)) = targets.iter().find(|t| Some(ir::FuncId(t.0)) == fid)
+                else {
                     return Err(LaneFault {
                         lane: first as u32,
                         kind: FaultKind::BadCallTarget { addr: v },

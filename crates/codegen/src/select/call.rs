@@ -32,11 +32,13 @@ impl Selector<'_> {
             // `flow::around_guard` branches the other lanes around the call first.
             return Err("internal error: a guarded call reached selection".into());
         }
-        let Some(id) = inst.operands.iter().find_map(|o| match o {
-            Operand::Func(id) => Some(*id),
-            _ => None,
-        }) else {
-            return Err("indirect calls are not translated: Fermi's CAL/JCAL in the table take immediate targets only (docs/spec-notes.md)".into());
+        let (id, indirect) = match crate::calls::direct_target(inst) {
+            Some(id) => (id, None),
+            None => {
+                let taken = crate::calls::taken_among(&self.layouts);
+                let c = crate::calls::indirect_candidates(self.module, &taken, inst)?;
+                (c[0], Some(c))
+            }
         };
         let layout = self
             .layouts
@@ -80,7 +82,10 @@ impl Selector<'_> {
                 _ => return Err("an argument of this kind".into()),
             }
         }
-        self.emit("", format!("CAL F{};", id.0));
+        match indirect {
+            None => self.emit("", format!("CAL F{};", id.0)),
+            Some(candidates) => self.dispatch(inst, &candidates)?,
+        }
         for (j, r) in rets.iter().enumerate() {
             let (slot, _) = layout.slots[j];
             match r {

@@ -25,8 +25,9 @@ use ir::{FuncKind, Param as IrParam, Space as IrSpace, VarScope};
 pub const RECURSIVE_STACK_BYTES: u32 = 16 * 1024;
 /// Largest `.local` frame (variables plus call stack) one thread may have.
 pub const MAX_LOCAL_BYTES_PER_THREAD: u64 = 512 * 1024;
-/// Base of the values that stand for function addresses (`mov.u64 %rd, f`).
-pub const FUNC_ADDR_BASE: u64 = 0xF000_0000;
+/// Base of the values that stand for function addresses (`mov.u64 %rd, f`); defined in `ir`
+/// so that compiled code (crates/codegen) gives the same values.
+pub const FUNC_ADDR_BASE: u64 = ir::FUNC_ADDR_BASE;
 
 /// Where a variable lives after layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -216,7 +217,7 @@ impl<'a> Lowerer<'a> {
             for r in &init.relocs {
                 let target = match r.target {
                     ir::RelocTarget::Var(v) => self.var_value(v, r.generic),
-                    ir::RelocTarget::Func(f) => FUNC_ADDR_BASE + f.0 as u64 * 16,
+                    ir::RelocTarget::Func(f) => ir::func_addr(f),
                 };
                 let v = target.wrapping_add(r.addend as u64).to_le_bytes();
                 let o = r.offset as usize;

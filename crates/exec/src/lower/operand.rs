@@ -1,7 +1,7 @@
 //! Operand lowering: registers to slots, special registers and variable addresses to
 //! immediates or scratch registers, address operands to [`Addr`].
 
-use super::{Lowerer, Slot, VarLoc, FUNC_ADDR_BASE};
+use super::{Lowerer, Slot, VarLoc};
 use crate::program::*;
 use ir::Operand as O;
 
@@ -227,7 +227,7 @@ impl Lowerer<'_> {
                     )),
                 }
             }
-            O::Func(f) => Ok(Src::Imm(FUNC_ADDR_BASE + f.0 as u64 * 16)),
+            O::Func(f) => Ok(Src::Imm(ir::func_addr(*f))),
             other => Err(format!("unsupported operand {other:?}")),
         }
     }
