@@ -827,6 +827,10 @@ impl<'a> Selector<'a> {
             // A prefetch has no effect on any value (ptx-isa §9.7.9.15): nothing to emit.
             Opcode::Prefetch | Opcode::Prefetchu => Ok(()),
             _ => {
+                // An opcode sm_20 cannot express at all says why (coverage's reason).
+                if let crate::coverage::Status::NotSupported(why) = crate::coverage::status(inst.op) {
+                    return Err(why.into());
+                }
                 let why = if unsupported_mods.iter().any(|f| has(*f)) {
                     "its modifiers have no selection rule yet"
                 } else {

@@ -79,3 +79,21 @@ Q0:
         "{shown}"
     );
 }
+
+/// An opcode sm_20 has no instruction for is refused with coverage's reason, not as a rule
+/// still to be written.
+#[test]
+fn an_opcode_sm_20_cannot_express_says_why() {
+    let text = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n\tactivemask.b32 %r1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+    let file = diag::SourceFile::new("k.ptx", text);
+    let (m, d) = check::check_source(&file);
+    assert!(!diag::has_errors(&d));
+    let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
+    let shown = diag::render(&file, &errs);
+    assert!(
+        shown.contains(
+            "k.ptx:9:2: error: cannot translate `activemask.b32 %r1` for sm_20: requires sm_30 or later: sm_20 has no instruction for it"
+        ),
+        "{shown}"
+    );
+}
