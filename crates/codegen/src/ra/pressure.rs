@@ -65,11 +65,13 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     // minus its parameters.
     let mut live_in: Vec<Set> = (0..nb).map(|_| Set::new(nv)).collect();
     let mut changed = true;
+    // One scratch set for every block and round (bodies are small and many).
+    let mut live = Set::new(nv);
     while changed {
         changed = false;
         for b in (0..nb).rev() {
             let blk = &f.blocks[b];
-            let mut live = Set::new(nv);
+            live.0.fill(0);
             for (k, s) in blk.succs.iter().enumerate() {
                 let params = &f.blocks[s.index()].params;
                 for v in live_in[s.index()].iter() {
@@ -106,11 +108,12 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     }
     let mut peak = [0usize; 3];
     let mut need = [0usize; 3];
+    let mut seen: Vec<usize> = Vec::new();
     for i in 0..f.kinds.len() {
         // At the instruction's start its distinct sources and early definitions; at its
         // end its definitions (a reused source's register is the definition's).
         let (mut early, mut late) = ([0usize; 3], [0usize; 3]);
-        let mut seen: Vec<usize> = Vec::new();
+        seen.clear();
         for o in ops(i) {
             let v = o.vreg().vreg();
             let c = slot(class[v]);
@@ -133,7 +136,7 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     }
     for b in 0..nb {
         let blk = &f.blocks[b];
-        let mut live = Set::new(nv);
+        live.0.fill(0);
         let mut count = [0usize; 3];
         let add = |live: &mut Set, count: &mut [usize; 3], v: usize| {
             if live.set(v) {

@@ -41,16 +41,24 @@ pub fn rename(
     first: u8,
 ) {
     let ni = func.kinds.len();
-    // Moves by instruction: (before, after) index lists.
-    let mut before: Vec<Vec<usize>> = vec![Vec::new(); ni];
-    let mut after: Vec<Vec<usize>> = vec![Vec::new(); ni];
-    for (k, m) in moves.iter().enumerate() {
-        if m.1 {
-            after[m.0 as usize].push(k);
-        } else {
-            before[m.0 as usize].push(k);
-        }
+    // Moves by instruction and side (bucket `2i` before instruction `i`, `2i + 1` after
+    // it), each bucket in the moves' order: one counting sort, not a list per instruction.
+    let bucket = |m: &Move| 2 * m.0 as usize + usize::from(m.1);
+    let mut start = vec![0u32; 2 * ni + 1];
+    for m in moves.iter() {
+        start[bucket(m) + 1] += 1;
     }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut by_bucket = vec![0usize; moves.len()];
+    let mut fill = start.clone();
+    for (k, m) in moves.iter().enumerate() {
+        let b = bucket(m);
+        by_bucket[fill[b] as usize] = k;
+        fill[b] += 1;
+    }
+    let moves_at = |b: usize| &by_bucket[start[b] as usize..start[b + 1] as usize];
     let reg = |p: Place| match p {
         Place::Reg(l) => node(l, first),
         Place::Slot(_) => None,
@@ -145,7 +153,7 @@ pub fn rename(
                         p.push((f, t));
                     }
                 };
-            for &k in after[i].iter().rev() {
+            for &k in moves_at(2 * i + 1).iter().rev() {
                 step_move(k, &mut live, &mut adj, &mut partners);
             }
             let named = reads[i] | writes[i];
@@ -157,7 +165,7 @@ pub fn rename(
                 edge(g, named, &mut adj);
             }
             live |= reads[i];
-            for &k in before[i].iter().rev() {
+            for &k in moves_at(2 * i).iter().rev() {
                 step_move(k, &mut live, &mut adj, &mut partners);
             }
         }

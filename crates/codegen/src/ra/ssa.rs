@@ -109,10 +109,11 @@ impl Bits {
     }
 }
 
-/// What one PTX instruction reads and writes.
+/// What one PTX instruction reads and writes: ranges of one list for the whole body (one
+/// allocation, not two per instruction: bodies are small and many, so allocation counts).
 struct Access {
-    uses: Vec<usize>,
-    defs: Vec<usize>,
+    uses: (u32, u32),
+    defs: (u32, u32),
     /// Guarded definitions that keep the old value in lanes whose guard is false.
     keeps_old: bool,
 }
@@ -125,15 +126,35 @@ pub fn class_of(f: &Function, r: usize) -> Option<RegClass> {
     }
 }
 
+/// Keeps the first occurrence of each register, in order (in place: lists are short).
 fn dedup(v: &mut Vec<usize>) {
-    let mut seen = Vec::with_capacity(v.len());
-    v.retain(|x| {
-        let new = !seen.contains(x);
-        if new {
-            seen.push(*x);
+    let mut kept = 0;
+    for i in 0..v.len() {
+        let x = v[i];
+        if !v[..kept].contains(&x) {
+            v[kept] = x;
+            kept += 1;
         }
-        new
-    });
+    }
+    v.truncate(kept);
+}
+
+/// Pushes `x` onto the list whose range in `pool` is `r`, returning its index in that list.
+/// Instructions are filled one at a time, so the range is normally the pool's last; one that
+/// is not is first copied to the end (its old copy is left unused).
+fn push_ranged<T: Copy>(pool: &mut Vec<T>, r: &mut (u32, u32), x: T) -> u32 {
+    if r.1 as usize != pool.len() {
+        let start = pool.len();
+        pool.extend_from_within(r.0 as usize..r.1 as usize);
+        *r = (start as u32, pool.len() as u32);
+    }
+    pool.push(x);
+    r.1 += 1;
+    r.1 - r.0 - 1
+}
+
+fn ranged<T>(pool: &[T], r: (u32, u32)) -> &[T] {
+    &pool[r.0 as usize..r.1 as usize]
 }
 
 /// Whether the block's last instruction ends it without falling through and is its own
@@ -176,8 +197,10 @@ pub fn build(
             *slot = b;
         }
     }
+    let classes: Vec<Option<RegClass>> = (0..n).map(|r| class_of(f, r)).collect();
     // Accesses, and the registers whose only definition is guarded.
     let (mut u, mut d) = (Vec::new(), Vec::new());
+    let mut acc_regs: Vec<usize> = Vec::with_capacity(body.len() * 3);
     let mut def_count = vec![0u32; n];
     let mut acc: Vec<Access> = Vec::with_capacity(body.len());
     for (at, inst) in body.iter().enumerate() {
@@ -195,7 +218,7 @@ pub fn build(
         dedup(&mut u);
         dedup(&mut d);
         for &r in u.iter().chain(&d) {
-            if class_of(f, r).is_none() {
+            if classes.get(r).copied().flatten().is_none() {
                 let name = f
                     .regs
                     .get(r)
@@ -212,7 +235,7 @@ pub fn build(
         // can express (wgmma, tcgen05): it gets no operands here, so selection names it.
         let mut named = [0usize; 3];
         for &r in u.iter().chain(&d) {
-            match class_of(f, r) {
+            match classes.get(r).copied().flatten() {
                 Some(RegClass::Int) => named[0] += 1,
                 Some(RegClass::Float) => named[1] += 1,
                 _ => named[2] += 1,
@@ -225,9 +248,13 @@ pub fn build(
         for &r in &d {
             def_count[r] += 1;
         }
+        let at_uses = acc_regs.len() as u32;
+        acc_regs.extend_from_slice(&u);
+        let at_defs = acc_regs.len() as u32;
+        acc_regs.extend_from_slice(&d);
         acc.push(Access {
-            uses: u.clone(),
-            defs: d.clone(),
+            uses: (at_uses, at_defs),
+            defs: (at_defs, acc_regs.len() as u32),
             keeps_old: inst.guard.is_some(),
         });
     }
@@ -252,7 +279,7 @@ pub fn build(
             seen[b]
         });
         let fresh = !on_cycle
-            && a.defs
+            && ranged(&acc_regs, a.defs)
                 .iter()
                 .all(|&r| def_count[r] == 1 && !entry_regs.contains(&r));
         a.keeps_old = !fresh;
@@ -269,16 +296,16 @@ pub fn build(
     let mut kill = vec![Bits::new(n); nb];
     for (b, blk) in cfg.blocks.iter().enumerate() {
         for a in &acc[blk.start..blk.end] {
-            for &r in a
-                .uses
+            let defs = ranged(&acc_regs, a.defs);
+            for &r in ranged(&acc_regs, a.uses)
                 .iter()
-                .chain(if a.keeps_old { &a.defs[..] } else { &[] })
+                .chain(if a.keeps_old { defs } else { &[] })
             {
                 if !kill[b].has(r) {
                     gen[b].set(r);
                 }
             }
-            for &r in &a.defs {
+            for &r in defs {
                 kill[b].set(r);
             }
         }
@@ -293,14 +320,15 @@ pub fn build(
     let mut live_in = vec![Bits::new(n); nb];
     let mut live_out = vec![Bits::new(n); nb];
     let mut changed = true;
+    let (mut out, mut inn) = (Bits::new(n), Bits::new(n));
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let mut out = Bits::new(n);
+            out.0.fill(0);
             for &s in &cfg.blocks[b].succs {
                 out.union(&live_in[s]);
             }
-            let mut inn = out.clone();
+            inn.0.copy_from_slice(&out.0);
             for (w, (k, g)) in inn.0.iter_mut().zip(kill[b].0.iter().zip(&gen[b].0)) {
                 *w = (*w & !k) | g;
             }
@@ -308,7 +336,6 @@ pub fn build(
             changed |= live_in[b].union(&inn);
         }
     }
-    let classes: Vec<Option<RegClass>> = (0..n).map(|r| class_of(f, r)).collect();
     // The regalloc2 CFG: block 0 the synthetic entry, block b + 1 the CFG's block b.
     let nr = nb + 1;
     let mut succs: Vec<Vec<usize>> = vec![Vec::new(); nr];
@@ -378,8 +405,11 @@ pub fn build(
         ranges.push((first, kinds.len() as u32));
     }
     let ni = kinds.len();
-    let mut inst_ops: Vec<Vec<Operand>> = vec![Vec::new(); ni];
-    let mut inst_names: Vec<Vec<(u32, u32)>> = vec![Vec::new(); ni];
+    // Each instruction's operands and named registers: ranges of two pools.
+    let mut ops_pool: Vec<Operand> = Vec::with_capacity(acc_regs.len() + ni);
+    let mut names_pool: Vec<(u32, u32)> = Vec::with_capacity(acc_regs.len() + ni);
+    let mut op_range: Vec<(u32, u32)> = vec![(0, 0); ni];
+    let mut name_range: Vec<(u32, u32)> = vec![(0, 0); ni];
 
     // Values.
     let mut classes_of_vreg: Vec<RegClass> = Vec::new();
@@ -428,12 +458,13 @@ pub fn build(
                 .map_or_else(|| "?".to_string(), |x| x.name.to_string())
         ),
     };
+    let mut touched: Vec<usize> = Vec::new();
     for &rb in &rpo {
         if rb == 0 {
             continue;
         }
         let b = rb - 1;
-        let mut touched: Vec<usize> = Vec::new();
+        touched.clear();
         if preds[rb].len() >= 2 {
             for &(r, v) in &params[rb] {
                 cur[r] = Some(v);
@@ -459,78 +490,119 @@ pub fn build(
             let inst = &body[at];
             let a = &acc[at];
             let i = ra_of_ptx[at] as usize;
-            let (ops, names) = (&mut inst_ops[i], &mut inst_names[i]);
+            let (a_uses, a_defs) = (ranged(&acc_regs, a.uses), ranged(&acc_regs, a.defs));
+            let (mut ops, mut names) = (op_range[i], name_range[i]);
             let use_of = |r: usize,
-                          ops: &mut Vec<Operand>,
-                          names: &mut Vec<(u32, u32)>,
+                          ops: &mut (u32, u32),
+                          names: &mut (u32, u32),
+                          ops_pool: &mut Vec<Operand>,
+                          names_pool: &mut Vec<(u32, u32)>,
                           cur: &[Option<VReg>]|
              -> Result<u32, SsaError> {
-                if let Some(&(_, k)) = names.iter().find(|x| x.0 as usize == r) {
+                if let Some(&(_, k)) = ranged(names_pool, *names)
+                    .iter()
+                    .find(|x| x.0 as usize == r)
+                {
                     return Ok(k);
                 }
                 let v = cur[r].ok_or_else(|| internal(at, r))?;
-                ops.push(Operand::reg_use(v));
-                let k = ops.len() as u32 - 1;
-                names.push((r as u32, k));
+                let k = push_ranged(ops_pool, ops, Operand::reg_use(v));
+                push_ranged(names_pool, names, (r as u32, k));
                 Ok(k)
             };
             if let Some((dr, sr)) = copied(f, inst, zero)
-                .filter(|&(dr, sr)| !skip.get(dr).copied().unwrap_or(false) && a.uses == [sr])
+                .filter(|&(dr, sr)| !skip.get(dr).copied().unwrap_or(false) && a_uses == [sr])
             {
                 // A copy: the destination is the source's value (the selection's `MOV`
                 // then names one register twice and is dropped).
-                let k = use_of(sr, ops, names, &cur)?;
-                names.push((dr as u32, k));
+                let k = use_of(
+                    sr,
+                    &mut ops,
+                    &mut names,
+                    &mut ops_pool,
+                    &mut names_pool,
+                    &cur,
+                )?;
+                push_ranged(&mut names_pool, &mut names, (dr as u32, k));
+                (op_range[i], name_range[i]) = (ops, names);
                 cur[dr] = cur[sr];
                 touched.push(dr);
                 continue;
             }
-            for &r in &a.uses {
-                use_of(r, ops, names, &cur)?;
+            for &r in a_uses {
+                use_of(
+                    r,
+                    &mut ops,
+                    &mut names,
+                    &mut ops_pool,
+                    &mut names_pool,
+                    &cur,
+                )?;
             }
             let late = reads_sources_first(inst)
                 || (pairwise_add(f, inst) && extra.get(at).is_none_or(Vec::is_empty));
-            for &r in &a.defs {
+            for &r in a_defs {
                 let old = if a.keeps_old {
-                    Some(use_of(r, ops, names, &cur)?)
+                    Some(use_of(
+                        r,
+                        &mut ops,
+                        &mut names,
+                        &mut ops_pool,
+                        &mut names_pool,
+                        &cur,
+                    )?)
                 } else {
-                    names.iter().find(|x| x.0 as usize == r).map(|&(_, k)| k)
+                    ranged(&names_pool, names)
+                        .iter()
+                        .find(|x| x.0 as usize == r)
+                        .map(|&(_, k)| k)
                 };
                 let c = classes[r].ok_or_else(|| internal(at, r))?;
                 let v = new_vreg(c);
                 match old {
                     // Read and written (or kept where the guard is false): one register.
-                    Some(k) => ops.push(Operand::reg_reuse_def(v, k as usize)),
+                    Some(k) => {
+                        push_ranged(
+                            &mut ops_pool,
+                            &mut ops,
+                            Operand::reg_reuse_def(v, k as usize),
+                        );
+                    }
                     None => {
-                        ops.push(if late {
-                            Operand::reg_def(v)
-                        } else {
-                            Operand::reg_def_at_start(v)
-                        });
-                        names.push((r as u32, ops.len() as u32 - 1));
+                        let k = push_ranged(
+                            &mut ops_pool,
+                            &mut ops,
+                            if late {
+                                Operand::reg_def(v)
+                            } else {
+                                Operand::reg_def_at_start(v)
+                            },
+                        );
+                        push_ranged(&mut names_pool, &mut names, (r as u32, k));
                     }
                 }
                 cur[r] = Some(v);
                 touched.push(r);
             }
+            (op_range[i], name_range[i]) = (ops, names);
         }
         // The synthetic return of a block that falls off the end reads the return values.
         if let Some(t) = term[b].filter(|_| falls_off(b)) {
             let t = t as usize;
             for &r in &ret_regs {
-                if names_has(&inst_names[t], r) {
+                if names_has(ranged(&names_pool, name_range[t]), r) {
                     continue;
                 }
                 let v = cur[r].ok_or_else(|| internal(blk.end.saturating_sub(1), r))?;
-                inst_ops[t].push(Operand::reg_use(v));
-                inst_names[t].push((r as u32, inst_ops[t].len() as u32 - 1));
+                let k = push_ranged(&mut ops_pool, &mut op_range[t], Operand::reg_use(v));
+                push_ranged(&mut names_pool, &mut name_range[t], (r as u32, k));
             }
         }
         for r in live_out[b].iter() {
             let v = cur[r].ok_or_else(|| internal(blk.end.saturating_sub(1), r))?;
             out[rb].push((r, v));
         }
-        for r in touched {
+        for &r in &touched {
             cur[r] = None;
         }
     }
@@ -547,8 +619,8 @@ pub fn build(
         if let Some(v) = v {
             out[0].push((r, *v));
             let i = ((out[0].len() - 1) / ENTRY_DEFS).min(entry_insts - 1);
-            inst_ops[i].push(Operand::reg_def(*v));
-            inst_names[i].push((r as u32, inst_ops[i].len() as u32 - 1));
+            let k = push_ranged(&mut ops_pool, &mut op_range[i], Operand::reg_def(*v));
+            push_ranged(&mut names_pool, &mut name_range[i], (r as u32, k));
         }
     }
     // Arguments of every edge into a block with parameters.
@@ -612,12 +684,10 @@ pub fn build(
             }
         }
     }
-    for ops in inst_ops.iter_mut() {
-        for o in ops.iter_mut() {
-            let v = resolve(&subst, o.vreg());
-            if v != o.vreg() {
-                *o = Operand::new(v, o.constraint(), o.kind(), o.pos());
-            }
+    for o in ops_pool.iter_mut() {
+        let v = resolve(&subst, o.vreg());
+        if v != o.vreg() {
+            *o = Operand::new(v, o.constraint(), o.kind(), o.pos());
         }
     }
     let mut blocks: Vec<RaBlock> = Vec::with_capacity(nr);
@@ -653,7 +723,10 @@ pub fn build(
     for p in 0..nr {
         // Edge moves would go before the terminator, after it reads its operands: with
         // several successors, or a terminator that reads something, edges into joins split.
-        let term_reads = p > 0 && !inst_ops[blocks[p].end as usize - 1].is_empty();
+        let term_reads = p > 0 && {
+            let r = op_range[blocks[p].end as usize - 1];
+            r.1 > r.0
+        };
         if blocks[p].succs.len() < 2 && !term_reads {
             continue;
         }
@@ -665,8 +738,8 @@ pub fn build(
             let s = blocks.len();
             let at = kinds.len() as u32;
             kinds.push(Kind::Branch);
-            inst_ops.push(Vec::new());
-            inst_names.push(Vec::new());
+            op_range.push((0, 0));
+            name_range.push((0, 0));
             let a = std::mem::take(&mut blocks[p].args[k]);
             blocks.push(RaBlock {
                 first: at,
@@ -726,15 +799,12 @@ pub fn build(
         }
     }
     let mut kinds2 = vec![Kind::Plain; kinds.len()];
-    let mut ops2: Vec<Vec<Operand>> = vec![Vec::new(); kinds.len()];
-    let mut names2: Vec<Vec<(u32, u32)>> = vec![Vec::new(); kinds.len()];
-    for (i, (o, nm)) in inst_ops.into_iter().zip(inst_names).enumerate() {
-        let j = new_inst[i] as usize;
-        kinds2[j] = kinds[i];
-        ops2[j] = o;
-        names2[j] = nm;
+    let mut old_inst = vec![0usize; kinds.len()];
+    for (i, &j) in new_inst.iter().enumerate() {
+        kinds2[j as usize] = kinds[i];
+        old_inst[j as usize] = i;
     }
-    let (kinds, inst_ops, inst_names) = (kinds2, ops2, names2);
+    let kinds = kinds2;
     for x in ra_of_ptx.iter_mut() {
         *x = new_inst[*x as usize];
     }
@@ -760,12 +830,15 @@ pub fn build(
     }
     let mut op_start = Vec::with_capacity(kinds.len() + 1);
     let mut name_start = Vec::with_capacity(kinds.len() + 1);
-    let (mut ops, mut names) = (Vec::new(), Vec::new());
-    for (o, nm) in inst_ops.into_iter().zip(inst_names) {
+    let (mut ops, mut names) = (
+        Vec::with_capacity(ops_pool.len()),
+        Vec::with_capacity(names_pool.len()),
+    );
+    for &i in &old_inst {
         op_start.push(ops.len() as u32);
         name_start.push(names.len() as u32);
-        ops.extend(o);
-        names.extend(nm);
+        ops.extend_from_slice(ranged(&ops_pool, op_range[i]));
+        names.extend_from_slice(ranged(&names_pool, name_range[i]));
     }
     op_start.push(ops.len() as u32);
     name_start.push(names.len() as u32);
