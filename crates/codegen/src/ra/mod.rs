@@ -47,13 +47,13 @@ impl regalloc2::Function for RaFunc {
         InstRange::new(Inst::new(b.first as usize), Inst::new(b.end as usize))
     }
     fn block_succs(&self, block: Block) -> &[Block] {
-        &self.blocks[block.index()].succs
+        self.succs(block.index())
     }
     fn block_preds(&self, block: Block) -> &[Block] {
-        &self.blocks[block.index()].preds
+        self.preds(block.index())
     }
     fn block_params(&self, block: Block) -> &[VReg] {
-        &self.blocks[block.index()].params
+        self.params(block.index())
     }
     fn is_ret(&self, insn: Inst) -> bool {
         self.kinds[insn.index()] == Kind::Ret
@@ -62,11 +62,10 @@ impl regalloc2::Function for RaFunc {
         self.kinds[insn.index()] == Kind::Branch
     }
     fn branch_blockparams(&self, block: Block, _insn: Inst, succ_idx: usize) -> &[VReg] {
-        &self.blocks[block.index()].args[succ_idx]
+        self.args(block.index(), succ_idx)
     }
     fn inst_operands(&self, insn: Inst) -> &[Operand] {
-        let i = insn.index();
-        &self.ops[self.op_start[i] as usize..self.op_start[i + 1] as usize]
+        self.inst_ops(insn.index())
     }
     fn inst_clobbers(&self, _insn: Inst) -> PRegSet {
         PRegSet::empty()
@@ -369,9 +368,13 @@ impl Allocated {
 /// The function and its allocation on stderr (debugging aid, `PTXVM_RA_DUMP`).
 fn dump(func: &RaFunc, out: &regalloc2::Output) {
     for (b, blk) in func.blocks.iter().enumerate() {
+        let args: Vec<&[VReg]> = (0..func.succs(b).len()).map(|k| func.args(b, k)).collect();
         eprintln!(
             "block{b} params {:?} succs {:?} preds {:?} args {:?}",
-            blk.params, blk.succs, blk.preds, blk.args
+            func.params(b),
+            func.succs(b),
+            func.preds(b),
+            args
         );
         for i in blk.first..blk.end {
             let i = i as usize;

@@ -55,8 +55,8 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     for o in &f.ops {
         class[o.vreg().vreg()] = o.vreg().class();
     }
-    for b in &f.blocks {
-        for v in b.params.iter().chain(b.args.iter().flatten()) {
+    for b in 0..f.blocks.len() {
+        for v in f.params(b).iter().chain(f.all_args(b)) {
             class[v.vreg()] = v.class();
         }
     }
@@ -72,14 +72,14 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
         for b in (0..nb).rev() {
             let blk = &f.blocks[b];
             live.0.fill(0);
-            for (k, s) in blk.succs.iter().enumerate() {
-                let params = &f.blocks[s.index()].params;
+            for (k, s) in f.succs(b).iter().enumerate() {
+                let params = f.params(s.index());
                 for v in live_in[s.index()].iter() {
                     if !params.iter().any(|p| p.vreg() == v) {
                         live.set(v);
                     }
                 }
-                for a in blk.args.get(k).into_iter().flatten() {
+                for a in f.args(b, k) {
                     live.set(a.vreg());
                 }
             }
@@ -95,7 +95,7 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
                     }
                 }
             }
-            for p in &blk.params {
+            for p in f.params(b) {
                 live.clear(p.vreg());
             }
             for (w, x) in live_in[b].0.iter_mut().zip(&live.0) {
@@ -143,14 +143,14 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
                 count[slot(class[v])] += 1;
             }
         };
-        for (k, s) in blk.succs.iter().enumerate() {
-            let params = &f.blocks[s.index()].params;
+        for (k, s) in f.succs(b).iter().enumerate() {
+            let params = f.params(s.index());
             for v in live_in[s.index()].iter() {
                 if !params.iter().any(|p| p.vreg() == v) {
                     add(&mut live, &mut count, v);
                 }
             }
-            for a in blk.args.get(k).into_iter().flatten() {
+            for a in f.args(b, k) {
                 add(&mut live, &mut count, a.vreg());
             }
         }

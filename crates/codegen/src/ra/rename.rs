@@ -115,7 +115,7 @@ pub fn rename(
      -> u64 {
         let blk = &func.blocks[b];
         let mut live = 0u64;
-        for s in &blk.succs {
+        for s in func.succs(b) {
             live |= live_in[s.index()];
         }
         let mut adj = adj;
