@@ -226,7 +226,7 @@ pub fn allocate(
     let opts = RegallocOptions::default();
     // The result is read straight from the thread's context (no copy of `regalloc2`'s output
     // per body); only a split that spills is kept aside, in case no later one does better.
-    let mut best: Option<(usize, regalloc2::Output)> = None;
+    let mut best: Option<(usize, Box<regalloc2::Output>)> = None;
     let mut clean: Option<Converted> = None;
     let mut seen = Vec::new();
     for (pairs, singles) in tries {
@@ -305,7 +305,7 @@ struct Converted {
 /// output when it spills less than the best so far.
 enum Kept {
     Clean(Converted),
-    Spills(usize, regalloc2::Output),
+    Spills(usize, Box<regalloc2::Output>),
     Worse,
 }
 
@@ -314,7 +314,7 @@ fn check_and_keep(
     func: &RaFunc,
     env: &MachineEnv,
     out: &regalloc2::Output,
-    best: &Option<(usize, regalloc2::Output)>,
+    best: &Option<(usize, Box<regalloc2::Output>)>,
 ) -> Result<Kept, AllocError> {
     if cfg!(debug_assertions) {
         // The allocation checker (on in debug builds, so in every test): a wrong
@@ -335,7 +335,7 @@ fn check_and_keep(
     Ok(if spills == 0 {
         Kept::Clean(convert(func, out)?)
     } else if best.as_ref().is_none_or(|b| spills < b.0) {
-        Kept::Spills(spills, out.clone())
+        Kept::Spills(spills, Box::new(out.clone()))
     } else {
         Kept::Worse
     })

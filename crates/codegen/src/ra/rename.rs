@@ -106,12 +106,10 @@ pub fn rename(
         })
     };
     let nb = func.blocks.len();
-    // Backward liveness over node bits, to a fixpoint.
+    // Backward liveness over node bits (`live_in`, to a fixpoint below); `walk` goes through
+    // one block, noting interference and move partners.
     let mut live_in = vec![0u64; nb];
-    let walk = |b: usize,
-                live_in: &[u64],
-                adj: &mut [u64; 64],
-                partners: &mut Vec<(u8, u8)>| {
+    let walk = |b: usize, live_in: &[u64], adj: &mut [u64; 64], partners: &mut Vec<(u8, u8)>| {
         let blk = &func.blocks[b];
         let mut live = 0u64;
         for s in func.succs(b) {
@@ -194,7 +192,10 @@ pub fn rename(
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let out = func.succs(b).iter().fold(0u64, |l, s| l | live_in[s.index()]);
+            let out = func
+                .succs(b)
+                .iter()
+                .fold(0u64, |l, s| l | live_in[s.index()]);
             let l = (out & !transfer[b].0) | transfer[b].1;
             if l | live_in[b] != live_in[b] {
                 live_in[b] |= l;

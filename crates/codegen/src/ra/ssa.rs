@@ -717,8 +717,8 @@ fn build_with(
                 push_ranged(names_pool, names, (r as u32, k));
                 Ok(k)
             };
-            if let Some((dr, sr)) = copied(f, inst, zero)
-                .filter(|&(dr, sr)| !skipped(dr) && a_uses == [sr])
+            if let Some((dr, sr)) =
+                copied(f, inst, zero).filter(|&(dr, sr)| !skipped(dr) && a_uses == [sr])
             {
                 // A copy: the destination is the source's value (the selection's `MOV`
                 // then names one register twice and is dropped).
@@ -848,8 +848,7 @@ fn build_with(
     let mut changed = true;
     while changed {
         changed = false;
-        for t in 0..nr {
-            let (p0, p1) = param_range[t];
+        for (t, &(p0, p1)) in param_range.iter().enumerate() {
             for i in 0..(p1 - p0) as usize {
                 if removed[p0 as usize + i] {
                     continue;
@@ -908,13 +907,13 @@ fn build_with(
             args: (0, 0),
         });
     }
-    for p in 0..nr {
+    for (p, blk) in blocks.iter_mut().enumerate() {
         let start = arg_lists.len() as u32;
         for (k, &t) in succs(p).iter().enumerate() {
             let r = append(&mut values, kept(t).map(|i| resolve(subst, args(p, k)[i])));
             arg_lists.push(r);
         }
-        blocks[p].args = (start, arg_lists.len() as u32);
+        blk.args = (start, arg_lists.len() as u32);
     }
     // Critical edges get a block of their own (a synthetic jump).
     let mut splits = Vec::new();
@@ -942,7 +941,7 @@ fn build_with(
             name_range.push((0, 0));
             // The edge's arguments move to the new block's jump.
             let e = blocks[p].args.0 as usize + k;
-            let a = std::mem::replace(&mut arg_lists[e], (0, 0));
+            let a = std::mem::take(&mut arg_lists[e]);
             let args = append(&mut arg_lists, [a]);
             let succs = append(&mut edges, [Block::new(t)]);
             let preds = append(&mut edges, [Block::new(p)]);
