@@ -47,13 +47,13 @@ impl regalloc2::Function for RaFunc {
         InstRange::new(Inst::new(b.first as usize), Inst::new(b.end as usize))
     }
     fn block_succs(&self, block: Block) -> &[Block] {
-        &self.blocks[block.index()].succs
+        self.succs(block.index())
     }
     fn block_preds(&self, block: Block) -> &[Block] {
-        &self.blocks[block.index()].preds
+        self.preds(block.index())
     }
     fn block_params(&self, block: Block) -> &[VReg] {
-        &self.blocks[block.index()].params
+        self.params(block.index())
     }
     fn is_ret(&self, insn: Inst) -> bool {
         self.kinds[insn.index()] == Kind::Ret
@@ -62,11 +62,10 @@ impl regalloc2::Function for RaFunc {
         self.kinds[insn.index()] == Kind::Branch
     }
     fn branch_blockparams(&self, block: Block, _insn: Inst, succ_idx: usize) -> &[VReg] {
-        &self.blocks[block.index()].args[succ_idx]
+        self.args(block.index(), succ_idx)
     }
     fn inst_operands(&self, insn: Inst) -> &[Operand] {
-        let i = insn.index();
-        &self.ops[self.op_start[i] as usize..self.op_start[i + 1] as usize]
+        self.inst_ops(insn.index())
     }
     fn inst_clobbers(&self, _insn: Inst) -> PRegSet {
         PRegSet::empty()
@@ -225,7 +224,10 @@ pub fn allocate(
     ];
     tries.extend((0..=total / 2).rev().map(|p| fit(p, total)));
     let opts = RegallocOptions::default();
-    let mut best: Option<(usize, regalloc2::Output, (usize, usize))> = None;
+    // The result is read straight from the thread's context (no copy of `regalloc2`'s output
+    // per body); only a split that spills is kept aside, in case no later one does better.
+    let mut best: Option<(usize, Box<regalloc2::Output>)> = None;
+    let mut clean: Option<Converted> = None;
     let mut seen = Vec::new();
     for (pairs, singles) in tries {
         if seen.contains(&(pairs, singles)) || singles < need[0] || pairs < need[1] {
@@ -233,19 +235,29 @@ pub fn allocate(
         }
         seen.push((pairs, singles));
         let env = machine(first, pairs, singles, p6_free);
-        // regalloc2 asserts (debug builds) where a class has too few registers for some
-        // instruction: that split is then one that does not work.
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            // One context per thread, reused: its buffers are most of a small body's cost.
-            CTX.with(|ctx| {
-                let mut ctx = ctx.borrow_mut();
-                regalloc2::run_with_ctx(&func, &env, &opts, &mut ctx)?;
-                Ok(std::mem::take(&mut ctx.output))
-            })
-        }));
-        let Ok(run) = run else { continue };
-        let out = match run {
-            Ok(out) => out,
+        // One context per thread, reused: its buffers are most of a small body's cost.
+        let run = CTX.with(|ctx| {
+            let mut ctx = ctx.borrow_mut();
+            // regalloc2 asserts (debug builds) where a class has too few registers for some
+            // instruction: that split is then one that does not work.
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                regalloc2::run_with_ctx(&func, &env, &opts, &mut ctx).map(|_| ())
+            }));
+            match ran {
+                Ok(Ok(())) => Some(Ok(check_and_keep(&func, &env, &ctx.output, &best))),
+                Ok(Err(e)) => Some(Err(e)),
+                Err(_) => None,
+            }
+        });
+        let Some(run) = run else { continue };
+        match run {
+            Ok(Ok(Kept::Clean(c))) => {
+                clean = Some(c);
+                break;
+            }
+            Ok(Ok(Kept::Spills(spills, out))) => best = Some((spills, out)),
+            Ok(Ok(Kept::Worse)) => {}
+            Ok(Err(e)) => return Err(e),
             // Too few registers of a class for one instruction's operands: a larger split.
             Err(regalloc2::RegAllocError::TooManyLiveRegs) => continue,
             Err(e) => {
@@ -254,43 +266,89 @@ pub fn allocate(
                     message: format!("internal error: regalloc2 rejected the body: {e:?}"),
                 })
             }
-        };
-        if cfg!(debug_assertions) {
-            // The allocation checker (on in debug builds, so in every test): a wrong
-            // allocation is an error, never wrong code.
-            let mut checker = regalloc2::checker::Checker::new(&func, &env);
-            checker.prepare(&out);
-            if let Err(e) = checker.run() {
-                if std::env::var_os("PTXVM_RA_DUMP").is_some() {
-                    dump(&func, &out);
-                }
-                return Err(AllocError {
-                    inst: 0,
-                    message: format!("internal error: the regalloc2 checker failed: {e:?}"),
-                });
-            }
-        }
-        let spills = spill_moves(&out);
-        if best.as_ref().is_none_or(|b| spills < b.0) {
-            best = Some((spills, out, (pairs, singles)));
-        }
-        if spills == 0 {
-            break;
         }
     }
-    let Some((_, out, _)) = best else {
-        return Err(AllocError {
-            inst: 0,
-            message: "more values live at once in one instruction than registers".into(),
-        });
+    let Converted {
+        mut allocs,
+        alloc_start,
+        mut moves,
+        spill_slots,
+    } = match (clean, best) {
+        (Some(c), _) => c,
+        (None, Some((_, out))) => convert(&func, &out)?,
+        (None, None) => {
+            return Err(AllocError {
+                inst: 0,
+                message: "more values live at once in one instruction than registers".into(),
+            })
+        }
     };
+    rename::rename(&func, &mut allocs, &alloc_start, &mut moves, first);
+    Ok(Allocated {
+        func,
+        allocs,
+        alloc_start,
+        moves,
+        spill_slots,
+    })
+}
+
+/// One `regalloc2` allocation in this crate's terms.
+struct Converted {
+    allocs: Vec<Loc>,
+    alloc_start: Vec<u32>,
+    moves: Vec<Move>,
+    spill_slots: u32,
+}
+
+/// What one run of `regalloc2` leaves: the allocation when nothing spills, a copy of its
+/// output when it spills less than the best so far.
+enum Kept {
+    Clean(Converted),
+    Spills(usize, Box<regalloc2::Output>),
+    Worse,
+}
+
+/// Checks `out` (debug builds) and keeps what `allocate` needs of it.
+fn check_and_keep(
+    func: &RaFunc,
+    env: &MachineEnv,
+    out: &regalloc2::Output,
+    best: &Option<(usize, Box<regalloc2::Output>)>,
+) -> Result<Kept, AllocError> {
+    if cfg!(debug_assertions) {
+        // The allocation checker (on in debug builds, so in every test): a wrong
+        // allocation is an error, never wrong code.
+        let mut checker = regalloc2::checker::Checker::new(func, env);
+        checker.prepare(out);
+        if let Err(e) = checker.run() {
+            if std::env::var_os("PTXVM_RA_DUMP").is_some() {
+                dump(func, out);
+            }
+            return Err(AllocError {
+                inst: 0,
+                message: format!("internal error: the regalloc2 checker failed: {e:?}"),
+            });
+        }
+    }
+    let spills = spill_moves(out);
+    Ok(if spills == 0 {
+        Kept::Clean(convert(func, out)?)
+    } else if best.as_ref().is_none_or(|b| spills < b.0) {
+        Kept::Spills(spills, Box::new(out.clone()))
+    } else {
+        Kept::Worse
+    })
+}
+
+/// The locations of every operand and the moves, from `regalloc2`'s output.
+fn convert(func: &RaFunc, out: &regalloc2::Output) -> Result<Converted, AllocError> {
     let class_of_op = |o: &Operand| o.vreg().class();
     let mut allocs = Vec::with_capacity(func.ops.len());
     let mut alloc_start = Vec::with_capacity(func.kinds.len() + 1);
     for i in 0..func.kinds.len() {
         alloc_start.push(allocs.len() as u32);
-        let ops = &func.ops[func.op_start[i] as usize..func.op_start[i + 1] as usize];
-        for (o, a) in ops.iter().zip(out.inst_allocs(Inst::new(i))) {
+        for (o, a) in func.inst_ops(i).iter().zip(out.inst_allocs(Inst::new(i))) {
             match loc_of(*a, class_of_op(o)) {
                 Some(Place::Reg(l)) => allocs.push(l),
                 _ => {
@@ -328,9 +386,7 @@ pub fn allocate(
             b,
         ));
     }
-    rename::rename(&func, &mut allocs, &alloc_start, &mut moves, first);
-    Ok(Allocated {
-        func,
+    Ok(Converted {
         allocs,
         alloc_start,
         moves,
@@ -369,9 +425,13 @@ impl Allocated {
 /// The function and its allocation on stderr (debugging aid, `PTXVM_RA_DUMP`).
 fn dump(func: &RaFunc, out: &regalloc2::Output) {
     for (b, blk) in func.blocks.iter().enumerate() {
+        let args: Vec<&[VReg]> = (0..func.succs(b).len()).map(|k| func.args(b, k)).collect();
         eprintln!(
             "block{b} params {:?} succs {:?} preds {:?} args {:?}",
-            blk.params, blk.succs, blk.preds, blk.args
+            func.params(b),
+            func.succs(b),
+            func.preds(b),
+            args
         );
         for i in blk.first..blk.end {
             let i = i as usize;

@@ -4,38 +4,37 @@
 
 use super::ssa::RaFunc;
 use regalloc2::{OperandKind, OperandPos, RegClass};
+use std::cell::RefCell;
 
-struct Set(Vec<u64>);
+fn has(set: &[u64], i: usize) -> bool {
+    set[i / 64] >> (i % 64) & 1 == 1
+}
 
-impl Set {
-    fn new(n: usize) -> Set {
-        Set(vec![0; n.div_ceil(64)])
-    }
-    fn has(&self, i: usize) -> bool {
-        self.0[i / 64] >> (i % 64) & 1 == 1
-    }
-    fn set(&mut self, i: usize) -> bool {
-        let was = self.has(i);
-        self.0[i / 64] |= 1 << (i % 64);
-        !was
-    }
-    fn clear(&mut self, i: usize) -> bool {
-        let was = self.has(i);
-        self.0[i / 64] &= !(1 << (i % 64));
-        was
-    }
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut rest = bits;
-            std::iter::from_fn(move || {
-                (rest != 0).then(|| {
-                    let b = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    w * 64 + b
-                })
+/// Adds `i`, telling whether it was new.
+fn set(set: &mut [u64], i: usize) -> bool {
+    let was = has(set, i);
+    set[i / 64] |= 1 << (i % 64);
+    !was
+}
+
+/// Removes `i`, telling whether it was there.
+fn clear(set: &mut [u64], i: usize) -> bool {
+    let was = has(set, i);
+    set[i / 64] &= !(1 << (i % 64));
+    was
+}
+
+fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &bits)| {
+        let mut rest = bits;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let b = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                w * 64 + b
             })
         })
-    }
+    })
 }
 
 fn slot(c: RegClass) -> usize {
@@ -46,57 +45,103 @@ fn slot(c: RegClass) -> usize {
     }
 }
 
+/// Work lists kept from body to body (bodies are small and many); sets over values, the
+/// per-block ones as rows of `words` words in one vector.
+#[derive(Default)]
+struct Scratch {
+    class: Vec<RegClass>,
+    live_in: Vec<u64>,
+    gen: Vec<u64>,
+    kill: Vec<u64>,
+    live: Vec<u64>,
+    seen: Vec<usize>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::default();
+}
+
 /// The peak numbers of live 32-bit values, 64-bit values and predicates, and the most of
 /// each one instruction names (fewer registers than that cannot work at all).
 pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
+    SCRATCH.with(|s| peak_with(&mut s.borrow_mut(), f))
+}
+
+fn peak_with(s: &mut Scratch, f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     let nv = f.num_vregs;
     let nb = f.blocks.len();
-    let mut class = vec![RegClass::Int; nv];
+    let words = nv.div_ceil(64);
+    let Scratch {
+        class,
+        live_in,
+        gen,
+        kill,
+        live,
+        seen,
+    } = s;
+    class.clear();
+    class.resize(nv, RegClass::Int);
     for o in &f.ops {
         class[o.vreg().vreg()] = o.vreg().class();
     }
-    for b in &f.blocks {
-        for v in b.params.iter().chain(b.args.iter().flatten()) {
+    for b in 0..f.blocks.len() {
+        for v in f.params(b).iter().chain(f.all_args(b)) {
             class[v.vreg()] = v.class();
         }
     }
-    let ops = |i: usize| &f.ops[f.op_start[i] as usize..f.op_start[i + 1] as usize];
-    // Live-in sets: values used before defined in the block, plus the arguments it passes,
-    // minus its parameters.
-    let mut live_in: Vec<Set> = (0..nb).map(|_| Set::new(nv)).collect();
+    let ops = |i: usize| f.inst_ops(i);
+    let row = |b: usize| b * words..(b + 1) * words;
+    // Per block, the values it reads before defining them (`gen`) and those it defines
+    // (`kill`); a value both defined and read by one instruction is read first.
+    for v in [&mut *gen, &mut *kill, &mut *live_in] {
+        v.clear();
+        v.resize(nb * words, 0);
+    }
+    for b in 0..nb {
+        let blk = &f.blocks[b];
+        let (g, k) = (&mut gen[row(b)], &mut kill[row(b)]);
+        for i in (blk.first..blk.end).rev() {
+            for o in ops(i as usize) {
+                if o.kind() == OperandKind::Def {
+                    clear(g, o.vreg().vreg());
+                    set(k, o.vreg().vreg());
+                }
+            }
+            for o in ops(i as usize) {
+                if o.kind() == OperandKind::Use {
+                    set(g, o.vreg().vreg());
+                }
+            }
+        }
+    }
+    // Live-in sets: values used before defined in the block, plus the arguments it passes
+    // and what its successors need, minus its definitions and its parameters (the least
+    // fixpoint, as walking every instruction in every round would find).
+    live.clear();
+    live.resize(words, 0);
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let blk = &f.blocks[b];
-            let mut live = Set::new(nv);
-            for (k, s) in blk.succs.iter().enumerate() {
-                let params = &f.blocks[s.index()].params;
-                for v in live_in[s.index()].iter() {
+            live.fill(0);
+            for (k, t) in f.succs(b).iter().enumerate() {
+                let params = f.params(t.index());
+                for v in members(&live_in[row(t.index())]) {
                     if !params.iter().any(|p| p.vreg() == v) {
-                        live.set(v);
+                        set(live, v);
                     }
                 }
-                for a in blk.args.get(k).into_iter().flatten() {
-                    live.set(a.vreg());
+                for a in f.args(b, k) {
+                    set(live, a.vreg());
                 }
             }
-            for i in (blk.first..blk.end).rev() {
-                for o in ops(i as usize) {
-                    if o.kind() == OperandKind::Def {
-                        live.clear(o.vreg().vreg());
-                    }
-                }
-                for o in ops(i as usize) {
-                    if o.kind() == OperandKind::Use {
-                        live.set(o.vreg().vreg());
-                    }
-                }
+            for ((x, k), g) in live.iter_mut().zip(&kill[row(b)]).zip(&gen[row(b)]) {
+                *x = (*x & !k) | g;
             }
-            for p in &blk.params {
-                live.clear(p.vreg());
+            for p in f.params(b) {
+                clear(live, p.vreg());
             }
-            for (w, x) in live_in[b].0.iter_mut().zip(&live.0) {
+            for (w, x) in live_in[row(b)].iter_mut().zip(live.iter()) {
                 if *w | *x != *w {
                     *w |= *x;
                     changed = true;
@@ -110,7 +155,7 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
         // At the instruction's start its distinct sources and early definitions; at its
         // end its definitions (a reused source's register is the definition's).
         let (mut early, mut late) = ([0usize; 3], [0usize; 3]);
-        let mut seen: Vec<usize> = Vec::new();
+        seen.clear();
         for o in ops(i) {
             let v = o.vreg().vreg();
             let c = slot(class[v]);
@@ -133,22 +178,22 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
     }
     for b in 0..nb {
         let blk = &f.blocks[b];
-        let mut live = Set::new(nv);
+        live.fill(0);
         let mut count = [0usize; 3];
-        let add = |live: &mut Set, count: &mut [usize; 3], v: usize| {
-            if live.set(v) {
+        let add = |live: &mut [u64], count: &mut [usize; 3], v: usize| {
+            if set(live, v) {
                 count[slot(class[v])] += 1;
             }
         };
-        for (k, s) in blk.succs.iter().enumerate() {
-            let params = &f.blocks[s.index()].params;
-            for v in live_in[s.index()].iter() {
+        for (k, t) in f.succs(b).iter().enumerate() {
+            let params = f.params(t.index());
+            for v in members(&live_in[row(t.index())]) {
                 if !params.iter().any(|p| p.vreg() == v) {
-                    add(&mut live, &mut count, v);
+                    add(live, &mut count, v);
                 }
             }
-            for a in blk.args.get(k).into_iter().flatten() {
-                add(&mut live, &mut count, a.vreg());
+            for a in f.args(b, k) {
+                add(live, &mut count, a.vreg());
             }
         }
         for i in (blk.first..blk.end).rev() {
@@ -157,17 +202,17 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
             let mut early = count;
             for o in ops(i as usize) {
                 let v = o.vreg().vreg();
-                if o.kind() == OperandKind::Def && !live.has(v) {
+                if o.kind() == OperandKind::Def && !has(live, v) {
                     late[slot(class[v])] += 1;
                 }
-                if o.kind() == OperandKind::Def && live.has(v) && o.pos() == OperandPos::Late {
+                if o.kind() == OperandKind::Def && has(live, v) && o.pos() == OperandPos::Late {
                     early[slot(class[v])] -= 1;
                 }
             }
             // At its start: what passes through, its sources and its early definitions.
             for o in ops(i as usize) {
                 let v = o.vreg().vreg();
-                let passes = live.has(v);
+                let passes = has(live, v);
                 match (o.kind(), o.pos()) {
                     (OperandKind::Use, _) if !passes => early[slot(class[v])] += 1,
                     (OperandKind::Def, OperandPos::Early) if !passes => early[slot(class[v])] += 1,
@@ -178,13 +223,13 @@ pub fn peak(f: &RaFunc) -> ([usize; 3], [usize; 3]) {
                 peak[c] = peak[c].max(late[c]).max(early[c]);
             }
             for o in ops(i as usize) {
-                if o.kind() == OperandKind::Def && live.clear(o.vreg().vreg()) {
+                if o.kind() == OperandKind::Def && clear(live, o.vreg().vreg()) {
                     count[slot(class[o.vreg().vreg()])] -= 1;
                 }
             }
             for o in ops(i as usize) {
                 if o.kind() == OperandKind::Use {
-                    add(&mut live, &mut count, o.vreg().vreg());
+                    add(live, &mut count, o.vreg().vreg());
                 }
             }
         }

@@ -41,16 +41,24 @@ pub fn rename(
     first: u8,
 ) {
     let ni = func.kinds.len();
-    // Moves by instruction: (before, after) index lists.
-    let mut before: Vec<Vec<usize>> = vec![Vec::new(); ni];
-    let mut after: Vec<Vec<usize>> = vec![Vec::new(); ni];
-    for (k, m) in moves.iter().enumerate() {
-        if m.1 {
-            after[m.0 as usize].push(k);
-        } else {
-            before[m.0 as usize].push(k);
-        }
+    // Moves by instruction and side (bucket `2i` before instruction `i`, `2i + 1` after
+    // it), each bucket in the moves' order: one counting sort, not a list per instruction.
+    let bucket = |m: &Move| 2 * m.0 as usize + usize::from(m.1);
+    let mut start = vec![0u32; 2 * ni + 1];
+    for m in moves.iter() {
+        start[bucket(m) + 1] += 1;
     }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let mut by_bucket = vec![0usize; moves.len()];
+    let mut fill = start.clone();
+    for (k, m) in moves.iter().enumerate() {
+        let b = bucket(m);
+        by_bucket[fill[b] as usize] = k;
+        fill[b] += 1;
+    }
+    let moves_at = |b: usize| &by_bucket[start[b] as usize..start[b + 1] as usize];
     let reg = |p: Place| match p {
         Place::Reg(l) => node(l, first),
         Place::Slot(_) => None,
@@ -98,39 +106,29 @@ pub fn rename(
         })
     };
     let nb = func.blocks.len();
-    // Backward liveness over node bits, to a fixpoint.
+    // Backward liveness over node bits (`live_in`, to a fixpoint below); `walk` goes through
+    // one block, noting interference and move partners.
     let mut live_in = vec![0u64; nb];
-    let walk = |b: usize,
-                live_in: &[u64],
-                adj: Option<&mut [u64; 64]>,
-                partners: Option<&mut Vec<(u8, u8)>>|
-     -> u64 {
+    let walk = |b: usize, live_in: &[u64], adj: &mut [u64; 64], partners: &mut Vec<(u8, u8)>| {
         let blk = &func.blocks[b];
         let mut live = 0u64;
-        for s in &blk.succs {
+        for s in func.succs(b) {
             live |= live_in[s.index()];
         }
-        let mut adj = adj;
-        let mut partners = partners;
-        let edge = |a: u8, set: u64, adj: &mut Option<&mut [u64; 64]>| {
-            if let Some(adj) = adj.as_deref_mut() {
-                let set = set & !(1u64 << a);
-                adj[usize::from(a)] |= set;
-                let mut rest = set;
-                while rest != 0 {
-                    let x = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    adj[x] |= 1u64 << a;
-                }
+        let edge = |a: u8, set: u64, adj: &mut [u64; 64]| {
+            let set = set & !(1u64 << a);
+            adj[usize::from(a)] |= set;
+            let mut rest = set;
+            while rest != 0 {
+                let x = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                adj[x] |= 1u64 << a;
             }
         };
         for i in (blk.first..blk.end).rev() {
             let i = i as usize;
             let step_move =
-                |k: usize,
-                 live: &mut u64,
-                 adj: &mut Option<&mut [u64; 64]>,
-                 partners: &mut Option<&mut Vec<(u8, u8)>>| {
+                |k: usize, live: &mut u64, adj: &mut [u64; 64], partners: &mut Vec<(u8, u8)>| {
                     let (_, _, from, to) = moves_ro[k];
                     let (f, t) = (reg(from), reg(to));
                     if let Some(t) = t {
@@ -141,33 +139,64 @@ pub fn rename(
                     if let Some(f) = f {
                         *live |= 1u64 << f;
                     }
-                    if let (Some(f), Some(t), Some(p)) = (f, t, partners.as_deref_mut()) {
-                        p.push((f, t));
+                    if let (Some(f), Some(t)) = (f, t) {
+                        partners.push((f, t));
                     }
                 };
-            for &k in after[i].iter().rev() {
-                step_move(k, &mut live, &mut adj, &mut partners);
+            for &k in moves_at(2 * i + 1).iter().rev() {
+                step_move(k, &mut live, adj, partners);
             }
             let named = reads[i] | writes[i];
             for g in each(writes[i]) {
-                edge(g, live | named, &mut adj);
+                edge(g, live | named, adj);
             }
             live &= !writes[i];
             for g in each(reads[i]) {
-                edge(g, named, &mut adj);
+                edge(g, named, adj);
             }
             live |= reads[i];
-            for &k in before[i].iter().rev() {
-                step_move(k, &mut live, &mut adj, &mut partners);
+            for &k in moves_at(2 * i).iter().rev() {
+                step_move(k, &mut live, adj, partners);
             }
         }
-        live
     };
+    // Each block's effect on liveness, `live_in = (live_out & !kill) | gen`, found in one
+    // walk, so that the fixpoint walks no instructions (the least fixpoint, as `walk` would
+    // find it round after round).
+    let transfer: Vec<(u64, u64)> = (0..nb)
+        .map(|b| {
+            let (mut kill, mut gen) = (0u64, 0u64);
+            // An earlier step `live = (live & !k) | g` before what is already composed.
+            let mut step = |k: u64, g: u64| {
+                gen = (gen & !k) | g;
+                kill |= k;
+            };
+            let bit = |x: Option<u8>| x.map_or(0, |x| 1u64 << x);
+            let blk = &func.blocks[b];
+            for i in (blk.first..blk.end).rev() {
+                let i = i as usize;
+                for &k in moves_at(2 * i + 1).iter().rev() {
+                    let (_, _, from, to) = moves_ro[k];
+                    step(bit(reg(to)), bit(reg(from)));
+                }
+                step(writes[i], reads[i]);
+                for &k in moves_at(2 * i).iter().rev() {
+                    let (_, _, from, to) = moves_ro[k];
+                    step(bit(reg(to)), bit(reg(from)));
+                }
+            }
+            (kill, gen)
+        })
+        .collect();
     let mut changed = true;
     while changed {
         changed = false;
         for b in (0..nb).rev() {
-            let l = walk(b, &live_in, None, None);
+            let out = func
+                .succs(b)
+                .iter()
+                .fold(0u64, |l, s| l | live_in[s.index()]);
+            let l = (out & !transfer[b].0) | transfer[b].1;
             if l | live_in[b] != live_in[b] {
                 live_in[b] |= l;
                 changed = true;
@@ -177,7 +206,7 @@ pub fn rename(
     let mut adj = [0u64; 64];
     let mut partners: Vec<(u8, u8)> = Vec::new();
     for b in 0..nb {
-        walk(b, &live_in, Some(&mut adj), Some(&mut partners));
+        walk(b, &live_in, &mut adj, &mut partners);
     }
     // Colour in order of first appearance.
     let mut order: Vec<u8> = Vec::new();
