@@ -138,6 +138,17 @@ pub fn compile_body_as_written(
         }
     }
     let alloc = ra::allocate(f, &graph, &skip, &zero, &extra).map_err(|e| {
+        // A body that could never translate says so at its first instruction sm_20 cannot
+        // express, rather than at the allocation its registers made impossible.
+        if let Some((inst, why)) = body
+            .iter()
+            .find_map(|i| match crate::coverage::status(i.op) {
+                crate::coverage::Status::NotSupported(why) => Some((i, why)),
+                crate::coverage::Status::Rule(_) => None,
+            })
+        {
+            return vec![crate::unsupported(file, inst, why)];
+        }
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))
     })?;

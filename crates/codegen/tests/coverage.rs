@@ -97,3 +97,25 @@ fn an_opcode_sm_20_cannot_express_says_why() {
         "{shown}"
     );
 }
+
+/// A body whose registers cannot be allocated but which holds an instruction sm_20 cannot
+/// express is refused at that instruction: `wgmma_b1_sm90a.ptx` keeps 128 values live and
+/// names up to 52 in one `wgmma`, and its first instruction is `wgmma.fence` (line 14).
+#[test]
+fn an_inexpressible_body_is_refused_at_its_instruction_not_at_allocation() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/corpus/wgmma_b1_sm90a.ptx"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let file = diag::SourceFile::new("wgmma_b1_sm90a.ptx", &text);
+    let (m, d) = check::check_source(&file);
+    assert!(!diag::has_errors(&d));
+    let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
+    let shown = diag::render(&file, &errs);
+    assert!(
+        shown.contains("wgmma_b1_sm90a.ptx:14:2: error: cannot translate `wgmma.fence.sync.aligned` for sm_20: requires sm_90a/sm_100a"),
+        "{shown}"
+    );
+    assert!(!shown.contains("cannot allocate registers"), "{shown}");
+}
