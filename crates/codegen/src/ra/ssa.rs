@@ -214,6 +214,35 @@ fn append<T>(pool: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> Range {
     (start, pool.len() as u32)
 }
 
+/// The blocks of an `n`-block graph reachable from block 0, in reverse postorder, into `out`
+/// (`succ(x, i)`: block `x`'s `i`-th successor); `seen` marks them. `stack` is scratch.
+fn reverse_postorder(
+    n: usize,
+    succ: impl Fn(usize, usize) -> Option<usize>,
+    seen: &mut Vec<bool>,
+    stack: &mut Vec<(usize, usize)>,
+    out: &mut Vec<usize>,
+) {
+    reset(seen, n, false);
+    out.clear();
+    stack.clear();
+    stack.push((0, 0));
+    seen[0] = true;
+    while let Some(&mut (x, ref mut i)) = stack.last_mut() {
+        if let Some(t) = succ(x, *i) {
+            *i += 1;
+            if !seen[t] {
+                seen[t] = true;
+                stack.push((t, 0));
+            }
+        } else {
+            out.push(x);
+            stack.pop();
+        }
+    }
+    out.reverse();
+}
+
 /// `v` cleared and `n` long, every element `x` (keeping its allocation).
 fn reset<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
     v.clear();
@@ -627,29 +656,14 @@ fn build_with(
     let (param_list, param_range) = (&s.param_list, &s.param_range);
     let params = |t: usize| ranged(param_list, param_range[t]);
     // Reverse postorder from the entry.
-    let rpo = &mut s.rpo;
-    rpo.clear();
-    {
-        let seen = &mut s.seen;
-        reset(seen, nr, false);
-        let stack = &mut s.stack;
-        stack.clear();
-        stack.push((0usize, 0usize));
-        seen[0] = true;
-        while let Some(&mut (x, ref mut i)) = stack.last_mut() {
-            if let Some(&t) = succs(x).get(*i) {
-                *i += 1;
-                if !seen[t] {
-                    seen[t] = true;
-                    stack.push((t, 0));
-                }
-            } else {
-                rpo.push(x);
-                stack.pop();
-            }
-        }
-        rpo.reverse();
-    }
+    reverse_postorder(
+        nr,
+        |x, i| succs(x).get(i).copied(),
+        &mut s.seen,
+        &mut s.stack,
+        &mut s.rpo,
+    );
+    let rpo = &s.rpo;
     let out_list = &mut s.out_list;
     out_list.clear();
     reset(&mut s.out_range, nr, (0, 0));
@@ -970,30 +984,16 @@ fn build_with(
     // blocks in index order and loses what it knows at a block it reaches before any of
     // its forward predecessors.
     let nall = blocks.len();
+    reverse_postorder(
+        nall,
+        |x, i| ranged(&edges, blocks[x].succs).get(i).map(|b| b.index()),
+        &mut s.seen,
+        &mut s.stack,
+        &mut s.order,
+    );
+    let seen = &s.seen;
     let order = &mut s.order;
-    order.clear();
-    {
-        let seen = &mut s.seen;
-        reset(seen, nall, false);
-        let stack = &mut s.stack;
-        stack.clear();
-        stack.push((0usize, 0usize));
-        seen[0] = true;
-        while let Some(&mut (x, ref mut i)) = stack.last_mut() {
-            if let Some(t) = ranged(&edges, blocks[x].succs).get(*i).map(|b| b.index()) {
-                *i += 1;
-                if !seen[t] {
-                    seen[t] = true;
-                    stack.push((t, 0));
-                }
-            } else {
-                order.push(x);
-                stack.pop();
-            }
-        }
-        order.reverse();
-        order.extend((0..nall).filter(|&x| !seen[x]));
-    }
+    order.extend((0..nall).filter(|&x| !seen[x]));
     reset(&mut s.new_block, nall, 0);
     let new_block = &mut s.new_block;
     for (k, &b) in order.iter().enumerate() {
