@@ -97,7 +97,8 @@ impl<'a> Checker<'a> {
         // function names: "Initial value type mismatch").
         let elem = match var.ty {
             ir::VarType::Scalar { ty, vector: 1 }
-                if var.dims.len() == 1 && matches!(var.space, ir::Space::Global | ir::Space::Const) =>
+                if var.dims.len() == 1
+                    && matches!(var.space, ir::Space::Global | ir::Space::Const) =>
             {
                 Some(ty)
             }
@@ -153,7 +154,9 @@ impl<'a> Checker<'a> {
                 let fname = f.name.clone();
                 self.error(
                     span,
-                    format!("call table lists `{fname}`, an `.entry`; call targets must be `.func`s"),
+                    format!(
+                        "call table lists `{fname}`, an `.entry`; call targets must be `.func`s"
+                    ),
                 );
                 return None;
             }

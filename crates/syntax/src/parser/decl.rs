@@ -2,9 +2,9 @@
 
 use super::{shorten, Context, PResult, Parser};
 use crate::ast::{
-    AggregateKind, BaseType, Block, BranchTargets, CallPrototype, CallTargets, Declarator, Expr, FieldDecl,
-    Function, FunctionKind, Ident, Initializer, Linkage, ParamList, PtrAttribute, ScalarType,
-    StateSpace, StructDecl, StructField, TypeSpec, VariableDecl, VectorWidth,
+    AggregateKind, BaseType, Block, BranchTargets, CallPrototype, CallTargets, Declarator, Expr,
+    FieldDecl, Function, FunctionKind, Ident, Initializer, Linkage, ParamList, PtrAttribute,
+    ScalarType, StateSpace, StructDecl, StructField, TypeSpec, VariableDecl, VectorWidth,
 };
 use crate::lexer::TokenKind;
 use diag::Span;
