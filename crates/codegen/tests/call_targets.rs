@@ -14,6 +14,9 @@ fn text() -> String {
         .expect("tests/kernels/call_targets.ptx")
 }
 
+/// A function of the kernel by name, and what it computes.
+type Named<'a> = (&'a str, fn(u32) -> u32);
+
 fn add_seven(a: u32) -> u32 {
     a.wrapping_add(7)
 }
@@ -47,7 +50,7 @@ fn pick(t: usize, n: usize) -> usize {
 }
 
 /// `kernel` with lane t calling `funcs[pick(t)]`, then with lane 37 calling `outsider`.
-fn given(kernel: &str, funcs: &[(&str, fn(u32) -> u32)], outsider: &str) {
+fn given(kernel: &str, funcs: &[Named], outsider: &str) {
     let text = text();
     let (m, file, cubin) = compile(FILE, &text);
     let n = 64usize;

@@ -137,7 +137,7 @@ impl fmt::Display for FaultKind {
             }
             FaultKind::UnlistedCallTarget { addr } => write!(
                 f,
-                "indirect call to {addr:#x}, which is not one of the functions of the call's target list"
+                "indirect call to {addr:#x}, which is not a function of the call's target list defined in this module"
             ),
             FaultKind::BranchIndex { index, len } => write!(
                 f,

@@ -9,6 +9,9 @@ use exec::{ExecError, FaultKind};
 
 const FILE: &str = "call_targets.ptx";
 
+/// A function of the kernel by name, and what it computes.
+type Named<'a> = (&'a str, fn(u32) -> u32);
+
 fn add_seven(a: u32) -> u32 {
     a.wrapping_add(7)
 }
@@ -44,7 +47,7 @@ fn pick(t: usize, n: usize) -> usize {
     }
 }
 
-fn given(kernel: &str, funcs: &[(&str, fn(u32) -> u32)]) {
+fn given(kernel: &str, funcs: &[Named]) {
     let n = 64usize;
     let ptrs: Vec<u64> = (0..n)
         .map(|t| addr(funcs[pick(t, funcs.len())].0))
@@ -123,7 +126,7 @@ fn unlisted_faults(kernel: &str, listed: &str, outsider: &str, marker: &str) {
     assert_eq!(f.line, line_of(&kernel_text(FILE), marker));
     assert!(
         f.to_string()
-            .contains("which is not one of the functions of the call's target list"),
+            .contains("which is not a function of the call's target list defined in this module"),
         "{f}"
     );
 }
