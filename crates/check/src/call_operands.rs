@@ -198,27 +198,6 @@ impl<'a> Checker<'a> {
             .map_or_else(|| vec![1; written], |(_, l)| l.clone())
     }
 
-    pub(crate) fn lower_proto(&mut self, body: &Body<'a>, op: &ast::Operand) -> Option<Operand> {
-        let Some(name) = op.as_name() else {
-            self.error(op.span(), "expected a `.callprototype` name");
-            return None;
-        };
-        match self.resolve_name(body, name)? {
-            Resolved::Proto(p) => Some(Operand::Proto(p)),
-            other => {
-                self.error(
-                    name.span(),
-                    format!(
-                        "`{}` is a {}, not a `.callprototype`",
-                        name.ident.text(self.src),
-                        resolved_what(&other)
-                    ),
-                );
-                None
-            }
-        }
-    }
-
     /// Constants in a call's argument list take the type of the parameter they bind (an
     /// immediate "defaults to the size of the instruction source operand", ptx-isa-1.1
     /// §6.4.5; for `call` that operand is the callee's parameter): `call f, (1.5)` passes the
@@ -234,8 +213,15 @@ impl<'a> Checker<'a> {
         }
         let mut types: Option<Vec<Option<Type>>> = None;
         for op in ops.iter() {
-            match op {
-                Operand::Func(f) => {
+            // A call through a list binds each listed function's parameters; the check
+            // holds them to one signature, so the first one's types serve.
+            let direct = match op {
+                Operand::Func(f) => Some(*f),
+                Operand::CallTargets(fs) => fs.first().copied(),
+                _ => None,
+            };
+            match (op, direct) {
+                (_, Some(f)) => {
                     types = self.functions.get(f.index()).map(|f| {
                         f.params
                             .iter()
@@ -253,7 +239,7 @@ impl<'a> Checker<'a> {
                             .collect()
                     });
                 }
-                Operand::Proto(p) => {
+                (Operand::Proto(p), _) => {
                     types = self
                         .prototypes
                         .get(p.index())

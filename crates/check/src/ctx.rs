@@ -234,6 +234,11 @@ impl<'a> Checker<'a> {
                 t.span,
                 "`.branchtargets` lists belong inside the function whose labels they name",
             ),
+            // ptxas 12.9 answers a module-scope list with "syntax error".
+            S::CallTargets(t) => self.error(
+                t.span,
+                "`.calltargets` lists belong inside the function whose calls use them",
+            ),
             // Debug and metadata directives carry nothing the IR needs.
             S::Pragma(_) | S::File(_) | S::Loc(_) | S::Section(_) | S::Data(_) => {}
             S::LinkageName(l) => self.check_linkage_name(l),

@@ -23,6 +23,9 @@ pub(crate) const MAX_REGS_PER_MODULE: u64 = 1 << 21;
 /// A `.branchtargets` list: its name, the name's span, and its labels with their spans.
 pub(crate) type TargetList<'a> = (&'a str, Span, Vec<(&'a str, Span)>);
 
+/// A `.calltargets` list: its name, the name's span, and its function names with their spans.
+pub(crate) type CallList<'a> = (&'a str, Span, Vec<(&'a str, Span)>);
+
 /// The state of the function body being checked.
 pub(crate) struct Body<'a> {
     pub id: FuncId,
@@ -45,6 +48,8 @@ pub(crate) struct Body<'a> {
     pub protos: FastMap<&'a str, ProtoId>,
     /// `name: .branchtargets L1, L2, …;` lists of this body: name, its span, the labels.
     pub target_lists: Vec<TargetList<'a>>,
+    /// `name: .calltargets f1, f2, …;` lists of this body: name, its span, the functions.
+    pub call_lists: Vec<CallList<'a>>,
     /// `mov`s that give `.reg` declarations their initial values, placed before the body.
     pub reg_inits: Vec<ir::Inst>,
     /// ptx-isa-1.1 entries declare their parameters as `.param` variables in the body.
@@ -486,6 +491,7 @@ impl<'a> Checker<'a> {
             check_blocks_seen: 0,
             label_list: scratch.label_list,
             target_lists: Vec::new(),
+            call_lists: Vec::new(),
             protos: scratch.protos,
             reg_inits: Vec::new(),
             body_params: Vec::new(),
@@ -631,6 +637,23 @@ impl<'a> Checker<'a> {
                         .collect();
                     body.target_lists.push((name, t.name.span, labels));
                 }
+                ast::Statement::CallTargets(t) => {
+                    let name = t.name.text(self.src);
+                    // ptxas 12.9 names lists like labels: "Duplicate definition of label".
+                    if let Some(prev) = body.call_lists.iter().find(|l| l.0 == name) {
+                        let prev = prev.1;
+                        self.push(
+                            Diagnostic::error(
+                                t.name.span,
+                                format!("duplicate `.calltargets` list `{name}`"),
+                            )
+                            .with_label(prev, "previous definition here"),
+                        );
+                        continue;
+                    }
+                    let funcs = t.funcs.iter().map(|f| (f.text(self.src), f.span)).collect();
+                    body.call_lists.push((name, t.name.span, funcs));
+                }
                 _ => {}
             }
         }
@@ -662,6 +685,7 @@ impl<'a> Checker<'a> {
                 }
                 S::Pragma(_) | S::Loc(_) | S::File(_) | S::Data(_) | S::Section(_) => {}
                 S::BranchTargets(t) => self.check_branch_targets(body, t),
+                S::CallTargets(t) => self.check_call_targets(t),
                 S::Struct(st) => self.error(
                     st.span,
                     "`.struct`/`.union` declarations must be at module scope",

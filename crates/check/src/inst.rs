@@ -385,14 +385,29 @@ impl<'a> Checker<'a> {
         let mut args = None;
         let mut callee = None;
         let mut proto = None;
+        let mut flist = None;
         for (role, op) in m.form.operands.iter().zip(ops) {
             match (role.name, op) {
                 ("ret", Operand::List(l)) => rets = Some(l.len()),
                 ("params", Operand::List(l)) => args = Some(l.len()),
                 (_, Operand::Func(f)) => callee = Some(*f),
                 (_, Operand::Proto(p)) => proto = Some(*p),
+                (_, Operand::CallTargets(fs)) => flist = Some(fs.clone()),
                 _ => {}
             }
+        }
+        // "the call operands are type-checked against the type signature of the functions
+        // indicated by flist" (PTX ISA §9.7.12.5): each listed function, as a direct call of
+        // it would be (ptxas 12.9 reports a list member of another signature at the call).
+        if let Some(fs) = flist {
+            let mut seen: Vec<ir::FuncId> = Vec::new();
+            for f in fs.iter() {
+                if !seen.contains(f) {
+                    seen.push(*f);
+                    self.check_call_against(body, m, ops, written, span, (*f, args, rets));
+                }
+            }
+            return;
         }
         // An indirect call passes what its prototype declares (ptxas: "Call has wrong number
         // of parameters"); a vector `.reg` parameter counts as its elements on both sides.
@@ -413,7 +428,26 @@ impl<'a> Checker<'a> {
             self.check_arg_shapes(m, written, lanes, &format!("prototype `{name}`"), span);
             return;
         }
-        let Some(f) = callee.and_then(|f| self.functions.get(f.index())) else {
+        if let Some(c) = callee {
+            self.check_call_against(body, m, ops, written, span, (c, args, rets));
+        }
+    }
+
+    /// A call's operands against the signature of `callee`, a function it calls directly or
+    /// may reach through its `flist`. `counts.1`/`counts.2`: the arguments and return values
+    /// the call passes (`None`: no list).
+    fn check_call_against(
+        &mut self,
+        body: &Body<'a>,
+        m: &isa::Match,
+        ops: &[Operand],
+        written: &[ast::Operand],
+        span: Span,
+        counts: (ir::FuncId, Option<usize>, Option<usize>),
+    ) {
+        let (id, args, rets) = counts;
+        let callee = Some(id);
+        let Some(f) = self.functions.get(id.index()) else {
             return;
         };
         if f.kind == ir::FuncKind::Entry {

@@ -25,6 +25,7 @@ mod address;
 mod anonymous;
 pub use anonymous::ANONYMOUS_ENTRY;
 mod call_operands;
+mod call_targets;
 mod consteval;
 mod ctx;
 mod cvt;

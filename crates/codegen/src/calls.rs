@@ -108,7 +108,8 @@ pub fn direct_target(inst: &ir::Inst) -> Option<FuncId> {
     })
 }
 
-/// The functions an indirect call may reach: the `.func`s in `taken` (sorted ids of the
+/// The functions an indirect call may reach: those its `flist` lists when it has one;
+/// otherwise the `.func`s in `taken` (sorted ids of the
 /// functions whose address the module takes: a `mov` of the function, or an initializer
 /// holding it) with a body, whose return and parameter counts are the call's and sizes its
 /// `.callprototype`'s. A pointer to anything else matches no candidate and traps, as the PTX
@@ -124,9 +125,18 @@ pub fn indirect_candidates(
         Operand::Proto(p) => module.prototype(*p),
         _ => None,
     });
+    // An flist names the call's targets outright: exactly those are candidates, address
+    // taken or not (PTX ISA §9.7.12.5); the checker held them to the call's signature.
+    let flist = inst.operands.iter().find_map(|o| match o {
+        Operand::CallTargets(fs) => Some(&fs[..]),
+        _ => None,
+    });
     let mut out: Vec<FuncId> = Vec::new();
     let mut layout: Option<Vec<(u32, u32)>> = None;
-    for &id in taken {
+    for &id in flist.unwrap_or(taken) {
+        if out.contains(&id) {
+            continue;
+        }
         let Some(f) = module.function(id) else {
             continue;
         };
@@ -161,10 +171,13 @@ pub fn indirect_candidates(
         out.push(id);
     }
     if out.is_empty() {
-        return Err(
-            "an indirect call with no candidate: no .func of its signature has its address taken"
-                .into(),
-        );
+        return Err(match flist {
+            Some(_) => "an indirect call whose target list has no function with a body".into(),
+            None => {
+                "an indirect call with no candidate: no .func of its signature has its address taken"
+                    .into()
+            }
+        });
     }
     Ok(out)
 }

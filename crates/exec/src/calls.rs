@@ -154,6 +154,7 @@ impl Warp {
                 fptr,
                 caller_frame,
                 ref targets,
+                listed,
             } => {
                 // Lanes calling the first lane's target go now; lanes with other targets wait
                 // at this call and take their turn when the scheduler returns to it.
@@ -164,7 +165,10 @@ impl Warp {
                 else {
                     return Err(LaneFault {
                         lane: first as u32,
-                        kind: FaultKind::BadCallTarget { addr: v },
+                        kind: match listed {
+                            true => FaultKind::UnlistedCallTarget { addr: v },
+                            false => FaultKind::BadCallTarget { addr: v },
+                        },
                     });
                 };
                 let mut same = 0u32;

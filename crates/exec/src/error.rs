@@ -31,6 +31,9 @@ pub enum FaultKind {
     Spin,
     /// An indirect call through a value that is not the address of a matching function.
     BadCallTarget { addr: u64 },
+    /// An indirect call with a target list (`.calltargets` or a call table) through a
+    /// pointer to none of the listed functions.
+    UnlistedCallTarget { addr: u64 },
     /// `brx.idx` with an index past the end of its `.branchtargets` list.
     BranchIndex { index: u32, len: u32 },
     /// A texture instruction referenced a texture that was not bound at launch.
@@ -132,6 +135,10 @@ impl fmt::Display for FaultKind {
             FaultKind::BadCallTarget { addr } => {
                 write!(f, "indirect call to {addr:#x}, which is not a function of this module with the call's signature")
             }
+            FaultKind::UnlistedCallTarget { addr } => write!(
+                f,
+                "indirect call to {addr:#x}, which is not a function of the call's target list defined in this module"
+            ),
             FaultKind::BranchIndex { index, len } => write!(
                 f,
                 "brx.idx index {index} is past the end of its {len}-label .branchtargets list"

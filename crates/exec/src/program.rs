@@ -723,6 +723,9 @@ pub enum Op {
         fptr: Reg,
         caller_frame: u32,
         targets: Vec<(u32, Vec<CallArg>, Vec<CallArg>)>,
+        /// The call names its targets (`flist`): a pointer to none of them faults as
+        /// outside the list rather than as a wild pointer.
+        listed: bool,
     },
     Ret,
     Exit,

@@ -41,6 +41,10 @@ pub enum Operand {
     Func(FuncId),
     /// The call prototype of an indirect call.
     Proto(ProtoId),
+    /// The `flist` of an indirect call (a `.calltargets` list or a call table, an array whose
+    /// initializer names functions), resolved to the functions it lists, in order: the only
+    /// functions the call may reach (PTX ISA §9.7.12.5).
+    CallTargets(Box<[FuncId]>),
     /// A parenthesised list: call return values and arguments. Elements are `Reg`,
     /// `VarAddr` (a `.param` variable passed by name, offset 0) or `Imm` (a constant in the
     /// type of the parameter it binds, as [`Operand::Imm`] describes: `1.5` for an `.f32`
@@ -90,6 +94,7 @@ impl Operand {
             Operand::Vector(_)
             | Operand::List(_)
             | Operand::TargetList(_)
+            | Operand::CallTargets(_)
             | Operand::Texture { .. } => true,
             Operand::Reg(_)
             | Operand::Imm(_)

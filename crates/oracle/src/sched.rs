@@ -237,7 +237,13 @@ fn call(t: &mut Thread, env: &Env<'_, '_>, i: &ir::Inst) -> Result<(), Fault> {
             // is a bad call target.
             let a = t.src(env, other, Type::U64)?;
             let (np, nr) = (list(named("params")).len(), list(named("ret")).len());
+            // With an flist, only the functions it lists (PTX ISA §9.7.12.5).
+            let flist = i.operands.iter().find_map(|o| match o {
+                Operand::CallTargets(fs) => Some(fs),
+                _ => None,
+            });
             crate::layout::func_at(&env.cfg.windows, a)
+                .filter(|f| flist.is_none_or(|l| l.contains(f)))
                 .filter(|f| {
                     module.function(*f).is_some_and(|f| {
                         f.kind == ir::FuncKind::Func

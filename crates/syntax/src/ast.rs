@@ -105,6 +105,8 @@ pub enum Statement {
     CallPrototype(Box<CallPrototype>),
     /// `name: .branchtargets L1, L2, …;`
     BranchTargets(Box<BranchTargets>),
+    /// `name: .calltargets f1, f2, …;`
+    CallTargets(Box<CallTargets>),
     /// `.pragma "string", …;`
     Pragma(Pragma),
     /// `.file N "name" {, timestamp, size}` (1.1: `.file "name"`).
@@ -134,6 +136,7 @@ impl Statement {
             Statement::Block(x) => x.span,
             Statement::CallPrototype(x) => x.span,
             Statement::BranchTargets(x) => x.span,
+            Statement::CallTargets(x) => x.span,
             Statement::Pragma(x) => x.span,
             Statement::File(x) => x.span,
             Statement::Loc(x) => x.span,
@@ -292,6 +295,15 @@ pub struct PerformanceDirective {
 pub struct BranchTargets {
     pub name: Ident,
     pub labels: Vec<Ident>,
+    pub span: Span,
+}
+
+/// `name: .calltargets f1, f2, …;` — the label names the list of functions an indirect
+/// `call` through it may reach (PTX ISA §9.7.12.5, `call`'s `flist` operand).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallTargets {
+    pub name: Ident,
+    pub funcs: Vec<Ident>,
     pub span: Span,
 }
 

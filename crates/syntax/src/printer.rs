@@ -217,6 +217,18 @@ impl<'s> Printer<'s> {
                 }
                 self.put(";\n");
             }
+            Statement::CallTargets(c) => {
+                self.line_start();
+                self.put_span(c.name.span);
+                self.put(": .calltargets ");
+                for (k, f) in c.funcs.iter().enumerate() {
+                    if k > 0 {
+                        self.put(", ");
+                    }
+                    self.put_span(f.span);
+                }
+                self.put(";\n");
+            }
             Statement::CallPrototype(c) => {
                 self.line_start();
                 self.put_span(c.name.span);

@@ -167,6 +167,7 @@ same_fields!(CallPrototype {
     attributes
 });
 same_fields!(BranchTargets { name, labels });
+same_fields!(CallTargets { name, funcs });
 same_fields!(Block { statements });
 same_fields!(Label { name });
 same_fields!(TypeSpec { vector, base });
@@ -263,6 +264,7 @@ impl Same for Statement {
             (S::Block(x), S::Block(y)) => x.same(y, cx),
             (S::CallPrototype(x), S::CallPrototype(y)) => x.same(y, cx),
             (S::BranchTargets(x), S::BranchTargets(y)) => x.same(y, cx),
+            (S::CallTargets(x), S::CallTargets(y)) => x.same(y, cx),
             (S::Pragma(x), S::Pragma(y)) => x.same(y, cx),
             (S::File(x), S::File(y)) => x.same(y, cx),
             (S::Loc(x), S::Loc(y)) => x.same(y, cx),

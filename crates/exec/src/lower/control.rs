@@ -235,6 +235,7 @@ impl Lowerer<'_> {
     pub(crate) fn call(&mut self, e: &mut Emit<'_>, i: &ir::Inst) -> LResult<()> {
         let mut func = None;
         let mut fptr = None;
+        let mut flist: Option<&[ir::FuncId]> = None;
         let mut rets: &[O] = &[];
         let mut params: &[O] = &[];
         for (k, fo) in i.form.operands.iter().enumerate() {
@@ -246,15 +247,20 @@ impl Lowerer<'_> {
                 ("fptr", O::Reg(r)) => fptr = Some(self.reg(e, *r)?),
                 ("ret", O::List(l)) => rets = l,
                 ("params", O::List(l)) => params = l,
+                (_, O::CallTargets(fs)) => flist = Some(fs),
                 _ => {}
             }
         }
         let caller_frame = self.frames.get(e.fi).copied().unwrap_or(0);
         if let Some(fptr) = fptr {
-            // Every defined .func with the call's parameter and result counts may be the target.
+            // Every defined .func with the call's parameter and result counts may be the
+            // target; with an flist, only those it lists (PTX ISA §9.7.12.5: "the fptr
+            // register holds the address of a function listed").
             let mut targets = Vec::new();
             for (fi, f) in self.m.functions.iter().enumerate() {
-                if f.kind != ir::FuncKind::Func
+                let unlisted = flist.is_some_and(|l| !l.contains(&ir::FuncId(fi as u32)));
+                if unlisted
+                    || f.kind != ir::FuncKind::Func
                     || f.body.is_none()
                     || f.params.len() != params.len()
                     || f.rets.len() != rets.len()
@@ -269,6 +275,7 @@ impl Lowerer<'_> {
                 fptr,
                 caller_frame,
                 targets,
+                listed: flist.is_some(),
             });
             return Ok(());
         }

@@ -97,6 +97,7 @@ fn regs_of(op: &ir::Operand, out: &mut Vec<ir::RegId>) {
         | O::TargetList(_)
         | O::Func(_)
         | O::Proto(_)
+        | O::CallTargets(_)
         | O::Sink
         | O::Omitted => {}
     }

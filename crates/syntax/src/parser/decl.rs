@@ -2,9 +2,9 @@
 
 use super::{shorten, Context, PResult, Parser};
 use crate::ast::{
-    AggregateKind, BaseType, Block, BranchTargets, CallPrototype, Declarator, Expr, FieldDecl,
-    Function, FunctionKind, Ident, Initializer, Linkage, ParamList, PtrAttribute, ScalarType,
-    StateSpace, StructDecl, StructField, TypeSpec, VariableDecl, VectorWidth,
+    AggregateKind, BaseType, Block, BranchTargets, CallPrototype, CallTargets, Declarator, Expr,
+    FieldDecl, Function, FunctionKind, Ident, Initializer, Linkage, ParamList, PtrAttribute,
+    ScalarType, StateSpace, StructDecl, StructField, TypeSpec, VariableDecl, VectorWidth,
 };
 use crate::lexer::TokenKind;
 use diag::Span;
@@ -308,6 +308,21 @@ impl<'s> Parser<'s> {
         Ok(BranchTargets {
             name,
             labels,
+            span: self.span_from(name.span),
+        })
+    }
+
+    /// `name: .calltargets f1, f2, …;` (the name was read by the caller).
+    pub(crate) fn parse_call_targets(&mut self, name: Ident) -> PResult<CallTargets> {
+        self.bump();
+        let mut funcs = vec![self.expect_plain_ident("a function name")?];
+        while self.eat(TokenKind::Comma) {
+            funcs.push(self.expect_plain_ident("a function name")?);
+        }
+        self.expect(TokenKind::Semi, "`;` after `.calltargets`")?;
+        Ok(CallTargets {
+            name,
+            funcs,
             span: self.span_from(name.span),
         })
     }

@@ -101,6 +101,13 @@ impl<'s> Parser<'s> {
                         .with_note("write `name: .branchtargets L1, L2, …;`"),
                 ))
             }
+            ".calltargets" => {
+                let span = self.tok.span;
+                Err(self.error(
+                    Diagnostic::error(span, "`.calltargets` needs a label naming it")
+                        .with_note("write `name: .calltargets f1, f2, …;`"),
+                ))
+            }
             ".callprototype" => {
                 let span = self.tok.span;
                 Err(self.error(

@@ -438,6 +438,11 @@ impl<'s> Parser<'s> {
                 self.parse_branch_targets(name)?,
             ))));
         }
+        if self.at_directive(".calltargets") {
+            return Ok(Some(Statement::CallTargets(Box::new(
+                self.parse_call_targets(name)?,
+            ))));
+        }
         if self.at_directive(".callprototype") {
             return Ok(Some(Statement::CallPrototype(Box::new(
                 self.parse_call_prototype(name)?,
