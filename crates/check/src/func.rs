@@ -545,6 +545,7 @@ impl<'a> Checker<'a> {
         let mut count = 0u32;
         let mut regs = 0u64;
         self.collect_labels(stmts, &mut body, (&mut count, &mut regs), &mut vec![0]);
+        self.check_list_names(&body);
         if self.keep_ir {
             body.insts.reserve_exact(count as usize);
         }
@@ -556,6 +557,32 @@ impl<'a> Checker<'a> {
         // parameter in the body is a duplicate, not a shadow.
         self.check_statements(stmts, &mut body, true);
         self.finish_body(body);
+    }
+
+    /// `.branchtargets` and `.calltargets` lists are named like labels: ptxas 12.9 reports a
+    /// list named as a label, or as another list of the other kind, as "Duplicate definition
+    /// of label" (same-kind duplicates are reported as they are collected).
+    fn check_list_names(&mut self, body: &Body<'a>) {
+        let branch = body.target_lists.iter().map(|l| (l.0, l.1));
+        let call = body.call_lists.iter().map(|l| (l.0, l.1));
+        let mut seen: Vec<(&str, Span)> = Vec::new();
+        for (name, span) in branch.chain(call) {
+            let prev = body
+                .labels
+                .get(name)
+                .map(|l| l.1)
+                .or_else(|| seen.iter().find(|s| s.0 == name).map(|s| s.1));
+            match prev {
+                Some(prev) => self.push(
+                    Diagnostic::error(
+                        span,
+                        format!("`{name}` is already defined as a label or list"),
+                    )
+                    .with_label(prev, "previous definition here"),
+                ),
+                None => seen.push((name, span)),
+            }
+        }
     }
 
     /// Labels are function-scoped: collect them first so forward branches resolve. Also
