@@ -57,7 +57,16 @@ impl<'a> Checker<'a> {
         };
         let text = name.ident.text(self.src);
         if name.suffix.is_none() {
-            if let Some((_, _, funcs)) = body.call_lists.iter().find(|l| l.0 == text) {
+            if let Some((_, at, funcs)) = body.call_lists.iter().find(|l| l.0 == text) {
+                // ptxas 12.9 wants the list before the call: "Label expected for forward
+                // reference".
+                if at.start > name.ident.span.start {
+                    self.error(
+                        name.span(),
+                        format!("`.calltargets` list `{text}` is used before its declaration"),
+                    );
+                    return None;
+                }
                 // Names that are not `.func`s were reported at the list.
                 let ids: Option<Box<[FuncId]>> = funcs
                     .iter()
