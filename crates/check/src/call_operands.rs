@@ -37,7 +37,7 @@ impl<'a> Checker<'a> {
             return None;
         };
         let text = name.ident.text(self.src);
-        let Some((_, _, labels)) = body.target_lists.iter().find(|l| l.0 == text) else {
+        let Some((_, at, labels)) = body.target_lists.iter().find(|l| l.0 == text) else {
             let msg = if body.labels.contains_key(text) {
                 format!("`{text}` is a label; `brx.idx` takes a `.branchtargets` list")
             } else {
@@ -49,6 +49,14 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
+        // ptxas 12.9 wants the list before the branch: "Label expected for forward reference".
+        if at.start > name.ident.span.start {
+            self.error(
+                name.span(),
+                format!("`.branchtargets` list `{text}` is used before its declaration"),
+            );
+            return None;
+        }
         let targets: Option<Box<[InstIdx]>> = labels.iter().map(|(l, _)| body.label(l)).collect();
         targets.map(Operand::TargetList)
     }
