@@ -296,6 +296,19 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "cvt.rn.bf16x2.ue8m0x2 %r1, %r2;",
     "cvt.rn.bf16x2.ue8m0x2 %rd1, %h1;",
     "cvt.rz.ue8m0x2.bf16x2 %h1, %rd1;",
+    // Call target lists: the list's members, the table's initializer and where the list is
+    // declared are the checker's (tests/spec-reject/call-targets.ptx).
+    "call (rv), %r0, (x), Good;",
+    "call (rv), %r0, (x, y), Mixed;",
+    "call (rv), %r0, (x, y), holey;",
+    "call (rv), %r0, (x, y), withvar;",
+    "call (rv), %r0, (x, y), scalar;",
+    "call (rv), %r0, (x, y), square;",
+    "call (rv), %r0, (x, y), empty;",
+    "call (rv), %r0, (x, y), mixed;",
+    "call (rv), %r0, (x, y), Missing;",
+    "call (rv), %r0, (x, y), Later;",
+    "call (rv), %r0, (x, y), L1;",
 ];
 
 #[test]
