@@ -142,12 +142,9 @@ pub fn compile_body_as_written(
         // express, rather than at the allocation its registers made impossible.
         if let Some((inst, why)) = body
             .iter()
-            .find_map(|i| match crate::coverage::status(i.op) {
-                crate::coverage::Status::NotSupported(why) => Some((i, why)),
-                crate::coverage::Status::Rule(_) => None,
-            })
+            .find_map(|i| crate::coverage::refusal(i.op).map(|why| (i, why)))
         {
-            return vec![crate::unsupported(file, inst, why)];
+            return vec![crate::unsupported(file, inst, &why)];
         }
         let span = body.get(e.inst).map_or(f.span, |i| i.span);
         err(span, format!("cannot allocate registers: {}", e.message))

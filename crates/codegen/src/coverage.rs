@@ -16,6 +16,7 @@ pub enum Status {
 }
 
 const LATER: &str = "sm_20 can express it, but no selection rule is written yet";
+const NO_INSTRUCTION: &str = "sm_20 has no instruction for it";
 
 pub fn status(op: Opcode) -> Status {
     use Opcode::*;
@@ -68,7 +69,7 @@ pub fn status(op: Opcode) -> Status {
         Txq => Rule(".width/.height/.depth/.num_mipmap_levels of a .tex/.texref variable (one channel of TXQ TEX_HEADER_DIMENSION); not the other queries (not modelled by the Fermi executor), not texture objects"),
         Call => Rule("direct calls of .func with .param or .reg parameters (CAL/RET, arguments on the stack, callee-saved registers, recursion; guarded: SSY, the other lanes branch around the call, NOP.S); indirect through a register with a .callprototype: SSY, the pointer compared with each candidate's address (a .func whose address the module takes, of the prototype's sizes; addresses FUNC_ADDR_BASE + 16*id as the PTX executor's), @P BRA to its CAL then NOP.S, BPT.TRAP when none matches; candidates with different argument blocks are refused)"),
         Brx => Rule("brx.idx (not guarded): bounds check (@P6 BPT.TRAP), BRX into a landing pad of one BRA per target, SSY/.S at the targets' immediate post-dominator"),
-        Fence => NotSupported("requires sm_70: sm_20 code uses membar"),
+        Fence => NotSupported("sm_20 code uses membar"),
         Atom | Red => Rule("global/generic addresses (ATOM/RED: add/min/max/inc/dec .u32/.s32, logic/exch/cas .b32, add/exch/cas 64-bit, add.f32; atom min/max .s64/.u64, and/or/xor .b64, add.f64 (atom and red) as an ATOM.CAS.U64 loop); shared memory with NVIDIA's LDSLK/STSUL loop (32-bit add/min/max/inc/dec/logic/exch/cas, add.f32; 64-bit add/min/max/logic/exch/cas, add.f64 with LDSLK.64/STSUL.64); not scopes/orderings"),
         Vote => Rule("vote.all/.any/.uni .pred and vote.ballot.b32 without .sync (VOTE.ALL/ANY/EQ)"),
         Bfi => Rule(".b32 (BFI with position and length packed, as NVIDIA does)"),
@@ -79,14 +80,39 @@ pub fn status(op: Opcode) -> Status {
         Vabsdiff | Vset => Rule("scalar video onto VABSDIFF (.sat, .add/.min/.max, merges) and VSET.cmp (the result unsigned), with byte/half selectors as source types"),
         Vmad => Rule("BFE of the selected parts; without .sat and .shr7/.shr15 the low word (IMAD, or IMUL + IADD for a negated product, a negated c or .po); with them the 96-bit sum (IMUL/IMUL.HI with the parts' signs, IADD.CC/IADD.X adding or subtracting c), shifted by SHR.U32/ISCADD and clamped by ISETP/SEL (no VMAD row)"),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match
-        | Nanosleep => NotSupported("requires sm_30 or later: sm_20 has no instruction for it"),
+        | Nanosleep => NotSupported(NO_INSTRUCTION),
         Cp | Ldmatrix | Stmatrix | Movmatrix | Mma | Elect | Mbarrier | Wmma => {
-            NotSupported("requires sm_70 or later: sm_20 has no instruction for it")
+            NotSupported(NO_INSTRUCTION)
         }
-        Wgmma | Tcgen05 => NotSupported("requires sm_90a/sm_100a: sm_20 has no instruction for it"),
+        Wgmma | Tcgen05 => NotSupported(NO_INSTRUCTION),
         Vadd2 | Vsub2 | Vavrg2 | Vabsdiff2 | Vmin2 | Vmax2 | Vset2 | Vadd4 | Vsub4 | Vavrg4
         | Vabsdiff4 | Vmin4 | Vmax4 | Vset4 => {
-            NotSupported("SIMD video instructions require sm_30 or later")
+            NotSupported("SIMD video: sm_20 has no instruction for it")
         }
     }
+}
+
+/// Why `op` cannot be translated at all, if it cannot: the lowest target of its forms in the
+/// PTX table (the table's gates are the one definition of which target an instruction
+/// needs), then coverage's reason.
+pub fn refusal(op: Opcode) -> Option<String> {
+    let Status::NotSupported(why) = status(op) else {
+        return None;
+    };
+    let gates = isa::forms_of(op)
+        .iter()
+        .flat_map(|f| std::iter::once(&f.gate).chain(f.alt_gate.as_ref()));
+    // An architecture-specific gate (`sm_90a`) names its first target with its suffix.
+    let lowest = gates
+        .map(
+            |g| match g.arch.and_then(|a| a.iter().min_by_key(|t| t.sm)) {
+                Some(t) => (t.sm, if t.family { "f" } else { "a" }),
+                None => (g.min_sm, ""),
+            },
+        )
+        .min_by_key(|&(sm, _)| sm);
+    Some(match lowest {
+        Some((sm, suffix)) if sm > 20 => format!("requires sm_{sm}{suffix} or later: {why}"),
+        _ => why.to_string(),
+    })
 }

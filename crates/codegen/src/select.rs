@@ -828,8 +828,8 @@ impl<'a> Selector<'a> {
             Opcode::Prefetch | Opcode::Prefetchu => Ok(()),
             _ => {
                 // An opcode sm_20 cannot express at all says why (coverage's reason).
-                if let crate::coverage::Status::NotSupported(why) = crate::coverage::status(inst.op) {
-                    return Err(why.into());
+                if let Some(why) = crate::coverage::refusal(inst.op) {
+                    return Err(why);
                 }
                 let why = if unsupported_mods.iter().any(|f| has(*f)) {
                     "its modifiers have no selection rule yet"
