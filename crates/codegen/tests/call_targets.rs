@@ -6,47 +6,15 @@
 
 mod common;
 use common::*;
+#[path = "../../../tests/support/call_targets.rs"]
+mod call_targets;
+use call_targets::*;
 
 const FILE: &str = "call_targets.ptx";
 
 fn text() -> String {
     std::fs::read_to_string("../../tests/kernels/call_targets.ptx")
         .expect("tests/kernels/call_targets.ptx")
-}
-
-/// A function of the kernel by name, and what it computes.
-type Named<'a> = (&'a str, fn(u32) -> u32);
-
-fn add_seven(a: u32) -> u32 {
-    a.wrapping_add(7)
-}
-fn times_three(a: u32) -> u32 {
-    a.wrapping_mul(3)
-}
-fn xor_mask(a: u32) -> u32 {
-    a ^ 0x5a5a
-}
-fn halve(a: u32) -> u32 {
-    a >> 1
-}
-
-/// The PTX executor's address of function `name` (docs/spec-notes.md: 0xF000_0000 + 16 · its
-/// position in the module), computed here from the module.
-fn func_address(m: &ir::Module, name: &str) -> u64 {
-    let id = m
-        .functions
-        .iter()
-        .position(|f| f.name == name)
-        .unwrap_or_else(|| panic!("no function {name}"));
-    0xF000_0000 + 16 * id as u64
-}
-
-fn pick(t: usize, n: usize) -> usize {
-    if t < 12 {
-        t / 5 % n
-    } else {
-        (t * 7 + t / 3) % n
-    }
 }
 
 /// `kernel` with lane t calling `funcs[pick(t)]`, then with lane 37 calling `outsider`.
@@ -80,36 +48,19 @@ fn given(kernel: &str, funcs: &[Named], outsider: &str) {
 
 #[test]
 fn a_calltargets_list_dispatches_over_its_functions_only() {
-    given(
-        "given_list",
-        &[
-            ("add_seven", add_seven),
-            ("times_three", times_three),
-            ("halve", halve),
-        ],
-        "xor_mask",
-    );
+    given("given_list", &LIST, LIST_OUTSIDER);
 }
 
 #[test]
 fn a_call_table_dispatches_over_its_functions_only() {
-    given(
-        "given_table",
-        &[
-            ("xor_mask", xor_mask),
-            ("add_seven", add_seven),
-            ("times_three", times_three),
-        ],
-        "halve",
-    );
+    given("given_table", &TABLE, TABLE_OUTSIDER);
     let n = 48u32;
     let out = run_both(
         FILE,
         &text(),
         &spec("from_table", 1, n, vec![zeros32(n as usize)]),
     );
-    // jmptbl = { xor_mask, add_seven, times_three }, indexed by t % 3.
-    let table: [fn(u32) -> u32; 3] = [xor_mask, add_seven, times_three];
-    let want: Vec<u32> = (0..n).map(|t| table[(t % 3) as usize](t)).collect();
+    // The table indexed by t % 3.
+    let want: Vec<u32> = (0..n).map(|t| TABLE[(t % 3) as usize].1(t)).collect();
     assert_eq!(words(&out[0]), want);
 }

@@ -19,14 +19,19 @@ fn every_isa_row_has_a_rule_or_a_reason() {
     assert!(rules > 0);
 }
 
+/// The rendered errors of translating `file`, which checks cleanly and must not translate.
+fn refusal(file: &diag::SourceFile) -> String {
+    let (m, d) = check::check_source(file);
+    assert!(!diag::has_errors(&d), "{}", diag::render(file, &d));
+    let errs = codegen::compile_module(&m.unwrap(), file).unwrap_err();
+    diag::render(file, &errs)
+}
+
 #[test]
 fn an_opcode_without_a_rule_is_an_error_naming_it() {
     let text = ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tbrkpt;\n\tmov.u32 %r2, %r1;\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
     let file = diag::SourceFile::new("k.ptx", text);
-    let (m, d) = check::check_source(&file);
-    assert!(!diag::has_errors(&d));
-    let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
-    let shown = diag::render(&file, &errs);
+    let shown = refusal(&file);
     assert!(
         shown.contains("k.ptx:10:2: error: cannot translate `brkpt` for sm_20"),
         "{shown}"
@@ -70,10 +75,7 @@ Q0:
 }
 "#;
     let file = diag::SourceFile::new("k.ptx", text);
-    let (m, d) = check::check_source(&file);
-    assert!(!diag::has_errors(&d), "{}", diag::render(&file, &d));
-    let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
-    let shown = diag::render(&file, &errs);
+    let shown = refusal(&file);
     assert!(
         shown.contains("k.ptx:20:2: error: cannot map control flow onto the reconvergence stack: block is entered from outside"),
         "{shown}"
@@ -87,10 +89,7 @@ Q0:
 fn an_opcode_sm_20_cannot_express_says_why() {
     let text = ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n\tactivemask.b32 %r1;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n";
     let file = diag::SourceFile::new("k.ptx", text);
-    let (m, d) = check::check_source(&file);
-    assert!(!diag::has_errors(&d));
-    let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
-    let shown = diag::render(&file, &errs);
+    let shown = refusal(&file);
     assert!(
         shown.contains(
             "k.ptx:9:2: error: cannot translate `activemask.b32 %r1` for sm_20: requires sm_30 or later: sm_20 has no instruction for it"
@@ -110,10 +109,7 @@ fn an_inexpressible_body_is_refused_at_its_instruction_not_at_allocation() {
     );
     let text = std::fs::read_to_string(path).unwrap();
     let file = diag::SourceFile::new("wgmma_b1_sm90a.ptx", &text);
-    let (m, d) = check::check_source(&file);
-    assert!(!diag::has_errors(&d));
-    let errs = codegen::compile_module(&m.unwrap(), &file).unwrap_err();
-    let shown = diag::render(&file, &errs);
+    let shown = refusal(&file);
     assert!(
         shown.contains("wgmma_b1_sm90a.ptx:14:2: error: cannot translate `wgmma.fence.sync.aligned` for sm_20: requires sm_90a or later: sm_20 has no instruction for it"),
         "{shown}"

@@ -6,45 +6,17 @@
 mod endtoend_common;
 use endtoend_common::*;
 use exec::{ExecError, FaultKind};
+#[path = "../../../tests/support/call_targets.rs"]
+mod call_targets;
+use call_targets::*;
 
 const FILE: &str = "call_targets.ptx";
 
-/// A function of the kernel by name, and what it computes.
-type Named<'a> = (&'a str, fn(u32) -> u32);
-
-fn add_seven(a: u32) -> u32 {
-    a.wrapping_add(7)
-}
-fn times_three(a: u32) -> u32 {
-    a.wrapping_mul(3)
-}
-fn xor_mask(a: u32) -> u32 {
-    a ^ 0x5a5a
-}
-fn halve(a: u32) -> u32 {
-    a >> 1
-}
-
-/// The address the PTX executor gives function `name`: 0xF000_0000 + 16 · its position in
-/// the module (docs/spec-notes.md), computed here from the checked module.
+/// The PTX executor's address of function `name`.
 fn addr(name: &str) -> u64 {
     let src = diag::SourceFile::new(FILE, kernel_text(FILE));
     let m = check::check_source(&src).0.expect("the kernel checks");
-    let id = m
-        .functions
-        .iter()
-        .position(|f| f.name == name)
-        .unwrap_or_else(|| panic!("no function {name}"));
-    0xF000_0000 + 16 * id as u64
-}
-
-/// Lane t's choice among `funcs`: runs of one function, then alternation within the warp.
-fn pick(t: usize, n: usize) -> usize {
-    if t < 12 {
-        t / 5 % n
-    } else {
-        (t * 7 + t / 3) % n
-    }
+    func_address(&m, name)
 }
 
 fn given(kernel: &str, funcs: &[Named]) {
@@ -67,26 +39,12 @@ fn given(kernel: &str, funcs: &[Named]) {
 
 #[test]
 fn lanes_call_different_functions_of_a_calltargets_list() {
-    given(
-        "given_list",
-        &[
-            ("add_seven", add_seven),
-            ("times_three", times_three),
-            ("halve", halve),
-        ],
-    );
+    given("given_list", &LIST);
 }
 
 #[test]
 fn lanes_call_different_functions_of_a_call_table() {
-    given(
-        "given_table",
-        &[
-            ("xor_mask", xor_mask),
-            ("add_seven", add_seven),
-            ("times_three", times_three),
-        ],
-    );
+    given("given_table", &TABLE);
     let n = 48usize;
     let out = run_all_threads(
         FILE,
@@ -94,9 +52,10 @@ fn lanes_call_different_functions_of_a_call_table() {
         &cfg([1, 1, 1], [n as u32, 1, 1]),
         &[zbuf::<u32>(n)],
     );
-    // jmptbl = { xor_mask, add_seven, times_three }, indexed by t % 3.
-    let table: [fn(u32) -> u32; 3] = [xor_mask, add_seven, times_three];
-    let want: Vec<u32> = (0..n as u32).map(|t| table[(t % 3) as usize](t)).collect();
+    // The table indexed by t % 3.
+    let want: Vec<u32> = (0..n as u32)
+        .map(|t| TABLE[(t % 3) as usize].1(t))
+        .collect();
     assert_eq!(decode::<u32>(&out[0]), want);
 }
 
@@ -133,10 +92,10 @@ fn unlisted_faults(kernel: &str, listed: &str, outsider: &str, marker: &str) {
 
 #[test]
 fn a_pointer_to_a_function_outside_the_calltargets_list_faults() {
-    unlisted_faults("given_list", "halve", "xor_mask", "// list call");
+    unlisted_faults("given_list", "halve", LIST_OUTSIDER, "// list call");
 }
 
 #[test]
 fn a_pointer_to_a_function_outside_the_call_table_faults() {
-    unlisted_faults("given_table", "add_seven", "halve", "// table call");
+    unlisted_faults("given_table", "add_seven", TABLE_OUTSIDER, "// table call");
 }
