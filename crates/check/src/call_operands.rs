@@ -18,6 +18,13 @@ impl<'a> Checker<'a> {
         let text = name.ident.text(self.src);
         match body.label(text) {
             Some(idx) => Some(Operand::Label(idx)),
+            None if body.has_label_anywhere(text) => {
+                self.error(
+                    name.span(),
+                    format!("label `{text}` is declared only in `{{ }}` blocks that do not enclose this use"),
+                );
+                None
+            }
             None => {
                 self.error(name.span(), format!("undeclared label `{text}`"));
                 None
@@ -37,8 +44,8 @@ impl<'a> Checker<'a> {
             return None;
         };
         let text = name.ident.text(self.src);
-        let Some((_, at, labels)) = body.target_lists.iter().find(|l| l.0 == text) else {
-            let msg = if body.labels.contains_key(text) {
+        let Some((_, at, labels, block)) = body.target_list(text) else {
+            let msg = if body.has_label_anywhere(text) {
                 format!("`{text}` is a label; `brx.idx` takes a `.branchtargets` list")
             } else {
                 format!("undeclared `.branchtargets` list `{text}`")
@@ -57,7 +64,17 @@ impl<'a> Checker<'a> {
             );
             return None;
         }
-        let targets: Option<Box<[InstIdx]>> = labels.iter().map(|(l, _)| body.label(l)).collect();
+        // The list's labels are those visible where it is declared, an enclosing block.
+        let depth = body
+            .block_stack
+            .iter()
+            .position(|b| b == block)
+            .map_or(0, |d| d + 1);
+        let chain = body.block_stack.get(..depth).unwrap_or_default();
+        let targets: Option<Box<[InstIdx]>> = labels
+            .iter()
+            .map(|(l, _)| body.label_from(l, chain))
+            .collect();
         targets.map(Operand::TargetList)
     }
 
@@ -65,7 +82,7 @@ impl<'a> Checker<'a> {
     pub(crate) fn check_branch_targets(&mut self, body: &Body<'a>, t: &ast::BranchTargets) {
         for l in &t.labels {
             let text = l.text(self.src);
-            if !body.labels.contains_key(text) {
+            if body.label(text).is_none() {
                 self.error(l.span, format!("undeclared label `{text}`"));
             }
         }

@@ -57,7 +57,7 @@ impl<'a> Checker<'a> {
         };
         let text = name.ident.text(self.src);
         if name.suffix.is_none() {
-            if let Some((_, at, funcs)) = body.call_lists.iter().find(|l| l.0 == text) {
+            if let Some((_, at, funcs, _)) = body.call_list(text) {
                 // ptxas 12.9 wants the list before the call: "Label expected for forward
                 // reference".
                 if at.start > name.ident.span.start {
@@ -97,8 +97,8 @@ impl<'a> Checker<'a> {
     /// A call table: an array of `.u32`/`.u64` (ptxas 12.9: "Label or .u32/.u64/.u8 array
     /// expected") whose initializer is a list of `.func` names, nothing else. Elements left
     /// out after the names are zero, as the initializer rules give them, and are not
-    /// targets; a number or variable among the names is refused (ptxas: "Call target not
-    /// recognized").
+    /// targets; a number or variable among the names, a written `0` after them included, is
+    /// refused (ptxas 12.9: "Call target not recognized" for `{f, g, 0}` as for `{f, 0, g}`).
     fn call_table(&mut self, v: VarId, span: Span) -> Option<Operand> {
         let var = self.vars.get(v.index())?;
         // ptxas 12.9: ".const or .global array expected"; a two-dimensional array is not a
@@ -139,7 +139,10 @@ impl<'a> Checker<'a> {
                 }
             }
             let names_end = usize::try_from(ids.len() as u64 * width).unwrap_or(usize::MAX);
-            if bad.is_none() && init.bytes.iter().skip(names_end).any(|b| *b != 0) {
+            let written = self.written_elements.get(&v).copied().unwrap_or(0);
+            if bad.is_none()
+                && (written > ids.len() || init.bytes.iter().skip(names_end).any(|b| *b != 0))
+            {
                 bad = Some(format!("element {} is not a function name", ids.len()));
             }
         }

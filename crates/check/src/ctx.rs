@@ -38,6 +38,10 @@ pub(crate) struct Checker<'a> {
     /// Module-scope initializers are lowered after every module-scope name is known, so a
     /// variable may be initialised with the address of one declared later.
     pub pending_inits: Vec<(VarId, &'a ast::Initializer)>,
+    /// How many elements the initializer list of a one-dimensional array wrote (a call
+    /// table must name a function in each of them: a written `0` is not a target, while
+    /// the zeros after the list are only padding).
+    pub written_elements: FastMap<VarId, usize>,
     /// Set by `lookup_name` when it already reported why a name did not resolve.
     pub reported_lookup: bool,
     /// Per-function tables kept between functions so their allocations are reused.
@@ -83,6 +87,7 @@ impl<'a> Checker<'a> {
             next_tex_id: 0,
             match_cache: FastMap::default(),
             pending_inits: Vec::new(),
+            written_elements: FastMap::default(),
             param_lanes: FastMap::default(),
             proto_lanes: FastMap::default(),
             list_lanes: Vec::new(),

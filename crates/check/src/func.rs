@@ -20,11 +20,13 @@ const MAX_REGS_PER_FUNCTION: usize = 1 << 20;
 /// exhaust memory either.
 pub(crate) const MAX_REGS_PER_MODULE: u64 = 1 << 21;
 
-/// A `.branchtargets` list: its name, the name's span, and its labels with their spans.
-pub(crate) type TargetList<'a> = (&'a str, Span, Vec<(&'a str, Span)>);
+/// A `.branchtargets` list: its name, the name's span, its labels with their spans, and the
+/// `{ }` block it is declared in (numbered like labels' blocks).
+pub(crate) type TargetList<'a> = (&'a str, Span, Vec<(&'a str, Span)>, u32);
 
-/// A `.calltargets` list: its name, the name's span, and its function names with their spans.
-pub(crate) type CallList<'a> = (&'a str, Span, Vec<(&'a str, Span)>);
+/// A `.calltargets` list: its name, the name's span, its function names with their spans, and
+/// the `{ }` block it is declared in.
+pub(crate) type CallList<'a> = (&'a str, Span, Vec<(&'a str, Span)>, u32);
 
 /// The state of the function body being checked.
 pub(crate) struct Body<'a> {
@@ -65,6 +67,19 @@ pub(crate) struct Body<'a> {
     pub setup_insts: Vec<u32>,
 }
 
+/// Of the `items` named `name`, the one declared in the innermost block of `chain`.
+fn innermost<'l, T>(
+    items: &'l [T],
+    chain: &[u32],
+    key: impl Fn(&T) -> (&str, u32),
+    name: &str,
+) -> Option<&'l T> {
+    chain
+        .iter()
+        .rev()
+        .find_map(|&b| items.iter().find(|it| key(it) == (name, b)))
+}
+
 /// The reusable parts of a [`Body`].
 #[derive(Default)]
 pub(crate) struct Scratch<'a> {
@@ -93,15 +108,20 @@ impl<'a> Body<'a> {
             .push(u32::try_from(written).unwrap_or(u32::MAX));
     }
     /// The instruction a label names from the current block: the definition in the innermost
-    /// enclosing block that has one. A name defined only in blocks that do not enclose the
-    /// use resolves to its first definition (ptxas refuses such a branch; the checker has
-    /// always accepted it).
+    /// enclosing block that has one. Labels are scoped by `{ }` block like variables (ptxas
+    /// 12.9 answers a branch to a label of a block that does not enclose it with "Unknown
+    /// symbol"), so a name defined only in such blocks resolves to nothing.
     pub fn label(&self, name: &str) -> Option<InstIdx> {
+        self.label_from(name, &self.block_stack)
+    }
+    /// Like [`Body::label`], from the block innermost in `chain` (its enclosing blocks, the
+    /// body first).
+    pub fn label_from(&self, name: &str, chain: &[u32]) -> Option<InstIdx> {
         let &(first, _, first_block) = self.labels.get(name)?;
         if self.sibling_labels.is_empty() {
-            return Some(first);
+            return chain.contains(&first_block).then_some(first);
         }
-        for &b in self.block_stack.iter().rev() {
+        for &b in chain.iter().rev() {
             if b == first_block {
                 return Some(first);
             }
@@ -113,7 +133,20 @@ impl<'a> Body<'a> {
                 return Some(at);
             }
         }
-        Some(first)
+        None
+    }
+    /// Whether `name` is a label of any block of the body (for messages).
+    pub fn has_label_anywhere(&self, name: &str) -> bool {
+        self.labels.contains_key(name)
+    }
+    /// The `.branchtargets` list `name` visible from the current block: the one of the
+    /// innermost enclosing block that declares one.
+    pub fn target_list(&self, name: &str) -> Option<&TargetList<'a>> {
+        innermost(&self.target_lists, &self.block_stack, |l| (l.0, l.3), name)
+    }
+    /// The `.calltargets` list `name` visible from the current block.
+    pub fn call_list(&self, name: &str) -> Option<&CallList<'a>> {
+        innermost(&self.call_lists, &self.block_stack, |l| (l.0, l.3), name)
     }
     pub fn reg_ty(&self, r: RegId) -> Option<Type> {
         self.regs.get(r.index()).map(|r| r.ty)
@@ -563,15 +596,30 @@ impl<'a> Checker<'a> {
     /// list named as a label, or as another list of the other kind, as "Duplicate definition
     /// of label" (same-kind duplicates are reported as they are collected).
     fn check_list_names(&mut self, body: &Body<'a>) {
-        let branch = body.target_lists.iter().map(|l| (l.0, l.1));
-        let call = body.call_lists.iter().map(|l| (l.0, l.1));
-        let mut seen: Vec<(&str, Span)> = Vec::new();
-        for (name, span) in branch.chain(call) {
-            let prev = body
+        let branch = body.target_lists.iter().map(|l| (l.0, l.1, l.3));
+        let call = body.call_lists.iter().map(|l| (l.0, l.1, l.3));
+        let mut seen: Vec<(&str, Span, u32)> = Vec::new();
+        for (name, span, block) in branch.chain(call) {
+            // Names clash within one `{ }` block only, as labels' do.
+            let label_here = body
                 .labels
                 .get(name)
+                .filter(|l| l.2 == block)
                 .map(|l| l.1)
-                .or_else(|| seen.iter().find(|s| s.0 == name).map(|s| s.1));
+                .or_else(|| {
+                    let sibling = body
+                        .sibling_labels
+                        .iter()
+                        .any(|s| s.0 == name && s.1 == block);
+                    sibling
+                        .then(|| body.labels.get(name).map(|l| l.1))
+                        .flatten()
+                });
+            let prev = label_here.or_else(|| {
+                seen.iter()
+                    .find(|s| s.0 == name && s.2 == block)
+                    .map(|s| s.1)
+            });
             match prev {
                 Some(prev) => self.push(
                     Diagnostic::error(
@@ -580,12 +628,13 @@ impl<'a> Checker<'a> {
                     )
                     .with_label(prev, "previous definition here"),
                 ),
-                None => seen.push((name, span)),
+                None => seen.push((name, span, block)),
             }
         }
     }
 
-    /// Labels are function-scoped: collect them first so forward branches resolve. Also
+    /// Labels (and target lists) are collected first so forward branches resolve; each
+    /// keeps its `{ }` block, which scopes it. Also
     /// counts the instructions and (roughly: literal `%r<N>` counts) the registers, for
     /// reserving their tables.
     fn collect_labels(
@@ -646,7 +695,11 @@ impl<'a> Checker<'a> {
                 }
                 ast::Statement::BranchTargets(t) => {
                     let name = t.name.text(self.src);
-                    if let Some(prev) = body.target_lists.iter().find(|l| l.0 == name) {
+                    if let Some(prev) = body
+                        .target_lists
+                        .iter()
+                        .find(|l| l.0 == name && l.3 == block)
+                    {
                         let prev = prev.1;
                         self.push(
                             Diagnostic::error(
@@ -662,12 +715,13 @@ impl<'a> Checker<'a> {
                         .iter()
                         .map(|l| (l.text(self.src), l.span))
                         .collect();
-                    body.target_lists.push((name, t.name.span, labels));
+                    body.target_lists.push((name, t.name.span, labels, block));
                 }
                 ast::Statement::CallTargets(t) => {
                     let name = t.name.text(self.src);
                     // ptxas 12.9 names lists like labels: "Duplicate definition of label".
-                    if let Some(prev) = body.call_lists.iter().find(|l| l.0 == name) {
+                    if let Some(prev) = body.call_lists.iter().find(|l| l.0 == name && l.3 == block)
+                    {
                         let prev = prev.1;
                         self.push(
                             Diagnostic::error(
@@ -679,7 +733,7 @@ impl<'a> Checker<'a> {
                         continue;
                     }
                     let funcs = t.funcs.iter().map(|f| (f.text(self.src), f.span)).collect();
-                    body.call_lists.push((name, t.name.span, funcs));
+                    body.call_lists.push((name, t.name.span, funcs, block));
                 }
                 _ => {}
             }

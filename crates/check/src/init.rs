@@ -47,6 +47,9 @@ impl<'a> Checker<'a> {
         };
         let size = v.size;
         let dims = v.dims.clone();
+        if let (1, ast::Initializer::List(items, _)) = (dims.len(), init) {
+            self.written_elements.insert(var, items.len());
+        }
         let mut bytes = vec![0u8; usize::try_from(size).unwrap_or(0)];
         let mut relocs = Vec::new();
         match &v.ty {

@@ -309,6 +309,13 @@ const CHECKER_ONLY_ERRORS: &[&str] = &[
     "call (rv), %r0, (x, y), Missing;",
     "call (rv), %r0, (x, y), Later;",
     "call (rv), %r0, (x, y), L1;",
+    "call (rv), %r0, (x, y), zeroed;",
+    "call (rv), %r0, (x, y), Inner;",
+    // Labels and lists are scoped by `{ }` block (tests/spec-reject/block-scoped-labels.ptx).
+    "@%p1 bra Inside;",
+    "@%p1 bra Twice;",
+    "@%p1 bra Sibling;",
+    "brx.idx %r2, Tlist;",
 ];
 
 #[test]
