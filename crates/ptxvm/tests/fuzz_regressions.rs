@@ -64,6 +64,10 @@ fn run_files(files: &[PathBuf], body: fn(&[u8])) {
 mod check_harness;
 use check_harness::{fuzz_check, EPILOGUE, PROLOGUE};
 
+#[path = "../../../fuzz/harness/compile.rs"]
+mod compile_harness;
+use compile_harness::fuzz_compile;
+
 #[path = "../../../fuzz/harness/launch_spec.rs"]
 mod launch_spec_harness;
 use launch_spec_harness::fuzz_launch_spec;
@@ -130,6 +134,29 @@ fn fuzz_cubin_read(data: &[u8]) {
 #[test]
 fn check_regressions() {
     run_all("check", fuzz_check);
+}
+
+#[test]
+fn compile_regressions() {
+    run_all("compile", fuzz_compile);
+}
+
+/// The compile harness's wrapper translates: a trivial body compiles (not refused), so
+/// mutations of instruction lines reach instruction selection.
+#[test]
+fn compile_wrapper_translates() {
+    let text = format!(
+        "{}st.global.u32 [%rd1], %r2;{}",
+        compile_harness::PROLOGUE,
+        compile_harness::EPILOGUE
+    );
+    let file = diag::SourceFile::new("wrapped.ptx", text.as_str());
+    let (module, diags) = check::check_source(&file);
+    let module = module.unwrap_or_else(|| panic!("{}", diag::render(&file, &diags)));
+    let compiled = codegen::compile_module(&module, &file)
+        .unwrap_or_else(|e| panic!("{}", diag::render(&file, &e)));
+    assert_eq!(compiled.cubin.kernels.len(), 1);
+    assert!(compiled.cubin.kernels[0].code.len() > 2);
 }
 
 #[test]

@@ -1,0 +1,92 @@
+//! The `compile` fuzz target's body, shared by the fuzz target (`fuzz/fuzz_targets/compile.rs`)
+//! and the regression driver (`crates/ptxvm/tests/fuzz_regressions.rs`) through `#[path]`.
+//!
+//! `ptxvm compile` takes user PTX: whatever checks goes to the translator, which must answer
+//! with code or with errors naming instructions, never a panic or a hang. What it produces must
+//! hold to the issue's promise that every emitted word disassembles and re-assembles to
+//! itself, must write as a cubin that reads back, and must run on the Fermi executor to
+//! results or a classified fault.
+
+/// Inputs without a `.version` directive are instruction lines placed in this kernel (the
+/// `check` harness's registers and buffers, at `.target sm_20` so nothing is refused for its
+/// target alone).
+pub const PROLOGUE: &str = ".version 7.0\n.target sm_20\n.address_size 64\n\
+.visible .entry k(.param .u64 p, .param .u32 n, .param .f32 x)\n{\n\
+.reg .pred %p<8>;\n.reg .b16 %h<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n\
+.reg .f32 %f<16>;\n.reg .f64 %fd<8>;\n.shared .align 8 .b8 sh[256];\n.local .align 8 .b8 lo[64];\n\
+ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nld.param.f32 %f1, [x];\n\
+mov.u32 %r2, %tid.x;\n";
+pub const EPILOGUE: &str = "\nret;\n}\n";
+
+pub fn fuzz_compile(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if text.contains(".version") {
+        compile_and_run(text);
+    } else {
+        compile_and_run(&format!("{PROLOGUE}{text}{EPILOGUE}"));
+    }
+}
+
+fn compile_and_run(text: &str) {
+    let file = diag::SourceFile::new("fuzz.ptx", text);
+    let (module, diags) = check::check_source(&file);
+    let Some(module) = module else { return };
+    if diag::has_errors(&diags) {
+        return;
+    }
+    let compiled = match codegen::compile_module(&module, &file) {
+        Ok(c) => c,
+        Err(errors) => {
+            assert!(!errors.is_empty(), "a refused translation must say why");
+            let _ = diag::render(&file, &errors);
+            return;
+        }
+    };
+    for k in &compiled.cubin.kernels {
+        for (i, &w) in k.code.iter().enumerate() {
+            let addr = 8 * i as u64;
+            let text = fermi::isa::disassemble_word(w, addr);
+            assert!(!text.starts_with(fermi::isa::INVALID), "{}: {text}", k.name);
+            let back = fermi::isa::assemble_text(&text, addr, &|_| None);
+            assert_eq!(back.ok(), Some(w), "{}: `{text}` does not re-assemble", k.name);
+        }
+    }
+    let Ok(bytes) = fermi::cubin::write_cubin(&compiled.cubin) else {
+        return;
+    };
+    let read = fermi::cubin::read_cubin(&bytes);
+    assert!(read.is_ok(), "an emitted cubin does not read back: {read:?}");
+    let opts = fermi_exec::Options {
+        threads: 1,
+        max_steps: 2000,
+        progress: None,
+    };
+    for k in compiled.cubin.kernels.iter().take(4) {
+        // Pointer-sized parameters get a buffer, the others a small value.
+        let params = k
+            .params
+            .iter()
+            .map(|p| match p.size {
+                8 => exec::ParamSpec::Buffer {
+                    ty: exec::ElemType::U32,
+                    bytes: vec![0; 4096],
+                },
+                n => exec::ParamSpec::Value {
+                    ty: exec::ElemType::U32,
+                    bytes: vec![3; n.min(4096) as usize],
+                },
+            })
+            .collect();
+        let spec = exec::LaunchSpec {
+            kernel: Some(k.name.clone()),
+            grid: [2, 1, 1],
+            block: [64, 1, 1],
+            shared_bytes: 0,
+            params,
+            textures: Vec::new(),
+        };
+        let _ = fermi_exec::run_module(&compiled.cubin, &spec, &opts);
+    }
+}
