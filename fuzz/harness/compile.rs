@@ -50,14 +50,22 @@ fn compile_and_run(text: &str) {
             let text = fermi::isa::disassemble_word(w, addr);
             assert!(!text.starts_with(fermi::isa::INVALID), "{}: {text}", k.name);
             let back = fermi::isa::assemble_text(&text, addr, &|_| None);
-            assert_eq!(back.ok(), Some(w), "{}: `{text}` does not re-assemble", k.name);
+            assert_eq!(
+                back.ok(),
+                Some(w),
+                "{}: `{text}` does not re-assemble",
+                k.name
+            );
         }
     }
     let Ok(bytes) = fermi::cubin::write_cubin(&compiled.cubin) else {
         return;
     };
     let read = fermi::cubin::read_cubin(&bytes);
-    assert!(read.is_ok(), "an emitted cubin does not read back: {read:?}");
+    assert!(
+        read.is_ok(),
+        "an emitted cubin does not read back: {read:?}"
+    );
     let opts = fermi_exec::Options {
         threads: 1,
         max_steps: 2000,
