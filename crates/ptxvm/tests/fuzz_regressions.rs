@@ -68,6 +68,10 @@ use check_harness::{fuzz_check, EPILOGUE, PROLOGUE};
 mod compile_harness;
 use compile_harness::fuzz_compile;
 
+#[path = "../../../fuzz/harness/compile_diff.rs"]
+mod compile_diff_harness;
+use compile_diff_harness::fuzz_compile_diff;
+
 #[path = "../../../fuzz/harness/launch_spec.rs"]
 mod launch_spec_harness;
 use launch_spec_harness::fuzz_launch_spec;
@@ -139,6 +143,27 @@ fn check_regressions() {
 #[test]
 fn compile_regressions() {
     run_all("compile", fuzz_compile);
+}
+
+#[test]
+fn compile_diff_regressions() {
+    run_all("compile_diff", |d| {
+        fuzz_compile_diff(d);
+    });
+}
+
+/// The differential harness must reach the comparison: a race-free kernel whose every thread
+/// divides, shifts and converts its own words is compared, one racing on one word is not.
+#[test]
+fn compile_diff_compares_clean_kernels() {
+    let own = "mov.u32 %r5, %ctaid.x;\nmov.u32 %r6, %ntid.x;\nmad.lo.u32 %r6, %r5, %r6, %r2;\n\
+        mul.wide.u32 %rd2, %r6, 4;\nadd.u64 %rd3, %rd1, %rd2;\nld.global.u32 %r3, [%rd3];\n\
+        ld.global.u32 %r7, [%rd3+512];\ndiv.u32 %r4, %r3, %r7;\nshr.s32 %r8, %r3, %r7;\n\
+        xor.b32 %r4, %r4, %r8;\ncvt.rn.f32.u32 %f2, %r4;\nmov.b32 %r4, %f2;\n\
+        st.global.u32 [%rd3], %r4;";
+    assert_eq!(fuzz_compile_diff(own.as_bytes()), 1);
+    let racing = "st.global.u32 [%rd1], %r2;";
+    assert_eq!(fuzz_compile_diff(racing.as_bytes()), 0);
 }
 
 /// The compile harness's wrapper translates: a trivial body compiles (not refused), so
