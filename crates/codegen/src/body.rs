@@ -377,11 +377,21 @@ pub fn compile_body_as_written(
             let at = alloc.func.ra_of_ptx[blk.start + k];
             sel.out.extend(take_moves(&mut moves, at, false));
             sel.regs.set_here(alloc.names(at as usize));
+            let label = || format!("{pre}G{}", blk.start + k);
             let done = if inst.op == Opcode::Call {
-                let label = format!("{pre}G{}", blk.start + k);
-                crate::flow::around_guard(&mut sel, f, inst, &label, true)
+                crate::flow::around_guard(&mut sel, f, inst, &label(), true)
             } else {
-                sel.select(inst)
+                let mark = sel.out.len();
+                match sel.select(inst) {
+                    // A sequence that cannot run under its guard (it needs its destination
+                    // as a temporary, or a predicate of its own) runs unguarded on the lanes
+                    // the guard admits: the others branch around it and reconverge after.
+                    Err(_) if inst.guard.is_some() => {
+                        sel.out.truncate(mark);
+                        crate::flow::around_guard(&mut sel, f, inst, &label(), true)
+                    }
+                    done => done,
+                }
             };
             if let Err(why) = done {
                 errors.push(unsupported(file, inst, &why));

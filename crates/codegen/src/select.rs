@@ -35,6 +35,7 @@ mod video;
 mod vmad;
 mod vmad_wide;
 mod wide;
+mod wide_forms;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{AddrBase, Address, Function, Inst, Opcode, Operand, RegId, Space, Type, VarId};
@@ -391,6 +392,11 @@ impl<'a> Selector<'a> {
         }
         if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
             if let Some(done) = self.subword(inst, &g, ty) {
+                return done;
+            }
+        }
+        if w == 64 {
+            if let Some(done) = self.wide_forms(inst, &g, ty) {
                 return done;
             }
         }
@@ -1125,14 +1131,10 @@ impl<'a> Selector<'a> {
                 self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, {q}, {a}, {b}, {c};"));
             }
             _ if bits(ty) == 64 && ty != Type::F64 => {
-                if q != "pt" {
-                    return Err(
-                        "64-bit setp with a complement output has no selection rule yet".into(),
-                    );
-                }
-                if c.trim_start_matches('!') == p {
-                    return Err("a 64-bit setp combining with its own destination".into());
-                }
+                // With a complement output, or a combining predicate that is also the
+                // destination, the comparison goes to the scratch predicate and one PSETP
+                // makes `p = t op c` and `q = !t op c` from it.
+                let via_scratch = q != "pt" || c.trim_start_matches('!') == p;
                 let (name, signed) = int_cmp(cmp, is_signed(ty))?;
                 let (al, ah) = self.src64(Self::opnd(inst, 1)?, g)?;
                 let (bl, bh) = match Self::opnd(inst, 2)? {
@@ -1145,6 +1147,9 @@ impl<'a> Selector<'a> {
                 };
                 let s = format!("P{SCRATCH_PRED}");
                 let u = if signed { "" } else { ".U32" };
+                let out = if via_scratch { s.clone() } else { p.clone() };
+                let p_final = p;
+                let p = out;
                 let lines = match name {
                     "EQ" => vec![
                         format!("ISETP.EQ.U32.AND {s}, pt, {al}, {bl}, pt;"),
@@ -1167,7 +1172,9 @@ impl<'a> Selector<'a> {
                 for l in lines {
                     self.emit(g, l);
                 }
-                if c != "pt" || bop != "AND" {
+                if via_scratch {
+                    self.emit(g, format!("PSETP.AND.{bop} {p_final}, {q}, {s}, pt, {c};"));
+                } else if c != "pt" || bop != "AND" {
                     self.emit(g, format!("PSETP.{bop}.AND {p}, pt, {p}, {c}, pt;"));
                 }
             }
@@ -1714,6 +1721,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
             && (!inst.mods.has(Flag::Approx) || inst.op == Opcode::Sqrt)
         || approx64::is_approx_f64(inst)
         || vmad::needs_whole_product(inst)
+        || divide::dividend_needs_r4(inst)
 }
 
 fn ty_is_float(t: Type) -> bool {

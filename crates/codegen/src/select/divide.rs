@@ -22,17 +22,40 @@ enum Value {
     Const(u32),
 }
 
+/// Whether a 32-bit `div`/`rem` builds its dividend's magnitude in R4 rather than in its
+/// destination: under a guard when the magnitude is a copy (signed, or a constant dividend),
+/// and when the destination is also a source of a signed one.
+pub fn dividend_needs_r4(inst: &Inst) -> bool {
+    use ir::Opcode;
+    let ty = inst.ty().unwrap_or(Type::B64);
+    if !matches!(inst.op, Opcode::Div | Opcode::Rem) || super::bits(ty) != 32 {
+        return false;
+    }
+    let signed = super::is_signed(ty);
+    let const_dividend = matches!(inst.operands.get(1), Some(Operand::Imm(_)));
+    let dst = inst.operands.first().and_then(Operand::as_reg);
+    let aliased = inst
+        .operands
+        .iter()
+        .skip(1)
+        .any(|o| o.as_reg().is_some() && o.as_reg() == dst);
+    inst.guard.is_some() && (signed || const_dividend) || signed && aliased
+}
+
 impl Selector<'_> {
     pub(super) fn divrem32(&mut self, inst: &Inst, g: &str, ty: Type, rem: bool) -> R<()> {
         let signed = super::is_signed(ty);
-        let guarded = !g.is_empty();
-        if guarded && signed {
-            return Err(
-                "a guarded signed div/rem has no selection rule yet (its sequence needs the destination as a temporary)"
-                    .into(),
-            );
-        }
         let d = self.gpr(self.dst(inst)?)?;
+        // Where the dividend's magnitude is built: the destination, free until the end as it
+        // never shares a register with a source, unless the instruction is guarded (the
+        // destination must keep its value in the other lanes) or names its destination as a
+        // source too (the signs are read after the magnitude is built); then R4, which the
+        // allocator keeps free in such bodies (`dividend_needs_r4`).
+        let ua_home = if dividend_needs_r4(inst) {
+            format!("R{}", super::fdiv::F64_SCRATCH)
+        } else {
+            d.clone()
+        };
         let p = format!("P{SCRATCH_PRED}");
         let (q, r, t) = (
             format!("R{SCRATCH}"),
@@ -69,14 +92,8 @@ impl Selector<'_> {
                 }
             })
         };
-        if guarded && (signed || matches!(a, Value::Const(_))) {
-            return Err(
-                "a guarded signed div/rem or one of an immediate has no selection rule yet (its sequence needs the destination as a temporary)"
-                    .into(),
-            );
-        }
         let ub = magnitude(self, &b, &format!("R{t}"))?;
-        let ua = magnitude(self, &a, &d)?;
+        let ua = magnitude(self, &a, &ua_home)?;
         for line in [
             format!("I2F.F32.U32.RP {q}, {ub};"),
             format!("MUFU.RCP {q}, {q};"),

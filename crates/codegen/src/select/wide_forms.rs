@@ -1,0 +1,167 @@
+//! 64-bit forms Fermi has no single instruction for, and `setp.f64`:
+//!
+//! - `min/max.{u64,s64}`: the 64-bit comparison into the scratch predicate (as `setp`'s: the
+//!   high words strictly ordered, or equal with the low words ordered unsigned), then one
+//!   `SEL` per half.
+//! - `shl/shr.b64` by a register amount, on the halves with Fermi's clamping shifts (an amount
+//!   of 32 or more gives 0, or the sign for `SHR`), which is PTX's clamping of amounts above
+//!   64 too (ptx-isa §9.7.8.7): for `shl`, `hi = ah << n | al >> (32 − n) | al << (n − 32)` and
+//!   `lo = al << n`, where the differences wrap to amounts above 31 exactly when their part
+//!   must vanish; `shr.u64` mirrors it; `shr.s64` takes `ah >>ₛ (n − 32)` for the low word
+//!   when `n ≥ 32` (under the scratch predicate) since a signed shift does not vanish.
+//! - `setp.f64`: `DSETP`, whose comparisons and combining are `ops::cmp`'s on both executors.
+//!
+//! The destination pair never shares a register with a source of these instructions
+//! (`ra::operands::reads_sources_first` admits 32-bit forms only), so a half may be written
+//! before the other half of a source is read.
+
+use super::{bool_op, float_cmp, Selector, R};
+use crate::regs::{SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
+use ir::{Inst, Opcode, Operand, Type};
+
+impl Selector<'_> {
+    /// `Some(result)` when `inst` is one of this module's forms.
+    pub(super) fn wide_forms(&mut self, inst: &Inst, g: &str, ty: Type) -> Option<R<()>> {
+        let int64 = matches!(ty, Type::U64 | Type::S64 | Type::B64);
+        Some(match inst.op {
+            Opcode::Min | Opcode::Max if int64 => self.minmax64(inst, g, ty),
+            Opcode::Shl | Opcode::Shr
+                if int64 && matches!(inst.operands.get(2), Some(Operand::Reg(_))) =>
+            {
+                self.shift64_by_reg(inst, g, ty)
+            }
+            Opcode::Setp if ty == Type::F64 => self.setp_f64(inst, g),
+            _ => return None,
+        })
+    }
+
+    fn minmax64(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.pair(*r)?,
+            _ => return Err("an immediate first operand of a 64-bit min/max".into()),
+        };
+        let (bl, bh) = self.src64(Self::opnd(inst, 2)?, g)?;
+        let s = format!("P{SCRATCH_PRED}");
+        let u = if ty == Type::S64 { "" } else { ".U32" };
+        // s = a < b: the high words strictly ordered, or equal with the low words ordered.
+        self.emit(g, format!("ISETP.LT.U32.AND {s}, pt, {al}, {bl}, pt;"));
+        self.emit(g, format!("ISETP.EQ.U32.AND {s}, pt, {ah}, {bh}, {s};"));
+        self.emit(g, format!("ISETP.LT{u}.OR {s}, pt, {ah}, {bh}, {s};"));
+        let (x, y) = if inst.op == Opcode::Min {
+            ((&al, &ah), (&bl, &bh))
+        } else {
+            ((&bl, &bh), (&al, &ah))
+        };
+        self.emit(g, format!("SEL {dl}, {}, {}, {s};", x.0, y.0));
+        self.emit(g, format!("SEL {dh}, {}, {}, {s};", x.1, y.1));
+        Ok(())
+    }
+
+    fn shift64_by_reg(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.pair(*r)?,
+            _ => return Err("an immediate shifted by a register amount".into()),
+        };
+        let n = match Self::opnd(inst, 2)? {
+            Operand::Reg(r) => self.gpr(*r)?,
+            _ => return Err("expected a register amount".into()),
+        };
+        let t = format!("R{SCRATCH}");
+        let or = |d: &str, t: &str| format!("LOP.OR {d}, {d}, {t};");
+        match (inst.op, ty) {
+            (Opcode::Shl, _) => {
+                self.emit(g, format!("SHL {dh}, {ah}, {n};"));
+                self.emit(g, format!("IADD {t}, -{n}, 0x20;"));
+                self.emit(g, format!("SHR.U32 {t}, {al}, {t};"));
+                self.emit(g, or(&dh, &t));
+                self.emit(g, format!("IADD {t}, {n}, -0x20;"));
+                self.emit(g, format!("SHL {t}, {al}, {t};"));
+                self.emit(g, or(&dh, &t));
+                self.emit(g, format!("SHL {dl}, {al}, {n};"));
+            }
+            (_, Type::S64) => {
+                self.emit(g, format!("SHR.U32 {dl}, {al}, {n};"));
+                self.emit(g, format!("IADD {t}, -{n}, 0x20;"));
+                self.emit(g, format!("SHL {t}, {ah}, {t};"));
+                self.emit(g, or(&dl, &t));
+                // n ≥ 32: the low word is the high word shifted by n − 32 (the sign when
+                // n ≥ 64), replacing the above. Under a guard, the predicate takes it too.
+                let s = format!("P{SCRATCH_PRED}");
+                let guard = match g.trim().strip_prefix('@') {
+                    Some(p) => p.to_string(),
+                    None => "pt".to_string(),
+                };
+                self.emit("", format!("ISETP.GT.U32.AND {s}, pt, {n}, 0x1f, {guard};"));
+                self.emit(g, format!("IADD {t}, {n}, -0x20;"));
+                self.emit("", format!("@{s} SHR {dl}, {ah}, {t};"));
+                self.emit(g, format!("SHR {dh}, {ah}, {n};"));
+            }
+            _ => {
+                self.emit(g, format!("SHR.U32 {dl}, {al}, {n};"));
+                self.emit(g, format!("IADD {t}, -{n}, 0x20;"));
+                self.emit(g, format!("SHL {t}, {ah}, {t};"));
+                self.emit(g, or(&dl, &t));
+                self.emit(g, format!("IADD {t}, {n}, -0x20;"));
+                self.emit(g, format!("SHR.U32 {t}, {ah}, {t};"));
+                self.emit(g, or(&dl, &t));
+                self.emit(g, format!("SHR.U32 {dh}, {ah}, {n};"));
+            }
+        }
+        Ok(())
+    }
+
+    fn setp_f64(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let m = &inst.mods;
+        let (p, q) = match inst.operands.first() {
+            Some(Operand::PredPair(p, q)) => (*p, *q),
+            Some(Operand::Reg(p)) => (*p, None),
+            _ => return Err("unexpected destination".into()),
+        };
+        let p = self.pred(p)?;
+        let q = match q {
+            Some(q) => self.pred(q)?,
+            None => "pt".to_string(),
+        };
+        let cmp = m.cmp.ok_or("missing comparison")?;
+        let c = match inst.operands.get(3) {
+            None | Some(Operand::Omitted) => "pt".to_string(),
+            Some(Operand::Reg(r)) => self.pred(*r)?,
+            Some(Operand::NotPred(r)) => format!("!{}", self.pred(*r)?),
+            Some(_) => return Err("an immediate predicate operand".into()),
+        };
+        // An immediate goes through the scratch pair; two would need two.
+        let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
+        if matches!(a, Operand::Imm(_)) && matches!(b, Operand::Imm(_)) {
+            return Err("an f64 setp of two immediates".into());
+        }
+        let al = self.f64_operand(a, g)?;
+        let bl = self.f64_operand(b, g)?;
+        let bop = bool_op(m.bool_op);
+        self.emit(
+            g,
+            format!("DSETP.{}.{bop} {p}, {q}, {al}, {bl}, {c};", float_cmp(cmp)),
+        );
+        Ok(())
+    }
+
+    /// An f64 operand as the first register of a pair: an immediate goes to the scratch pair
+    /// whole (`src64` names a zero half `RZ`, which is no pair).
+    fn f64_operand(&mut self, o: &Operand, g: &str) -> R<String> {
+        match o {
+            Operand::Reg(r) => Ok(self.pair(*r)?.0),
+            Operand::Imm(v) => {
+                for (k, half) in [*v as u32, (*v >> 32) as u32].into_iter().enumerate() {
+                    let n = SCRATCH_PAIR + k as u8;
+                    self.emit(
+                        g,
+                        format!("MOV32I R{n}, {};", super::hex(half as i32 as i64)),
+                    );
+                }
+                Ok(format!("R{SCRATCH_PAIR}"))
+            }
+            _ => Err("unsupported operand kind".into()),
+        }
+    }
+}

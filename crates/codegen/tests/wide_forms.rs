@@ -1,0 +1,359 @@
+//! `min/max` of 64-bit integers, 64-bit shifts by a register amount, `setp.f64`, 64-bit
+//! `setp` with a complement output or combining with its own destination, and signed 32-bit
+//! `div`/`rem` that are guarded or name their destination as a source: on both executors,
+//! and against Rust's arithmetic and PTX's rules (ptx-isa §9.7.1: shift amounts above the
+//! width clamp; §9.7.3 `setp` with `p|q`: `q = !(a cmp b) op c`).
+
+mod common;
+use common::*;
+
+/// Every ordered pair of 64-bit edge values, as (lo, hi) word inputs.
+fn edges64() -> Vec<u64> {
+    vec![
+        0,
+        1,
+        0xffff_ffff,
+        0x1_0000_0000,
+        0x7fff_ffff_ffff_ffff,
+        0x8000_0000_0000_0000,
+        0x8000_0000_0000_0001,
+        0xffff_ffff_0000_0000,
+        0xffff_ffff_ffff_ffff,
+        0x1234_5678_9abc_def0,
+        0xfedc_ba98_7654_3210,
+        0x0000_0001_ffff_ffff,
+        0xffff_fffe_ffff_ffff,
+        5,
+        0xffff_ffff_ffff_fffb,
+        0x8000_0000,
+    ]
+}
+
+#[test]
+fn sixty_four_bit_min_max_agree_with_rust() {
+    const OPS: &[&str] = &["min.s64", "max.s64", "min.u64", "max.u64"];
+    let mut body = String::new();
+    for (i, op) in OPS.iter().enumerate() {
+        body += &format!(
+            "\t{op} %rd1, %rd5, %rd6;\n\tst.global.u64 [%rd7+{}], %rd1;\n",
+            8 * i
+        );
+    }
+    // An immediate second operand.
+    body += &format!(
+        "\tmin.s64 %rd1, %rd5, -3;\n\tst.global.u64 [%rd7+{}], %rd1;\n",
+        8 * OPS.len()
+    );
+    let text = row_kernel(
+        "mm64",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u64", "%rd5", 8), ("u64", "%rd6", 8)],
+        8 * (OPS.len() + 1),
+        &body,
+    );
+    let (a, b) = all_pairs(&edges64());
+    let n = a.len();
+    let stride = OPS.len() + 1;
+    let out = run_both(
+        "mm64.ptx",
+        &text,
+        &spec(
+            "mm64",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u64s(&b), zeros32(2 * stride * n)],
+        ),
+    );
+    let got: Vec<u64> = out[2]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        let (sx, sy) = (x as i64, y as i64);
+        let want = [
+            sx.min(sy) as u64,
+            sx.max(sy) as u64,
+            x.min(y),
+            x.max(y),
+            sx.min(-3) as u64,
+        ];
+        assert_eq!(
+            &got[stride * i..stride * (i + 1)],
+            &want,
+            "a = {x:#x}, b = {y:#x}"
+        );
+    }
+}
+
+#[test]
+fn sixty_four_bit_shifts_by_a_register_clamp_as_ptx_says() {
+    const OPS: &[&str] = &["shl.b64", "shr.u64", "shr.s64"];
+    let amounts: Vec<u32> = vec![
+        0,
+        1,
+        4,
+        31,
+        32,
+        33,
+        40,
+        63,
+        64,
+        65,
+        100,
+        0x7fff_ffff,
+        0x8000_0000,
+        0xffff_ffe0,
+        0xffff_ffff,
+        17,
+    ];
+    let mut body = String::new();
+    for (i, op) in OPS.iter().enumerate() {
+        body += &format!(
+            "\t{op} %rd1, %rd5, %r5;\n\tst.global.u64 [%rd7+{}], %rd1;\n",
+            8 * i
+        );
+    }
+    // Guarded (lanes with an odd amount keep the old value, 7) and into its own source.
+    body += &format!(
+        "\tmov.u64 %rd1, 7;\n\tand.b32 %r6, %r5, 1;\n\tsetp.eq.u32 %p1, %r6, 0;\n\
+         \t@%p1 shr.s64 %rd1, %rd5, %r5;\n\tst.global.u64 [%rd7+{}], %rd1;\n\
+         \tmov.u64 %rd2, %rd5;\n\tshl.b64 %rd2, %rd2, %r5;\n\tst.global.u64 [%rd7+{}], %rd2;\n",
+        8 * OPS.len(),
+        8 * OPS.len() + 8
+    );
+    let text = row_kernel(
+        "sh64",
+        "\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u64", "%rd5", 8), ("u32", "%r5", 4)],
+        8 * (OPS.len() + 2),
+        &body,
+    );
+    let values = edges64();
+    let (a, s): (Vec<u64>, Vec<u32>) = values
+        .iter()
+        .flat_map(|&v| amounts.iter().map(move |&s| (v, s)))
+        .unzip();
+    let n = a.len();
+    let stride = OPS.len() + 2;
+    let out = run_both(
+        "sh64.ptx",
+        &text,
+        &spec(
+            "sh64",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u32s(&s), zeros32(2 * stride * n)],
+        ),
+    );
+    let got: Vec<u64> = out[2]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for i in 0..n {
+        let (x, k) = (a[i], s[i]);
+        // Amounts above 63 clamp: everything shifted out, or the sign everywhere.
+        let c = k.min(64);
+        let shl = if c == 64 { 0 } else { x << c };
+        let shr = if c == 64 { 0 } else { x >> c };
+        let sar = ((x as i64) >> c.min(63)) as u64;
+        let guarded = if k % 2 == 0 { sar } else { 7 };
+        let want = [shl, shr, sar, guarded, shl];
+        assert_eq!(
+            &got[stride * i..stride * (i + 1)],
+            &want,
+            "x = {x:#x}, n = {k}"
+        );
+    }
+}
+
+/// f64 edge classes: zeros, subnormals, ones, extremes, infinities, NaNs.
+fn f64_edges() -> Vec<u64> {
+    vec![
+        0,
+        0x8000_0000_0000_0000,
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0x7fef_ffff_ffff_ffff,
+        0xffef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0xfff8_0000_0000_0001,
+        0x7ff0_0000_0000_0001,
+        0x4000_0000_0000_0000,
+        0x3fd5_5555_5555_5555,
+    ]
+}
+
+#[test]
+fn setp_f64_agrees_with_ieee_comparisons() {
+    const OPS: &[&str] = &[
+        "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan",
+    ];
+    let mut body = String::new();
+    for (i, op) in OPS.iter().enumerate() {
+        body += &format!(
+            "\tsetp.{op}.f64 %p1, %fd5, %fd6;\n\tselp.u32 %r7, 1, 0, %p1;\n\tst.global.u32 [%rd7+{}], %r7;\n",
+            4 * i
+        );
+    }
+    // p|q with a combining predicate, and an immediate operand.
+    body += &format!(
+        "\tsetp.ne.u32 %p3, %r4, 0;\n\tsetp.lt.or.f64 %p1|%p2, %fd5, %fd6, %p3;\n\
+         \tselp.u32 %r7, 1, 0, %p1;\n\tselp.u32 %r6, 2, 0, %p2;\n\tor.b32 %r7, %r7, %r6;\n\
+         \tst.global.u32 [%rd7+{}], %r7;\n\
+         \tsetp.gt.f64 %p1, %fd5, 0d3FF0000000000000;\n\tselp.u32 %r7, 1, 0, %p1;\n\
+         \tst.global.u32 [%rd7+{}], %r7;\n",
+        4 * OPS.len(),
+        4 * OPS.len() + 4
+    );
+    let text = row_kernel(
+        "dsetp",
+        "\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n\t.reg .f64 %fd<8>;\n",
+        &[("f64", "%fd5", 8), ("f64", "%fd6", 8)],
+        4 * (OPS.len() + 2),
+        &body,
+    );
+    let (a, b) = all_pairs(&f64_edges());
+    let n = a.len();
+    let stride = OPS.len() + 2;
+    let out = run_both(
+        "dsetp.ptx",
+        &text,
+        &spec(
+            "dsetp",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u64s(&b), zeros32(stride * n)],
+        ),
+    );
+    let got = words(&out[2]);
+    for i in 0..n {
+        let (x, y) = (f64::from_bits(a[i]), f64::from_bits(b[i]));
+        let unordered = x.is_nan() || y.is_nan();
+        let ordered = [x == y, x != y && !unordered, x < y, x <= y, x > y, x >= y];
+        let mut want: Vec<u32> = ordered.iter().map(|&t| u32::from(t)).collect();
+        // The `u` forms are true when either operand is NaN.
+        want.extend(ordered.iter().enumerate().map(|(k, &t)| {
+            let t = if k == 1 {
+                x != y || unordered
+            } else {
+                t || unordered
+            };
+            u32::from(t)
+        }));
+        want.push(u32::from(!unordered));
+        want.push(u32::from(unordered));
+        // Thread i's %r4 is its global index: the combining predicate is `i != 0`.
+        let c = i != 0;
+        let lt = x < y;
+        want.push(u32::from(lt || c) | (2 * u32::from(!lt || c)));
+        want.push(u32::from(x > 1.0));
+        assert_eq!(
+            &got[stride * i..stride * (i + 1)],
+            &want[..],
+            "a = {x:e}, b = {y:e}"
+        );
+    }
+}
+
+#[test]
+fn sixty_four_bit_setp_with_a_complement_or_its_own_predicate() {
+    let body = "\tand.b32 %r6, %r4, 1;\n\tsetp.eq.u32 %p1, %r6, 0;\n\
+        \tsetp.lt.and.s64 %p1, %rd5, %rd6, %p1;\n\tselp.u32 %r7, 1, 0, %p1;\n\
+        \tst.global.u32 [%rd7], %r7;\n\
+        \tsetp.hi.xor.u64 %p1|%p2, %rd5, %rd6, %p3;\n\tselp.u32 %r7, 1, 0, %p1;\n\
+        \tselp.u32 %r6, 2, 0, %p2;\n\tor.b32 %r7, %r7, %r6;\n\tst.global.u32 [%rd7+4], %r7;\n";
+    let text = row_kernel(
+        "cmp64b",
+        "\t.reg .pred %p<4>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u64", "%rd5", 8), ("u64", "%rd6", 8)],
+        8,
+        &format!("\tsetp.gt.u32 %p3, %r4, 100;\n{body}"),
+    );
+    let (a, b) = all_pairs(&edges64());
+    let n = a.len();
+    let out = run_both(
+        "cmp64b.ptx",
+        &text,
+        &spec(
+            "cmp64b",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u64s(&b), zeros32(2 * n)],
+        ),
+    );
+    let got = words(&out[2]);
+    for i in 0..n {
+        let (x, y) = (a[i], b[i]);
+        let even = i % 2 == 0;
+        let p3 = i > 100;
+        let hi = x > y;
+        let want = [
+            u32::from(((x as i64) < (y as i64)) && even),
+            u32::from(hi ^ p3) | (2 * u32::from(!hi ^ p3)),
+        ];
+        assert_eq!(
+            &got[2 * i..2 * i + 2],
+            &want,
+            "a = {x:#x}, b = {y:#x}, i = {i}"
+        );
+    }
+}
+
+#[test]
+fn signed_div_rem_into_a_source_or_under_a_guard() {
+    // Thread i: %r5 = a, %r6 = b; rows: rem a into a, div into b, guarded rem of an
+    // immediate, guarded div (odd lanes keep 99).
+    let body = "\tmov.u32 %r1, %r5;\n\trem.s32 %r1, %r1, -7;\n\tst.global.u32 [%rd7], %r1;\n\
+        \tmov.u32 %r2, %r6;\n\tdiv.s32 %r2, %r5, %r2;\n\tst.global.u32 [%rd7+4], %r2;\n\
+        \tand.b32 %r3, %r4, 1;\n\tsetp.eq.u32 %p1, %r3, 0;\n\tmov.u32 %r1, 99;\n\
+        \t@%p1 rem.s32 %r1, -2000000001, %r6;\n\tst.global.u32 [%rd7+8], %r1;\n\
+        \tmov.u32 %r2, 99;\n\t@%p1 div.s32 %r2, %r5, %r6;\n\tst.global.u32 [%rd7+12], %r2;\n";
+    let text = row_kernel(
+        "sdiv",
+        "\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        16,
+        body,
+    );
+    let edges: Vec<u32> = vec![
+        0,
+        1,
+        2,
+        7,
+        0xffff_ffff,
+        0xffff_fffe,
+        0x8000_0000,
+        0x7fff_ffff,
+        0xffff_fff9,
+        100,
+        0xffff_ff9c,
+        3,
+        0x8000_0001,
+        13,
+        0xffff_fff3,
+        6,
+    ];
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("sdiv", &text, 4, &a, &b);
+    // ops::int: division by zero gives all ones (rem: the dividend); MIN / -1 wraps.
+    let div = |x: i32, y: i32| if y == 0 { -1 } else { x.wrapping_div(y) };
+    let rem = |x: i32, y: i32| if y == 0 { x } else { x.wrapping_rem(y) };
+    for i in 0..a.len() {
+        let (x, y) = (a[i] as i32, b[i] as i32);
+        let even = i % 2 == 0;
+        let want = [
+            rem(x, -7),
+            div(x, y),
+            if even { rem(-2_000_000_001, y) } else { 99 },
+            if even { div(x, y) } else { 99 },
+        ]
+        .map(|v| v as u32);
+        assert_eq!(&got[4 * i..4 * i + 4], &want, "a = {x}, b = {y}, i = {i}");
+    }
+}
