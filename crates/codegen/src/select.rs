@@ -163,6 +163,15 @@ fn rounding_suffix(r: Option<Rounding>) -> R<&'static str> {
     })
 }
 
+/// `.SAT` for an f32 `add/sub/mul/fma.sat` (FADD/FMUL/FFMA clamp as ops::float does).
+fn sat_suffix(m: &isa::Mods) -> &'static str {
+    if m.has(Flag::Sat) {
+        ".SAT"
+    } else {
+        ""
+    }
+}
+
 fn int_cmp(c: CmpOp, signed: bool) -> R<(&'static str, bool)> {
     Ok(match c {
         CmpOp::Eq => ("EQ", signed),
@@ -948,10 +957,11 @@ impl<'a> Selector<'a> {
 
     fn float_bin(&mut self, inst: &Inst, g: &str, name: &str) -> R<()> {
         let m = &inst.mods;
-        if m.has(Flag::Approx) || m.has(Flag::Sat) {
-            return Err(".approx/.sat float forms have no selection rule yet".into());
+        if m.has(Flag::Approx) {
+            return Err(".approx float forms have no selection rule yet".into());
         }
-        let rnd = rounding_suffix(m.rounding)?;
+        // `.SAT` clamps to [0, 1] (NaN to +0) after rounding, as ops::float's `sat` does.
+        let rnd = format!("{}{}", rounding_suffix(m.rounding)?, sat_suffix(m));
         let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
         let d = self.gpr(self.dst(inst)?)?;
         let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
@@ -991,8 +1001,8 @@ impl<'a> Selector<'a> {
 
     fn fma(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let m = &inst.mods;
-        if m.has(Flag::Sat) {
-            return Err(".sat has no selection rule yet".into());
+        if m.has(Flag::Sat) && (ty != Type::F32 || m.rounding.is_none()) {
+            return Err(".sat has no selection rule yet for this form".into());
         }
         if m.rounding.is_none() {
             // PTX 1.x `mad` without a rounding modifier (ops::float::mad_f32/mad_f64): the
@@ -1024,6 +1034,7 @@ impl<'a> Selector<'a> {
         }
         let rnd = rounding_suffix(m.rounding)?;
         if ty == Type::F32 {
+            let rnd = format!("{rnd}{}", sat_suffix(m));
             let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
             let d = self.gpr(self.dst(inst)?)?;
             let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
@@ -1677,7 +1688,11 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
         Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Brx => true,
         Opcode::Rsqrt => inst.ty() == Some(Type::F64),
         Opcode::Isspacep => inst.mods.space == Some(Space::Global),
-        Opcode::Min | Opcode::Max => inst.mods.has(Flag::NaN) || inst.mods.has(Flag::Xorsign),
+        Opcode::Min | Opcode::Max => {
+            inst.mods.has(Flag::NaN)
+                || inst.mods.has(Flag::Xorsign)
+                || wide_forms::needs_scratch_pred(inst)
+        }
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
                 || inst
@@ -1690,7 +1705,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
         Opcode::Vmad => vmad::needs_whole_product(inst),
-        _ => wide::needs_scratch_pred(inst),
+        _ => wide::needs_scratch_pred(inst) || wide_forms::needs_scratch_pred(inst),
     }
 }
 

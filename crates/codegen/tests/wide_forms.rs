@@ -357,3 +357,163 @@ fn signed_div_rem_into_a_source_or_under_a_guard() {
         assert_eq!(&got[4 * i..4 * i + 4], &want, "a = {x}, b = {y}, i = {i}");
     }
 }
+
+#[test]
+fn sign_and_complement_of_64_bit_values() {
+    let body = "\tabs.s64 %rd1, %rd5;\n\tst.global.u64 [%rd7], %rd1;\n\
+        \tneg.s64 %rd1, %rd5;\n\tst.global.u64 [%rd7+8], %rd1;\n\
+        \tnot.b64 %rd1, %rd5;\n\tst.global.u64 [%rd7+16], %rd1;\n\
+        \tmov.b64 %fd1, %rd5;\n\tabs.f64 %fd2, %fd1;\n\tst.global.f64 [%rd7+24], %fd2;\n\
+        \tneg.f64 %fd2, %fd1;\n\tst.global.f64 [%rd7+32], %fd2;\n\
+        \tmov.b64 %rd2, %rd5;\n\tabs.s64 %rd2, %rd2;\n\tst.global.u64 [%rd7+40], %rd2;\n\
+        \tmov.b64 %rd2, %rd5;\n\tneg.s64 %rd2, %rd2;\n\tst.global.u64 [%rd7+48], %rd2;\n";
+    let text = row_kernel(
+        "sign64",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n\t.reg .f64 %fd<4>;\n",
+        &[("u64", "%rd5", 8)],
+        56,
+        body,
+    );
+    let mut values = edges64();
+    values.extend(f64_edges());
+    values.extend((0..32u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+    let n = values.len();
+    let out = run_both(
+        "sign64.ptx",
+        &text,
+        &spec(
+            "sign64",
+            n as u32 / 64,
+            64,
+            vec![u64s(&values), zeros32(14 * n)],
+        ),
+    );
+    let got: Vec<u64> = out[1]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for (i, &x) in values.iter().enumerate() {
+        let want = [
+            (x as i64).wrapping_abs() as u64,
+            (x as i64).wrapping_neg() as u64,
+            !x,
+            x & !(1 << 63),
+            x ^ (1 << 63),
+            (x as i64).wrapping_abs() as u64,
+            (x as i64).wrapping_neg() as u64,
+        ];
+        assert_eq!(&got[7 * i..7 * i + 7], &want, "x = {x:#x}");
+    }
+}
+
+#[test]
+fn saturating_f32_add_mul_fma_clamp_to_0_1() {
+    // ptx-isa §9.7.4: `.sat` clamps the result to [0.0, 1.0], NaN results to +0.0.
+    let body = "\tadd.rn.sat.f32 %f1, %f5, %f6;\n\tst.global.f32 [%rd7], %f1;\n\
+        \tmul.rz.sat.f32 %f1, %f5, %f6;\n\tst.global.f32 [%rd7+4], %f1;\n\
+        \tfma.rn.sat.f32 %f1, %f5, %f6, %f5;\n\tst.global.f32 [%rd7+8], %f1;\n\
+        \tsub.sat.f32 %f1, %f5, %f6;\n\tst.global.f32 [%rd7+12], %f1;\n";
+    let text = row_kernel(
+        "fsat",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n\t.reg .f32 %f<8>;\n",
+        &[("f32", "%f5", 4), ("f32", "%f6", 4)],
+        16,
+        body,
+    );
+    let edges: Vec<u32> = [
+        0.0f32,
+        -0.0,
+        0.25,
+        0.5,
+        1.0,
+        1.5,
+        -0.5,
+        2.0,
+        0.75,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1e-30,
+        -1e-30,
+        3.0,
+        0.999_999_9,
+    ]
+    .iter()
+    .map(|f| f.to_bits())
+    .collect();
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("fsat", &text, 4, &a, &b);
+    // Rounding to nearest (or toward zero) then clamping; these operands need no rounding
+    // argument beyond what f32 arithmetic gives (the products are exact or far from 0 and 1).
+    // -0.0 saturates to +0.0 too (ops::float: `.sat` maps every result at or below zero
+    // to +0.0, as NVIDIA's hardware does).
+    let sat = |v: f32| {
+        if v.is_nan() || v <= 0.0 {
+            0.0
+        } else {
+            v.min(1.0)
+        }
+    };
+    for i in 0..a.len() {
+        let (x, y) = (f32::from_bits(a[i]), f32::from_bits(b[i]));
+        let want = [sat(x + y), sat(x * y), sat(x.mul_add(y, x)), sat(x - y)];
+        for (r, w) in want.iter().enumerate() {
+            let g = f32::from_bits(got[4 * i + r]);
+            // A clamped zero is +0.0; compare bits except for products that round toward
+            // zero differently from Rust's nearest (checked on both executors anyway).
+            if r != 1 {
+                assert_eq!(g.to_bits(), w.to_bits(), "row {r}: a = {x:e}, b = {y:e}");
+            } else {
+                assert!(
+                    (g - w).abs() <= f32::EPSILON,
+                    "row {r}: a = {x:e}, b = {y:e}: {g} vs {w}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn mul24_and_mad24_hi_are_bits_16_to_47_of_the_48_bit_product() {
+    let body = "\tmul24.hi.u32 %r1, %r5, %r6;\n\tst.global.u32 [%rd7], %r1;\n\
+        \tmul24.hi.s32 %r1, %r5, %r6;\n\tst.global.u32 [%rd7+4], %r1;\n\
+        \tmad24.hi.u32 %r1, %r5, %r6, %r5;\n\tst.global.u32 [%rd7+8], %r1;\n\
+        \tmad24.hi.s32 %r1, %r5, 0xfff123, -5;\n\tst.global.u32 [%rd7+12], %r1;\n";
+    let text = row_kernel(
+        "m24hi",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        16,
+        body,
+    );
+    let edges: Vec<u32> = vec![
+        0,
+        1,
+        0xff_ffff,
+        0x80_0000,
+        0x7f_ffff,
+        0xffff_ffff,
+        0x1234_5678,
+        0x8000_0000,
+        0x00ab_cdef,
+        0xfe00_0001,
+        3,
+        0x0080_0001,
+        0xdead_beef,
+        0x10_0000,
+        0xff80_0000,
+        0x7fff_ffff,
+    ];
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("m24hi", &text, 4, &a, &b);
+    let u24 = |x: u32| u64::from(x & 0xff_ffff);
+    let s24 = |x: u32| i64::from(((x << 8) as i32) >> 8);
+    for i in 0..a.len() {
+        let (x, y) = (a[i], b[i]);
+        let hu = ((u24(x) * u24(y)) >> 16) as u32;
+        let hs = ((s24(x) * s24(y)) >> 16) as u32;
+        let hs_imm = ((s24(x) * s24(0xfff123)) >> 16) as u32;
+        let want = [hu, hs, hu.wrapping_add(x), hs_imm.wrapping_sub(5)];
+        assert_eq!(&got[4 * i..4 * i + 4], &want, "a = {x:#x}, b = {y:#x}");
+    }
+}

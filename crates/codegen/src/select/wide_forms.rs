@@ -11,13 +11,27 @@
 //!   when `n ≥ 32` (under the scratch predicate) since a signed shift does not vanish.
 //! - `setp.f64`: `DSETP`, whose comparisons and combining are `ops::cmp`'s on both executors.
 //!
-//! The destination pair never shares a register with a source of these instructions
-//! (`ra::operands::reads_sources_first` admits 32-bit forms only), so a half may be written
-//! before the other half of a source is read.
+//! The allocator never gives a destination a source's register (`ra::operands::
+//! reads_sources_first` admits 32-bit forms only), but an instruction may name its
+//! destination as a source (`abs.s64 %rd1, %rd1`): each sequence writes a destination half
+//! only when the same source half is no longer needed.
 
 use super::{bool_op, float_cmp, Selector, R};
 use crate::regs::{SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{Inst, Opcode, Operand, Type};
+
+/// Whether `inst` is one of this module's forms that use the scratch predicate P6 (the
+/// allocator keeps it free in the body then).
+pub fn needs_scratch_pred(inst: &Inst) -> bool {
+    let ty = inst.ty().unwrap_or(Type::B32);
+    let by_reg = matches!(inst.operands.get(2), Some(Operand::Reg(_)));
+    match inst.op {
+        Opcode::Min | Opcode::Max => matches!(ty, Type::U64 | Type::S64),
+        Opcode::Shr => ty == Type::S64 && by_reg,
+        Opcode::Abs => ty == Type::S64,
+        _ => false,
+    }
+}
 
 impl Selector<'_> {
     /// `Some(result)` when `inst` is one of this module's forms.
@@ -31,6 +45,17 @@ impl Selector<'_> {
                 self.shift64_by_reg(inst, g, ty)
             }
             Opcode::Setp if ty == Type::F64 => self.setp_f64(inst, g),
+            Opcode::Abs | Opcode::Neg if ty == Type::F64 && !inst.mods.has(isa::Flag::Ftz) => {
+                self.sign_f64(inst, g)
+            }
+            Opcode::Abs | Opcode::Neg if ty == Type::S64 => self.abs_neg_s64(inst, g),
+            Opcode::Not if int64 => (|| {
+                let (dl, dh) = self.pair(self.dst(inst)?)?;
+                let (al, ah) = self.pair_src(inst)?;
+                self.emit(g, format!("LOP.PASS_B {dl}, RZ, ~{al};"));
+                self.emit(g, format!("LOP.PASS_B {dh}, RZ, ~{ah};"));
+                Ok(())
+            })(),
             _ => return None,
         })
     }
@@ -109,6 +134,52 @@ impl Selector<'_> {
                 self.emit(g, format!("SHR.U32 {dh}, {ah}, {n};"));
             }
         }
+        Ok(())
+    }
+
+    /// The register pair of the first source.
+    fn pair_src(&mut self, inst: &Inst) -> R<(String, String)> {
+        match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => self.pair(*r),
+            _ => Err("an immediate 64-bit operand".into()),
+        }
+    }
+
+    /// `abs/neg.f64`: the sign bit of the high word, exact for every input (NaNs included).
+    fn sign_f64(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = self.pair_src(inst)?;
+        self.emit(g, format!("MOV {dl}, {al};"));
+        let op = if inst.op == Opcode::Abs {
+            "LOP32I.AND {dh}, {ah}, 0x7fffffff;"
+        } else {
+            "LOP32I.XOR {dh}, {ah}, 0x80000000;"
+        };
+        self.emit(g, op.replace("{dh}", &dh).replace("{ah}", &ah));
+        Ok(())
+    }
+
+    /// `neg.s64` is `0 − a` through the carry; `abs.s64` selects it when the high word is
+    /// negative (`abs` of MIN is MIN, as two's complement wraps).
+    fn abs_neg_s64(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = self.pair_src(inst)?;
+        if inst.op == Opcode::Neg {
+            // The low word is written before the high one is read: right even when the
+            // instruction names its destination as its source.
+            self.emit(g, format!("IADD {dl}.CC, RZ, -{al};"));
+            self.emit(g, format!("IADD.X {dh}, RZ, -{ah};"));
+            return Ok(());
+        }
+        // abs: the negation in the scratch pair, then a pick that reads each source half
+        // before writing the same destination half.
+        let s = format!("P{SCRATCH_PRED}");
+        let (nl, nh) = (format!("R{SCRATCH_PAIR}"), format!("R{}", SCRATCH_PAIR + 1));
+        self.emit("", format!("ISETP.LT.AND {s}, pt, {ah}, RZ, pt;"));
+        self.emit(g, format!("IADD {nl}.CC, RZ, -{al};"));
+        self.emit(g, format!("IADD.X {nh}, RZ, -{ah};"));
+        self.emit(g, format!("SEL {dl}, {nl}, {al}, {s};"));
+        self.emit(g, format!("SEL {dh}, {nh}, {ah}, {s};"));
         Ok(())
     }
 
