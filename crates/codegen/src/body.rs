@@ -95,7 +95,14 @@ pub fn compile_body_as_written(
             ),
         )
     };
-    let flow = crate::flow::Flow::plan(&graph, &divergent, &pre).map_err(stack_error)?;
+    let flow = match crate::flow::Flow::plan(&graph, &divergent, &pre) {
+        Ok(flow) => flow,
+        // Loops whose exits the stack cannot take as written get one exit each (`funnel.rs`).
+        Err(e) => match crate::funnel::funnel_loop_exits(f) {
+            Some(g) => return compile_body_as_written(env, &g, role),
+            None => return Err(stack_error(e)),
+        },
+    };
 
     // Entry parameters and shared addresses only `add`s read go in those `add`s as operands.
     let folded = match role {
