@@ -97,8 +97,9 @@ pub fn compile_body_as_written(
     };
     let flow = match crate::flow::Flow::plan(&graph, &divergent, &pre) {
         Ok(flow) => flow,
-        // Loops whose exits the stack cannot take as written get one exit each (`funnel.rs`).
-        Err(e) => match crate::funnel::funnel_loop_exits(f) {
+        // Loops whose exits the stack cannot take as written get one exit each, returns
+        // their own copies of the returning block (`funnel.rs`).
+        Err(e) => match crate::funnel::restructure(f) {
             Some(g) => return compile_body_as_written(env, &g, role),
             None => return Err(stack_error(e)),
         },

@@ -49,6 +49,87 @@ pub fn funnel_loop_exits(f: &Function) -> Option<Function> {
     None
 }
 
+/// Largest returning block copied onto the branches that reach it.
+const MAX_TAIL: usize = 24;
+
+/// What [`crate::body`] tries when planning a body as written fails: first the loops' exits
+/// funnelled; else (in a kernel) the small blocks that end the thread copied onto each branch
+/// to them, then the loops funnelled. `None` when neither changes anything.
+pub fn restructure(f: &Function) -> Option<Function> {
+    if let Some(g) = funnel_loop_exits(f) {
+        return Some(g);
+    }
+    if f.kind != ir::FuncKind::Entry {
+        return None;
+    }
+    let g = duplicate_exit_tails(f)?;
+    Some(funnel_loop_exits(&g).unwrap_or(g))
+}
+
+/// Copies every small block that ends the thread (an unguarded `ret`/`exit`, nothing after)
+/// and is the target of branches: each branch gets its own copy at the end of the body, so
+/// lanes that take it leave the kernel there instead of joining the others (NVIDIA's
+/// listings end kernels with several `EXIT`s the same way). A return reached from inside
+/// divergent regions and loops is then no join of theirs: the unstructured joins that early
+/// returns make disappear. Only in kernels: a `.func`'s `ret` restores the caller's state.
+fn duplicate_exit_tails(f: &Function) -> Option<Function> {
+    let body = f.body.as_ref()?;
+    let n = body.len();
+    if n == 0 || body.iter().any(|i| i.op == Opcode::Brx) {
+        return None;
+    }
+    let graph = cfg::build_cfg(body);
+    let mut copies: Vec<Inst> = Vec::new();
+    let mut retarget: Vec<Option<u32>> = vec![None; n];
+    for blk in &graph.blocks {
+        let len = blk.end.saturating_sub(blk.start);
+        let ends = blk.end > blk.start
+            && matches!(body[blk.end - 1].op, Opcode::Ret | Opcode::Exit)
+            && body[blk.end - 1].guard.is_none();
+        if !ends || len > MAX_TAIL || !blk.succs.is_empty() || blk.preds.len() < 2 {
+            continue;
+        }
+        for &p in &blk.preds {
+            let pb = &graph.blocks[p];
+            let at = pb.end - 1;
+            let inst = &body[at];
+            if inst.op != Opcode::Bra || cfg::branch_target(inst) != Some(blk.start) {
+                continue;
+            }
+            // Old-index space: copies start after the body (`n + offset`).
+            retarget[at] = Some((n + copies.len()) as u32);
+            copies.extend(body[blk.start..blk.end].iter().cloned());
+        }
+    }
+    if copies.is_empty() {
+        return None;
+    }
+    let mut g = f.clone();
+    let mut out = body.clone();
+    for (i, t) in retarget.iter().enumerate() {
+        if let Some(t) = t {
+            out[i].operands = std::iter::once(Operand::Label(InstIdx(*t))).collect();
+        }
+    }
+    // A body that may fall off its end must not fall into the copies: they follow a `ret`.
+    let last = body.last()?;
+    let falls_off_end = !(matches!(
+        last.op,
+        Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
+    ) && last.guard.is_none());
+    if falls_off_end
+        || graph
+            .blocks
+            .iter()
+            .any(|b| b.start >= n && !b.preds.is_empty())
+    {
+        return None;
+    }
+    out.extend(copies);
+    g.body = Some(out);
+    Some(g)
+}
+
 /// The innermost loop that needs a single exit, with its exit targets in block order: one
 /// with exits to two blocks or more, or whose exit is the header of a loop around it (a
 /// `continue` of the outer loop from inside this one).
