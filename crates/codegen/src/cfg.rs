@@ -238,15 +238,17 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
     let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
+    let retreating = retreating_edges(cfg);
     for (u, blk) in cfg.blocks.iter().enumerate() {
         for &h in &blk.succs {
             if h > u {
                 continue;
             }
             // A jump to an earlier block that the target does not dominate: a loop entered
-            // in its middle if the target leads back to the jump, else no loop at all (code
-            // laid out after a `ret` that branches back to a join).
-            if !dom[u].has(h) && !reaches(cfg, h, u) {
+            // in its middle if the jump closes a cycle of a depth-first walk from the entry,
+            // else no loop at all (code laid out after a `ret` that branches back to a join,
+            // or the rewrites of `funnel.rs`, which lay blocks out after the body).
+            if !dom[u].has(h) && (!reaches(cfg, h, u) || !retreating.contains(&(u, h))) {
                 continue;
             }
             if !dom[u].has(h) {
@@ -269,6 +271,40 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
         }
     }
     Ok(loops)
+}
+
+/// The edges of a depth-first walk from the entry whose target is still on the walk's path:
+/// in a reducible graph exactly the back edges, each to a block dominating its source.
+fn retreating_edges(cfg: &Cfg) -> Vec<(usize, usize)> {
+    let n = cfg.blocks.len();
+    let mut out = Vec::new();
+    if n == 0 {
+        return out;
+    }
+    // 0 unvisited, 1 on the path, 2 done.
+    let mut state = vec![0u8; n];
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    state[0] = 1;
+    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+        match cfg.blocks[b].succs.get(*k).copied() {
+            Some(t) => {
+                *k += 1;
+                match state[t] {
+                    0 => {
+                        state[t] = 1;
+                        stack.push((t, 0));
+                    }
+                    1 => out.push((b, t)),
+                    _ => {}
+                }
+            }
+            None => {
+                state[b] = 2;
+                stack.pop();
+            }
+        }
+    }
+    out
 }
 
 /// Whether block `to` can be reached from block `from`.

@@ -52,18 +52,48 @@ pub fn funnel_loop_exits(f: &Function) -> Option<Function> {
 /// Largest returning block copied onto the branches that reach it.
 const MAX_TAIL: usize = 24;
 
-/// What [`crate::body`] tries when planning a body as written fails: first the loops' exits
-/// funnelled; else (in a kernel) the small blocks that end the thread copied onto each branch
-/// to them, then the loops funnelled. `None` when neither changes anything.
-pub fn restructure(f: &Function) -> Option<Function> {
+/// Largest join block copied onto the branches that reach it.
+const MAX_JOIN: usize = 8;
+
+/// Most rounds of block copying tried on one body.
+const MAX_SPLIT_ROUNDS: usize = 4;
+
+/// What [`crate::body`] tries, in order, when planning a body as written fails: the loops'
+/// exits funnelled; then (in a kernel) the small blocks that end the thread copied onto each
+/// branch to them, loops funnelled; then, round after round, small blocks that several
+/// branches join at copied onto each branch (node splitting), loops funnelled. Each
+/// candidate is bounded: a body never grows past twice its size plus a margin.
+pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
+    let mut out = Vec::new();
     if let Some(g) = funnel_loop_exits(f) {
-        return Some(g);
+        out.push(g);
     }
-    if f.kind != ir::FuncKind::Entry {
-        return None;
+    let limit = f.body.as_ref().map_or(0, |b| 2 * b.len() + 256);
+    let mut g = f.clone();
+    if kernel {
+        if let Some(t) = duplicate_tails(&g, Tails::Exits) {
+            g = t;
+            out.push(funnel_loop_exits(&g).unwrap_or_else(|| g.clone()));
+        }
     }
-    let g = duplicate_exit_tails(f)?;
-    Some(funnel_loop_exits(&g).unwrap_or(g))
+    for _ in 0..MAX_SPLIT_ROUNDS {
+        match duplicate_tails(&g, Tails::Joins) {
+            Some(t) if t.body.as_ref().map_or(0, Vec::len) <= limit => g = t,
+            _ => break,
+        }
+        out.push(funnel_loop_exits(&g).unwrap_or_else(|| g.clone()));
+    }
+    out
+}
+
+/// Which blocks [`duplicate_tails`] copies.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tails {
+    /// Blocks that end the thread (unguarded `ret`/`exit`).
+    Exits,
+    /// Blocks that end in an unconditional `bra` or fall through (a copy then branches to
+    /// the next block), not loop headers.
+    Joins,
 }
 
 /// Copies every small block that ends the thread (an unguarded `ret`/`exit`, nothing after)
@@ -72,21 +102,38 @@ pub fn restructure(f: &Function) -> Option<Function> {
 /// listings end kernels with several `EXIT`s the same way). A return reached from inside
 /// divergent regions and loops is then no join of theirs: the unstructured joins that early
 /// returns make disappear. Only in kernels: a `.func`'s `ret` restores the caller's state.
-fn duplicate_exit_tails(f: &Function) -> Option<Function> {
+fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
     let body = f.body.as_ref()?;
     let n = body.len();
     if n == 0 || body.iter().any(|i| i.op == Opcode::Brx) {
         return None;
     }
     let graph = cfg::build_cfg(body);
+    if graph.blocks.len() > cfg::MAX_BLOCKS {
+        return None;
+    }
+    let loops = cfg::loop_bodies(&graph).ok()?;
+    let template = body.iter().find(|i| i.op == Opcode::Bra)?.clone();
     let mut copies: Vec<Inst> = Vec::new();
     let mut retarget: Vec<Option<u32>> = vec![None; n];
-    for blk in &graph.blocks {
+    for (b, blk) in graph.blocks.iter().enumerate() {
         let len = blk.end.saturating_sub(blk.start);
-        let ends = blk.end > blk.start
-            && matches!(body[blk.end - 1].op, Opcode::Ret | Opcode::Exit)
-            && body[blk.end - 1].guard.is_none();
-        if !ends || len > MAX_TAIL || !blk.succs.is_empty() || blk.preds.len() < 2 {
+        if len == 0 || len > MAX_TAIL || blk.preds.len() < 2 {
+            continue;
+        }
+        let last = &body[blk.end - 1];
+        let ends = matches!(last.op, Opcode::Ret | Opcode::Exit) && last.guard.is_none();
+        let jumps = last.op == Opcode::Bra && last.guard.is_none();
+        let falls = !matches!(
+            last.op,
+            Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap | Opcode::Brx
+        ) && last.guard.is_none()
+            && blk.end < n;
+        let wanted = match which {
+            Tails::Exits => ends && blk.succs.is_empty(),
+            Tails::Joins => (jumps || falls) && loops[b].is_none() && len <= MAX_JOIN,
+        };
+        if !wanted {
             continue;
         }
         for &p in &blk.preds {
@@ -99,6 +146,9 @@ fn duplicate_exit_tails(f: &Function) -> Option<Function> {
             // Old-index space: copies start after the body (`n + offset`).
             retarget[at] = Some((n + copies.len()) as u32);
             copies.extend(body[blk.start..blk.end].iter().cloned());
+            if which == Tails::Joins && !jumps {
+                copies.push(plain_branch(&template, blk.end as u32));
+            }
         }
     }
     if copies.is_empty() {
@@ -125,6 +175,7 @@ fn duplicate_exit_tails(f: &Function) -> Option<Function> {
     {
         return None;
     }
+    // Labels in the copies (their own branches) keep the old targets, which did not move.
     out.extend(copies);
     g.body = Some(out);
     Some(g)

@@ -3,7 +3,9 @@
 //! of two loops at once: the translator gives each such loop one exit (a landing block that
 //! dispatches on a per-lane exit code) instead of refusing it. Each kernel runs on both
 //! executors with the same launch (buffers equal bit for bit) and every thread's word is
-//! checked against the kernel's meaning written here in Rust.
+//! checked against the kernel's meaning written here in Rust. Small joins entered from
+//! inside and outside a divergent region (refused in earlier rounds) are copied onto each
+//! branch that reaches them.
 
 mod common;
 use common::*;
@@ -174,4 +176,39 @@ fn an_outer_continue_as_the_inner_loops_only_exit_agrees() {
         }
         acc
     });
+}
+
+#[test]
+fn a_join_inside_another_region_reached_by_a_uniform_branch_agrees() {
+    // Block Y is inside the region of the branch at A (A -> A2 -> Y -> D) and is also the
+    // join of the region of Q0's branch (Q0 -> Q1 -> Y), reached by a uniform branch: lanes
+    // from Q0/Q1 would reconverge at Y's `.S`, then walk into A's region without its SSY
+    // (refused until Y, two instructions, was copied onto the branches reaching it).
+    let text = ".version 7.0\n.target sm_20\n.address_size 64\n\
+        .visible .entry k(.param .u64 out, .param .u32 u)\n{\n\t.reg .pred %p<4>;\n\
+        \t.reg .b32 %r<6>;\n\t.reg .b64 %rd<4>;\n\tld.param.u64 %rd1, [out];\n\
+        \tld.param.u32 %r3, [u];\n\tmov.u32 %r1, %tid.x;\n\tsetp.ne.u32 %p1, %r3, 0;\n\
+        \tand.b32 %r4, %r1, 1;\n\tsetp.ne.u32 %p2, %r4, 0;\n\tand.b32 %r4, %r1, 2;\n\
+        \tsetp.ne.u32 %p3, %r4, 0;\n\tmov.u32 %r2, 1;\n\t@%p1 bra.uni Q0;\n\t@%p2 bra D;\n\
+        \tadd.u32 %r2, %r2, 5;\nY:\n\tadd.u32 %r2, %r2, 6;\nD:\n\
+        \tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+        \tst.global.u32 [%rd3], %r2;\n\tret;\nQ0:\n\t@%p3 bra Y;\n\
+        \tadd.u32 %r2, %r2, 7;\n\tbra Y;\n}\n";
+    for u in [0u32, 1] {
+        let s = spec("k", 1, 64, vec![zeros32(64), value_u32(u)]);
+        let out = words(&run_both("join_in_region.ptx", text, &s)[0]);
+        for tid in 0..64u32 {
+            let (p2, p3) = (tid & 1 != 0, tid & 2 != 0);
+            let mut r = 1u32;
+            if u != 0 {
+                if !p3 {
+                    r += 7;
+                }
+                r += 6;
+            } else if !p2 {
+                r += 5 + 6;
+            }
+            assert_eq!(out[tid as usize], r, "u {u}, thread {tid}");
+        }
+    }
 }
