@@ -238,17 +238,22 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
     let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
-    let retreating = retreating_edges(cfg);
+    // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
+    // dominate the edge's source; the error names a block entered in a loop's middle.
+    let irreducible = retreating_edges(cfg)
+        .into_iter()
+        .find(|&(u, h)| !dom[u].has(h))
+        .map(|(_, h)| h);
     for (u, blk) in cfg.blocks.iter().enumerate() {
         for &h in &blk.succs {
             if h > u {
                 continue;
             }
             // A jump to an earlier block that the target does not dominate: a loop entered
-            // in its middle if the jump closes a cycle of a depth-first walk from the entry,
-            // else no loop at all (code laid out after a `ret` that branches back to a join,
-            // or the rewrites of `funnel.rs`, which lay blocks out after the body).
-            if !dom[u].has(h) && (!reaches(cfg, h, u) || !retreating.contains(&(u, h))) {
+            // in its middle if the graph is irreducible and the target leads back to the
+            // jump, else no loop at all (code laid out after a `ret` that branches back to a
+            // join, or the blocks `funnel.rs` lays out after the body).
+            if !dom[u].has(h) && (irreducible.is_none() || !reaches(cfg, h, u)) {
                 continue;
             }
             if !dom[u].has(h) {
@@ -260,6 +265,7 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
                 });
             }
             let body = loops[h].get_or_insert_with(|| vec![false; n]);
+
             body[h] = true;
             let mut work = vec![u];
             while let Some(x) = work.pop() {
@@ -269,6 +275,13 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
                 }
             }
         }
+    }
+    if let Some(h) = irreducible {
+        return Err(CfgError {
+            block: h,
+            message: "irreducible control flow: a loop entered other than through its header"
+                .into(),
+        });
     }
     Ok(loops)
 }
