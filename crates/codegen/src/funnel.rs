@@ -53,7 +53,7 @@ pub fn funnel_loop_exits(f: &Function) -> Option<Function> {
 const MAX_TAIL: usize = 24;
 
 /// Largest join block copied onto the branches that reach it.
-const MAX_JOIN: usize = 8;
+const MAX_JOIN: usize = 16;
 
 /// Most rounds of block copying tried on one body.
 const MAX_SPLIT_ROUNDS: usize = 4;
@@ -91,8 +91,8 @@ pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
 enum Tails {
     /// Blocks that end the thread (unguarded `ret`/`exit`).
     Exits,
-    /// Blocks that end in an unconditional `bra` or fall through (a copy then branches to
-    /// the next block), not loop headers.
+    /// Blocks that end in an unconditional `bra`, or may fall through (a guarded branch or
+    /// none: a copy then branches to the next block), not loop headers.
     Joins,
 }
 
@@ -124,10 +124,13 @@ fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
         let last = &body[blk.end - 1];
         let ends = matches!(last.op, Opcode::Ret | Opcode::Exit) && last.guard.is_none();
         let jumps = last.op == Opcode::Bra && last.guard.is_none();
-        let falls = !matches!(
-            last.op,
-            Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap | Opcode::Brx
-        ) && last.guard.is_none()
+        // Lanes may go on to the next block (a guarded branch or none): the copy then
+        // branches there.
+        let falls = last.op != Opcode::Brx
+            && !(matches!(
+                last.op,
+                Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
+            ) && last.guard.is_none())
             && blk.end < n;
         let wanted = match which {
             Tails::Exits => ends && blk.succs.is_empty(),

@@ -212,3 +212,49 @@ fn a_join_inside_another_region_reached_by_a_uniform_branch_agrees() {
         }
     }
 }
+
+#[test]
+fn a_continuing_loop_with_two_exits_in_a_func_agrees() {
+    // The `PCNT` loop with exits to two blocks inside a `.func` called divergently (odd
+    // threads only): the landing block and its exit code live in the callee's frame.
+    let text = ".version 7.0\n.target sm_20\n.address_size 64\n\
+        .func (.param .b32 ret) walk(.param .b32 k)\n{\n\t.reg .pred %p<4>;\n\
+        \t.reg .b32 %r<6>;\n\tld.param.u32 %r2, [k];\n\tand.b32 %r1, %r2, 3;\n\
+        \tshr.u32 %r3, %r2, 1;\n\tand.b32 %r3, %r3, 1;\n\tsetp.eq.u32 %p1, %r3, 0;\n\
+        H:\n\tadd.u32 %r1, %r1, 1;\n\t@%p1 bra X;\n\tsetp.lt.u32 %p3, %r1, 3;\n\
+        \t@%p3 bra H;\nX:\n\tsetp.eq.u32 %p3, %r1, 5;\n\t@%p3 bra E1;\n\
+        \tsetp.lt.u32 %p3, %r1, 8;\n\t@%p3 bra H;\n\tadd.u32 %r1, %r1, 100;\n\
+        \tbra.uni E2;\nE1:\n\tadd.u32 %r1, %r1, 1000;\nE2:\n\tst.param.b32 [ret], %r1;\n\
+        \tret;\n}\n\
+        .visible .entry k(.param .u64 pout)\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<6>;\n\
+        \t.reg .b64 %rd<4>;\n\tld.param.u64 %rd1, [pout];\n\tmov.u32 %r2, %tid.x;\n\
+        \tmov.u32 %r1, 7;\n\tand.b32 %r3, %r2, 1;\n\tsetp.eq.u32 %p1, %r3, 0;\n\
+        \t@%p1 bra SKIP;\n\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0], %r2;\n\
+        \t.param .b32 r0;\n\tcall (r0), walk, (p0);\n\tld.param.b32 %r1, [r0];\n\t}\n\
+        SKIP:\n\tmul.wide.u32 %rd2, %r2, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\
+        \tst.global.u32 [%rd3], %r1;\n\tret;\n}\n";
+    let s = spec("k", 1, 64, vec![zeros32(64)]);
+    let out = words(&run_both("func_two_exits.ptx", text, &s)[0]);
+    for tid in 0..64u32 {
+        let want = if tid & 1 == 0 {
+            7
+        } else {
+            let mut r = tid & 3;
+            let skip = (tid >> 1) & 1 == 0;
+            loop {
+                r += 1;
+                if !skip && r < 3 {
+                    continue;
+                }
+                if r == 5 {
+                    break r + 1000;
+                }
+                if r < 8 {
+                    continue;
+                }
+                break r + 100;
+            }
+        };
+        assert_eq!(out[tid as usize], want, "thread {tid}\n{text}");
+    }
+}
