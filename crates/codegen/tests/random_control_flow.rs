@@ -377,6 +377,7 @@ fn run_programs(seeds: std::ops::RangeInclusive<u64>, extra: u32, shapes: Shapes
                 // Refusals must name a block, never panic; they are counted below.
                 let shown = diag::render(&file, &e);
                 assert!(shown.contains("error:"), "{shown}");
+                // For studying a refusal: `RANDOM_CF_DUMP=dir` keeps each refused program.
                 if let Ok(dir) = std::env::var("RANDOM_CF_DUMP") {
                     let _ = std::fs::write(format!("{dir}/{name}"), &text);
                 }
