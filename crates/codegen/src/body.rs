@@ -52,11 +52,23 @@ pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Dia
     compile_body_as_written(env, &cleaned, role).or_else(|_| compile_body_as_written(env, f, role))
 }
 
-/// Translates `f` as it is.
+/// Translates `f` as it is (or, when its control flow does not map as written, rewritten by
+/// `funnel.rs`).
 pub fn compile_body_as_written(
     env: &Env,
     f: &Function,
     role: Role,
+) -> Result<Body, Vec<Diagnostic>> {
+    compile_body_once(env, f, role, true)
+}
+
+/// Translates `f`; with `rewrite`, tries `funnel.rs`'s rewrites of it, in order, when its
+/// control flow does not map as written.
+fn compile_body_once(
+    env: &Env,
+    f: &Function,
+    role: Role,
+    rewrite: bool,
 ) -> Result<Body, Vec<Diagnostic>> {
     let err = |span: Span, m: String| vec![Diagnostic::error(span, m)];
     let file = env.file;
@@ -95,7 +107,22 @@ pub fn compile_body_as_written(
             ),
         )
     };
-    let flow = crate::flow::Flow::plan(&graph, &divergent, &pre).map_err(stack_error)?;
+    let flow = match crate::flow::Flow::plan(&graph, &divergent, &pre) {
+        Ok(flow) => flow,
+        // Loops whose exits the stack cannot take as written get one exit each, small
+        // joins and returns copies of their own (`funnel.rs`); the first that maps wins.
+        Err(e) if rewrite => {
+            let mut last = None;
+            for g in crate::funnel::rewrites(f, role == Role::Entry) {
+                match compile_body_once(env, &g, role, false) {
+                    Ok(b) => return Ok(b),
+                    Err(d) => last = Some(d),
+                }
+            }
+            return Err(last.unwrap_or_else(|| stack_error(e)));
+        }
+        Err(e) => return Err(stack_error(e)),
+    };
 
     // Entry parameters and shared addresses only `add`s read go in those `add`s as operands.
     let folded = match role {

@@ -238,15 +238,22 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
     let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
+    // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
+    // dominate the edge's source; the error names a block entered in a loop's middle.
+    let irreducible = retreating_edges(cfg)
+        .into_iter()
+        .find(|&(u, h)| !dom[u].has(h))
+        .map(|(_, h)| h);
     for (u, blk) in cfg.blocks.iter().enumerate() {
         for &h in &blk.succs {
             if h > u {
                 continue;
             }
             // A jump to an earlier block that the target does not dominate: a loop entered
-            // in its middle if the target leads back to the jump, else no loop at all (code
-            // laid out after a `ret` that branches back to a join).
-            if !dom[u].has(h) && !reaches(cfg, h, u) {
+            // in its middle if the graph is irreducible and the target leads back to the
+            // jump, else no loop at all (code laid out after a `ret` that branches back to a
+            // join, or the blocks `funnel.rs` lays out after the body).
+            if !dom[u].has(h) && (irreducible.is_none() || !reaches(cfg, h, u)) {
                 continue;
             }
             if !dom[u].has(h) {
@@ -258,6 +265,7 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
                 });
             }
             let body = loops[h].get_or_insert_with(|| vec![false; n]);
+
             body[h] = true;
             let mut work = vec![u];
             while let Some(x) = work.pop() {
@@ -268,7 +276,48 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
             }
         }
     }
+    if let Some(h) = irreducible {
+        return Err(CfgError {
+            block: h,
+            message: "irreducible control flow: a loop entered other than through its header"
+                .into(),
+        });
+    }
     Ok(loops)
+}
+
+/// The edges of a depth-first walk from the entry whose target is still on the walk's path:
+/// in a reducible graph exactly the back edges, each to a block dominating its source.
+fn retreating_edges(cfg: &Cfg) -> Vec<(usize, usize)> {
+    let n = cfg.blocks.len();
+    let mut out = Vec::new();
+    if n == 0 {
+        return out;
+    }
+    // 0 unvisited, 1 on the path, 2 done.
+    let mut state = vec![0u8; n];
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    state[0] = 1;
+    while let Some(&mut (b, ref mut k)) = stack.last_mut() {
+        match cfg.blocks[b].succs.get(*k).copied() {
+            Some(t) => {
+                *k += 1;
+                match state[t] {
+                    0 => {
+                        state[t] = 1;
+                        stack.push((t, 0));
+                    }
+                    1 => out.push((b, t)),
+                    _ => {}
+                }
+            }
+            None => {
+                state[b] = 2;
+                stack.pop();
+            }
+        }
+    }
+    out
 }
 
 /// Whether block `to` can be reached from block `from`.

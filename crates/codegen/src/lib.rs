@@ -22,6 +22,7 @@ mod compact;
 pub mod coverage;
 mod flow;
 mod fold;
+mod funnel;
 mod module_globals;
 mod opt;
 mod ra;

@@ -38,50 +38,6 @@ fn an_opcode_without_a_rule_is_an_error_naming_it() {
     );
 }
 
-#[test]
-fn unstructured_reconvergence_is_an_error_naming_the_block() {
-    // Block Y is inside the region of the branch at A (A -> A2 -> Y -> D) and is also the
-    // join of the region of Q0's branch (Q0 -> Q1 -> Y), reached by a uniform branch from
-    // B0: lanes from Q0/Q1 reconverge at Y's `.S`, then walk into A's region without its
-    // SSY, and no edge is left to push it on (a side entry that is not itself a join maps:
-    // tests/unstructured_joins.rs).
-    let text = r#".version 7.0
-.target sm_20
-.address_size 64
-.visible .entry k(.param .u64 out, .param .u32 u)
-{
-	.reg .pred %p<4>;
-	.reg .b32 %r<4>;
-	.reg .b64 %rd<2>;
-	ld.param.u64 %rd1, [out];
-	ld.param.u32 %r3, [u];
-	mov.u32 %r1, %tid.x;
-	setp.ne.u32 %p1, %r3, 0;
-	setp.eq.u32 %p2, %r1, 1;
-	setp.eq.u32 %p3, %r1, 2;
-	mov.u32 %r2, 1;
-	@%p1 bra.uni Q0;
-	@%p2 bra D;
-	add.u32 %r2, %r2, 5;
-Y:
-	add.u32 %r2, %r2, 6;
-D:
-	st.global.u32 [%rd1], %r2;
-	ret;
-Q0:
-	@%p3 bra Y;
-	add.u32 %r2, %r2, 7;
-	bra Y;
-}
-"#;
-    let file = diag::SourceFile::new("k.ptx", text);
-    let shown = refusal(&file);
-    assert!(
-        shown.contains("k.ptx:20:2: error: cannot map control flow onto the reconvergence stack: block is entered from outside"),
-        "{shown}"
-    );
-}
-
 /// An opcode sm_20 has no instruction for is refused with coverage's reason and the lowest
 /// target the PTX table gives it (`activemask`: sm_30, PTX ISA "Target ISA Notes"), not as a
 /// rule still to be written.
