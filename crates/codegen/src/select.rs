@@ -13,6 +13,7 @@ mod bits64;
 mod brx;
 mod call;
 mod convert;
+mod cvt_sat64;
 mod ddiv;
 mod divide;
 mod dsqrt;

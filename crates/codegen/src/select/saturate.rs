@@ -1,9 +1,8 @@
 //! Saturating integer forms: `add.sat.s32` (`IADD.SAT`), `sub.sat.s32` with an immediate
-//! subtrahend other than MIN (`IADD.SAT` of its negation; a register subtrahend is refused:
-//! `IADD.SAT` negates it in 32 bits, so MIN would saturate the wrong way), and `cvt.sat`
-//! between integer types of at most 32 bits: the source extended to 32 bits by its type
-//! (`I2I`), then clamped to the destination's range with `IMNMX` (signed or unsigned
-//! comparisons as the source's type says).
+//! subtrahend other than MIN (`IADD.SAT` of its negation), and `cvt.sat` between integer
+//! types of at most 32 bits: the source extended to 32 bits by its type (`I2I`), then clamped
+//! to the destination's range with `IMNMX` (signed or unsigned comparisons as the source's
+//! type says). 64-bit `cvt.sat`: `select/cvt_sat64.rs`.
 
 use super::{bits, i2i_type, is_signed, Selector, R};
 use crate::regs::{SCRATCH, SCRATCH_PAIR};
@@ -26,23 +25,35 @@ impl Selector<'_> {
     }
 
     pub(super) fn cvt_sat_int(&mut self, inst: &Inst, g: &str, dt: Type, st: Type) -> R<()> {
-        if bits(dt) > 32 || bits(st) > 32 {
-            return Err("a 64-bit cvt.sat has no selection rule yet".into());
+        if bits(dt) == 64 || bits(st) == 64 {
+            return self.cvt_sat_wide(inst, g, dt, st);
         }
         let d = self.gpr(self.dst(inst)?)?;
         let a = match Self::opnd(inst, 1)? {
             Operand::Reg(r) => self.gpr(*r)?,
             _ => return Err("an immediate cvt.sat source".into()),
         };
-        let s = format!("R{SCRATCH}");
-        // The source's value as a 32-bit integer of its own signedness.
-        let x = if bits(st) < 32 {
+        let x = self.extend32(g, &a, st);
+        self.clamp32(g, &d, x, is_signed(st), dt)
+    }
+
+    /// The source's value as a 32-bit integer of its own signedness (`I2I` for 8/16 bits,
+    /// into the scratch register).
+    pub(super) fn extend32(&mut self, g: &str, a: &str, st: Type) -> String {
+        if bits(st) < 32 {
+            let s = format!("R{SCRATCH}");
             let wide = if is_signed(st) { ".S32" } else { ".U32" };
             self.emit(g, format!("I2I{wide}{} {s}, {a};", i2i_type(st)));
-            s.clone()
+            s
         } else {
-            a
-        };
+            a.to_string()
+        }
+    }
+
+    /// `d` = the 32-bit value `x` (signed or unsigned as `signed` says) clamped to the range
+    /// of `dt` (at most 32 bits) by `IMNMX`; the scratch register may be `x`.
+    pub(super) fn clamp32(&mut self, g: &str, d: &str, x: String, signed: bool, dt: Type) -> R<()> {
+        let s = format!("R{SCRATCH}");
         let n = bits(dt);
         // The destination's range as 64-bit numbers.
         let (lo, hi): (i64, i64) = if is_signed(dt) {
@@ -53,7 +64,7 @@ impl Selector<'_> {
         let imm = |s: &mut Self, v: i64, scratch: u8| -> R<String> {
             s.src32(&Operand::Imm(v as u32 as u64), g, scratch, true)
         };
-        if is_signed(st) {
+        if signed {
             // Signed comparisons; only bounds inside the s32 range constrain.
             let mut cur = x;
             if hi < i64::from(i32::MAX) {
