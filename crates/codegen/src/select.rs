@@ -1046,6 +1046,14 @@ impl<'a> Selector<'a> {
             return Ok(());
         }
         let m = &inst.mods;
+        if inst.op == Opcode::Mad
+            && ty == Type::S32
+            && m.has(Flag::Sat)
+            && m.mul_mode == Some(MulMode::Hi)
+            && !m.has(Flag::Cc)
+        {
+            return self.mad_hi_sat(inst, g);
+        }
         if m.has(Flag::Sat) || m.has(Flag::Cc) {
             return Err(".sat/.cc multiply forms have no selection rule yet".into());
         }
