@@ -32,6 +32,7 @@ mod shared_atomic64;
 mod special;
 mod subword;
 mod texture;
+mod vector_mov;
 mod video;
 mod vmad;
 mod vmad_wide;
@@ -396,6 +397,8 @@ impl<'a> Selector<'a> {
             }
         }
         match inst.op {
+            Opcode::Mov if mods.vec.is_some() => self.mov_vector(inst, &g, ty),
+            Opcode::Mov if Self::is_half_pack(inst, w) => self.half_pack(inst, &g, w),
             Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
             Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
             Opcode::Add | Opcode::Sub | Opcode::Mul if ty == Type::F64 => {
