@@ -15,7 +15,6 @@ pub enum Status {
     NotSupported(&'static str),
 }
 
-const LATER: &str = "sm_20 can express it, but no selection rule is written yet";
 const NO_INSTRUCTION: &str = "sm_20 has no instruction for it";
 
 pub fn status(op: Opcode) -> Status {
@@ -75,7 +74,8 @@ pub fn status(op: Opcode) -> Status {
         Bfi => Rule(".b32 (BFI with position and length packed, as NVIDIA does)"),
         Popc => Rule(".b32 (POPC d, a, a), .b64 (two POPCs and IADD)"),
         Trap => Rule("BPT.TRAP (a guarded trap branches around it)"),
-        Brkpt | Pmevent => NotSupported(LATER),
+        Brkpt => Rule("BPT.INT 0x0 (a debugger interrupt: with none attached, both executors go on)"),
+        Pmevent => Rule("PMEVENT with the event's bit or the .mask (envydis' gf100 entry: NOP with bit 50; no monitor attached, both executors go on)"),
         Vadd | Vsub | Vmin | Vmax | Vshl | Vshr => Rule("scalar video onto VADD (a negated source for vsub), VMNMX (.MX for vmax), VSHL/VSHR (.W for .wrap): byte/half selectors as source types, .sat (vadd/vsub), .add/.min/.max, the merges .h0/.h1/.b0/.b2"),
         Vabsdiff | Vset => Rule("scalar video onto VABSDIFF (.sat, .add/.min/.max, merges) and VSET.cmp (the result unsigned), with byte/half selectors as source types"),
         Vmad => Rule("BFE of the selected parts; without .sat and .shr7/.shr15 the low word (IMAD, or IMUL + IADD for a negated product, a negated c or .po); with them the 96-bit sum (IMUL/IMUL.HI with the parts' signs, IADD.CC/IADD.X adding or subtracting c), shifted by SHR.U32/ISCADD and clamped by ISETP/SEL (no VMAD row)"),

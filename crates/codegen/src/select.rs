@@ -782,6 +782,7 @@ impl<'a> Selector<'a> {
                 self.fclass(inst, &g, ty)
             }
             Opcode::Trap => self.trap(&g),
+            Opcode::Brkpt | Opcode::Pmevent => self.debug_event(inst, &g),
             Opcode::Isspacep => self.isspacep(inst, &g),
             Opcode::Tex => self.tex(inst, &g),
             Opcode::Txq => self.txq(inst, &g),
