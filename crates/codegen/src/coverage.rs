@@ -44,7 +44,7 @@ pub fn status(op: Opcode) -> Status {
         Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (guarded: the other lanes branch past it)"),
         Div => Rule(".rn/.rz/.rm/.rp.f64 exact (MUFU.RCP seed, DFMA Newton, RZ quotient by residual signs, integer rounding incl. subnormal results); .s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full[.ftz] exact through f64 (.ftz: F2F.FTZ conversions, subnormals in the special class), .approx and .approx.ftz (MUFU.RCP, FMUL[.FTZ]); .u64/.s64 (a uniform 64-step restoring loop, signs fixed after dividing magnitudes); not .sat"),
         Rem => Rule(".s32/.u32 (with div's sequence), .u64/.s64 (div's loop)"),
-        Mul24 | Mad24 => Rule(".lo .u32/.s32 (24-bit operands masked or sign-extended, IMUL/IMAD)"),
+        Mul24 | Mad24 => Rule(".lo .u32/.s32 (24-bit operands masked or sign-extended, IMUL/IMAD); .hi .u32/.s32 and mad24.hi.sat.s32 (IMUL/IMUL.HI of the narrowed operands joined by SHR.U32 + ISCADD, IADD[.SAT])"),
         Sad => Rule(".u32/.s32 (ISAD)"),
         Set => Rule("integer comparisons to a .u32/.s32 mask (ISET); not float sources or .f32 results"),
         Slct => Rule("with an .s32 selector (ICMP.GE)"),

@@ -71,8 +71,9 @@ fn saturating_adds_and_conversions_agree_with_the_spec() {
 }
 
 /// `sub.sat.s32` of a register (MIN included: its 32-bit negation is itself), of MIN as an
-/// immediate, and of an immediate minuend; `mad.hi.sat.s32`: against i64 arithmetic clamped
-/// here (PTX ISA §9.7.1.2 and §9.7.1.4: `.sat` clamps to MININT..MAXINT).
+/// immediate, and of an immediate minuend; `mad.hi.sat.s32`; `mul24.hi`/`mad24.hi{.sat}`:
+/// against i64 arithmetic clamped here (PTX ISA §9.7.1.2, §9.7.1.4–6: `.sat` clamps to
+/// MININT..MAXINT).
 const SUB_ROWS: &[&str] = &[
     "sub.sat.s32 %r7, %r5, %r6;",
     "sub.sat.s32 %r7, %r6, %r5;",
@@ -83,6 +84,12 @@ const SUB_ROWS: &[&str] = &[
     "mad.hi.sat.s32 %r7, %r5, %r6, %r6;",
     "mad.hi.sat.s32 %r7, %r5, %r5, %r6;",
     "mad.hi.sat.s32 %r7, %r5, %r6, 2147483647;",
+    "mul24.hi.u32 %r7, %r5, %r6;",
+    "mul24.hi.s32 %r7, %r5, %r6;",
+    "mad24.hi.u32 %r7, %r5, %r6, 0x12345;",
+    "mad24.hi.s32 %r7, %r5, %r6, %r5;",
+    "mad24.hi.sat.s32 %r7, %r5, %r6, %r6;",
+    "mad24.hi.sat.s32 %r7, %r5, %r5, -2147483000;",
 ];
 
 fn sub_expect(row: usize, x: u32, y: u32) -> u32 {
@@ -98,7 +105,21 @@ fn sub_expect(row: usize, x: u32, y: u32) -> u32 {
         5 => 0,
         6 => s32(hi(sx, sy) + sy),
         7 => s32(hi(sx, sx) + sy),
-        _ => s32(hi(sx, sy) + i64::from(i32::MAX)),
+        8 => s32(hi(sx, sy) + i64::from(i32::MAX)),
+        // mul24/mad24 .hi (§9.7.1.5–6): bits 47..16 of the product of the low 24 bits.
+        _ => {
+            let u24 = |v: u32| i64::from(v & 0xff_ffff);
+            let s24 = |v: u32| i64::from(((v << 8) as i32) >> 8);
+            let h = |p: i64| (p >> 16) as u32;
+            match row {
+                9 => h(u24(x) * u24(y)),
+                10 => h(s24(x) * s24(y)),
+                11 => h(u24(x) * u24(y)).wrapping_add(0x12345),
+                12 => h(s24(x) * s24(y)).wrapping_add(x),
+                13 => s32(i64::from(h(s24(x) * s24(y)) as i32) + sy),
+                _ => s32(i64::from(h(s24(x) * s24(x)) as i32) - 2147483000),
+            }
+        }
     }
 }
 
