@@ -179,11 +179,20 @@ fn foldable_sources(inst: &Inst) -> (Vec<usize>, Vec<usize>) {
         return (Vec::new(), second);
     }
     let int_rule = int32
-        && match inst.op {
-            O::Sub | O::And | O::Or | O::Xor | O::Shl | O::Shr | O::Min | O::Max | O::Setp => true,
-            O::Mul | O::Mad => true,
-            _ => false,
-        };
+        && matches!(
+            inst.op,
+            O::Sub
+                | O::And
+                | O::Or
+                | O::Xor
+                | O::Shl
+                | O::Shr
+                | O::Min
+                | O::Max
+                | O::Setp
+                | O::Mul
+                | O::Mad
+        );
     if int_rule {
         (second, Vec::new())
     } else {
