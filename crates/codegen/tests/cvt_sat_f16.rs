@@ -234,3 +234,20 @@ fn ptx1_f16_conversions_are_refused() {
         "{msg}"
     );
 }
+
+/// A `.bf16` conversion has no Fermi form: refused naming the instruction and the reason.
+#[test]
+fn bf16_conversions_are_refused_with_the_reason() {
+    let text = ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\t.reg .b16 %h<2>;\n\t.reg .f32 %f<2>;\n\t.reg .b64 %rd<2>;\n\
+                \tld.param.u64 %rd1, [p];\n\tld.global.f32 %f1, [%rd1];\n\tcvt.rn.bf16.f32 %h1, %f1;\n\tst.global.b16 [%rd1], %h1;\n\tret;\n}\n";
+    let (m, file) = checked("bf16.ptx", text);
+    let Err(err) = codegen::compile_module(&m, &file) else {
+        panic!("a .bf16 conversion translated");
+    };
+    let msg = diag::render(&file, &err);
+    assert!(
+        msg.contains("bf16.ptx:11:2: error: cannot translate `cvt.rn.bf16.f32")
+            && msg.contains("no sm_20 instruction"),
+        "{msg}"
+    );
+}

@@ -14,6 +14,13 @@ impl Selector<'_> {
             inst.type_slot(1).ok_or("no type")?,
         );
         let m = &inst.mods;
+        if [dt, st].iter().any(|t| matches!(t, Type::Bf16 | Type::Tf32)) {
+            return Err(format!(
+                "cvt{}{} has no sm_20 instruction: Fermi converts no .bf16/.tf32 (sm_80 forms)",
+                ty_spelling(dt),
+                ty_spelling(st)
+            ));
+        }
         let float = |t: Type| matches!(t, Type::F16 | Type::F32 | Type::F64);
         let any_int = |t: Type| {
             matches!(
