@@ -14,7 +14,10 @@ impl Selector<'_> {
             inst.type_slot(1).ok_or("no type")?,
         );
         let m = &inst.mods;
-        if [dt, st].iter().any(|t| matches!(t, Type::Bf16 | Type::Tf32)) {
+        if [dt, st]
+            .iter()
+            .any(|t| matches!(t, Type::Bf16 | Type::Tf32))
+        {
             return Err(format!(
                 "cvt{}{} has no sm_20 instruction: Fermi converts no .bf16/.tf32 (sm_80 forms)",
                 ty_spelling(dt),
