@@ -1,7 +1,7 @@
 //! Parameters as `c [0x0] [0x20+]` operands: an entry's `ld.param` whose register is read only
 //! where a rule takes a constant-bank composite operand (see [`foldable_sources`]: integer
 //! `add`s, the second source of 32-bit `sub`, `mul`, `mad`, logic, shifts, `min`/`max`,
-//! `setp`, and of `.f32` `add`/`sub`/`mul`/`fma`) is not loaded at all; each reader takes the
+//! `setp`, and of `.f32` `add`/`sub`/`mul`/`fma`/`setp`) is not loaded at all; each reader takes the
 //! parameter from the constant bank, as NVIDIA's code does (`IADD R2.CC, R2, c [0x0] [0x20]`,
 //! `ISETP.GE.U32.AND P0, pt, R0, c [0x0] [0x28], pt`). The bank holds the launch's parameters for
 //! the whole kernel, so the distance between the load and the use does not matter, nor a
@@ -138,7 +138,8 @@ fn shared_address(inst: &Inst, shared: &FxHashMap<VarId, u32>) -> Option<(RegId,
 /// rules, which put the bank second), and the second source of the 32-bit integer rules that
 /// read it through `src32` (`IADD` with a negated operand for `sub`, `IMUL`/`IMUL.HI`/`IMAD`,
 /// `LOP`, `SHL`/`SHR`, `IMNMX`, `ISETP`). The second list holds the second source of `.f32`
-/// `add`/`sub`/`mul` and of a rounded `fma`/`mad` (`FADD`/`FMUL`/`FFMA`), where only a parameter fits (a shared address is no
+/// `add`/`sub`/`mul`/`setp` and of a rounded `fma`/`mad` (`FADD`/`FMUL`/`FSETP`/`FFMA`), where
+/// only a parameter fits (a shared address is no
 /// float). No `.cc`/`.sat` forms: their rules read registers.
 fn foldable_sources(inst: &Inst) -> (Vec<usize>, Vec<usize>) {
     use ir::{Opcode as O, Type as T};
@@ -175,7 +176,7 @@ fn foldable_sources(inst: &Inst) -> (Vec<usize>, Vec<usize>) {
     let f32_arith = ty == Some(T::F32)
         && !inst.mods.has(isa::Flag::Approx)
         && match inst.op {
-            O::Add | O::Sub | O::Mul => true,
+            O::Add | O::Sub | O::Mul | O::Setp => true,
             // `FFMA` (with a rounding: PTX 1.x's unfused `mad` reads registers).
             O::Fma | O::Mad => inst.mods.rounding.is_some(),
             _ => false,
