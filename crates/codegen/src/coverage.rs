@@ -21,11 +21,11 @@ pub fn status(op: Opcode) -> Status {
     use Opcode::*;
     use Status::*;
     match op {
-        Add => Rule(".s32/.u32 (IADD), .sat.s32 (IADD.SAT), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
+        Add => Rule(".s32/.u32 (IADD), .sat.s32 (IADD.SAT), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD, .sat as FADD.SAT), .f64 (DADD)"),
         Sub => Rule(".s32/.u32 (IADD with negated operand), .sat.s32 (IADD.SAT of a negated immediate other than MIN; else the wrapping difference, the overflow test (a^b)&(a^r) and ICMP picking the bound), .s64/.u64 (IADD.CC + IADD.X, negated), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo and .hi on 64-bit (IMUL/IMAD on the halves; the 128-bit product's high half accumulated with IADD.CC/.X, signed by correction), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
         Mad => Rule(".lo on 32-bit integers (IMAD); 16-bit .lo/.hi/.wide (extended operands); .hi, .wide, 64-bit .lo/.hi and .cc (product by IMUL, then IADD[.CC]); .hi.sat.s32 (IMUL.HI, IADD.SAT); .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
-        Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
+        Fma => Rule(".f32 (FFMA, .sat as FFMA.SAT), .f64 (DFMA) with every rounding mode"),
         Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; .NaN: FSETP.NAN and the canonical NaN; .xorsign.abs: FMNMX of the magnitudes, the XOR of the signs by LOP), .f64 (DMNMX), 16-bit"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
         Membar => Rule("membar.cta/.gl/.sys (MEMBAR)"),

@@ -947,11 +947,13 @@ impl<'a> Selector<'a> {
 
     fn float_bin(&mut self, inst: &Inst, g: &str, name: &str) -> R<()> {
         let m = &inst.mods;
-        if m.has(Flag::Approx) || m.has(Flag::Sat) {
-            return Err(".approx/.sat float forms have no selection rule yet".into());
+        if m.has(Flag::Approx) {
+            return Err(".approx float forms have no selection rule yet".into());
         }
         let rnd = rounding_suffix(m.rounding)?;
         let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+        // `.sat`: the rows' own bit, ops::float's saturation in both executors.
+        let rnd = format!("{rnd}{}", if m.has(Flag::Sat) { ".SAT" } else { "" });
         let d = self.gpr(self.dst(inst)?)?;
         let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
         // a - b is a + (-b) exactly (negation is a sign flip), including b = +0 (RZ).
@@ -990,8 +992,8 @@ impl<'a> Selector<'a> {
 
     fn fma(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let m = &inst.mods;
-        if m.has(Flag::Sat) {
-            return Err(".sat has no selection rule yet".into());
+        if m.has(Flag::Sat) && (m.rounding.is_none() || ty != Type::F32) {
+            return Err(".sat of an unfused PTX 1.x mad has no selection rule yet".into());
         }
         if m.rounding.is_none() {
             // PTX 1.x `mad` without a rounding modifier (ops::float::mad_f32/mad_f64): the
@@ -1028,7 +1030,8 @@ impl<'a> Selector<'a> {
             let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
             let (b, _) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, false)?;
             let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
-            self.emit(g, format!("FFMA{ftz}{rnd} {d}, {a}, {b}, {c};"));
+            let sat = if m.has(Flag::Sat) { ".SAT" } else { "" };
+            self.emit(g, format!("FFMA{ftz}{rnd}{sat} {d}, {a}, {b}, {c};"));
         } else {
             let (dl, _) = self.pair(self.dst(inst)?)?;
             let part = |s: &mut Self, i: usize| -> R<String> {
