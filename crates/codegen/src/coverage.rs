@@ -15,18 +15,17 @@ pub enum Status {
     NotSupported(&'static str),
 }
 
-const LATER: &str = "sm_20 can express it, but no selection rule is written yet";
 const NO_INSTRUCTION: &str = "sm_20 has no instruction for it";
 
 pub fn status(op: Opcode) -> Status {
     use Opcode::*;
     use Status::*;
     match op {
-        Add => Rule(".s32/.u32 (IADD), .sat.s32 (IADD.SAT), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD), .f64 (DADD)"),
-        Sub => Rule(".s32/.u32 (IADD with negated operand), .sat.s32 with an immediate (IADD.SAT), .s64/.u64 (IADD.CC + IADD.X, negated), .cc chains, .f32 (FADD), .f64 (DADD)"),
+        Add => Rule(".s32/.u32 (IADD), .sat.s32 (IADD.SAT), .s64/.u64 (IADD.CC + IADD.X), .cc chains, .f32 (FADD, .sat as FADD.SAT), .f64 (DADD)"),
+        Sub => Rule(".s32/.u32 (IADD with negated operand), .sat.s32 (IADD.SAT of a negated immediate other than MIN; else the wrapping difference, the overflow test (a^b)&(a^r) and ICMP picking the bound), .s64/.u64 (IADD.CC + IADD.X, negated), .cc chains, .f32 (FADD), .f64 (DADD)"),
         Mul => Rule(".lo/.hi/.wide on 32-bit integers (IMUL[.HI]), .lo and .hi on 64-bit (IMUL/IMAD on the halves; the 128-bit product's high half accumulated with IADD.CC/.X, signed by correction), 16-bit, .f32 (FMUL), .f64 (DMUL)"),
-        Mad => Rule(".lo on 32-bit integers (IMAD); 16-bit .lo/.hi/.wide (extended operands); .hi, .wide, 64-bit .lo/.hi and .cc (product by IMUL, then IADD[.CC]); .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
-        Fma => Rule(".f32 (FFMA), .f64 (DFMA) with every rounding mode"),
+        Mad => Rule(".lo on 32-bit integers (IMAD); 16-bit .lo/.hi/.wide (extended operands); .hi, .wide, 64-bit .lo/.hi and .cc (product by IMUL, then IADD[.CC]); .hi.sat.s32 (IMUL.HI, IADD.SAT); .rn/.rz/.rm/.rp .f32/.f64 (FFMA/DFMA), PTX 1.x unfused .f32/.f64 without rounding (FMUL+FADD, DMUL+DADD)"),
+        Fma => Rule(".f32 (FFMA, .sat as FFMA.SAT), .f64 (DFMA) with every rounding mode"),
         Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; .NaN: FSETP.NAN and the canonical NaN; .xorsign.abs: FMNMX of the magnitudes, the XOR of the signs by LOP), .f64 (DMNMX), 16-bit"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
         Membar => Rule("membar.cta/.gl/.sys (MEMBAR)"),
@@ -35,17 +34,17 @@ pub fn status(op: Opcode) -> Status {
         Shl | Shr => Rule(".b32/.u32/.s32 (SHL, SHR, SHR.U32); 64-bit by an immediate (on the halves)"),
         Setp => Rule("32-bit integer (ISETP) and .f32 (FSETP) comparisons with a boolean combiner; 64-bit integer (three ISETPs on the halves) without the complement output"),
         Selp => Rule("32- and 64-bit (SEL)"),
-        Mov => Rule("registers, immediates, %tid/%ctaid/%laneid/%lanemask_* (S2R), %clock/%clock64 (S2R SR_ClockLo/Hi), %warpid/%nwarpid (from tid and ntid), %gridid (S2R SR_GridParam, envydis' gridid), %ntid/%nctaid (c[0x0]), WARP_SZ, shared/local/const variable addresses"),
+        Mov => Rule("registers, immediates, %tid/%ctaid/%laneid/%lanemask_* (S2R), %clock/%clock64 (S2R SR_ClockLo/Hi), %warpid/%nwarpid (from tid and ntid), %gridid (S2R SR_GridParam, envydis' gridid), %ntid/%nctaid (c[0x0]), WARP_SZ, shared/local/const variable addresses; whole-vector mov.v2/.v4 of every element type, swizzles, spreads and brace lists as one parallel copy (MOV/MOV32I/PSETP, cycles through the scratch register); 16-bit parts packed into or unpacked from .b32/.b64 (LOP32I.AND, ISCADD, SHR.U32)"),
         Ld => Rule(".param (c[0x0][0x20+]), .global/generic (LD, LD.E), .shared (LDS), .local (LDL), .const (LDC on c[0x2]); vectors as one access per element"),
         St => Rule(".global/generic (ST, ST.E), .shared (STS), .local (STL); vectors as one access per element"),
-        Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I), float->float (F2F) with PTX's rounding modes; .sat between integers of at most 32 bits (I2I, IMNMX); not float .sat, not f16"),
+        Cvt => Rule("integer widening/narrowing (MOV, SHR for sign, I2I), int->float (I2F), float->int (F2I, saturating with or without .sat), float->float (F2F) with PTX's rounding modes; .sat to a float (F2F.SAT; I2F then F2F.SAT); .sat between integers (I2I, IMNMX; 64-bit sides by SHR/LOP/ICMP on the halves); .f16 (F2F/I2F/F2I .F16, IEEE binary16; not in PTX 1.x modules, whose .f16 has no infinities or NaNs); not .bf16"),
         Cvta => Rule(".global to and from generic (identity on sm_20's flat global window), .shared and .local (the window bases c[0x0][0x0] and c[0x0][0x4]); not .const/.param: sm_20's generic space has no constant or parameter window (docs/spec-notes.md)"),
         Bar | Barrier => Rule("bar.sync 0 (BAR.RED.POPC RZ, RZ, as NVIDIA emits __syncthreads); bar.sync/barrier.sync/bar.arrive with a barrier number and thread count, immediates or registers (BAR.SYNC/BAR.ARV); bar.red.popc/.and/.or (BAR.RED)"),
         Bra => Rule("divergent branches with SSY/.S at the immediate post-dominator, PBK/BRK for loops with several exits; guarded bra.uni as BRA.U"),
         Ret | Exit => Rule("EXIT in an entry; the frame epilogue and RET in a .func (guarded: the other lanes branch past it)"),
         Div => Rule(".rn/.rz/.rm/.rp.f64 exact (MUFU.RCP seed, DFMA Newton, RZ quotient by residual signs, integer rounding incl. subnormal results); .s32/.u32 (NVIDIA's MUFU.RCP reciprocal sequence with integer Newton step and corrections); .f32 .rn/.rz/.rm/.rp/.full[.ftz] exact through f64 (.ftz: F2F.FTZ conversions, subnormals in the special class), .approx and .approx.ftz (MUFU.RCP, FMUL[.FTZ]); .u64/.s64 (a uniform 64-step restoring loop, signs fixed after dividing magnitudes); not .sat"),
         Rem => Rule(".s32/.u32 (with div's sequence), .u64/.s64 (div's loop)"),
-        Mul24 | Mad24 => Rule(".lo .u32/.s32 (24-bit operands masked or sign-extended, IMUL/IMAD)"),
+        Mul24 | Mad24 => Rule(".lo .u32/.s32 (24-bit operands masked or sign-extended, IMUL/IMAD); .hi .u32/.s32 and mad24.hi.sat.s32 (IMUL/IMUL.HI of the narrowed operands joined by SHR.U32 + ISCADD, IADD[.SAT])"),
         Sad => Rule(".u32/.s32 (ISAD)"),
         Set => Rule("integer comparisons to a .u32/.s32 mask (ISET); not float sources or .f32 results"),
         Slct => Rule("with an .s32 selector (ICMP.GE)"),
@@ -75,7 +74,8 @@ pub fn status(op: Opcode) -> Status {
         Bfi => Rule(".b32 (BFI with position and length packed, as NVIDIA does)"),
         Popc => Rule(".b32 (POPC d, a, a), .b64 (two POPCs and IADD)"),
         Trap => Rule("BPT.TRAP (a guarded trap branches around it)"),
-        Brkpt | Pmevent => NotSupported(LATER),
+        Brkpt => Rule("BPT.INT 0x0 (a debugger interrupt: with none attached, both executors go on)"),
+        Pmevent => Rule("PMEVENT with the event's bit or the .mask (envydis' gf100 entry: NOP with bit 50; no monitor attached, both executors go on)"),
         Vadd | Vsub | Vmin | Vmax | Vshl | Vshr => Rule("scalar video onto VADD (a negated source for vsub), VMNMX (.MX for vmax), VSHL/VSHR (.W for .wrap): byte/half selectors as source types, .sat (vadd/vsub), .add/.min/.max, the merges .h0/.h1/.b0/.b2"),
         Vabsdiff | Vset => Rule("scalar video onto VABSDIFF (.sat, .add/.min/.max, merges) and VSET.cmp (the result unsigned), with byte/half selectors as source types"),
         Vmad => Rule("BFE of the selected parts; without .sat and .shr7/.shr15 the low word (IMAD, or IMUL + IADD for a negated product, a negated c or .po); with them the 96-bit sum (IMUL/IMUL.HI with the parts' signs, IADD.CC/IADD.X adding or subtracting c), shifted by SHR.U32/ISCADD and clamped by ISETP/SEL (no VMAD row)"),

@@ -1,7 +1,9 @@
 //! Parameters as `c [0x0] [0x20+]` operands: an entry's `ld.param` whose register is read only
-//! as a source of integer `add`s (32- or 64-bit, no `.cc`/`.sat`) is not loaded at all; each
-//! `add` takes the parameter from the constant bank in its composite operand, as NVIDIA's
-//! code does (`IADD R2.CC, R2, c [0x0] [0x20]`). The bank holds the launch's parameters for
+//! where a rule takes a constant-bank composite operand (see [`foldable_sources`]: integer
+//! `add`s, the second source of 32-bit `sub`, `mul`, `mad`, logic, shifts, `min`/`max`,
+//! `setp`, and of `.f32` `add`/`sub`/`mul`/`fma`/`setp`) is not loaded at all; each reader takes the
+//! parameter from the constant bank, as NVIDIA's code does (`IADD R2.CC, R2, c [0x0] [0x20]`,
+//! `ISETP.GE.U32.AND P0, pt, R0, c [0x0] [0x28], pt`). The bank holds the launch's parameters for
 //! the whole kernel, so the distance between the load and the use does not matter, nor a
 //! guard on the load (lanes it skips hold no defined value). Likewise a `mov` of a shared
 //! variable's address (a constant window offset, zero-extended in 64-bit code) read only by
@@ -46,6 +48,8 @@ pub fn add_operands(
     let mut defs = vec![0u32; n];
     // Reads outside a foldable position disqualify a register.
     let mut other_reads = vec![false; n];
+    // Reads where only a parameter fits (an f32 operand).
+    let mut bank_reads = vec![false; n];
     let mut at: Vec<Option<Folded>> = vec![None; n];
     let (mut u, mut d) = (Vec::new(), Vec::new());
     for inst in body {
@@ -57,16 +61,19 @@ pub fn add_operands(
             at[r.index()] = Some(what);
             continue;
         }
-        let foldable = foldable_add_sources(inst);
+        let (foldable, bank_only) = foldable_sources(inst);
         for &r in &u {
-            if !foldable.contains(&r) {
+            if bank_only.contains(&r) {
+                bank_reads[r] = true;
+            } else if !foldable.contains(&r) {
                 other_reads[r] = true;
             }
         }
     }
     let mut out = FxHashMap::default();
     for r in 0..n {
-        if let Some(off) = at[r].filter(|_| defs[r] == 1 && !other_reads[r]) {
+        let fits = |f: &Folded| !bank_reads[r] || matches!(f, Folded::Bank(_));
+        if let Some(off) = at[r].filter(|f| defs[r] == 1 && !other_reads[r] && fits(f)) {
             out.insert(RegId(r as u32), off);
         }
     }
@@ -125,27 +132,77 @@ fn shared_address(inst: &Inst, shared: &FxHashMap<VarId, u32>) -> Option<(RegId,
         .then_some((*d, Folded::Shared(off)))
 }
 
-/// The sources of an integer `add` whose selection takes a constant-bank operand (see
-/// `select.rs`: the 32-bit `IADD` and the 64-bit `IADD.CC`/`IADD.X` rules), each register
-/// appearing once.
-fn foldable_add_sources(inst: &Inst) -> Vec<usize> {
-    use ir::Type as T;
-    let plain = inst.op == Opcode::Add
-        && !inst.mods.has(isa::Flag::Cc)
-        && !inst.mods.has(isa::Flag::Sat)
-        && matches!(
-            inst.ty(),
-            Some(T::U32 | T::S32 | T::B32 | T::U64 | T::S64 | T::B64)
-        );
-    if !plain {
-        return Vec::new();
+/// The sources whose selection takes a constant-bank (or, for integers, immediate) operand
+/// in the composite slot, each register appearing once in the instruction: both sources of
+/// an integer `add` (32- or 64-bit: the 32-bit `IADD` and the 64-bit `IADD.CC`/`IADD.X`
+/// rules, which put the bank second), and the second source of the 32-bit integer rules that
+/// read it through `src32` (`IADD` with a negated operand for `sub`, `IMUL`/`IMUL.HI`/`IMAD`,
+/// `LOP`, `SHL`/`SHR`, `IMNMX`, `ISETP`). The second list holds the second source of `.f32`
+/// `add`/`sub`/`mul`/`setp` and of a rounded `fma`/`mad` (`FADD`/`FMUL`/`FSETP`/`FFMA`), where
+/// only a parameter fits (a shared address is no
+/// float). No `.cc`/`.sat` forms: their rules read registers.
+fn foldable_sources(inst: &Inst) -> (Vec<usize>, Vec<usize>) {
+    use ir::{Opcode as O, Type as T};
+    let none = (Vec::new(), Vec::new());
+    if inst.mods.has(isa::Flag::Cc) || inst.mods.has(isa::Flag::Sat) || inst.mods.vec.is_some() {
+        return none;
     }
-    match (
-        inst.operands.get(1).and_then(Operand::as_reg),
-        inst.operands.get(2).and_then(Operand::as_reg),
-    ) {
-        (Some(a), Some(b)) if a == b => Vec::new(),
-        (a, b) => a.into_iter().chain(b).map(RegId::index).collect(),
+    let src = |k: usize| inst.operands.get(k).and_then(Operand::as_reg);
+    // A register read once by this instruction (else another position reads it too).
+    let once = |r: RegId| {
+        inst.operands
+            .iter()
+            .skip(1)
+            .filter(|o| o.as_reg() == Some(r))
+            .count()
+            == 1
+    };
+    let ty = inst.ty();
+    let int32 = matches!(ty, Some(T::U32 | T::S32 | T::B32));
+    if inst.op == O::Add && (int32 || matches!(ty, Some(T::U64 | T::S64 | T::B64))) {
+        return match (src(1), src(2)) {
+            (Some(a), Some(b)) if a == b => none,
+            (a, b) => (
+                a.into_iter().chain(b).map(RegId::index).collect(),
+                Vec::new(),
+            ),
+        };
+    }
+    let second: Vec<usize> = src(2)
+        .filter(|&b| once(b))
+        .map(RegId::index)
+        .into_iter()
+        .collect();
+    let f32_arith = ty == Some(T::F32)
+        && !inst.mods.has(isa::Flag::Approx)
+        && match inst.op {
+            O::Add | O::Sub | O::Mul | O::Setp => true,
+            // `FFMA` (with a rounding: PTX 1.x's unfused `mad` reads registers).
+            O::Fma | O::Mad => inst.mods.rounding.is_some(),
+            _ => false,
+        };
+    if f32_arith {
+        return (Vec::new(), second);
+    }
+    let int_rule = int32
+        && matches!(
+            inst.op,
+            O::Sub
+                | O::And
+                | O::Or
+                | O::Xor
+                | O::Shl
+                | O::Shr
+                | O::Min
+                | O::Max
+                | O::Setp
+                | O::Mul
+                | O::Mad
+        );
+    if int_rule {
+        (second, Vec::new())
+    } else {
+        none
     }
 }
 

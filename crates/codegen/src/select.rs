@@ -13,6 +13,7 @@ mod bits64;
 mod brx;
 mod call;
 mod convert;
+mod cvt_sat64;
 mod ddiv;
 mod divide;
 mod dsqrt;
@@ -31,6 +32,7 @@ mod shared_atomic64;
 mod special;
 mod subword;
 mod texture;
+mod vector_mov;
 mod video;
 mod vmad;
 mod vmad_wide;
@@ -161,15 +163,6 @@ fn rounding_suffix(r: Option<Rounding>) -> R<&'static str> {
             ))
         }
     })
-}
-
-/// `.SAT` for an f32 `add/sub/mul/fma.sat` (FADD/FMUL/FFMA clamp as ops::float does).
-fn sat_suffix(m: &isa::Mods) -> &'static str {
-    if m.has(Flag::Sat) {
-        ".SAT"
-    } else {
-        ""
-    }
 }
 
 fn int_cmp(c: CmpOp, signed: bool) -> R<(&'static str, bool)> {
@@ -410,6 +403,8 @@ impl<'a> Selector<'a> {
             }
         }
         match inst.op {
+            Opcode::Mov if mods.vec.is_some() => self.mov_vector(inst, &g, ty),
+            Opcode::Mov if Self::is_half_pack(inst, w) => self.half_pack(inst, &g, w),
             Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
             Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
             Opcode::Add | Opcode::Sub | Opcode::Mul if ty == Type::F64 => {
@@ -793,6 +788,7 @@ impl<'a> Selector<'a> {
                 self.fclass(inst, &g, ty)
             }
             Opcode::Trap => self.trap(&g),
+            Opcode::Brkpt | Opcode::Pmevent => self.debug_event(inst, &g),
             Opcode::Isspacep => self.isspacep(inst, &g),
             Opcode::Tex => self.tex(inst, &g),
             Opcode::Txq => self.txq(inst, &g),
@@ -960,9 +956,10 @@ impl<'a> Selector<'a> {
         if m.has(Flag::Approx) {
             return Err(".approx float forms have no selection rule yet".into());
         }
-        // `.SAT` clamps to [0, 1] (NaN to +0) after rounding, as ops::float's `sat` does.
-        let rnd = format!("{}{}", rounding_suffix(m.rounding)?, sat_suffix(m));
+        let rnd = rounding_suffix(m.rounding)?;
         let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+        // `.sat`: the rows' own bit, ops::float's saturation in both executors.
+        let rnd = format!("{rnd}{}", if m.has(Flag::Sat) { ".SAT" } else { "" });
         let d = self.gpr(self.dst(inst)?)?;
         let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
         // a - b is a + (-b) exactly (negation is a sign flip), including b = +0 (RZ).
@@ -1001,8 +998,8 @@ impl<'a> Selector<'a> {
 
     fn fma(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let m = &inst.mods;
-        if m.has(Flag::Sat) && (ty != Type::F32 || m.rounding.is_none()) {
-            return Err(".sat has no selection rule yet for this form".into());
+        if m.has(Flag::Sat) && (m.rounding.is_none() || ty != Type::F32) {
+            return Err(".sat of an unfused PTX 1.x mad has no selection rule yet".into());
         }
         if m.rounding.is_none() {
             // PTX 1.x `mad` without a rounding modifier (ops::float::mad_f32/mad_f64): the
@@ -1034,13 +1031,13 @@ impl<'a> Selector<'a> {
         }
         let rnd = rounding_suffix(m.rounding)?;
         if ty == Type::F32 {
-            let rnd = format!("{rnd}{}", sat_suffix(m));
             let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
             let d = self.gpr(self.dst(inst)?)?;
             let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
             let (b, _) = self.fsrc32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, false)?;
             let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
-            self.emit(g, format!("FFMA{ftz}{rnd} {d}, {a}, {b}, {c};"));
+            let sat = if m.has(Flag::Sat) { ".SAT" } else { "" };
+            self.emit(g, format!("FFMA{ftz}{rnd}{sat} {d}, {a}, {b}, {c};"));
         } else {
             let (dl, _) = self.pair(self.dst(inst)?)?;
             let part = |s: &mut Self, i: usize| -> R<String> {
@@ -1062,6 +1059,14 @@ impl<'a> Selector<'a> {
             return Ok(());
         }
         let m = &inst.mods;
+        if inst.op == Opcode::Mad
+            && ty == Type::S32
+            && m.has(Flag::Sat)
+            && m.mul_mode == Some(MulMode::Hi)
+            && !m.has(Flag::Cc)
+        {
+            return self.mad_hi_sat(inst, g);
+        }
         if m.has(Flag::Sat) || m.has(Flag::Cc) {
             return Err(".sat/.cc multiply forms have no selection rule yet".into());
         }

@@ -69,3 +69,75 @@ fn saturating_adds_and_conversions_agree_with_the_spec() {
     let got = run_row_pairs("sat", &text, ROWS.len(), &a, &b);
     assert_rows(ROWS, &a, &b, &got, |r, x, y| Some(expect(r, x, y)));
 }
+
+/// `sub.sat.s32` of a register (MIN included: its 32-bit negation is itself), of MIN as an
+/// immediate, and of an immediate minuend; `mad.hi.sat.s32`; `mul24.hi`/`mad24.hi{.sat}`:
+/// against i64 arithmetic clamped here (PTX ISA §9.7.1.2, §9.7.1.4–6: `.sat` clamps to
+/// MININT..MAXINT).
+const SUB_ROWS: &[&str] = &[
+    "sub.sat.s32 %r7, %r5, %r6;",
+    "sub.sat.s32 %r7, %r6, %r5;",
+    "sub.sat.s32 %r7, %r5, -2147483648;",
+    "sub.sat.s32 %r7, 5, %r6;",
+    "sub.sat.s32 %r7, -7, %r6;",
+    "sub.sat.s32 %r7, %r5, %r5;",
+    "mad.hi.sat.s32 %r7, %r5, %r6, %r6;",
+    "mad.hi.sat.s32 %r7, %r5, %r5, %r6;",
+    "mad.hi.sat.s32 %r7, %r5, %r6, 2147483647;",
+    "mul24.hi.u32 %r7, %r5, %r6;",
+    "mul24.hi.s32 %r7, %r5, %r6;",
+    "mad24.hi.u32 %r7, %r5, %r6, 0x12345;",
+    "mad24.hi.s32 %r7, %r5, %r6, %r5;",
+    "mad24.hi.sat.s32 %r7, %r5, %r6, %r6;",
+    "mad24.hi.sat.s32 %r7, %r5, %r5, -2147483000;",
+];
+
+fn sub_expect(row: usize, x: u32, y: u32) -> u32 {
+    let (sx, sy) = (i64::from(x as i32), i64::from(y as i32));
+    let s32 = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32;
+    let hi = |a: i64, b: i64| (a * b) >> 32;
+    match row {
+        0 => s32(sx - sy),
+        1 => s32(sy - sx),
+        2 => s32(sx + (1 << 31)),
+        3 => s32(5 - sy),
+        4 => s32(-7 - sy),
+        5 => 0,
+        6 => s32(hi(sx, sy) + sy),
+        7 => s32(hi(sx, sx) + sy),
+        8 => s32(hi(sx, sy) + i64::from(i32::MAX)),
+        // mul24/mad24 .hi (§9.7.1.5–6): bits 47..16 of the product of the low 24 bits.
+        _ => {
+            let u24 = |v: u32| i64::from(v & 0xff_ffff);
+            let s24 = |v: u32| i64::from(((v << 8) as i32) >> 8);
+            let h = |p: i64| (p >> 16) as u32;
+            match row {
+                9 => h(u24(x) * u24(y)),
+                10 => h(s24(x) * s24(y)),
+                11 => h(u24(x) * u24(y)).wrapping_add(0x12345),
+                12 => h(s24(x) * s24(y)).wrapping_add(x),
+                13 => s32(i64::from(h(s24(x) * s24(y)) as i32) + sy),
+                _ => s32(i64::from(h(s24(x) * s24(x)) as i32) - 2147483000),
+            }
+        }
+    }
+}
+
+#[test]
+fn saturating_differences_of_registers_and_mad_hi_sat_agree_with_the_spec() {
+    let mut body = String::new();
+    for (i, row) in SUB_ROWS.iter().enumerate() {
+        body += &format!("\t{row}\n\tst.global.u32 [%rd7+{}], %r7;\n", 4 * i);
+    }
+    let text = row_kernel(
+        "subsat",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        4 * SUB_ROWS.len(),
+        &body,
+    );
+    let edges = int_edges(32, 0x5b7_5b7);
+    let (a, b) = all_pairs(&edges);
+    let got = run_row_pairs("subsat", &text, SUB_ROWS.len(), &a, &b);
+    assert_rows(SUB_ROWS, &a, &b, &got, |r, x, y| Some(sub_expect(r, x, y)));
+}

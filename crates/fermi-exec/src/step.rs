@@ -212,7 +212,9 @@ fn control(
             let op = mod_named(inst, "breakpoint operation").unwrap_or("");
             // `.DRAIN` waits for outstanding memory operations: nothing is outstanding here.
             // Like every guarded instruction, a breakpoint no lane's guard selects does nothing.
-            if op == ".DRAIN" || mask == 0 {
+            // `.INT` interrupts to a debugger; none is attached, so execution goes on (the
+            // PTX executor's `brkpt` is a no-op for the same reason, docs/spec-notes.md).
+            if op == ".DRAIN" || op == ".INT" || mask == 0 {
                 w.pc = next;
             } else {
                 return Err(LaneFault::warp(FaultKind::Trap {
@@ -367,7 +369,9 @@ fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bo
 /// `S2R`, `VOTE`, `NOP`, `MEMBAR`; `Ok(false)` if `inst` is none of them.
 fn misc(w: &mut Warp, m: &CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bool, LaneFault> {
     match inst.mnemonic() {
-        "NOP" | "MEMBAR" => {}
+        // PMEVENT signals performance-monitor events: no monitor is attached, as the PTX
+        // executor's `pmevent` (docs/spec-notes.md).
+        "NOP" | "MEMBAR" | "PMEVENT" => {}
         "S2R" => {
             let Operand::Sreg(sr) = opd(inst, 1) else {
                 return Err(unsupported("S2R operand".into()));

@@ -61,7 +61,7 @@ fn p2r_and_r2p_words_from_envydis_entries() {
         ROWS.iter()
             .filter(|r| matches!(r.source, Source::Envydis(_)))
             .count(),
-        4
+        5
     );
 }
 
@@ -141,4 +141,20 @@ fn check_listed(text: &str, bits: u64) {
         assemble_text(&format!("{text};"), 0, &|_| None).unwrap(),
         word
     );
+}
+
+/// PMEVENT: envydis' `pmevent` entry (`0x4004000000000004` under `0xfc04000000000007`: NOP's
+/// word with bit 50 set), the event mask `PM` at 26–41, the condition code at 5–9 (`.T`,
+/// 15, as NVIDIA's NOPs carry it, omitted in the text).
+#[test]
+fn pmevent_words_from_the_envydis_entry() {
+    const PMEVENT: u64 = 0x4004_0000_0000_0004;
+    check("PMEVENT 0x1", PMEVENT | PT_GUARD | at(5, 15) | at(26, 1));
+    check(
+        "@P3 PMEVENT 0xffff",
+        PMEVENT | at(10, 3) | at(5, 15) | at(26, 0xffff),
+    );
+    // Without bit 50 the word is a NOP.
+    let nop = decode((0x4000_0000_0000_0004 | PT_GUARD | at(5, 15)).rotate_left(32)).unwrap();
+    assert_eq!(nop.mnemonic(), "NOP");
 }

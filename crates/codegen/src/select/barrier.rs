@@ -1,4 +1,5 @@
-//! `bar.sync`/`barrier.sync`/`bar.arrive` with a barrier number and a thread count, and `trap`.
+//! `bar.sync`/`barrier.sync`/`bar.arrive` with a barrier number and a thread count, `trap`,
+//! `brkpt` and `pmevent`.
 //!
 //! `bar.sync 0` without a count is NVIDIA's `__syncthreads()`, `BAR.RED.POPC RZ, RZ`. Every
 //! other form is `BAR.SYNC a, b` / `BAR.ARV a, b`: the barrier (0–15, an immediate or a
@@ -6,7 +7,7 @@
 //! RZ, i.e. 0, for the whole CTA when PTX omits it), as the Fermi executor and PTX define them.
 
 use super::{hex, Selector, R};
-use ir::{Inst, Operand};
+use ir::{Inst, Opcode, Operand};
 use isa::Flag;
 
 impl Selector<'_> {
@@ -60,6 +61,29 @@ impl Selector<'_> {
     /// (exit code 3) when a lane whose guard holds reaches it.
     pub(super) fn trap(&mut self, g: &str) -> R<()> {
         self.emit(g, "BPT.TRAP 0x1;".into());
+        Ok(())
+    }
+
+    /// `brkpt` is `BPT.INT 0x0` (a debugger interrupt; with none attached both executors go
+    /// on); `pmevent a` is `PMEVENT` of the event's bit, `pmevent.mask a` of the mask (envydis'
+    /// gf100 entry; no monitor is attached, so both executors go on).
+    pub(super) fn debug_event(&mut self, inst: &Inst, g: &str) -> R<()> {
+        if inst.op == Opcode::Brkpt {
+            self.emit(g, "BPT.INT 0x0;".into());
+            return Ok(());
+        }
+        let a = match Self::opnd(inst, 0)? {
+            Operand::Imm(v) => *v,
+            _ => return Err("a pmevent operand that is not an immediate".into()),
+        };
+        let mask = if inst.mods.has(Flag::Mask) {
+            a & 0xffff
+        } else if a < 16 {
+            1 << a
+        } else {
+            return Err("a pmevent event number past 15".into());
+        };
+        self.emit(g, format!("PMEVENT {};", hex(mask as i64)));
         Ok(())
     }
 }

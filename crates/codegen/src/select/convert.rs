@@ -1,9 +1,10 @@
 //! `cvt` between integer and float types: `MOV`/`SHR` for 32↔64 bits, `I2I` for 8/16-bit
-//! types, `I2F`, `F2I`, `F2F` with PTX's rounding modifiers.
+//! types, `I2F`, `F2I`, `F2F` with PTX's rounding modifiers, `.sat` and `.f16` (IEEE
+//! binary16 in the low half of a register, Fermi's `.F16`).
 
 use super::{bits, i2i_type, is_signed, ty_spelling, Selector, R};
 use crate::regs::Loc;
-use ir::{Inst, Operand, Type};
+use ir::{Inst, Operand, PtxVersion, Type};
 use isa::{Flag, Rounding};
 
 impl Selector<'_> {
@@ -13,7 +14,17 @@ impl Selector<'_> {
             inst.type_slot(1).ok_or("no type")?,
         );
         let m = &inst.mods;
-        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
+        if [dt, st]
+            .iter()
+            .any(|t| matches!(t, Type::Bf16 | Type::Tf32))
+        {
+            return Err(format!(
+                "cvt{}{} has no sm_20 instruction: Fermi converts no .bf16/.tf32 (sm_80 forms)",
+                ty_spelling(dt),
+                ty_spelling(st)
+            ));
+        }
+        let float = |t: Type| matches!(t, Type::F16 | Type::F32 | Type::F64);
         let any_int = |t: Type| {
             matches!(
                 t,
@@ -27,11 +38,7 @@ impl Selector<'_> {
                     | Type::S64
             )
         };
-        if (float(dt) || float(st))
-            && !m.has(Flag::Sat)
-            && (float(dt) || any_int(dt))
-            && (float(st) || any_int(st))
-        {
+        if (float(dt) || float(st)) && (float(dt) || any_int(dt)) && (float(st) || any_int(st)) {
             return self.cvt_float(inst, g, dt, st);
         }
         if any_int(dt)
@@ -129,6 +136,7 @@ impl Selector<'_> {
     /// integer results and float-to-float rounding to an integer).
     fn cvt_float(&mut self, inst: &Inst, g: &str, dt: Type, st: Type) -> R<()> {
         let fty = |t: Type| match t {
+            Type::F16 => ".F16",
             Type::F32 => ".F32",
             Type::F64 => ".F64",
             Type::U8 => ".U8",
@@ -140,10 +148,23 @@ impl Selector<'_> {
             Type::U64 => ".U64",
             _ => ".S64",
         };
+        if (dt == Type::F16 || st == Type::F16) && self.module.version < PtxVersion::new(2, 0) {
+            // PTX 1.x's `.f16` has no infinities or NaNs (maximum 131008, ops::cvt's
+            // `F16Rules::Ptx11`); Fermi's F2F/I2F/F2I `.F16` is IEEE binary16.
+            return Err(
+                "a PTX 1.x .f16 (no infinities or NaNs) has no sm_20 conversion: Fermi's .F16 is IEEE binary16"
+                    .into(),
+            );
+        }
         let ftz = if inst.mods.has(Flag::Ftz) { ".FTZ" } else { "" };
+        let float = |t: Type| matches!(t, Type::F16 | Type::F32 | Type::F64);
+        // `.sat` of a float result: F2F's own `.SAT`; I2F has none, so an integer source is
+        // converted, then saturated by `F2F.SAT` in place (an integer converts to a value of
+        // at least 1 or at most 0, which saturate to exactly ops' 1.0 and +0). A float→integer
+        // conversion saturates with or without `.sat` (ops::cvt; F2I clamps the same way).
+        let sat = inst.mods.has(Flag::Sat) && float(dt);
         let d = self.any_reg(Self::opnd(inst, 0)?)?;
         let a = self.any_reg(Self::opnd(inst, 1)?)?;
-        let float = |t: Type| matches!(t, Type::F32 | Type::F64);
         let r = inst.mods.rounding;
         let text = if !float(st) {
             let rnd = match r {
@@ -153,7 +174,13 @@ impl Selector<'_> {
                 Some(Rounding::Rp) => ".RP",
                 _ => return Err("integer-to-float cvt needs .rn/.rz/.rm/.rp".into()),
             };
-            format!("I2F{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+            let text = format!("I2F{}{}{rnd} {d}, {a};", fty(dt), fty(st));
+            if sat {
+                self.emit(g, text);
+                format!("F2F{}{}.SAT {d}, {d};", fty(dt), fty(dt))
+            } else {
+                text
+            }
         } else if !float(dt) {
             let rnd = match r {
                 Some(Rounding::Rni) => "",
@@ -175,7 +202,8 @@ impl Selector<'_> {
                 Some(Rounding::Rpi) => ".CEIL",
                 Some(_) => return Err("this rounding has no F2F form".into()),
             };
-            format!("F2F{ftz}{}{}{rnd} {d}, {a};", fty(dt), fty(st))
+            let sat = if sat { ".SAT" } else { "" };
+            format!("F2F{ftz}{}{}{rnd}{sat} {d}, {a};", fty(dt), fty(st))
         };
         self.emit(g, text);
         Ok(())

@@ -24,6 +24,12 @@ impl Selector<'_> {
                 return Ok((format!("{:#x}", bits >> 12), true));
             }
         }
+        // A parameter `fold.rs` folded: its constant-bank word (negated by the caller).
+        if let Operand::Reg(r) = o {
+            if let Some(f @ crate::fold::Folded::Bank(_)) = self.folded.get(r) {
+                return Ok((f.halves().0, false));
+            }
+        }
         Ok((self.reg32(o, g, scratch)?, false))
     }
 

@@ -42,7 +42,9 @@ impl Selector<'_> {
                 Some(self.mul24_lo(inst, g, d_ty))
             }
             Opcode::Mul24 | Opcode::Mad24
-                if int32(d_ty) && m.mul_mode == Some(MulMode::Hi) && !m.has(Flag::Sat) =>
+                if int32(d_ty)
+                    && m.mul_mode == Some(MulMode::Hi)
+                    && (!m.has(Flag::Sat) || (inst.op == Opcode::Mad24 && d_ty == Type::S32)) =>
             {
                 Some(self.mul24_hi(inst, g, d_ty))
             }
@@ -75,46 +77,54 @@ impl Selector<'_> {
         Ok(())
     }
 
-    /// `mul24.hi`/`mad24.hi`: bits 16–47 of the 48-bit product of the operands' low 24 bits
-    /// (ptx-isa §9.7.1.11: "the most significant 32 bits of the 48-bit result"), plus `c` for
-    /// `mad24`: the 64-bit product's halves (`IMUL.HI` of the narrowed operands, signed for
-    /// `.s32`, so bits 48–63 repeat bit 47) joined by `ISCADD d, hi, lo >> 16, 16`, whose
-    /// parts do not overlap.
+    /// `mul24.hi`/`mad24.hi{.sat}`: bits 47..16 of the 48-bit product of the operands' low 24
+    /// bits (`ops::int::mul24_hi_*`): the product's two words by `IMUL`/`IMUL.HI` of the
+    /// narrowed operands, joined by `SHR.U32` + `ISCADD` (the shifted high word has no bit in
+    /// common with the low word's top half, so the add is the OR), then `+ c` (`IADD`, or
+    /// `IADD.SAT` for `mad24.hi.sat.s32`).
     fn mul24_hi(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let d = self.gpr(self.dst(inst)?)?;
-        let a = self.narrow24(inst, g, ty, 1, SCRATCH)?;
-        let b = self.narrow24(inst, g, ty, 2, SCRATCH_PAIR)?;
-        let types = if is_signed(ty) { "" } else { ".U32.U32" };
-        let hi = format!("R{}", SCRATCH_PAIR + 1);
-        self.emit(g, format!("IMUL{types}.HI {hi}, {a}, {b};"));
-        self.emit(g, format!("IMUL.U32.U32 {a}, {a}, {b};"));
-        self.emit(g, format!("SHR.U32 {a}, {a}, 0x10;"));
-        self.emit(g, format!("ISCADD {d}, {hi}, {a}, 0x10;"));
-        if inst.op == Opcode::Mad24 {
-            let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR)?;
-            self.emit(g, format!("IADD {d}, {d}, {c};"));
+        let (a, b) = self.narrow24(inst, g, ty)?;
+        let hi = if is_signed(ty) {
+            "IMUL.HI"
+        } else {
+            "IMUL.U32.U32.HI"
+        };
+        let (s, t) = (format!("R{SCRATCH}"), format!("R{}", SCRATCH_PAIR + 1));
+        self.emit(g, format!("{hi} {t}, {a}, {b};"));
+        self.emit(g, format!("IMUL.U32.U32 {s}, {a}, {b};"));
+        self.emit(g, format!("SHR.U32 {s}, {s}, 0x10;"));
+        if inst.op == Opcode::Mul24 {
+            self.emit(g, format!("ISCADD {d}, {t}, {s}, 0x10;"));
+            return Ok(());
         }
+        self.emit(g, format!("ISCADD {s}, {t}, {s}, 0x10;"));
+        let c = self.src32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1, true)?;
+        let sat = if inst.mods.has(Flag::Sat) { ".SAT" } else { "" };
+        self.emit(g, format!("IADD{sat} {d}, {s}, {c};"));
         Ok(())
     }
 
-    /// Operand `i`'s low 24 bits (sign-extended from bit 23 for `.s32`) in scratch `n`.
-    fn narrow24(&mut self, inst: &Inst, g: &str, ty: Type, i: usize, n: u8) -> R<String> {
-        let x = self.reg32(Self::opnd(inst, i)?, g, n)?;
-        if is_signed(ty) {
-            self.emit(g, format!("SHL R{n}, {x}, 0x8;"));
-            self.emit(g, format!("SHR R{n}, R{n}, 0x8;"));
-        } else {
-            self.emit(g, format!("LOP32I.AND R{n}, {x}, 0xffffff;"));
-        }
-        Ok(format!("R{n}"))
+    /// The operands' low 24 bits, sign-extended from bit 23 for `.s32`, in R0 and R2.
+    fn narrow24(&mut self, inst: &Inst, g: &str, ty: Type) -> R<(String, String)> {
+        let narrow = |s: &mut Self, i: usize, n: u8| -> R<String> {
+            let x = s.reg32(Self::opnd(inst, i)?, g, n)?;
+            if is_signed(ty) {
+                s.emit(g, format!("SHL R{n}, {x}, 0x8;"));
+                s.emit(g, format!("SHR R{n}, R{n}, 0x8;"));
+            } else {
+                s.emit(g, format!("LOP32I.AND R{n}, {x}, 0xffffff;"));
+            }
+            Ok(format!("R{n}"))
+        };
+        Ok((narrow(self, 1, SCRATCH)?, narrow(self, 2, SCRATCH_PAIR)?))
     }
 
     /// `mul24.lo`/`mad24.lo`: the low 32 bits of the product of the operands' low 24 bits
     /// (sign-extended from bit 23 for `.s32`), plus `c` for `mad24`.
     fn mul24_lo(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let d = self.gpr(self.dst(inst)?)?;
-        let a = self.narrow24(inst, g, ty, 1, SCRATCH)?;
-        let b = self.narrow24(inst, g, ty, 2, SCRATCH_PAIR)?;
+        let (a, b) = self.narrow24(inst, g, ty)?;
         if inst.op == Opcode::Mad24 {
             let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
             self.emit(g, format!("IMAD.U32.U32 {d}, {a}, {b}, {c};"));

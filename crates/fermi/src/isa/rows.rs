@@ -193,6 +193,7 @@ pub static ROWS: &[Row] = &[
     unguarded(row("SSY", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 000110", &[], &[target(24)])),
     unguarded(row("PBK", "1110 000000 0000 000000 000000 00000000000000000000 00 0000000000 010110", &[], &[target(24)])),
     row("NOP", "0010 000000 1110 000000 000000 00000000000000000000 00 0000000000 000010", &[], &[named(5, 5, CC_NAMES)]),
+    envydis(row("PMEVENT", "0010 000000 1110 000000 000000 00000000000000000000 00 0010000000 000010", &[], &[CC, uimm(26, 16)]), PMEVENT_ENVYDIS),
     // ---- not in the listings: asfermi's opcodes, same field layout as their listed siblings ----
     asfermi(row("JMP", "1110 000000 1110 000000 000000 00000000000000000000 00 0000000000 000000", &[UNIFORM], &[CC, abs_target(32)]), JMP_PAGE),
     asfermi(unguarded(row("CAL", "1110 000000 0000 001000 000000 00000000000000000000 00 0000000000 001010", &[NOINC16], &[target(24)])), CAL_PAGE),
@@ -269,6 +270,10 @@ const R2P_ENVYDIS: &str = "0x3400000000000004 & 0xfc00000000000007: mov [high5] 
 /// VADD's `.UD`). No sm_20 listing shows either instruction.
 const VABSDIFF_ENVYDIS: &str = "0xd000000000000004 & 0xf800000000000007: vabsdiff sat9 vdst \
     us32_2a DST acout30 vsrc1 us32_6 SRC1 vsrc2 us32_5 vs2 SRC3";
+/// `pmevent`: NOP's word with bit 50 set and the event mask in bits 26–41 (envydis'
+/// `pmoff = { 0x1a, 16 }`); asfermi's NOP template has the same 16-bit field at 26. No
+/// listing shows NVIDIA's spelling; the mnemonic is PTX's.
+const PMEVENT_ENVYDIS: &str = "0x4004000000000004 & 0xfc04000000000007: cc pmevent PM";
 const VSET_ENVYDIS: &str = "0xd800000000000004 & 0xf800000000000007: vset vdst DST acout30 \
     vsetop vsrc1 us32_6 SRC1 vsrc2 us32_5 vs2 SRC3";
 
