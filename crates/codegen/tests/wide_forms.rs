@@ -478,12 +478,13 @@ fn mul24_and_mad24_hi_are_bits_16_to_47_of_the_48_bit_product() {
     let body = "\tmul24.hi.u32 %r1, %r5, %r6;\n\tst.global.u32 [%rd7], %r1;\n\
         \tmul24.hi.s32 %r1, %r5, %r6;\n\tst.global.u32 [%rd7+4], %r1;\n\
         \tmad24.hi.u32 %r1, %r5, %r6, %r5;\n\tst.global.u32 [%rd7+8], %r1;\n\
-        \tmad24.hi.s32 %r1, %r5, 0xfff123, -5;\n\tst.global.u32 [%rd7+12], %r1;\n";
+        \tmad24.hi.s32 %r1, %r5, 0xfff123, -5;\n\tst.global.u32 [%rd7+12], %r1;\n\
+        \tmov.u32 %r2, %r6;\n\tmad24.hi.u32 %r2, %r5, %r6, %r2;\n\tst.global.u32 [%rd7+16], %r2;\n";
     let text = row_kernel(
         "m24hi",
         "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
         &[("u32", "%r5", 4), ("u32", "%r6", 4)],
-        16,
+        20,
         body,
     );
     let edges: Vec<u32> = vec![
@@ -505,7 +506,7 @@ fn mul24_and_mad24_hi_are_bits_16_to_47_of_the_48_bit_product() {
         0x7fff_ffff,
     ];
     let (a, b) = all_pairs(&edges);
-    let got = run_row_pairs("m24hi", &text, 4, &a, &b);
+    let got = run_row_pairs("m24hi", &text, 5, &a, &b);
     let u24 = |x: u32| u64::from(x & 0xff_ffff);
     let s24 = |x: u32| i64::from(((x << 8) as i32) >> 8);
     for i in 0..a.len() {
@@ -513,7 +514,14 @@ fn mul24_and_mad24_hi_are_bits_16_to_47_of_the_48_bit_product() {
         let hu = ((u24(x) * u24(y)) >> 16) as u32;
         let hs = ((s24(x) * s24(y)) >> 16) as u32;
         let hs_imm = ((s24(x) * s24(0xfff123)) >> 16) as u32;
-        let want = [hu, hs, hu.wrapping_add(x), hs_imm.wrapping_sub(5)];
-        assert_eq!(&got[4 * i..4 * i + 4], &want, "a = {x:#x}, b = {y:#x}");
+        // The last row adds b into the register b was copied to.
+        let want = [
+            hu,
+            hs,
+            hu.wrapping_add(x),
+            hs_imm.wrapping_sub(5),
+            hu.wrapping_add(y),
+        ];
+        assert_eq!(&got[5 * i..5 * i + 5], &want, "a = {x:#x}, b = {y:#x}");
     }
 }
