@@ -122,9 +122,9 @@ fn float_literal(o: &Opd, p: Piece) -> Result<Option<u64>, AsmError> {
     let total = if o.float == 32 { 32 } else { 64 };
     let drop = total - u32::from(width);
     if drop > 0 && bits & ((1u64 << drop) - 1) != 0 {
-        return Err(p.err(|| format!(
-            "{s} needs more than the {width} high bits an immediate holds"
-        )));
+        return Err(
+            p.err(|| format!("{s} needs more than the {width} high bits an immediate holds"))
+        );
     }
     Ok(Some(bits >> drop))
 }
@@ -167,12 +167,8 @@ fn parse_numbered(p: Piece, prefix: char, special: &[&str], special_n: u32) -> O
 }
 
 fn parse_gpr(p: Piece) -> Result<Gpr, AsmError> {
-    let n = parse_numbered(p, 'R', &["RZ"], 63).ok_or_else(|| {
-        p.err(|| format!(
-            "expected a register (R0..R62, RZ), found `{}`",
-            p.s
-        ))
-    })?;
+    let n = parse_numbered(p, 'R', &["RZ"], 63)
+        .ok_or_else(|| p.err(|| format!("expected a register (R0..R62, RZ), found `{}`", p.s)))?;
     u8::try_from(n)
         .ok()
         .and_then(Gpr::new)
@@ -180,12 +176,8 @@ fn parse_gpr(p: Piece) -> Result<Gpr, AsmError> {
 }
 
 fn parse_pred(p: Piece) -> Result<Pred, AsmError> {
-    let n = parse_numbered(p, 'P', &["pt", "PT"], 7).ok_or_else(|| {
-        p.err(|| format!(
-            "expected a predicate (P0..P6, pt), found `{}`",
-            p.s
-        ))
-    })?;
+    let n = parse_numbered(p, 'P', &["pt", "PT"], 7)
+        .ok_or_else(|| p.err(|| format!("expected a predicate (P0..P6, pt), found `{}`", p.s)))?;
     u8::try_from(n)
         .ok()
         .and_then(Pred::new)
@@ -247,10 +239,7 @@ fn parse_address(p: Piece, width: u8) -> Result<(Gpr, i64), AsmError> {
         t.s.strip_prefix('[')
             .and_then(|r| r.strip_suffix(']'))
             .ok_or_else(|| {
-                t.err(|| format!(
-                    "expected a memory address `[R1+0x10]`, found `{}`",
-                    t.s
-                ))
+                t.err(|| format!("expected a memory address `[R1+0x10]`, found `{}`", t.s))
             })?;
     let inner = Piece {
         s: inner,
@@ -295,10 +284,7 @@ fn parse_cbank<'a>(p: Piece<'a>) -> Result<(u8, Piece<'a>), AsmError> {
 fn parse_cbank_below<'a>(p: Piece<'a>, banks: i128) -> Result<(u8, Piece<'a>), AsmError> {
     let t = p.trim();
     let rest = t.s.strip_prefix('c').ok_or_else(|| {
-        t.err(|| format!(
-            "expected a constant `c [bank] [offset]`, found `{}`",
-            t.s
-        ))
+        t.err(|| format!("expected a constant `c [bank] [offset]`, found `{}`", t.s))
     })?;
     let rest = Piece {
         s: rest,
@@ -320,10 +306,8 @@ fn parse_cbank_below<'a>(p: Piece<'a>, banks: i128) -> Result<(u8, Piece<'a>), A
     };
     let bank = parse_int(bank_inner)?;
     if !(0..banks).contains(&bank) {
-        return Err(bank_inner.err(|| format!(
-            "constant bank {bank:#x} out of range (0..{:#x})",
-            banks - 1
-        )));
+        return Err(bank_inner
+            .err(|| format!("constant bank {bank:#x} out of range (0..{:#x})", banks - 1)));
     }
     Ok((bank as u8, rest.skip(close + 1).trim()))
 }
@@ -341,9 +325,7 @@ fn parse_const(r: Piece) -> Result<CBank, AsmError> {
         return Err(rest.err("a composite constant takes no register"));
     }
     let offset = u16::try_from(offset).map_err(|_| {
-        rest.err(|| format!(
-            "constant offset {offset:#x} out of range (0..0xffff)"
-        ))
+        rest.err(|| format!("constant offset {offset:#x} out of range (0..0xffff)"))
     })?;
     CBank::new(bank, offset).ok_or_else(|| r.err("bad constant"))
 }
@@ -381,10 +363,9 @@ fn parse_operand(
         Kind::Const => {
             let (f, r) = parse_flags(o, p)?;
             if !r.s.starts_with('c') {
-                return Err(r.err(|| format!(
-                    "expected a constant `c [bank] [offset]`, found `{}`",
-                    r.s
-                )));
+                return Err(
+                    r.err(|| format!("expected a constant `c [bank] [offset]`, found `{}`", r.s))
+                );
             }
             Ok(Operand::Const(parse_const(r)?, f))
         }
@@ -406,9 +387,7 @@ fn parse_operand(
                     v
                 };
                 let i = i64::try_from(v).ok().and_then(Imm20::new).ok_or_else(|| {
-                    r.err(|| format!(
-                        "immediate {v:#x} does not fit 20 bits sign-extended"
-                    ))
+                    r.err(|| format!("immediate {v:#x} does not fit 20 bits sign-extended"))
                 })?;
                 Ok(Operand::Imm20(i, f))
             }
@@ -438,9 +417,7 @@ fn parse_operand(
             let (bank, rest) = parse_cbank_below(p, CMEM_BANKS)?;
             let (base, offset) = parse_address(rest, 32)?;
             let offset = u16::try_from(offset).map_err(|_| {
-                rest.err(|| format!(
-                    "constant offset {offset:#x} out of range (0..0xffff)"
-                ))
+                rest.err(|| format!("constant offset {offset:#x} out of range (0..0xffff)"))
             })?;
             Ok(Operand::CMem { bank, base, offset })
         }
@@ -488,11 +465,7 @@ fn parse_operand(
             }
             None => {
                 let options: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
-                Err(p.err(|| format!(
-                    "expected one of {}, found `{}`",
-                    options.join(" "),
-                    p.s
-                )))
+                Err(p.err(|| format!("expected one of {}, found `{}`", options.join(" "), p.s)))
             }
         },
         Kind::AtomMem => {
@@ -505,10 +478,12 @@ fn parse_operand(
         Kind::MemWords { width } => {
             let (base, offset) = parse_address(p, width.saturating_add(2))?;
             if offset % 4 != 0 {
-                return Err(p.err(|| format!(
-                    "offset {} must be a multiple of 4 (the field counts words)",
-                    super::print::hex(offset)
-                )));
+                return Err(p.err(|| {
+                    format!(
+                        "offset {} must be a multiple of 4 (the field counts words)",
+                        super::print::hex(offset)
+                    )
+                }));
             }
             Ok(Operand::Mem {
                 base,
@@ -616,10 +591,12 @@ fn match_mods(
                 let selects_written = sels.iter().any(|s| !s.is_empty());
                 match default {
                     Some(_) if takes_selects(m) && selects_written => {
-                        return Err(mnemonic.err(|| format!(
-                            "a sub-word select needs the {} written out (e.g. {}.U8.U8)",
-                            m.what, row.name
-                        )))
+                        return Err(mnemonic.err(|| {
+                            format!(
+                                "a sub-word select needs the {} written out (e.g. {}.U8.U8)",
+                                m.what, row.name
+                            )
+                        }))
                     }
                     Some(&(v, _)) => *slot = v,
                     None => {
@@ -633,9 +610,9 @@ fn match_mods(
                             )
                         };
                         return Err(match parts.get(i) {
-                            Some(at) => at.err(|| {
-                                format!("unexpected modifier `.{}`: {}", at.s, needs())
-                            }),
+                            Some(at) => {
+                                at.err(|| format!("unexpected modifier `.{}`: {}", at.s, needs()))
+                            }
                             None => mnemonic.err(needs),
                         });
                     }
@@ -654,10 +631,7 @@ fn match_mods(
         i += 1;
     }
     if let Some(p) = parts.get(i) {
-        return Err(p.err(|| format!(
-            "unknown or misplaced modifier `.{}` for {}",
-            p.s, row.name
-        )));
+        return Err(p.err(|| format!("unknown or misplaced modifier `.{}` for {}", p.s, row.name)));
     }
     Ok((values, po, sched))
 }
@@ -870,7 +844,9 @@ pub fn parse_with(
     let rows = rows_named(&name_upper);
     // The first row that takes the text, its refusing predecessors' messages unwritten.
     let quiet = QUIET.with(|q| q.replace(true));
-    let first = rows.iter().find_map(|&row| parse_row(row, &split, &cx).ok());
+    let first = rows
+        .iter()
+        .find_map(|&row| parse_row(row, &split, &cx).ok());
     QUIET.with(|q| q.set(quiet));
     if let Some(inst) = first {
         return Ok(inst);
@@ -1032,11 +1008,13 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
             }
         }
         if !shapes_fit {
-            err = whole.err(|| format!(
-                "operands do not fit {} ({} expected)",
-                row.name,
-                row.operands.len()
-            ));
+            err = whole.err(|| {
+                format!(
+                    "operands do not fit {} ({} expected)",
+                    row.name,
+                    row.operands.len()
+                )
+            });
             continue;
         }
         if po {
