@@ -18,7 +18,10 @@ fn plain(file: &SourceFile) -> (String, Option<Result<Vec<u8>, String>>) {
     let Some(module) = module.filter(|_| !diag::has_errors(&diags)) else {
         return (rendered, None);
     };
-    (rendered, Some(outcome(file, codegen::compile_module(&module, file))))
+    (
+        rendered,
+        Some(outcome(file, codegen::compile_module(&module, file))),
+    )
 }
 
 fn streamed(file: &SourceFile) -> (String, Option<Result<Vec<u8>, String>>) {
@@ -125,5 +128,8 @@ fn errors_come_out_the_same_streamed() {
         &(base.clone()
             + ".visible .entry deep() { .reg .b32 %r1; tanh.approx.f32 %r1, %r1; ret; }\n"),
     );
-    same("parse_error.ptx", &(base + ".visible .entry p() { add.s32 ; }\n"));
+    same(
+        "parse_error.ptx",
+        &(base + ".visible .entry p() { add.s32 ; }\n"),
+    );
 }
