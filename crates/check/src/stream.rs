@@ -28,8 +28,9 @@ pub enum Streamed {
 }
 
 /// [`crate::check_source`], handing the IR to `sink` as it is checked (see [`Streamed`]).
-/// The module returned keeps no instructions or labels of the bodies handed over (their
-/// `body` is empty); everything else is as `check_source` returns it. A file that does not
+/// The module returned keeps no instructions, labels or body registers of the functions
+/// handed over (their `body` is empty, their `regs` the header's); everything else is as
+/// `check_source` returns it. A file that does not
 /// parse cleanly is checked as a whole and hands nothing over.
 pub fn check_source_streamed(
     file: &SourceFile,
@@ -44,6 +45,9 @@ pub fn check_source_streamed(
     let mut parser = syntax::BodyParser::default();
     let mut live = true;
     let mut sent_vars = 0;
+    // Per function, how many registers its header declares (register parameters): all the
+    // checker reads of a function once its body is checked.
+    let mut header_regs: Vec<usize> = Vec::new();
     let mut then = |cx: &mut crate::ctx::Checker, stage: Checked| {
         live &= !cx.has_errors();
         if !live {
@@ -52,6 +56,7 @@ pub fn check_source_streamed(
         match stage {
             Checked::ModuleLevel(order) => {
                 sent_vars = cx.vars.len();
+                header_regs = cx.functions.iter().map(|f| f.regs.len()).collect();
                 sink(Streamed::ModuleLevel {
                     module: ir::Module {
                         source_name: cx.file.name.clone(),
@@ -71,13 +76,19 @@ pub fn check_source_streamed(
                     live = false;
                     return;
                 };
-                // The instructions and labels move; the rest (small) is copied, since the
-                // checker still reads a function's header and registers at calls to it.
+                // The instructions, labels and registers move; the header (small) is
+                // copied, since the checker still reads it at calls to the function, and so
+                // are the header's own registers (a copy of every register was a tenth of
+                // the check's time).
                 let body = f.body.as_mut().map(std::mem::take);
                 let labels = std::mem::take(&mut f.labels);
+                let regs = std::mem::take(&mut f.regs);
+                let kept = header_regs.get(id.index()).copied().unwrap_or(regs.len());
+                f.regs = regs.get(..kept).unwrap_or(&regs).to_vec();
                 let mut function = f.clone();
                 function.body = body;
                 function.labels = labels;
+                function.regs = regs;
                 let vars = cx.vars.get(sent_vars..).unwrap_or_default().to_vec();
                 let first_var = sent_vars;
                 sent_vars = cx.vars.len();

@@ -87,6 +87,8 @@ fn the_pieces_make_check_sources_module() {
         assert!(f.insts().is_empty() && f.labels.is_empty());
         f.body = e.body.clone();
         f.labels = e.labels.clone();
+        assert!(f.regs.len() <= e.regs.len() && e.regs.starts_with(&f.regs));
+        f.regs = e.regs.clone();
     }
     assert_eq!(returned, expected);
 }
