@@ -44,7 +44,7 @@ pub fn check_and_compile(
         // Nothing was handed over (a file checked whole): the module has every body.
         None => crate::compile_module(&module, file),
         Some(early) => match early.into_module(&module) {
-            Some((full, done)) => finish(&full, file, done),
+            Some((full, shared, done)) => finish(&full, file, shared, done),
             // The streamed module disagrees with the checked one (not seen in practice):
             // the plain pipeline, from the start.
             None => match check::check_source(file) {
@@ -56,6 +56,9 @@ pub fn check_and_compile(
     (diags, Some(compiled))
 }
 
+/// The entries translated early, with their results.
+type Done = HashMap<FuncId, EntryResult>;
+
 /// The translator's state: the module as handed over so far, and the entries translated.
 struct Early {
     module: Module,
@@ -64,7 +67,7 @@ struct Early {
     pending: HashSet<FuncId>,
     /// Entries whose bodies arrived but whose callees' bodies had not yet.
     waiting: Vec<FuncId>,
-    done: HashMap<FuncId, EntryResult>,
+    done: Done,
     /// Whether what arrived fits together (the variables in order, known functions).
     consistent: bool,
 }
@@ -147,10 +150,10 @@ impl Early {
         }
     }
 
-    /// The whole module (the checked one, whose handed-over bodies are empty, with those
-    /// bodies back in) and the early translations still valid, or `None` when what was
-    /// handed over disagrees with the checked module.
-    fn into_module(mut self, checked: &Module) -> Option<(Module, HashMap<FuncId, EntryResult>)> {
+    /// The module as handed over (every body in: the checked module lacks them), what every
+    /// entry reads of it, and the early translations (none if what they read changed since),
+    /// or `None` when what was handed over disagrees with the checked module.
+    fn into_module(mut self, checked: &Module) -> Option<(Module, Shared, Done)> {
         let m = &self.module;
         let same_headers = m.functions.len() == checked.functions.len()
             && m.functions.iter().zip(&checked.functions).all(|(a, b)| {
@@ -179,10 +182,11 @@ impl Early {
         }
         // The translations made before every body was in are kept only if what they read
         // of the module as a whole came out the same.
-        if Shared::new(&self.module) != self.shared {
+        let shared = Shared::new(&self.module);
+        if shared != self.shared {
             self.done.clear();
         }
-        Some((self.module, self.done))
+        Some((self.module, shared, self.done))
     }
 }
 
@@ -190,9 +194,9 @@ impl Early {
 fn finish(
     module: &Module,
     file: &SourceFile,
-    mut done: HashMap<FuncId, EntryResult>,
+    shared: Shared,
+    mut done: Done,
 ) -> Result<Compiled, Vec<Diagnostic>> {
-    let shared = Shared::new(module);
     let entries: Vec<(FuncId, &Function)> = module
         .functions
         .iter()
