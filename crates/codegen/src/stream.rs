@@ -72,6 +72,9 @@ struct Early {
     consistent: bool,
 }
 
+/// How many entries wait for their callees' bodies at most (see `translate_early`).
+const MAX_WAITING: usize = 16;
+
 /// Receives the check's IR and translates entries until the check ends (`checked`); then
 /// only takes in what is left in the channel. `None` when no module level arrived.
 fn translate_early(
@@ -116,16 +119,19 @@ fn translate_early(
         if checked.load(Ordering::Relaxed) {
             continue;
         }
-        if is_entry {
-            early.waiting.push(id);
-        } else if early.waiting.is_empty() {
-            // A `.func` readies no entry unless one waits for it.
-            continue;
-        }
-        let waiting = std::mem::take(&mut early.waiting);
-        for e in waiting {
+        // An entry is translated when it arrives if its callees came before it (compilers
+        // emit them first); else it waits for them, but only a few wait (each `.func` that
+        // arrives tries every waiting entry again): the rest are left to the end.
+        let candidates = if is_entry {
+            vec![id]
+        } else {
+            std::mem::take(&mut early.waiting)
+        };
+        for e in candidates {
             if checked.load(Ordering::Relaxed) || !early.ready(e) {
-                early.waiting.push(e);
+                if early.waiting.len() < MAX_WAITING {
+                    early.waiting.push(e);
+                }
                 continue;
             }
             if let Some(f) = early.module.function(e) {

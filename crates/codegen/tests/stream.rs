@@ -115,6 +115,34 @@ fn an_address_taken_late_voids_the_early_translations() {
 }
 
 #[test]
+fn entries_before_their_callees_translate_the_same_streamed() {
+    // Forty entries call a function defined after them (declared first): they wait for its
+    // body, or (past the few that may wait) are left to the end.
+    let mut text = String::from(
+        ".version 7.0\n.target sm_20\n.address_size 64\n\
+         .func (.param .b32 r) late(.param .b32 x);\n",
+    );
+    for i in 0..40 {
+        text += &format!(
+            ".visible .entry k{i}(.param .u64 out)\n{{\n\
+             .reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n\
+             ld.param.u64 %rd1, [out];\nmov.u32 %r1, {i};\n\
+             {{\n.param .b32 a;\n.param .b32 b;\nst.param.b32 [a], %r1;\n\
+             call (b), late, (a);\nld.param.b32 %r2, [b];\n}}\n\
+             st.global.u32 [%rd1], %r2;\nret;\n}}\n"
+        );
+    }
+    text += ".func (.param .b32 r) late(.param .b32 x)\n{\n.reg .b32 %r<3>;\n\
+             ld.param.b32 %r1, [x];\nmul.lo.s32 %r2, %r1, 3;\nst.param.b32 [r], %r2;\nret;\n}\n";
+    let file = SourceFile::new("late.ptx", text.as_str());
+    let (diags, compiled) = codegen::check_and_compile(&file);
+    assert!(diags.is_empty(), "{}", diag::render(&file, &diags));
+    let kernels = compiled.expect("checks").expect("translates").cubin.kernels;
+    assert_eq!(kernels.len(), 40);
+    same("late.ptx", &text);
+}
+
+#[test]
 fn errors_come_out_the_same_streamed() {
     // A check error in a late body, a translation error, and a parse error.
     let base = kernels(40);
