@@ -158,7 +158,18 @@ impl<'a> Checker<'a> {
     pub fn check_with_bodies(
         &mut self,
         module: &'a ast::Module,
+        body_of: impl FnMut(usize, &'a ast::Function) -> BodySource,
+    ) -> bool {
+        self.check_with_bodies_then(module, body_of, &mut |_, _| {})
+    }
+
+    /// [`Checker::check_with_bodies`], calling `then` once the module level is checked (with
+    /// the functions whose bodies follow, in checking order) and after each body.
+    pub fn check_with_bodies_then(
+        &mut self,
+        module: &'a ast::Module,
         mut body_of: impl FnMut(usize, &'a ast::Function) -> BodySource,
+        then: &mut dyn FnMut(&mut Self, Checked),
     ) -> bool {
         self.check_header(&module.statements, module.span);
         self.reserve_module_tables(&module.statements);
@@ -171,6 +182,8 @@ impl<'a> Checker<'a> {
         for (var, init) in pending {
             self.lower_module_init(var, init);
         }
+        let order: Vec<FuncId> = bodies.iter().map(|&(id, _, _)| id).collect();
+        then(self, Checked::ModuleLevel(&order));
         for (id, f, i) in bodies {
             match body_of(i, f) {
                 BodySource::Unparsable => return false,
@@ -181,6 +194,7 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+            then(self, Checked::Body(id));
         }
         if !anonymous.is_empty() {
             self.check_anonymous_entry(&anonymous);
@@ -289,6 +303,14 @@ impl<'a> Checker<'a> {
         self.vars.push(var);
         id
     }
+}
+
+/// How far [`Checker::check_with_bodies_then`] got.
+pub(crate) enum Checked<'o> {
+    /// Directives and declarations; the bodies of these functions follow, in this order.
+    ModuleLevel(&'o [FuncId]),
+    /// The body of this function.
+    Body(FuncId),
 }
 
 /// Where the module pass gets the statements of a function body.

@@ -41,6 +41,8 @@ mod reg_offset;
 mod scope;
 mod selector;
 mod sreg_decl;
+mod stream;
+pub use stream::{check_source_streamed, Streamed};
 mod structs;
 mod tensor_map;
 mod tensor_memory;

@@ -4,6 +4,8 @@
 //! loads, predicated branches and a `call` each, 20 MB), cut at a kernel boundary when `MB` is
 //! below 20. `FILE` also receives the text, to time the whole `ptxvm check` and `ptxvm compile`
 //! processes on it. The criterion bench (`cargo bench -p ptxvm-codegen`) measures the stages.
+//! "streamed" is `ptxvm compile`'s pipeline (`codegen::check_and_compile`: the check hands
+//! each body over as it is checked and a second thread translates meanwhile) plus the write.
 
 use std::time::Instant;
 
@@ -39,6 +41,7 @@ fn main() {
     let mut best_check = f64::MAX;
     let mut best_compile = f64::MAX;
     let mut best_stages = (f64::MAX, f64::MAX);
+    let mut best_streamed = f64::MAX;
     for _ in 0..3 {
         let t = Instant::now();
         let n = check::diagnose_source(&file).len();
@@ -62,18 +65,24 @@ fn main() {
         };
         let written = t.elapsed().as_secs_f64();
         best_compile = best_compile.min(lowered + translated + written);
+        // `ptxvm compile`'s own pipeline: the check and the translation overlapped.
+        let t = Instant::now();
+        let ok = matches!(codegen::check_and_compile(&file).1, Some(Ok(_)));
+        let streamed = t.elapsed().as_secs_f64() + written;
+        best_streamed = best_streamed.min(streamed);
         best_stages = (best_stages.0.min(translated), best_stages.1.min(written));
         println!(
-            "{size:.1} MB, {} kernels, {n} diagnostics, {cubin}; check+lower {lowered:.2} s, translate {translated:.2} s, write {written:.2} s",
+            "{size:.1} MB, {} kernels, {n} diagnostics, {cubin}; check+lower {lowered:.2} s, translate {translated:.2} s, write {written:.2} s; streamed (ok: {ok}) {streamed:.2} s",
             compiled.cubin.kernels.len()
         );
     }
     println!(
-        "check {best_check:.2} s ({:.1} MB/s); compile (check + translate + cubin) {best_compile:.2} s ({:.1} MB/s); ratio {:.2}x (best translate {:.2} s, write {:.2} s)",
+        "check {best_check:.2} s ({:.1} MB/s); compile (check + translate + cubin) {best_compile:.2} s ({:.1} MB/s); ratio {:.2}x (best translate {:.2} s, write {:.2} s); streamed (check_and_compile + cubin) {best_streamed:.2} s, ratio {:.2}x",
         size / best_check,
         size / best_compile,
         best_compile / best_check,
         best_stages.0,
-        best_stages.1
+        best_stages.1,
+        best_streamed / best_check
     );
 }

@@ -29,6 +29,8 @@ mod ra;
 mod regs;
 pub mod report;
 mod select;
+mod stream;
+pub use stream::check_and_compile;
 
 use diag::{Diagnostic, SourceFile, Span};
 use fermi::cubin::{self, AddressSize, Arch, Kernel, Param};
@@ -49,6 +51,65 @@ pub struct Compiled {
 
 /// Translates every `.entry` of `module` (checked from `file`) to sm_20 code.
 pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Vec<Diagnostic>> {
+    let warnings = target_warnings(module, file);
+    let shared = Shared::new(module);
+    // Entries are independent (each translates its own copy of the `.func`s it calls), so
+    // they are translated in parallel; results are kept in declaration order, so the cubin
+    // and the order of errors do not depend on the scheduling.
+    let entries: Vec<&Function> = module
+        .functions
+        .iter()
+        .filter(|f| f.kind == FuncKind::Entry && f.body.is_some())
+        .collect();
+    let results: Vec<EntryResult> = entries
+        .par_iter()
+        .with_min_len(16)
+        .map(|f| shared.compile_entry(module, f, file))
+        .collect();
+    assemble_module(module, shared, results, warnings)
+}
+
+/// One entry's translation: the kernel and its spill code, or why it is not translated.
+type EntryResult = Result<(Kernel, report::Spills), Vec<Diagnostic>>;
+
+/// What the translation of every entry of a module reads beyond the IR.
+#[derive(PartialEq)]
+struct Shared {
+    consts: HashMap<ir::VarId, u32>,
+    constant2: Vec<u8>,
+    globals: HashMap<ir::VarId, u32>,
+    global_data: cubin::GlobalData,
+    taken: Vec<ir::FuncId>,
+}
+
+impl Shared {
+    fn new(module: &Module) -> Shared {
+        let (consts, constant2) = constant_bank(module);
+        let (globals, global_data) = module_globals::global_data(module);
+        Shared {
+            consts,
+            constant2,
+            globals,
+            global_data,
+            taken: calls::address_taken(module),
+        }
+    }
+
+    fn compile_entry(&self, module: &Module, f: &Function, file: &SourceFile) -> EntryResult {
+        compile_entry(
+            module,
+            f,
+            file,
+            &self.consts,
+            &self.globals,
+            &self.global_data,
+            &self.taken,
+        )
+    }
+}
+
+/// The module's warnings: a `.target` above sm_20.
+fn target_warnings(module: &Module, file: &SourceFile) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     if module.target.sm > 20 {
         // Point at the directive (the IR keeps no span for it).
@@ -62,22 +123,16 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
             ),
         ));
     }
-    let (consts, constant2) = constant_bank(module);
-    let (globals, global_data) = module_globals::global_data(module);
-    let taken = calls::address_taken(module);
-    // Entries are independent (each translates its own copy of the `.func`s it calls), so
-    // they are translated in parallel; results are kept in declaration order, so the cubin
-    // and the order of errors do not depend on the scheduling.
-    let entries: Vec<&Function> = module
-        .functions
-        .iter()
-        .filter(|f| f.kind == FuncKind::Entry && f.body.is_some())
-        .collect();
-    let results: Vec<Result<(Kernel, report::Spills), Vec<Diagnostic>>> = entries
-        .par_iter()
-        .with_min_len(16)
-        .map(|f| compile_entry(module, f, file, &consts, &globals, &global_data, &taken))
-        .collect();
+    warnings
+}
+
+/// The cubin of the entries' results (in declaration order), or every entry's errors.
+fn assemble_module(
+    module: &Module,
+    shared: Shared,
+    results: Vec<EntryResult>,
+    warnings: Vec<Diagnostic>,
+) -> Result<Compiled, Vec<Diagnostic>> {
     let mut errors = Vec::new();
     let mut kernels = Vec::with_capacity(results.len());
     let mut spills = Vec::with_capacity(results.len());
@@ -101,9 +156,9 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
                 ir::AddressSize::Bits64 => AddressSize::Bits64,
             },
             kernels,
-            constant2,
+            constant2: shared.constant2,
             constants: Vec::new(),
-            globals: global_data,
+            globals: shared.global_data,
         },
         warnings,
         spills,

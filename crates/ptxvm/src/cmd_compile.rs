@@ -76,16 +76,13 @@ pub fn run(raw: &[String]) -> Exit {
         Ok(f) => f,
         Err(code) => return code,
     };
-    let (module, diags) = check::check_source(&file);
-    if diag::has_errors(&diags) {
-        eprint!("{}", diag::render(&file, &diags));
-        return Exit::Invalid;
-    }
-    let Some(module) = module else {
+    // The check and the translation overlap (see `codegen::check_and_compile`).
+    let (diags, compiled) = codegen::check_and_compile(&file);
+    let Some(compiled) = compiled else {
         eprint!("{}", diag::render(&file, &diags));
         return Exit::Invalid;
     };
-    let compiled = match codegen::compile_module(&module, &file) {
+    let compiled = match compiled {
         Ok(c) => c,
         Err(errors) => {
             eprint!("{}", diag::render(&file, &errors));

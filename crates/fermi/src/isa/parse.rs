@@ -34,12 +34,43 @@ impl<'a> Piece<'a> {
             at: self.at + n.min(self.s.len()),
         }
     }
-    fn err(&self, message: impl Into<String>) -> AsmError {
-        AsmError {
-            span: self.span(),
-            message: message.into(),
-        }
+    fn err(&self, message: impl Message) -> AsmError {
+        error_at(self.span(), message)
     }
+}
+
+/// An error message, written out only when it can be the one reported (see [`QUIET`]).
+trait Message {
+    fn text(self) -> String;
+}
+
+impl Message for &'static str {
+    fn text(self) -> String {
+        self.into()
+    }
+}
+
+impl<F: FnOnce() -> String> Message for F {
+    fn text(self) -> String {
+        self()
+    }
+}
+
+thread_local! {
+    /// Set while `parse_with` looks for the first row that takes the text: the errors of the
+    /// rows that refuse it are dropped unread, and formatting them (a `String` per refusing
+    /// row, most lines try several rows) was a sizeable part of assembling a translator's
+    /// output. Only when every row refuses are the rows tried again with their messages.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn error_at(span: Range<usize>, message: impl Message) -> AsmError {
+    let message = if QUIET.with(std::cell::Cell::get) {
+        String::new()
+    } else {
+        message.text()
+    };
+    AsmError { span, message }
 }
 
 fn split<'a>(p: Piece<'a>, sep: char) -> Vec<Piece<'a>> {
@@ -77,7 +108,7 @@ fn float_literal(o: &Opd, p: Piece) -> Result<Option<u64>, AsmError> {
     }
     let x: f64 = s
         .parse()
-        .map_err(|_| p.err(format!("bad float literal `{s}`")))?;
+        .map_err(|_| p.err(|| format!("bad float literal `{s}`")))?;
     let width = match o.kind {
         Kind::Imm { width, .. } => width,
         _ => 20,
@@ -91,9 +122,9 @@ fn float_literal(o: &Opd, p: Piece) -> Result<Option<u64>, AsmError> {
     let total = if o.float == 32 { 32 } else { 64 };
     let drop = total - u32::from(width);
     if drop > 0 && bits & ((1u64 << drop) - 1) != 0 {
-        return Err(p.err(format!(
-            "{s} needs more than the {width} high bits an immediate holds"
-        )));
+        return Err(
+            p.err(|| format!("{s} needs more than the {width} high bits an immediate holds"))
+        );
     }
     Ok(Some(bits >> drop))
 }
@@ -117,7 +148,7 @@ fn parse_int(p: Piece) -> Result<i128, AsmError> {
         None => (body, 10),
     };
     if digits.is_empty() || digits.len() > 24 || !digits.chars().all(|c| c.is_digit(radix)) {
-        return Err(p.err(format!("expected a number, found `{}`", p.s)));
+        return Err(p.err(|| format!("expected a number, found `{}`", p.s)));
     }
     let v = i128::from_str_radix(digits, radix).map_err(|_| p.err("number too large"))?;
     Ok(if neg { -v } else { v })
@@ -136,29 +167,21 @@ fn parse_numbered(p: Piece, prefix: char, special: &[&str], special_n: u32) -> O
 }
 
 fn parse_gpr(p: Piece) -> Result<Gpr, AsmError> {
-    let n = parse_numbered(p, 'R', &["RZ"], 63).ok_or_else(|| {
-        p.err(format!(
-            "expected a register (R0..R62, RZ), found `{}`",
-            p.s
-        ))
-    })?;
+    let n = parse_numbered(p, 'R', &["RZ"], 63)
+        .ok_or_else(|| p.err(|| format!("expected a register (R0..R62, RZ), found `{}`", p.s)))?;
     u8::try_from(n)
         .ok()
         .and_then(Gpr::new)
-        .ok_or_else(|| p.err(format!("register R{n} out of range (R0..R62, RZ)")))
+        .ok_or_else(|| p.err(|| format!("register R{n} out of range (R0..R62, RZ)")))
 }
 
 fn parse_pred(p: Piece) -> Result<Pred, AsmError> {
-    let n = parse_numbered(p, 'P', &["pt", "PT"], 7).ok_or_else(|| {
-        p.err(format!(
-            "expected a predicate (P0..P6, pt), found `{}`",
-            p.s
-        ))
-    })?;
+    let n = parse_numbered(p, 'P', &["pt", "PT"], 7)
+        .ok_or_else(|| p.err(|| format!("expected a predicate (P0..P6, pt), found `{}`", p.s)))?;
     u8::try_from(n)
         .ok()
         .and_then(Pred::new)
-        .ok_or_else(|| p.err(format!("predicate P{n} out of range (P0..P6, pt)")))
+        .ok_or_else(|| p.err(|| format!("predicate P{n} out of range (P0..P6, pt)")))
 }
 
 /// Strips the decorations `-`, `~`/`!`, `|…|`, `.CC` the field allows.
@@ -204,7 +227,7 @@ fn check_range(p: Piece, v: i128, width: u8, signed: bool, what: &str) -> Result
     };
     if v < lo || v > hi {
         let sign = if signed { "sign-extended" } else { "unsigned" };
-        return Err(p.err(format!("{what} {v:#x} does not fit {width} bits {sign}")));
+        return Err(p.err(|| format!("{what} {v:#x} does not fit {width} bits {sign}")));
     }
     Ok(v as i64)
 }
@@ -216,10 +239,7 @@ fn parse_address(p: Piece, width: u8) -> Result<(Gpr, i64), AsmError> {
         t.s.strip_prefix('[')
             .and_then(|r| r.strip_suffix(']'))
             .ok_or_else(|| {
-                t.err(format!(
-                    "expected a memory address `[R1+0x10]`, found `{}`",
-                    t.s
-                ))
+                t.err(|| format!("expected a memory address `[R1+0x10]`, found `{}`", t.s))
             })?;
     let inner = Piece {
         s: inner,
@@ -264,10 +284,7 @@ fn parse_cbank<'a>(p: Piece<'a>) -> Result<(u8, Piece<'a>), AsmError> {
 fn parse_cbank_below<'a>(p: Piece<'a>, banks: i128) -> Result<(u8, Piece<'a>), AsmError> {
     let t = p.trim();
     let rest = t.s.strip_prefix('c').ok_or_else(|| {
-        t.err(format!(
-            "expected a constant `c [bank] [offset]`, found `{}`",
-            t.s
-        ))
+        t.err(|| format!("expected a constant `c [bank] [offset]`, found `{}`", t.s))
     })?;
     let rest = Piece {
         s: rest,
@@ -289,10 +306,8 @@ fn parse_cbank_below<'a>(p: Piece<'a>, banks: i128) -> Result<(u8, Piece<'a>), A
     };
     let bank = parse_int(bank_inner)?;
     if !(0..banks).contains(&bank) {
-        return Err(bank_inner.err(format!(
-            "constant bank {bank:#x} out of range (0..{:#x})",
-            banks - 1
-        )));
+        return Err(bank_inner
+            .err(|| format!("constant bank {bank:#x} out of range (0..{:#x})", banks - 1)));
     }
     Ok((bank as u8, rest.skip(close + 1).trim()))
 }
@@ -310,9 +325,7 @@ fn parse_const(r: Piece) -> Result<CBank, AsmError> {
         return Err(rest.err("a composite constant takes no register"));
     }
     let offset = u16::try_from(offset).map_err(|_| {
-        rest.err(format!(
-            "constant offset {offset:#x} out of range (0..0xffff)"
-        ))
+        rest.err(|| format!("constant offset {offset:#x} out of range (0..0xffff)"))
     })?;
     CBank::new(bank, offset).ok_or_else(|| r.err("bad constant"))
 }
@@ -350,10 +363,9 @@ fn parse_operand(
         Kind::Const => {
             let (f, r) = parse_flags(o, p)?;
             if !r.s.starts_with('c') {
-                return Err(r.err(format!(
-                    "expected a constant `c [bank] [offset]`, found `{}`",
-                    r.s
-                )));
+                return Err(
+                    r.err(|| format!("expected a constant `c [bank] [offset]`, found `{}`", r.s))
+                );
             }
             Ok(Operand::Const(parse_const(r)?, f))
         }
@@ -375,9 +387,7 @@ fn parse_operand(
                     v
                 };
                 let i = i64::try_from(v).ok().and_then(Imm20::new).ok_or_else(|| {
-                    r.err(format!(
-                        "immediate {v:#x} does not fit 20 bits sign-extended"
-                    ))
+                    r.err(|| format!("immediate {v:#x} does not fit 20 bits sign-extended"))
                 })?;
                 Ok(Operand::Imm20(i, f))
             }
@@ -407,22 +417,20 @@ fn parse_operand(
             let (bank, rest) = parse_cbank_below(p, CMEM_BANKS)?;
             let (base, offset) = parse_address(rest, 32)?;
             let offset = u16::try_from(offset).map_err(|_| {
-                rest.err(format!(
-                    "constant offset {offset:#x} out of range (0..0xffff)"
-                ))
+                rest.err(|| format!("constant offset {offset:#x} out of range (0..0xffff)"))
             })?;
             Ok(Operand::CMem { bank, base, offset })
         }
         Kind::Sreg => parse_sreg(p.s)
             .map(Operand::Sreg)
-            .ok_or_else(|| p.err(format!("unknown special register `{}`", p.s))),
+            .ok_or_else(|| p.err(|| format!("unknown special register `{}`", p.s))),
         Kind::Target { width } => {
             let abs: i128 = if p.s.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
                 parse_int(p)?
             } else {
                 labels(p.s)
                     .map(i128::from)
-                    .ok_or_else(|| p.err(format!("undefined label `{}`", p.s)))?
+                    .ok_or_else(|| p.err(|| format!("undefined label `{}`", p.s)))?
             };
             let rel = abs - i128::from(addr) - 8;
             let v = check_range(p, rel, width, true, "branch offset")?;
@@ -434,7 +442,7 @@ fn parse_operand(
             } else {
                 labels(p.s)
                     .map(i128::from)
-                    .ok_or_else(|| p.err(format!("undefined label `{}`", p.s)))?
+                    .ok_or_else(|| p.err(|| format!("undefined label `{}`", p.s)))?
             };
             let v = check_range(p, abs, width, false, "target address")?;
             Ok(Operand::AbsTarget(v as u32))
@@ -443,7 +451,7 @@ fn parse_operand(
             if p.s == t {
                 Ok(Operand::Text)
             } else {
-                Err(p.err(format!("expected `{t}`, found `{}`", p.s)))
+                Err(p.err(|| format!("expected `{t}`, found `{}`", p.s)))
             }
         }
         Kind::Named { width, names } => match names.iter().find(|(_, n)| *n == p.s) {
@@ -457,11 +465,7 @@ fn parse_operand(
             }
             None => {
                 let options: Vec<&str> = names.iter().map(|(_, n)| *n).collect();
-                Err(p.err(format!(
-                    "expected one of {}, found `{}`",
-                    options.join(" "),
-                    p.s
-                )))
+                Err(p.err(|| format!("expected one of {}, found `{}`", options.join(" "), p.s)))
             }
         },
         Kind::AtomMem => {
@@ -474,10 +478,12 @@ fn parse_operand(
         Kind::MemWords { width } => {
             let (base, offset) = parse_address(p, width.saturating_add(2))?;
             if offset % 4 != 0 {
-                return Err(p.err(format!(
-                    "offset {} must be a multiple of 4 (the field counts words)",
-                    super::print::hex(offset)
-                )));
+                return Err(p.err(|| {
+                    format!(
+                        "offset {} must be a multiple of 4 (the field counts words)",
+                        super::print::hex(offset)
+                    )
+                }));
             }
             Ok(Operand::Mem {
                 base,
@@ -585,22 +591,28 @@ fn match_mods(
                 let selects_written = sels.iter().any(|s| !s.is_empty());
                 match default {
                     Some(_) if takes_selects(m) && selects_written => {
-                        return Err(mnemonic.err(format!(
-                            "a sub-word select needs the {} written out (e.g. {}.U8.U8)",
-                            m.what, row.name
-                        )))
+                        return Err(mnemonic.err(|| {
+                            format!(
+                                "a sub-word select needs the {} written out (e.g. {}.U8.U8)",
+                                m.what, row.name
+                            )
+                        }))
                     }
                     Some(&(v, _)) => *slot = v,
                     None => {
-                        let options: Vec<&str> = m.names.iter().map(|(_, n)| *n).collect();
-                        let needs = format!(
-                            "{} needs a {} modifier ({})",
-                            row.name,
-                            m.what,
-                            options.join(" ")
-                        );
+                        let needs = || {
+                            let options: Vec<&str> = m.names.iter().map(|(_, n)| *n).collect();
+                            format!(
+                                "{} needs a {} modifier ({})",
+                                row.name,
+                                m.what,
+                                options.join(" ")
+                            )
+                        };
                         return Err(match parts.get(i) {
-                            Some(at) => at.err(format!("unexpected modifier `.{}`: {needs}", at.s)),
+                            Some(at) => {
+                                at.err(|| format!("unexpected modifier `.{}`: {}", at.s, needs()))
+                            }
                             None => mnemonic.err(needs),
                         });
                     }
@@ -619,10 +631,7 @@ fn match_mods(
         i += 1;
     }
     if let Some(p) = parts.get(i) {
-        return Err(p.err(format!(
-            "unknown or misplaced modifier `.{}` for {}",
-            p.s, row.name
-        )));
+        return Err(p.err(|| format!("unknown or misplaced modifier `.{}` for {}", p.s, row.name)));
     }
     Ok((values, po, sched))
 }
@@ -644,11 +653,14 @@ struct Ctx<'l> {
 
 /// Strips sub-word selects (`.B1`–`.B3`, `.H1`) from the source operands of rows whose
 /// source types carry them.
-fn strip_selects<'a>(row: &Row, operands: &[Piece<'a>]) -> (Vec<Piece<'a>>, Sels<'static>) {
-    let mut ops = operands.to_vec();
+fn strip_selects<'a, 'o>(
+    row: &Row,
+    operands: &'o [Piece<'a>],
+) -> (std::borrow::Cow<'o, [Piece<'a>]>, Sels<'static>) {
+    let mut ops = std::borrow::Cow::Borrowed(operands);
     let mut sels = [""; MAX_OPERANDS];
     if row.mods.iter().any(takes_selects) {
-        for (k, p) in ops.iter_mut().enumerate().skip(1).take(2) {
+        for (k, p) in ops.to_mut().iter_mut().enumerate().skip(1).take(2) {
             for sel in ["B1", "B2", "B3", "H1"] {
                 let stripped = p.s.strip_suffix(sel).and_then(|r| r.strip_suffix('.'));
                 if let (Some(rest), Some(slot)) = (stripped, sels.get_mut(k)) {
@@ -678,29 +690,28 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
         Some((_, p)) => {
             return Err((
                 1,
-                p.err(format!("{} cannot take a guard predicate", row.name)),
+                p.err(|| format!("{} cannot take a guard predicate", row.name)),
             ))
         }
     };
     let short = is_short_form(row, operands.len());
     if operands.len() != row.operands.len() && !short {
         let span = operands.last().map_or(mnemonic.span(), |p| p.span());
-        let or_short = if omittable(row) > 0 {
-            format!(" (or {})", row.operands.len() - omittable(row))
-        } else {
-            String::new()
-        };
         return Err((
             1,
-            AsmError {
-                span,
-                message: format!(
+            error_at(span, || {
+                let or_short = if omittable(row) > 0 {
+                    format!(" (or {})", row.operands.len() - omittable(row))
+                } else {
+                    String::new()
+                };
+                format!(
                     "{} takes {} operand(s){or_short}, found {}",
                     row.name,
                     row.operands.len(),
                     operands.len()
-                ),
-            },
+                )
+            }),
         ));
     }
     let mut values = [Operand::None; MAX_OPERANDS];
@@ -714,7 +725,7 @@ fn parse_row(row: &'static Row, t: &Split, cx: &Ctx) -> Result<Inst, (u8, AsmErr
         *slot = parse_operand(o, *p, cx.addr, cx.labels).map_err(|e| (2, e))?;
     }
     if po {
-        apply_po(row, &mut values).map_err(|m| (2, mnemonic.err(m)))?;
+        apply_po(row, &mut values).map_err(|m| (2, mnemonic.err(|| m)))?;
     }
     if product_neg {
         if let Some(v) = values.get_mut(2) {
@@ -737,15 +748,18 @@ const PRODUCT_NEG_ROWS: &[&str] = &["FFMA", "DFMA", "FMUL", "DMUL"];
 
 /// Strips a `-` from the first factor of a product row whose first factor has no negate bit
 /// of its own; returns whether it did (the second factor's negation is then flipped).
-fn take_first_factor_neg(row: &Row, ops: &mut [Piece]) -> bool {
+fn take_first_factor_neg(row: &Row, ops: &mut std::borrow::Cow<[Piece]>) -> bool {
     let first_has_no_bit = row.operands.get(1).is_some_and(|o| o.neg == NONE);
     let second_has_bit = row.operands.get(2).is_some_and(|o| o.neg != NONE);
     if !(PRODUCT_NEG_ROWS.contains(&row.name) && first_has_no_bit && second_has_bit) {
         return false;
     }
-    match ops.get_mut(1) {
+    match ops.get(1) {
         Some(p) if p.trim().s.starts_with('-') => {
-            *p = p.trim().skip(1).trim();
+            let stripped = p.trim().skip(1).trim();
+            if let Some(p) = ops.to_mut().get_mut(1) {
+                *p = stripped;
+            }
             true
         }
         _ => false,
@@ -810,7 +824,12 @@ pub fn parse_with(
     } else {
         split(rest, ',').into_iter().map(Piece::trim).collect()
     };
-    let name_upper = name.s.to_ascii_uppercase();
+    // The translator's text is upper case already: no copy for it.
+    let name_upper: std::borrow::Cow<str> = if name.s.bytes().any(|b| b.is_ascii_lowercase()) {
+        name.s.to_ascii_uppercase().into()
+    } else {
+        name.s.into()
+    };
     let split = Split {
         guard,
         mnemonic,
@@ -822,9 +841,20 @@ pub fn parse_with(
         labels,
         dialect,
     };
+    let rows = rows_named(&name_upper);
+    // The first row that takes the text, its refusing predecessors' messages unwritten.
+    let quiet = QUIET.with(|q| q.replace(true));
+    let first = rows
+        .iter()
+        .find_map(|&row| parse_row(row, &split, &cx).ok());
+    QUIET.with(|q| q.set(quiet));
+    if let Some(inst) = first {
+        return Ok(inst);
+    }
+    // Every row refuses: again with the messages, to report the one that explains best.
     let mut best: Option<(u8, AsmError)> = None;
     let mut forms = 0;
-    for &row in rows_named(&name_upper) {
+    for &row in rows {
         forms += 1;
         match parse_row(row, &split, &cx) {
             Ok(inst) => return Ok(inst),
@@ -872,8 +902,8 @@ fn rows_named(name: &str) -> &'static [&'static Row] {
 fn unknown_opcode(name: Piece) -> AsmError {
     let upper = name.s.to_ascii_uppercase();
     match super::rows::NOT_SUPPORTED.iter().find(|(n, _)| *n == upper) {
-        Some((n, why)) => name.err(format!("{n} is not supported: {why}")),
-        None => name.err(format!("unknown opcode `{}`", name.s)),
+        Some((n, why)) => name.err(|| format!("{n} is not supported: {why}")),
+        None => name.err(|| format!("unknown opcode `{}`", name.s)),
     }
 }
 
@@ -961,7 +991,7 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
                 }
             };
         if !row.guarded && guard != Guard::ALWAYS {
-            err = whole.err(format!("{} cannot take a guard predicate", row.name));
+            err = whole.err(|| format!("{} cannot take a guard predicate", row.name));
             continue;
         }
         // As in the text, the operands that may be left out are all given or all left out.
@@ -978,16 +1008,18 @@ pub fn build(opcode: &str, guard: Guard, operands: &[Operand]) -> Result<Inst, A
             }
         }
         if !shapes_fit {
-            err = whole.err(format!(
-                "operands do not fit {} ({} expected)",
-                row.name,
-                row.operands.len()
-            ));
+            err = whole.err(|| {
+                format!(
+                    "operands do not fit {} ({} expected)",
+                    row.name,
+                    row.operands.len()
+                )
+            });
             continue;
         }
         if po {
             if let Err(m) = apply_po(row, &mut values) {
-                err = whole.err(m);
+                err = whole.err(|| m);
                 continue;
             }
         }

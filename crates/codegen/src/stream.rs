@@ -1,0 +1,229 @@
+//! `ptxvm compile`'s pipeline: the check on the calling thread hands each body's IR over as
+//! soon as it is checked (`check::check_source_streamed`), and a second thread translates
+//! every entry whose body and callees' bodies have arrived, so both cores work while the
+//! file is checked; what is left when the check ends is translated in parallel as
+//! [`compile_module`](crate::compile_module) does. The result is the same as
+//! `check_source` then `compile_module`, to the byte: the early translations are kept only
+//! when the module they saw agrees with the checked module in everything a translation
+//! reads, else everything is translated again at the end.
+
+use crate::{assemble_module, target_warnings, Compiled, EntryResult, Shared};
+use check::Streamed;
+use diag::{Diagnostic, SourceFile};
+use ir::{FuncId, FuncKind, Function, Module};
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+
+/// Checks `file` and translates it: the check's diagnostics, and the translation when the
+/// check found no error.
+pub fn check_and_compile(
+    file: &SourceFile,
+) -> (Vec<Diagnostic>, Option<Result<Compiled, Vec<Diagnostic>>>) {
+    let (tx, rx) = mpsc::channel::<Streamed>();
+    let checked = AtomicBool::new(false);
+    let (module, diags, early) = std::thread::scope(|s| {
+        let translator = s.spawn(|| translate_early(rx, file, &checked));
+        let (module, diags) = check::check_source_streamed(file, &mut |e| {
+            // A translator gone (it only stops early on a panic, reported at the join)
+            // leaves nothing to tell.
+            let _ = tx.send(e);
+        });
+        drop(tx);
+        checked.store(true, Ordering::Relaxed);
+        let early = translator
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (module, diags, early)
+    });
+    let Some(module) = module.filter(|_| !diag::has_errors(&diags)) else {
+        return (diags, None);
+    };
+    let compiled = match early {
+        // Nothing was handed over (a file checked whole): the module has every body.
+        None => crate::compile_module(&module, file),
+        Some(early) => match early.into_module(&module) {
+            Some((full, shared, done)) => finish(&full, file, shared, done),
+            // The streamed module disagrees with the checked one (not seen in practice):
+            // the plain pipeline, from the start.
+            None => match check::check_source(file) {
+                (Some(m), _) => crate::compile_module(&m, file),
+                (None, d) => Err(d),
+            },
+        },
+    };
+    (diags, Some(compiled))
+}
+
+/// The entries translated early, with their results.
+type Done = HashMap<FuncId, EntryResult>;
+
+/// The translator's state: the module as handed over so far, and the entries translated.
+struct Early {
+    module: Module,
+    shared: Shared,
+    /// Functions whose bodies are still to come.
+    pending: HashSet<FuncId>,
+    /// Entries whose bodies arrived but whose callees' bodies had not yet.
+    waiting: Vec<FuncId>,
+    done: Done,
+    /// Whether what arrived fits together (the variables in order, known functions).
+    consistent: bool,
+}
+
+/// How many entries wait for their callees' bodies at most (see `translate_early`).
+const MAX_WAITING: usize = 16;
+
+/// Receives the check's IR and translates entries until the check ends (`checked`); then
+/// only takes in what is left in the channel. `None` when no module level arrived.
+fn translate_early(
+    rx: mpsc::Receiver<Streamed>,
+    file: &SourceFile,
+    checked: &AtomicBool,
+) -> Option<Early> {
+    let Ok(Streamed::ModuleLevel { module, bodies }) = rx.recv() else {
+        return None;
+    };
+    let mut early = Early {
+        shared: Shared::new(&module),
+        module,
+        pending: bodies.iter().copied().collect(),
+        waiting: Vec::new(),
+        done: HashMap::default(),
+        consistent: true,
+    };
+    for e in rx.iter() {
+        let Streamed::Body {
+            id,
+            function,
+            first_var,
+            vars,
+        } = e
+        else {
+            early.consistent = false;
+            continue;
+        };
+        if !early.consistent || early.module.vars.len() != first_var {
+            early.consistent = false;
+            continue;
+        }
+        early.module.vars.extend(vars);
+        let is_entry = function.kind == FuncKind::Entry && function.body.is_some();
+        let Some(slot) = early.module.functions.get_mut(id.index()) else {
+            early.consistent = false;
+            continue;
+        };
+        *slot = function;
+        early.pending.remove(&id);
+        if checked.load(Ordering::Relaxed) {
+            continue;
+        }
+        // An entry is translated when it arrives if its callees came before it (compilers
+        // emit them first); else it waits for them, but only a few wait (each `.func` that
+        // arrives tries every waiting entry again): the rest are left to the end.
+        let candidates = if is_entry {
+            vec![id]
+        } else {
+            std::mem::take(&mut early.waiting)
+        };
+        for e in candidates {
+            if checked.load(Ordering::Relaxed) || !early.ready(e) {
+                if early.waiting.len() < MAX_WAITING {
+                    early.waiting.push(e);
+                }
+                continue;
+            }
+            if let Some(f) = early.module.function(e) {
+                let r = early.shared.compile_entry(&early.module, f, file);
+                early.done.insert(e, r);
+            }
+        }
+    }
+    Some(early)
+}
+
+impl Early {
+    /// Whether entry `e` and every function it reaches have their bodies.
+    fn ready(&self, e: FuncId) -> bool {
+        let Some(f) = self.module.function(e) else {
+            return false;
+        };
+        match crate::calls::reachable(&self.module, &self.shared.taken, f) {
+            Ok((funcs, _)) => funcs.iter().all(|g| !self.pending.contains(g)),
+            // Perhaps a callee still without its body: the final pass says.
+            Err(_) => false,
+        }
+    }
+
+    /// The module as handed over (every body in: the checked module lacks them), what every
+    /// entry reads of it, and the early translations (none if what they read changed since),
+    /// or `None` when what was handed over disagrees with the checked module.
+    fn into_module(mut self, checked: &Module) -> Option<(Module, Shared, Done)> {
+        let m = &self.module;
+        let same_headers = m.functions.len() == checked.functions.len()
+            && m.functions.iter().zip(&checked.functions).all(|(a, b)| {
+                a.name == b.name
+                    && a.kind == b.kind
+                    && a.linkage == b.linkage
+                    && a.params == b.params
+                    && a.rets == b.rets
+                    && a.locals == b.locals
+                    && a.perf == b.perf
+                    && a.cta_dims == b.cta_dims
+                    && a.span == b.span
+                    && a.body.is_some() == b.body.is_some()
+            });
+        let agrees = self.consistent
+            && self.pending.is_empty()
+            && same_headers
+            && m.vars == checked.vars
+            && m.globals == checked.globals
+            && m.prototypes == checked.prototypes
+            && m.target == checked.target
+            && m.address_size == checked.address_size
+            && m.version == checked.version;
+        if !agrees {
+            return None;
+        }
+        // The translations made before every body was in are kept only if what they read
+        // of the module as a whole came out the same.
+        let shared = Shared::new(&self.module);
+        if shared != self.shared {
+            self.done.clear();
+        }
+        Some((self.module, shared, self.done))
+    }
+}
+
+/// Translates the entries not translated early, in parallel, and assembles the cubin.
+fn finish(
+    module: &Module,
+    file: &SourceFile,
+    shared: Shared,
+    mut done: Done,
+) -> Result<Compiled, Vec<Diagnostic>> {
+    let entries: Vec<(FuncId, &Function)> = module
+        .functions
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind == FuncKind::Entry && f.body.is_some())
+        .map(|(i, f)| (FuncId(i as u32), f))
+        .collect();
+    let todo: Vec<(FuncId, &Function)> = entries
+        .iter()
+        .filter(|(id, _)| !done.contains_key(id))
+        .copied()
+        .collect();
+    let left: Vec<(FuncId, EntryResult)> = todo
+        .par_iter()
+        .with_min_len(16)
+        .map(|&(id, f)| (id, shared.compile_entry(module, f, file)))
+        .collect();
+    done.extend(left);
+    let results = entries
+        .iter()
+        .filter_map(|(id, _)| done.remove(id))
+        .collect();
+    assemble_module(module, shared, results, target_warnings(module, file))
+}
