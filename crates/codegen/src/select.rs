@@ -1127,6 +1127,18 @@ impl<'a> Selector<'a> {
         };
         let bop = bool_op(m.bool_op);
         match ty {
+            // DSETP's comparisons and combining are ops::cmp's on both executors.
+            Type::F64 => {
+                let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
+                // An immediate goes through the scratch pair; two would need two.
+                if matches!(a, Operand::Imm(_)) && matches!(b, Operand::Imm(_)) {
+                    return Err("an f64 setp of two immediates".into());
+                }
+                let al = self.f64_operand(a, g)?;
+                let bl = self.f64_operand(b, g)?;
+                let cmp = float_cmp(cmp);
+                self.emit(g, format!("DSETP.{cmp}.{bop} {p}, {q}, {al}, {bl}, {c};"));
+            }
             Type::F32 => {
                 let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
                 let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;

@@ -8,21 +8,6 @@
 mod common;
 use common::*;
 
-/// A tiny deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
-    }
-    fn below(&mut self, n: u32) -> u32 {
-        self.next() % n
-    }
-}
-
 /// A condition: bit `bit` of a value is zero.
 #[derive(Clone, Copy, Debug)]
 enum Cond {

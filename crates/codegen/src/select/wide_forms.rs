@@ -9,14 +9,14 @@
 //!   `lo = al << n`, where the differences wrap to amounts above 31 exactly when their part
 //!   must vanish; `shr.u64` mirrors it; `shr.s64` takes `ah >>ₛ (n − 32)` for the low word
 //!   when `n ≥ 32` (under the scratch predicate) since a signed shift does not vanish.
-//! - `setp.f64`: `DSETP`, whose comparisons and combining are `ops::cmp`'s on both executors.
+//! - (`setp.f64` is `DSETP` in `Selector::setp`, with this module's [`Selector::f64_operand`].)
 //!
 //! The allocator never gives a destination a source's register (`ra::operands::
 //! reads_sources_first` admits 32-bit forms only), but an instruction may name its
 //! destination as a source (`abs.s64 %rd1, %rd1`): each sequence writes a destination half
 //! only when the same source half is no longer needed.
 
-use super::{bool_op, float_cmp, Selector, R};
+use super::{Selector, R};
 use crate::regs::{SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{Inst, Opcode, Operand, Type};
 
@@ -44,7 +44,6 @@ impl Selector<'_> {
             {
                 self.shift64_by_reg(inst, g, ty)
             }
-            Opcode::Setp if ty == Type::F64 => self.setp_f64(inst, g),
             Opcode::Abs | Opcode::Neg if ty == Type::F64 && !inst.mods.has(isa::Flag::Ftz) => {
                 self.sign_f64(inst, g)
             }
@@ -183,43 +182,9 @@ impl Selector<'_> {
         Ok(())
     }
 
-    fn setp_f64(&mut self, inst: &Inst, g: &str) -> R<()> {
-        let m = &inst.mods;
-        let (p, q) = match inst.operands.first() {
-            Some(Operand::PredPair(p, q)) => (*p, *q),
-            Some(Operand::Reg(p)) => (*p, None),
-            _ => return Err("unexpected destination".into()),
-        };
-        let p = self.pred(p)?;
-        let q = match q {
-            Some(q) => self.pred(q)?,
-            None => "pt".to_string(),
-        };
-        let cmp = m.cmp.ok_or("missing comparison")?;
-        let c = match inst.operands.get(3) {
-            None | Some(Operand::Omitted) => "pt".to_string(),
-            Some(Operand::Reg(r)) => self.pred(*r)?,
-            Some(Operand::NotPred(r)) => format!("!{}", self.pred(*r)?),
-            Some(_) => return Err("an immediate predicate operand".into()),
-        };
-        // An immediate goes through the scratch pair; two would need two.
-        let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
-        if matches!(a, Operand::Imm(_)) && matches!(b, Operand::Imm(_)) {
-            return Err("an f64 setp of two immediates".into());
-        }
-        let al = self.f64_operand(a, g)?;
-        let bl = self.f64_operand(b, g)?;
-        let bop = bool_op(m.bool_op);
-        self.emit(
-            g,
-            format!("DSETP.{}.{bop} {p}, {q}, {al}, {bl}, {c};", float_cmp(cmp)),
-        );
-        Ok(())
-    }
-
     /// An f64 operand as the first register of a pair: an immediate goes to the scratch pair
     /// whole (`src64` names a zero half `RZ`, which is no pair).
-    fn f64_operand(&mut self, o: &Operand, g: &str) -> R<String> {
+    pub(super) fn f64_operand(&mut self, o: &Operand, g: &str) -> R<String> {
         match o {
             Operand::Reg(r) => Ok(self.pair(*r)?.0),
             Operand::Imm(v) => {

@@ -257,3 +257,21 @@ pub fn assert_rows(
         }
     }
 }
+
+/// A tiny deterministic generator (xorshift) for the random program tests.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 16) as u32
+    }
+    pub fn below(&mut self, n: u32) -> u32 {
+        self.next() % n
+    }
+    pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
+        &v[self.below(v.len() as u32) as usize]
+    }
+}
