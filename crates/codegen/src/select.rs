@@ -165,6 +165,12 @@ fn rounding_suffix(r: Option<Rounding>) -> R<&'static str> {
     })
 }
 
+/// Why a form without a rule here is refused when the isa table gates it above sm_20.
+fn newer_form(inst: &Inst) -> Option<String> {
+    let sm = inst.form.gate.min_sm;
+    (sm > 20).then(|| format!("requires sm_{sm} or later: sm_20 has no instruction for this form"))
+}
+
 fn int_cmp(c: CmpOp, signed: bool) -> R<(&'static str, bool)> {
     Ok(match c {
         CmpOp::Eq => ("EQ", signed),
@@ -840,6 +846,10 @@ impl<'a> Selector<'a> {
             _ => {
                 // An opcode sm_20 cannot express at all says why (coverage's reason).
                 if let Some(why) = crate::coverage::refusal(inst.op) {
+                    return Err(why);
+                }
+                // So does a form of a newer target than sm_20 (`vote.sync`, `set.f16x2`).
+                if let Some(why) = newer_form(inst) {
                     return Err(why);
                 }
                 let why = if unsupported_mods.iter().any(|f| has(*f)) {

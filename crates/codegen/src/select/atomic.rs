@@ -18,10 +18,11 @@ impl Selector<'_> {
         if !matches!(m.space, None | Some(Space::Global)) {
             return Err("atomics on this space have no selection rule".into());
         }
-        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() {
-            return Err(
-                "atomics with a scope, ordering or vector have no selection rule yet".into(),
-            );
+        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() || m.atom_op.is_none() {
+            // Scoped, ordered, vector and 16-bit atomics are forms of newer targets.
+            return Err(super::newer_form(inst).unwrap_or_else(|| {
+                "atomics with a scope, ordering, vector or .f16/.bf16 type have no selection rule yet".into()
+            }));
         }
         let op = m.atom_op.ok_or("an atomic without an operation")?;
         if super::atomic64::emulated(op, ty) {
@@ -86,10 +87,11 @@ impl Selector<'_> {
         if !g.is_empty() {
             return Err("a guarded shared atomic has no selection rule yet".into());
         }
-        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() {
-            return Err(
-                "atomics with a scope, ordering or vector have no selection rule yet".into(),
-            );
+        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() || m.atom_op.is_none() {
+            // Scoped, ordered, vector and 16-bit atomics are forms of newer targets.
+            return Err(super::newer_form(inst).unwrap_or_else(|| {
+                "atomics with a scope, ordering, vector or .f16/.bf16 type have no selection rule yet".into()
+            }));
         }
         let op = m.atom_op.ok_or("an atomic without an operation")?;
         let red = inst.op == Opcode::Red;
