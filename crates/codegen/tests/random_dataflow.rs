@@ -209,7 +209,7 @@ impl Gen {
             22 => format!("neg.s64 @D, {a}"),
             23 => format!("not.b64 @D, {a}"),
             24 => format!("min.u64 @D, {a}, {b}"),
-            25 => format!("sub.u64 @D, {a}, {b}"),
+            25 => format!("bfe.s64 @D, {a}, {}, {}", r.below(70), r.below(70)),
             _ => format!("mul.lo.s64 @D, {a}, {}", r.next()),
         };
         self.line('d', text);

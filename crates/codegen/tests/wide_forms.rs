@@ -525,3 +525,93 @@ fn mul24_and_mad24_hi_are_bits_16_to_47_of_the_48_bit_product() {
         assert_eq!(&got[5 * i..5 * i + 5], &want, "a = {x:#x}, b = {y:#x}");
     }
 }
+
+#[test]
+fn bfe_64_with_constant_fields_agrees_with_the_spec() {
+    // ptx-isa §9.7.1.19: len = c & 0xff bits from pos = b & 0xff, zero- or sign-extended;
+    // bits past bit 63 read as the sign a[min(pos+len-1, 63)] for .s64, len 0 gives 0.
+    const FIELDS: &[(u32, u32)] = &[
+        (0, 64),
+        (0, 1),
+        (3, 5),
+        (0, 32),
+        (31, 2),
+        (32, 32),
+        (16, 40),
+        (40, 8),
+        (60, 10),
+        (63, 1),
+        (1, 63),
+        (64, 4),
+        (70, 0),
+        (5, 0),
+        (0, 255),
+        (100, 200),
+    ];
+    let mut body = String::new();
+    for (i, (pos, len)) in FIELDS.iter().enumerate() {
+        body += &format!(
+            "\tbfe.u64 %rd1, %rd5, {pos}, {len};\n\tst.global.u64 [%rd7+{}], %rd1;\n\
+             \tbfe.s64 %rd1, %rd5, {pos}, {len};\n\tst.global.u64 [%rd7+{}], %rd1;\n",
+            16 * i,
+            16 * i + 8
+        );
+    }
+    // Into its own source register.
+    body += &format!(
+        "\tmov.b64 %rd2, %rd5;\n\tbfe.s64 %rd2, %rd2, 20, 30;\n\tst.global.u64 [%rd7+{}], %rd2;\n",
+        16 * FIELDS.len()
+    );
+    let stride = 2 * FIELDS.len() + 1;
+    let text = row_kernel(
+        "bfe64",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u64", "%rd5", 8)],
+        8 * stride,
+        &body,
+    );
+    let mut values = edges64();
+    values.extend((0..48u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 40)));
+    let n = values.len();
+    let out = run_both(
+        "bfe64.ptx",
+        &text,
+        &spec(
+            "bfe64",
+            n as u32 / 64,
+            64,
+            vec![u64s(&values), zeros32(2 * stride * n)],
+        ),
+    );
+    let got: Vec<u64> = out[1]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let field = |a: u64, pos: u32, len: u32, signed: bool| -> u64 {
+        let sign = signed && len != 0 && (a >> (pos + len - 1).min(63)) & 1 == 1;
+        let mut r = 0u64;
+        for k in 0..len {
+            let bit = if pos + k <= 63 {
+                (a >> (pos + k)) & 1 == 1
+            } else {
+                sign
+            };
+            if bit && k < 64 {
+                r |= 1 << k;
+            }
+        }
+        if sign && len < 64 {
+            r |= u64::MAX << len;
+        }
+        r
+    };
+    for (i, &a) in values.iter().enumerate() {
+        let mut want = Vec::new();
+        for &(pos, len) in FIELDS {
+            want.push(field(a, pos, len, false));
+            want.push(field(a, pos, len, true));
+        }
+        want.push(field(a, 20, 30, true));
+        assert_eq!(&got[stride * i..stride * (i + 1)], &want[..], "a = {a:#x}");
+    }
+}

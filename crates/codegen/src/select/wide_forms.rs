@@ -48,6 +48,7 @@ impl Selector<'_> {
                 self.sign_f64(inst, g)
             }
             Opcode::Abs | Opcode::Neg if ty == Type::S64 => self.abs_neg_s64(inst, g),
+            Opcode::Bfe if matches!(ty, Type::U64 | Type::S64) => self.bfe64(inst, g, ty),
             Opcode::Not if int64 => (|| {
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
                 let (al, ah) = self.pair_src(inst)?;
@@ -179,6 +180,76 @@ impl Selector<'_> {
         self.emit(g, format!("IADD.X {nh}, RZ, -{ah};"));
         self.emit(g, format!("SEL {dl}, {nl}, {al}, {s};"));
         self.emit(g, format!("SEL {dh}, {nh}, {ah}, {s};"));
+        Ok(())
+    }
+
+    /// `bfe.{u64,s64}` with an immediate position and length (ptx-isa §9.7.1.19, `ops::int::
+    /// bfe`): the `present = min(len, 64 − pos)` field bits are shifted to the top and back
+    /// down, logically or arithmetically (a signed field's fill is its own top bit, which is
+    /// `a[min(pos+len−1, 63)]`); a field past bit 63 is 0, or the sign of `a` when signed and
+    /// `len ≠ 0`.
+    fn bfe64(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let (Operand::Imm(b), Operand::Imm(c)) = (Self::opnd(inst, 2)?, Self::opnd(inst, 3)?)
+        else {
+            return Err(
+                "bfe.64 with a register position or length has no selection rule yet".into(),
+            );
+        };
+        let (pos, len) = ((*b as u32) & 0xff, (*c as u32) & 0xff);
+        let signed = ty == Type::S64;
+        let (dl, dh) = self.pair(self.dst(inst)?)?;
+        let (al, ah) = self.pair_src(inst)?;
+        let present = if pos > 63 { 0 } else { len.min(64 - pos) };
+        if present == 0 {
+            if signed && len != 0 {
+                self.emit(g, format!("SHR {dh}, {ah}, 0x1f;"));
+                self.emit(g, format!("MOV {dl}, {dh};"));
+            } else {
+                self.emit(g, format!("MOV {dl}, RZ;"));
+                self.emit(g, format!("MOV {dh}, RZ;"));
+            }
+            return Ok(());
+        }
+        let t = format!("R{SCRATCH}");
+        let x = |k: u32| super::hex(i64::from(k));
+        // d = a << up: each destination half is written once its source half is read.
+        let up = 64 - pos - present;
+        match up {
+            0 => {
+                self.emit(g, format!("MOV {dl}, {al};"));
+                self.emit(g, format!("MOV {dh}, {ah};"));
+            }
+            1..=31 => {
+                self.emit(g, format!("SHL {dh}, {ah}, {};", x(up)));
+                self.emit(g, format!("SHR.U32 {t}, {al}, {};", x(32 - up)));
+                self.emit(g, format!("LOP.OR {dh}, {dh}, {t};"));
+                self.emit(g, format!("SHL {dl}, {al}, {};", x(up)));
+            }
+            _ => {
+                self.emit(g, format!("SHL {dh}, {al}, {};", x(up - 32)));
+                self.emit(g, format!("MOV {dl}, RZ;"));
+            }
+        }
+        // d >>= down, in place.
+        let down = 64 - present;
+        let sr = if signed { "SHR" } else { "SHR.U32" };
+        match down {
+            0 => {}
+            1..=31 => {
+                self.emit(g, format!("SHR.U32 {dl}, {dl}, {};", x(down)));
+                self.emit(g, format!("SHL {t}, {dh}, {};", x(32 - down)));
+                self.emit(g, format!("LOP.OR {dl}, {dl}, {t};"));
+                self.emit(g, format!("{sr} {dh}, {dh}, {};", x(down)));
+            }
+            _ => {
+                self.emit(g, format!("{sr} {dl}, {dh}, {};", x(down - 32)));
+                if signed {
+                    self.emit(g, format!("SHR {dh}, {dh}, 0x1f;"));
+                } else {
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                }
+            }
+        }
         Ok(())
     }
 
