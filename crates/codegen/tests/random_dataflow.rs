@@ -264,7 +264,8 @@ impl Gen {
             28 => format!("max.ftz.f32 @D, {a}, {b}"),
             _ => format!("sqrt.approx.f32 @D, {a}"),
         };
-        // Likewise an f32 division into its dividend's register by a constant divisor.
+        // An f32 division by a constant into its dividend's register is refused (the constant
+        // and the dividend would both need the destination): divisions get a new register.
         let fresh = text.starts_with("div") || text.starts_with("rcp");
         self.line_with('f', text, fresh);
     }
@@ -292,10 +293,7 @@ impl Gen {
             15 => format!("cvt.rn.f64.u32 @D, {}", r.pick(&p.r)),
             _ => format!("selp.f64 @D, {a}, {b}, {}", r.pick(&p.p)),
         };
-        // An f64 division into one of its own sources is refused (docs/codegen.md, "What
-        // remains"): its destination is always a new register here.
-        let fresh = text.starts_with("div") || text.starts_with("rcp") || text.starts_with("sqrt");
-        self.line_with('g', text, fresh);
+        self.line('g', text);
     }
 
     fn predicate(&mut self) {

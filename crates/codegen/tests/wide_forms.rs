@@ -615,3 +615,60 @@ fn bfe_64_with_constant_fields_agrees_with_the_spec() {
         assert_eq!(&got[stride * i..stride * (i + 1)], &want[..], "a = {a:#x}");
     }
 }
+
+#[test]
+fn f64_division_into_its_own_operands_register() {
+    // Correctly rounded (.rn) quotients: Rust's `/` on f64 is IEEE division to nearest.
+    let body =
+        "\tmov.f64 %fd1, %fd5;\n\tdiv.rn.f64 %fd1, %fd1, %fd6;\n\tst.global.f64 [%rd7], %fd1;\n\
+        \tmov.f64 %fd2, %fd6;\n\tdiv.rn.f64 %fd2, %fd5, %fd2;\n\tst.global.f64 [%rd7+8], %fd2;\n\
+        \tmov.f64 %fd3, %fd6;\n\trcp.rn.f64 %fd3, %fd3;\n\tst.global.f64 [%rd7+16], %fd3;\n";
+    let text = row_kernel(
+        "ddiv_alias",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n\t.reg .f64 %fd<8>;\n",
+        &[("f64", "%fd5", 8), ("f64", "%fd6", 8)],
+        24,
+        body,
+    );
+    let (a, b) = all_pairs(&f64_edges());
+    let n = a.len();
+    let out = run_both(
+        "ddiv_alias.ptx",
+        &text,
+        &spec(
+            "ddiv_alias",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u64s(&b), zeros32(6 * n)],
+        ),
+    );
+    let got: Vec<u64> = out[2]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // NaN results: PTX's canonical NaN (ops::float), whatever the operands' payloads.
+    let canon = |v: f64| {
+        if v.is_nan() {
+            0x7fff_ffff_ffff_ffff
+        } else {
+            v.to_bits()
+        }
+    };
+    for i in 0..n {
+        let (x, y) = (f64::from_bits(a[i]), f64::from_bits(b[i]));
+        let want = [canon(x / y), canon(x / y), canon(1.0 / y)];
+        let seen = [got[3 * i], got[3 * i + 1], got[3 * i + 2]];
+        for k in 0..3 {
+            let ok = if f64::from_bits(seen[k]).is_nan() {
+                f64::from_bits(want[k]).is_nan()
+            } else {
+                seen[k] == want[k]
+            };
+            assert!(
+                ok,
+                "row {k}: a = {x:e}, b = {y:e}: {:#x} vs {:#x}",
+                seen[k], want[k]
+            );
+        }
+    }
+}

@@ -56,16 +56,10 @@ impl Selector<'_> {
         let mut used_dst = false;
         let mut operand = |s: &mut Self, o: &Operand| -> R<(String, String)> {
             match o {
-                Operand::Reg(r) => {
-                    let p = s.pair(*r)?;
-                    // The destination may be the divisor of `rcp` (`approx64.rs`): every read
-                    // of the sources precedes the final moves, the only writes of `d`; a
-                    // division's dividend is read by the last DMUL, so not that one.
-                    if p.0 == dl && !rcp {
-                        return Err("an f64 division whose destination is also a source".into());
-                    }
-                    Ok(p)
-                }
+                // The destination may be a source (`div.rn.f64 %fd1, %fd1, %fd2`): every read
+                // of the sources, the last DMUL's of the dividend included, precedes the final
+                // moves, the only writes of `d`, unless an immediate was put there (below).
+                Operand::Reg(r) => s.pair(*r),
                 Operand::Imm(v) if !used_dst && g.is_empty() => {
                     used_dst = true;
                     s.emit(
@@ -90,6 +84,17 @@ impl Selector<'_> {
             Some(operand(self, Self::opnd(inst, 1)?)?)
         };
         let (bl, bh) = operand(self, Self::opnd(inst, if rcp { 1 } else { 2 })?)?;
+        // With an immediate in the destination pair, a register source in that pair (the
+        // instruction names its destination as a source) would be overwritten first.
+        let a_reg_in_dst = matches!(Self::opnd(inst, 1)?, Operand::Reg(_))
+            && a.as_ref().is_some_and(|(al, _)| *al == dl);
+        let b_reg_in_dst =
+            matches!(Self::opnd(inst, if rcp { 1 } else { 2 })?, Operand::Reg(_)) && bl == dl;
+        if used_dst && (a_reg_in_dst || b_reg_in_dst) {
+            return Err(
+                "an f64 division of an immediate into the register of its other operand".into(),
+            );
+        }
         let mut l: Vec<String> = Vec::new();
         let mut e = |s: &str| l.push(s.to_string());
         // a' in R4:R5, its biased exponent in R12; R0 = 0x100000 (the smallest normal's high

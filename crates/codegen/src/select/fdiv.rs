@@ -77,7 +77,7 @@ impl Selector<'_> {
         };
         let a = reg(self, &a_op, &d)?;
         if matches!(b_op, Operand::Imm(_)) && a == d {
-            return Err("an f32 division of two immediates".into());
+            return Err("an f32 division by an immediate into its dividend's register (both would need the destination)".into());
         }
         let b = reg(self, &b_op, &d)?;
         let t = |k: u8| format!("R{}", F64_SCRATCH + k);
