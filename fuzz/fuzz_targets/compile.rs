@@ -1,6 +1,9 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../harness/check.rs"]
+#[allow(dead_code)]
+mod check_harness;
 #[path = "../harness/compile.rs"]
 mod harness;
 

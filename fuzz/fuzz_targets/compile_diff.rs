@@ -1,7 +1,11 @@
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../harness/check.rs"]
+#[allow(dead_code)]
+mod check_harness;
 #[path = "../harness/compile.rs"]
+#[allow(dead_code)]
 mod compile_harness;
 #[path = "../harness/compile_diff.rs"]
 mod harness;

@@ -7,16 +7,15 @@
 //! itself, must write as a cubin that reads back, and must run on the Fermi executor to
 //! results or a classified fault.
 
-/// Inputs without a `.version` directive are instruction lines placed in this kernel (the
-/// `check` harness's registers and buffers, at `.target sm_20` so nothing is refused for its
-/// target alone).
-pub const PROLOGUE: &str = ".version 7.0\n.target sm_20\n.address_size 64\n\
-.visible .entry k(.param .u64 p, .param .u32 n, .param .f32 x)\n{\n\
-.reg .pred %p<8>;\n.reg .b16 %h<8>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<16>;\n\
-.reg .f32 %f<16>;\n.reg .f64 %fd<8>;\n.shared .align 8 .b8 sh[256];\n.local .align 8 .b8 lo[64];\n\
-ld.param.u64 %rd1, [p];\nld.param.u32 %r1, [n];\nld.param.f32 %f1, [x];\n\
-mov.u32 %r2, %tid.x;\n";
-pub const EPILOGUE: &str = "\nret;\n}\n";
+/// Inputs without a `.version` directive are instruction lines placed in the `check`
+/// harness's kernel (its registers, buffers and parameters), retargeted to `.target sm_20` so
+/// nothing is refused for its target alone.
+pub fn prologue() -> String {
+    let header = ".version 7.8\n.target sm_80\n";
+    assert!(crate::check_harness::PROLOGUE.starts_with(header));
+    crate::check_harness::PROLOGUE.replacen(header, ".version 7.0\n.target sm_20\n", 1)
+}
+pub use crate::check_harness::EPILOGUE;
 
 pub fn fuzz_compile(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -25,7 +24,7 @@ pub fn fuzz_compile(data: &[u8]) {
     if text.contains(".version") {
         compile_and_run(text);
     } else {
-        compile_and_run(&format!("{PROLOGUE}{text}{EPILOGUE}"));
+        compile_and_run(&format!("{}{text}{EPILOGUE}", prologue()));
     }
 }
 

@@ -172,7 +172,7 @@ fn compile_diff_compares_clean_kernels() {
 fn compile_wrapper_translates() {
     let text = format!(
         "{}st.global.u32 [%rd1], %r2;{}",
-        compile_harness::PROLOGUE,
+        compile_harness::prologue(),
         compile_harness::EPILOGUE
     );
     let file = diag::SourceFile::new("wrapped.ptx", text.as_str());

@@ -14,6 +14,7 @@
 //! values over every register it is given, so it is given only as many as the pressure
 //! needs, and more (every split) only when that spills.
 
+mod bits;
 mod operands;
 mod pressure;
 mod rename;

@@ -6,36 +6,7 @@ use super::ssa::RaFunc;
 use regalloc2::{OperandKind, OperandPos, RegClass};
 use std::cell::RefCell;
 
-fn has(set: &[u64], i: usize) -> bool {
-    set[i / 64] >> (i % 64) & 1 == 1
-}
-
-/// Adds `i`, telling whether it was new.
-fn set(set: &mut [u64], i: usize) -> bool {
-    let was = has(set, i);
-    set[i / 64] |= 1 << (i % 64);
-    !was
-}
-
-/// Removes `i`, telling whether it was there.
-fn clear(set: &mut [u64], i: usize) -> bool {
-    let was = has(set, i);
-    set[i / 64] &= !(1 << (i % 64));
-    was
-}
-
-fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    set.iter().enumerate().flat_map(|(w, &bits)| {
-        let mut rest = bits;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                w * 64 + b
-            })
-        })
-    })
-}
+use super::bits::{has, insert as set, members, remove as clear};
 
 fn slot(c: RegClass) -> usize {
     match c {

@@ -22,6 +22,7 @@
 //! one construction live in a per-thread `Scratch` reused from body to body, and the result
 //! keeps its per-block lists as ranges of a few pools rather than vectors of its own.
 
+use super::bits::{has, insert as set, members, union};
 use super::operands::{copied, pairwise_add, reads_sources_first, uses_defs};
 use crate::cfg::Cfg;
 use crate::regs::width_of;
@@ -125,38 +126,6 @@ fn row(bits: &[u64], words: usize, b: usize) -> &[u64] {
 
 fn row_mut(bits: &mut [u64], words: usize, b: usize) -> &mut [u64] {
     &mut bits[b * words..(b + 1) * words]
-}
-
-fn set(bits: &mut [u64], i: usize) {
-    bits[i / 64] |= 1 << (i % 64);
-}
-
-fn has(bits: &[u64], i: usize) -> bool {
-    bits[i / 64] >> (i % 64) & 1 == 1
-}
-
-/// `a |= b`, telling whether `a` changed.
-fn union(a: &mut [u64], b: &[u64]) -> bool {
-    let mut changed = false;
-    for (a, b) in a.iter_mut().zip(b) {
-        let n = *a | *b;
-        changed |= n != *a;
-        *a = n;
-    }
-    changed
-}
-
-fn members(bits: &[u64]) -> impl Iterator<Item = usize> + '_ {
-    bits.iter().enumerate().flat_map(|(w, &bits)| {
-        let mut rest = bits;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                w * 64 + b
-            })
-        })
-    })
 }
 
 /// What one PTX instruction reads and writes: ranges of one list for the whole body.
