@@ -1,0 +1,257 @@
+//! Loads and stores in every state space: address formation (registers, variables, the
+//! parameter and frame windows, 64-bit addressing), access widths, and vectors split into
+//! the accesses Fermi has.
+
+use super::*;
+
+impl Selector<'_> {
+    /// `[base+offset]` as a Fermi address: (register text, offset).
+    pub(super) fn address(&mut self, a: &Address, space: Option<Space>) -> R<(String, i64)> {
+        match a.base {
+            AddrBase::Reg(r) => {
+                let window = matches!(
+                    space,
+                    Some(Space::Shared | Space::SharedCta | Space::Local | Space::Const)
+                );
+                let text = if self.a64 && !window {
+                    self.pair(r)?.0
+                } else {
+                    match self.loc(r)? {
+                        Loc::Gpr(n) => format!("R{n}"),
+                        Loc::Pair(n) => format!("R{n}"),
+                        Loc::Pred(_) => return Err("a predicate address".into()),
+                    }
+                };
+                Ok((text, a.offset))
+            }
+            AddrBase::Var(v)
+                if space == Some(Space::Local) && self.frame_locals.contains_key(&v) =>
+            {
+                let at = self.frame_locals.get(&v).copied().unwrap_or(0);
+                Ok(("R1".into(), at + a.offset))
+            }
+            AddrBase::Var(v)
+                if matches!(space, Some(Space::Global) | None) && self.globals.contains_key(&v) =>
+            {
+                // The variable's address in the scratch register (pair), the offset folded
+                // into the relocation's addend.
+                let lo = format!("R{SCRATCH_PAIR}");
+                let hi = format!("R{}", SCRATCH_PAIR + 1);
+                let hi = self.a64.then_some(hi.as_str());
+                self.global_address("", v, a.offset, &lo, hi);
+                Ok((lo, 0))
+            }
+            AddrBase::Var(v) => {
+                let window = match space {
+                    Some(Space::Shared | Space::SharedCta) => &self.shared,
+                    Some(Space::Local) => &self.local,
+                    Some(Space::Const) => &self.consts,
+                    _ => return Err("addressing this variable (a .global one whose initializer holds addresses, or one of another space) has no selection rule yet".into()),
+                };
+                match window.get(&v) {
+                    Some(off) => Ok(("RZ".into(), i64::from(*off) + a.offset)),
+                    None => Err("this variable has no place in the space the access names (a .const bank other than 0, an initializer holding addresses, or a variable of another space)".into()),
+                }
+            }
+            AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
+        }
+    }
+
+    /// `MOV32I`s of a module `.global` variable's address plus `addend` into `lo` (and `hi`
+    /// for a 64-bit address), each carrying the relocation that gives it its value at load:
+    /// `R_CUDA_ABS32_LO_26`/`HI_26` in 64-bit code, `R_CUDA_ABS32_26` in 32-bit code.
+    pub(super) fn global_address(
+        &mut self,
+        g: &str,
+        var: VarId,
+        addend: i64,
+        lo: &str,
+        hi: Option<&str>,
+    ) {
+        let index = self.globals.get(&var).copied().unwrap_or(0);
+        let kind = if self.a64 { "lo" } else { "abs" };
+        self.emit(
+            g,
+            format!("MOV32I {lo}, 0x0;{RELOC_MARK}{kind} {index} {addend}"),
+        );
+        if let Some(hi) = hi {
+            if self.a64 {
+                self.emit(
+                    g,
+                    format!("MOV32I {hi}, 0x0;{RELOC_MARK}hi {index} {addend}"),
+                );
+            } else {
+                // A 32-bit address zero-extended.
+                self.emit(g, format!("MOV {hi}, RZ;"));
+            }
+        }
+    }
+
+    pub(super) fn access(ty: Type) -> R<&'static str> {
+        Ok(match ty {
+            Type::U8 => ".U8",
+            Type::S8 => ".S8",
+            Type::U16 => ".U16",
+            Type::S16 => ".S16",
+            t if bits(t) == 32 => "",
+            t if bits(t) == 64 => ".64",
+            Type::B8 => ".U8",
+            Type::B16 => ".U16",
+            _ => return Err("this access size has no selection rule yet".into()),
+        })
+    }
+
+    /// A vector access as one scalar access per element at consecutive offsets (the elements
+    /// live in unrelated registers here, so `.64`/`.128` forms cannot be used).
+    pub(super) fn split_vector(&mut self, inst: &Inst, g: &str, ty: Type, load: bool) -> R<()> {
+        let (vi, ai) = if load { (0, 1) } else { (1, 0) };
+        let Operand::Vector(elems) = Self::opnd(inst, vi)? else {
+            return Err("unexpected vector operand".into());
+        };
+        let Operand::Address(addr) = Self::opnd(inst, ai)? else {
+            return Err("unexpected address operand".into());
+        };
+        let size = i64::from(bits(ty) / 8);
+        for (i, e) in elems.iter().enumerate() {
+            if matches!(e, Operand::Sink) {
+                continue;
+            }
+            let mut one = inst.clone();
+            one.mods.vec = None;
+            let a = Address {
+                base: addr.base,
+                offset: addr.offset + size * i as i64,
+            };
+            let mut ops = [Operand::Omitted, Operand::Omitted];
+            ops[vi] = e.clone();
+            ops[ai] = Operand::Address(a);
+            one.operands = ops.into_iter().collect();
+            if load {
+                self.ld(&one, g, ty)?;
+            } else {
+                self.st(&one, g, ty)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn ld(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if inst.mods.vec.is_some() {
+            return self.split_vector(inst, g, ty, true);
+        }
+        let d = self.dst(inst)?;
+        if self.folded.contains_key(&d) {
+            return Ok(());
+        }
+        let Operand::Address(addr) = Self::opnd(inst, 1)? else {
+            return Err("unexpected address operand".into());
+        };
+        let space = inst.mods.space;
+        let wide = matches!(self.loc(d)?, Loc::Pair(_));
+        let (dl, dh) = match self.loc(d)? {
+            Loc::Pair(n) => (format!("R{n}"), format!("R{}", n + 1)),
+            Loc::Gpr(n) => (format!("R{n}"), String::new()),
+            Loc::Pred(_) => return Err("a predicate destination".into()),
+        };
+        if let Some(at) = self.stack_slot(addr, space) {
+            let acc = Self::access(ty)?;
+            self.emit(g, format!("LDL{acc} {dl}, [R1+{}];", hex(at)));
+            return Ok(());
+        }
+        if matches!(space, Some(Space::Param | Space::ParamEntry)) {
+            let AddrBase::Var(v) = addr.base else {
+                return Err("a parameter load through a register".into());
+            };
+            let off = *self
+                .params
+                .get(&v)
+                .ok_or("not a kernel parameter of this entry")?;
+            let at = 0x20 + i64::from(off) + addr.offset;
+            if bits(ty) < 32 && bits(ty) != 0 {
+                return Err("sub-word parameter loads have no selection rule yet".into());
+            }
+            self.emit(g, format!("MOV {dl}, c [0x0] [{}];", hex(at)));
+            if wide {
+                self.emit(g, format!("MOV {dh}, c [0x0] [{}];", hex(at + 4)));
+            }
+            return Ok(());
+        }
+        let acc = Self::access(ty)?;
+        let (base, off) = self.address(addr, space)?;
+        if space == Some(Space::Const) {
+            // `__constant__` data in c[0x2]; LDC takes the window offset in a register and an
+            // unsigned immediate: a negative offset is added to the register first.
+            let (base, off) = if (-0xffff..0).contains(&off) && base != "RZ" {
+                self.emit(g, format!("IADD R{SCRATCH}, {base}, {};", hex(off)));
+                (format!("R{SCRATCH}"), 0)
+            } else {
+                (base, off)
+            };
+            if !(0..0x10000).contains(&off) {
+                return Err("a constant offset outside the 64 KiB bank".into());
+            }
+            self.emit(g, format!("LDC{acc} {dl}, c [0x2] [{base}+{}];", hex(off)));
+            return Ok(());
+        }
+        let off = hex(off);
+        let op = self.mem_op(space, true)?;
+        self.emit(g, format!("{op}{acc} {dl}, [{base}+{off}];"));
+        Ok(())
+    }
+
+    /// The load or store mnemonic for `space`: `LD`/`ST` (`.E` with 64-bit addresses) for global
+    /// and generic addresses, `LDS`/`STS` for shared memory.
+    pub(super) fn mem_op(&self, space: Option<Space>, load: bool) -> R<String> {
+        match space {
+            None | Some(Space::Global) => Ok(format!(
+                "{}{}",
+                if load { "LD" } else { "ST" },
+                if self.a64 { ".E" } else { "" }
+            )),
+            Some(Space::Shared | Space::SharedCta) => Ok(if load { "LDS" } else { "STS" }.into()),
+            Some(Space::Local) => Ok(if load { "LDL" } else { "STL" }.into()),
+            Some(s) => Err(format!(
+                "{} {} have no selection rule yet",
+                if load { "loads from" } else { "stores to" },
+                s.spelling()
+            )),
+        }
+    }
+
+    pub(super) fn st(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if inst.mods.vec.is_some() {
+            return self.split_vector(inst, g, ty, false);
+        }
+        let Operand::Address(addr) = Self::opnd(inst, 0)? else {
+            return Err("unexpected address operand".into());
+        };
+        let v = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => match self.loc(*r)? {
+                Loc::Pair(n) | Loc::Gpr(n) => format!("R{n}"),
+                Loc::Pred(_) => return Err("a predicate value".into()),
+            },
+            other if bits(ty) <= 32 => self.reg32(other, g, SCRATCH)?,
+            Operand::Imm(_) => self.src64(Self::opnd(inst, 1)?, g).and_then(|(l, h)| {
+                if l == "RZ" && h == "RZ" {
+                    Ok("RZ".to_string())
+                } else if l == "RZ" || h == "RZ" {
+                    Err("a 64-bit immediate with one zero half".to_string())
+                } else {
+                    Ok(l)
+                }
+            })?,
+            _ => return Err("unsupported stored value".into()),
+        };
+        let space = inst.mods.space;
+        let acc = Self::access(ty)?;
+        if let Some(at) = self.stack_slot(addr, space) {
+            self.emit(g, format!("STL{acc} [R1+{}], {v};", hex(at)));
+            return Ok(());
+        }
+        let (base, off) = self.address(addr, space)?;
+        let off = hex(off);
+        let op = self.mem_op(space, false)?;
+        self.emit(g, format!("{op}{acc} [{base}+{off}], {v};"));
+        Ok(())
+    }
+}
