@@ -130,7 +130,7 @@ fn compile_body_once(
         Role::Func(_) => Default::default(),
     };
     let scaled = match role {
-        Role::Entry => crate::fold::scaled_adds(f, &folded),
+        Role::Entry => crate::fold::scaled_adds(f),
         Role::Func(_) => Default::default(),
     };
     let zero_high = crate::fold::zero_high(f);

@@ -1,7 +1,7 @@
 //! Parameters as `c [0x0] [0x20+]` operands: an entry's `ld.param` whose register is read only
 //! where a rule takes a constant-bank composite operand (see [`foldable_sources`]: integer
 //! `add`s, the second source of 32-bit `sub`, `mul`, `mad`, logic, shifts, `min`/`max`,
-//! `setp`, and of `.f32` `add`/`sub`/`mul`/`fma`/`setp`) is not loaded at all; each reader takes the
+//! `setp`, `selp`, and of `.f32` `add`/`sub`/`mul`/`fma`/`setp`) is not loaded at all; each reader takes the
 //! parameter from the constant bank, as NVIDIA's code does (`IADD R2.CC, R2, c [0x0] [0x20]`,
 //! `ISETP.GE.U32.AND P0, pt, R0, c [0x0] [0x28], pt`). The bank holds the launch's parameters for
 //! the whole kernel, so the distance between the load and the use does not matter, nor a
@@ -137,9 +137,9 @@ fn shared_address(inst: &Inst, shared: &FxHashMap<VarId, u32>) -> Option<(RegId,
 /// an integer `add` (32- or 64-bit: the 32-bit `IADD` and the 64-bit `IADD.CC`/`IADD.X`
 /// rules, which put the bank second), and the second source of the 32-bit integer rules that
 /// read it through `src32` (`IADD` with a negated operand for `sub`, `IMUL`/`IMUL.HI`/`IMAD`,
-/// `LOP`, `SHL`/`SHR`, `IMNMX`, `ISETP`). The second list holds the second source of `.f32`
-/// `add`/`sub`/`mul`/`setp` and of a rounded `fma`/`mad` (`FADD`/`FMUL`/`FSETP`/`FFMA`), where
-/// only a parameter fits (a shared address is no
+/// `LOP`, `SHL`/`SHR`, `IMNMX`, `ISETP`, and `SEL` for an integer `selp`). The second list
+/// holds the second source of `.f32` `add`/`sub`/`mul`/`setp` and of a rounded `fma`/`mad`
+/// (`FADD`/`FMUL`/`FSETP`/`FFMA`), where only a parameter fits (a shared address is no
 /// float). No `.cc`/`.sat` forms: their rules read registers.
 fn foldable_sources(inst: &Inst) -> (Vec<usize>, Vec<usize>) {
     use ir::{Opcode as O, Type as T};
@@ -198,6 +198,7 @@ fn foldable_sources(inst: &Inst) -> (Vec<usize>, Vec<usize>) {
                 | O::Setp
                 | O::Mul
                 | O::Mad
+                | O::Selp
         );
     if int_rule {
         (second, Vec::new())
@@ -206,20 +207,29 @@ fn foldable_sources(inst: &Inst) -> (Vec<usize>, Vec<usize>) {
     }
 }
 
-/// A `mul.wide.u32/.s32 t, a, 2^k` whose only reader is the 64-bit `add` right after it (past
-/// folded loads and `mov`s, which emit nothing): the
-/// two become `SHR[.U32] R0, a, 32−k` (the product's high word), `ISCADD d.CC, a, x.lo, k` and
-/// `IADD.X d.hi, R0, x.hi`, three instructions for four, and `t` takes no registers.
+/// A scaled value `t = a·2^k` whose only reader is the integer `add` right after it (past
+/// folded loads and `mov`s, which emit nothing), selected as part of that `add`, so that `t`
+/// takes no registers:
+/// - `mul.wide.u32/.s32 t, a, 2^k` read by a 64-bit `add`: `SHR[.U32] R0, a, 32−k` (the
+///   product's high word), `ISCADD d.CC, a, x.lo, k` and `IADD.X d.hi, R0, x.hi`, three
+///   instructions for four;
+/// - `shl.b32 t, a, k` or `mul.lo.u32/.s32 t, a, 2^k` read by a 32-bit `add`: `ISCADD d, a, x,
+///   k` (the "`ISCADD` for scaled adds"), one instruction for two; `x` may be a
+///   register, an immediate or a folded parameter, as for `IADD`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scaled {
     pub a: RegId,
     pub shift: u8,
     pub signed: bool,
+    /// A `mul.wide` product read by a 64-bit `add` (else a 32-bit product or shift).
+    pub wide: bool,
 }
 
-/// The `mul.wide` results to select as part of the `add` that follows (see [`Scaled`]);
-/// `folded` are the registers of [`add_operands`].
-pub fn scaled_adds(f: &Function, folded: &FxHashMap<RegId, Folded>) -> FxHashMap<RegId, Scaled> {
+/// How far past a product or shift its `add` may be (the optimizer sinks loads between).
+const WINDOW: usize = 8;
+
+/// The products and shifts to select as part of the `add` that follows (see [`Scaled`]);
+pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
     use ir::Type as T;
     let body = f.insts();
     let n = f.regs.len();
@@ -235,33 +245,16 @@ pub fn scaled_adds(f: &Function, folded: &FxHashMap<RegId, Folded>) -> FxHashMap
             defs[r] += 1;
         }
     }
-    let labelled = |i: usize| f.labels.iter().any(|(_, at)| at.index() == i);
+    let mut labelled = vec![false; body.len() + 1];
+    for (_, at) in &f.labels {
+        labelled[at.index().min(body.len())] = true;
+    }
+    let labelled = |i: usize| labelled[i];
     let mut out = FxHashMap::default();
-    let emits_nothing = |inst: &Inst| {
-        inst.guard.is_none()
-            && matches!(inst.operands.first(), Some(Operand::Reg(d)) if folded.contains_key(d))
-    };
     for (i, mul) in body.iter().enumerate() {
-        // The next instruction that emits code, with no label on the way.
-        let mut j = i + 1;
-        while body.get(j).is_some_and(emits_nothing) && !labelled(j) {
-            j += 1;
-        }
-        let Some(add) = body.get(j) else { continue };
-        if mul.op != Opcode::Mul
-            || mul.mods.mul_mode != Some(isa::MulMode::Wide)
-            || mul.guard.is_some()
-            || mul.mods.has(isa::Flag::Cc)
-            || mul.mods.has(isa::Flag::Sat)
-            || labelled(j)
-        {
+        if mul.guard.is_some() || mul.mods.has(isa::Flag::Cc) || mul.mods.has(isa::Flag::Sat) {
             continue;
         }
-        let signed = match mul.ty() {
-            Some(T::U32) => false,
-            Some(T::S32) => true,
-            _ => continue,
-        };
         let (Some(Operand::Reg(t)), Some(Operand::Reg(a)), Some(Operand::Imm(v))) = (
             mul.operands.first(),
             mul.operands.get(1),
@@ -269,15 +262,54 @@ pub fn scaled_adds(f: &Function, folded: &FxHashMap<RegId, Folded>) -> FxHashMap
         ) else {
             continue;
         };
-        // 2^1 … 2^30: a positive multiplier for both signednesses, a shift below 32.
         let v = *v as u32;
-        if !v.is_power_of_two() || !(2..=1 << 30).contains(&v) {
+        let wide = mul.mods.mul_mode == Some(isa::MulMode::Wide);
+        let (shift, signed) = match (mul.op, mul.ty()) {
+            // 2^1 … 2^30: a positive multiplier for both signednesses, a shift below 32.
+            (Opcode::Mul, Some(T::U32 | T::S32))
+                if wide && v.is_power_of_two() && (2..=1 << 30).contains(&v) =>
+            {
+                (v.trailing_zeros(), mul.ty() == Some(T::S32))
+            }
+            // The low word of a product by 2^1 … 2^31 is the shift by 1 … 31, whatever the
+            // signedness.
+            (Opcode::Mul, Some(T::U32 | T::S32 | T::B32))
+                if mul.mods.mul_mode == Some(isa::MulMode::Lo) && v.is_power_of_two() && v >= 2 =>
+            {
+                (v.trailing_zeros(), false)
+            }
+            (Opcode::Shl, Some(T::B32 | T::U32 | T::S32)) if (1..=31).contains(&v) => (v, false),
+            _ => continue,
+        };
+        if reads[t.index()] != 1 || defs[t.index()] != 1 || a == t {
             continue;
         }
+        // The reader, a few instructions on in the same block, with `a` unchanged on the way
+        // (the allocator keeps `a` live up to it: `extra` reads in body.rs).
+        let reader = (i + 1..body.len().min(i + 1 + WINDOW))
+            .take_while(|&j| !labelled(j))
+            .find_map(|j| {
+                let inst = &body[j];
+                if inst.operands.iter().skip(1).any(|o| o.as_reg() == Some(*t)) {
+                    return Some(Some(inst));
+                }
+                uses_defs(inst, &mut u, &mut d);
+                let ends_block = matches!(
+                    inst.op,
+                    Opcode::Bra | Opcode::Brx | Opcode::Ret | Opcode::Exit | Opcode::Call
+                );
+                (ends_block || d.contains(&a.index()) || d.contains(&t.index())).then_some(None)
+            });
+        let Some(Some(add)) = reader else { continue };
+        let add_widths = if wide {
+            matches!(add.ty(), Some(T::U64 | T::S64 | T::B64))
+        } else {
+            matches!(add.ty(), Some(T::U32 | T::S32 | T::B32))
+        };
         let plain_add = add.op == Opcode::Add
             && !add.mods.has(isa::Flag::Cc)
             && !add.mods.has(isa::Flag::Sat)
-            && matches!(add.ty(), Some(T::U64 | T::S64 | T::B64));
+            && add_widths;
         let sources = [1, 2].map(|k| add.operands.get(k).and_then(Operand::as_reg));
         let once = sources.iter().filter(|s| **s == Some(*t)).count() == 1;
         if !plain_add || !once || reads[t.index()] != 1 || defs[t.index()] != 1 || a == t {
@@ -287,8 +319,9 @@ pub fn scaled_adds(f: &Function, folded: &FxHashMap<RegId, Folded>) -> FxHashMap
             *t,
             Scaled {
                 a: *a,
-                shift: v.trailing_zeros() as u8,
+                shift: shift as u8,
                 signed,
+                wide,
             },
         );
     }

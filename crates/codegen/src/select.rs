@@ -333,6 +333,12 @@ impl<'a> Selector<'a> {
         if inst.op == Opcode::Cvt && self.dst(inst).is_ok_and(|t| self.narrowed.contains_key(&t)) {
             return Ok(());
         }
+        // A product or shift selected inside the `add` that reads it (`fold::Scaled`).
+        if matches!(inst.op, Opcode::Mul | Opcode::Shl)
+            && self.dst(inst).is_ok_and(|t| self.scaled.contains_key(&t))
+        {
+            return Ok(());
+        }
         let g = self.guard(inst)?;
         let ty = inst.ty().unwrap_or(Type::B32);
         let w = bits(ty);
@@ -439,6 +445,9 @@ impl<'a> Selector<'a> {
             Opcode::Add | Opcode::Sub if w == 32 && !has(Flag::Cc) && !has(Flag::Sat) => {
                 let d = self.dst(inst)?;
                 let d = self.gpr(d)?;
+                if let Some(done) = self.scaled_add32(inst, &g, &d)? {
+                    return Ok(done);
+                }
                 let (a, b) = self.bank_second(inst)?;
                 let a = self.reg32(a, &g, SCRATCH)?;
                 let b = if inst.op == Opcode::Sub {

@@ -1,7 +1,8 @@
 //! Parameters folded into the composite operand of the rules besides `add` (src/fold.rs): the
 //! second source of 32-bit `sub`, `mul.lo/.hi`, `mad.lo`, `and`, `shl`/`shr` (amounts past 31
 //! included: the bank operand is clamped as a register is), `min`, `setp`, and of `.f32`
-//! `add`/`sub`/`mul`/`fma.rn`/`setp`. Each row runs over integer edges on both executors, is checked against
+//! `add`/`sub`/`mul`/`fma.rn`/`setp`, the second source of a 32-bit `selp`, and the added
+//! operand of a scaled add (`ISCADD`). Each row runs over integer edges on both executors, is checked against
 //! arithmetic written here, and the listing must show each rule reading `c [0x0] [0x…]`, with
 //! no `MOV` of a parameter left (so the test fails if a fold silently stops happening).
 
@@ -33,7 +34,7 @@ const KERNEL: &str = r#"
 	mul.wide.u32 %rd3, %r1, 4;
 	add.s64 %rd4, %rd1, %rd3;
 	ld.global.u32 %r2, [%rd4];
-	mul.wide.u32 %rd5, %r1, 64;
+	mul.wide.u32 %rd5, %r1, 80;
 	add.s64 %rd6, %rd2, %rd5;
 	sub.s32 %r3, %r2, %r10;
 	st.global.u32 [%rd6], %r3;
@@ -70,11 +71,19 @@ const KERNEL: &str = r#"
 	setp.gtu.f32 %p, %f2, %f1;
 	selp.u32 %r3, 1, 0, %p;
 	st.global.u32 [%rd6+60], %r3;
+	selp.b32 %r3, %r2, %r10, %p;
+	st.global.u32 [%rd6+64], %r3;
+	mul.lo.u32 %r13, %r2, 8;
+	add.u32 %r3, %r13, %r10;
+	st.global.u32 [%rd6+68], %r3;
 	ret;
 }
 "#;
 
-fn expect(x: u32) -> [u32; 16] {
+/// Words per thread in `out` (18 rows).
+const STRIDE: usize = 20;
+
+fn expect(x: u32) -> [u32; 18] {
     let (sx, sk) = (x as i32, K as i32);
     let fx = f32::from_bits(x);
     [
@@ -96,6 +105,8 @@ fn expect(x: u32) -> [u32; 16] {
         fx.mul_add(F, fx).to_bits(),
         // gtu: greater or unordered.
         u32::from(fx.is_nan() || fx > F),
+        if fx.is_nan() || fx > F { x } else { K },
+        x.wrapping_mul(8).wrapping_add(K),
     ]
 }
 
@@ -115,7 +126,7 @@ fn parameters_fold_into_every_rule_with_a_bank_operand() {
         64,
         vec![
             u32s(&inputs),
-            zeros32(16 * 64),
+            zeros32(STRIDE * 64),
             value_u32(K),
             value_u32(S),
             value_u32(S2),
@@ -131,7 +142,7 @@ fn parameters_fold_into_every_rule_with_a_bank_operand() {
         // A NaN result (∞ · F + ∞): any NaN here, its bits checked by run_both.
         let fma = f32::from_bits(expect(x)[14]);
         if !f32::from_bits(x).is_nan() {
-            let g = f32::from_bits(got[16 * t + 14]);
+            let g = f32::from_bits(got[STRIDE * t + 14]);
             assert!(
                 if fma.is_nan() {
                     g.is_nan()
@@ -142,12 +153,16 @@ fn parameters_fold_into_every_rule_with_a_bank_operand() {
             );
         }
         assert_eq!(
-            got[16 * t..16 * t + rows],
+            got[STRIDE * t..STRIDE * t + rows],
             expect(x)[..rows],
             "input {x:#x}"
         );
-        assert_eq!(got[16 * t + 13], 0, "input {x:#x}: shl by 40");
-        assert_eq!(got[16 * t + 15], expect(x)[15], "input {x:#x}: setp.gtu");
+        assert_eq!(got[STRIDE * t + 13], 0, "input {x:#x}: shl by 40");
+        assert_eq!(
+            got[STRIDE * t + 15..STRIDE * t + 18],
+            expect(x)[15..18],
+            "input {x:#x}: setp.gtu, selp, the scaled add"
+        );
     }
     let (_, _, cubin) = compile("rules.ptx", KERNEL);
     let listing: Vec<String> = cubin.kernels[0]
@@ -178,6 +193,8 @@ fn parameters_fold_into_every_rule_with_a_bank_operand() {
         ("FMUL", 0x3c),
         ("FFMA", 0x3c),
         ("FSETP", 0x3c),
+        ("SEL", 0x30),
+        ("ISCADD", 0x30),
     ] {
         assert!(
             reads(name, at),

@@ -179,9 +179,6 @@ impl Selector<'_> {
     }
 
     pub(super) fn int_mul(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
-        if self.dst(inst).is_ok_and(|d| self.scaled.contains_key(&d)) {
-            return Ok(());
-        }
         let m = &inst.mods;
         if inst.op == Opcode::Mad
             && ty == Type::S32
@@ -193,6 +190,25 @@ impl Selector<'_> {
         }
         if m.has(Flag::Sat) || m.has(Flag::Cc) {
             return Err(".sat/.cc multiply forms have no selection rule yet".into());
+        }
+        // The low word of a product by 2^k is a shift, whatever the signedness: `SHL`, and
+        // `ISCADD` for `mad` (NVIDIA's forms; no multiplier needed).
+        if let (Some(MulMode::Lo) | None, Operand::Imm(v)) = (m.mul_mode, Self::opnd(inst, 2)?) {
+            let v = *v as u32;
+            if v.is_power_of_two() && v >= 2 {
+                let k = hex(i64::from(v.trailing_zeros()));
+                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                let c = match inst.op {
+                    Opcode::Mad => Some(self.src32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR, true)?),
+                    _ => None,
+                };
+                let d = self.gpr(self.dst(inst)?)?;
+                match c {
+                    Some(c) if c != "RZ" => self.emit(g, format!("ISCADD {d}, {a}, {c}, {k};")),
+                    _ => self.emit(g, format!("SHL {d}, {a}, {k};")),
+                }
+                return Ok(());
+            }
         }
         let types = if is_signed(ty) { "" } else { ".U32.U32" };
         let d = self.dst(inst)?;

@@ -67,7 +67,27 @@ impl Selector<'_> {
         Ok(Some(()))
     }
 
-    /// The `mul.wide` an `add` absorbs (`fold::Scaled`) and the `add`'s other source.
+    /// A 32-bit `add` that absorbs a shift or a product by 2^k (`fold::Scaled`): `ISCADD d, a,
+    /// x, k`, or `SHL d, a, k` when `x` is 0. `None` if `inst` absorbs none.
+    pub(super) fn scaled_add32(&mut self, inst: &Inst, g: &str, d: &str) -> R<Option<()>> {
+        if inst.op != Opcode::Add {
+            return Ok(None);
+        }
+        let Some((s, x)) = self.scaled_source(inst)? else {
+            return Ok(None);
+        };
+        let x = self.src32(x, g, SCRATCH, true)?;
+        let a = self.gpr(s.a)?;
+        let k = hex(i64::from(s.shift));
+        if x == "RZ" {
+            self.emit(g, format!("SHL {d}, {a}, {k};"));
+        } else {
+            self.emit(g, format!("ISCADD {d}, {a}, {x}, {k};"));
+        }
+        Ok(Some(()))
+    }
+
+    /// The product or shift an `add` absorbs (`fold::Scaled`) and the `add`'s other source.
     fn scaled_source<'i>(&self, inst: &'i Inst) -> R<Option<(crate::fold::Scaled, &'i Operand)>> {
         let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
         let scaled = |o: &Operand| match o {
