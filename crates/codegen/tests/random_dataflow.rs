@@ -177,6 +177,34 @@ impl Gen {
         self.line('r', text);
     }
 
+    /// A product or shift by 2^k into a register of its own, read once by an `add` (after
+    /// another instruction, which may redefine the shifted register): the shapes selected
+    /// as `ISCADD` (src/fold.rs `Scaled`); or a `mad.lo`/`mul.lo` by 2^k (`ISCADD`/`SHL`).
+    fn scaled(&mut self) {
+        let a = self.rng.pick(&self.pools.r).to_string();
+        let k = 1 + self.rng.below(31);
+        let b = int_src(&mut self.rng, &self.pools);
+        let text = match self.rng.below(5) {
+            3 => return self.line('r', format!("mad.lo.s32 @D, {a}, {}, {b}", 1u32 << k)),
+            4 => return self.line('r', format!("mul.lo.u32 @D, {a}, {}", 1u32 << k)),
+            0 => format!("shl.b32 %T, {a}, {k}"),
+            1 => format!("mul.lo.u32 %T, {a}, {}", 1u32 << k),
+            _ => format!("mul.lo.s32 %T, {a}, {}", (1u32 << k) as i32),
+        };
+        self.next += 1;
+        let t = format!("%r{}", self.next);
+        self.body += &format!("\t{};\n", text.replace("%T", &t));
+        if self.rng.below(2) == 0 {
+            self.int32();
+        }
+        let add = if self.rng.below(2) == 0 {
+            format!("add.u32 @D, {t}, {b}")
+        } else {
+            format!("add.s32 @D, {b}, {t}")
+        };
+        self.line('r', add);
+    }
+
     fn int64(&mut self) {
         let (r, p) = (&mut self.rng, &self.pools);
         let a = r.pick(&p.d).to_string();
@@ -340,7 +368,8 @@ fn program(seed: u64, len: usize) -> String {
     g.next = 10;
     for _ in 0..len {
         match g.rng.below(20) {
-            0..=6 => g.int32(),
+            0..=5 => g.int32(),
+            6 => g.scaled(),
             7..=9 => g.int64(),
             10 => g.narrow(),
             11..=14 => g.float32(),
