@@ -9,6 +9,7 @@ mod arith;
 mod atomic;
 mod atomic64;
 mod barrier;
+mod bitfield64;
 mod bits;
 mod bits64;
 mod brx;
@@ -921,6 +922,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || approx64::is_approx_f64(inst)
         || vmad::needs_whole_product(inst)
         || divide::dividend_needs_r4(inst)
+        || bitfield64::needs_scratch(inst)
 }
 
 fn ty_is_float(t: Type) -> bool {
