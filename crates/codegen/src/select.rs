@@ -8,6 +8,7 @@ mod approx64;
 mod arith;
 mod atomic;
 mod atomic64;
+mod atomic_half;
 mod barrier;
 mod bitfield64;
 mod bits;
@@ -395,8 +396,10 @@ impl<'a> Selector<'a> {
         if matches!(
             ty,
             Type::U16x2 | Type::S16x2 | Type::F16x2 | Type::Bf16x2 | Type::Tf32
-        ) && !matches!(inst.op, Opcode::Mov | Opcode::Ld | Opcode::Ldu | Opcode::St)
-        {
+        ) && !matches!(
+            inst.op,
+            Opcode::Mov | Opcode::Ld | Opcode::Ldu | Opcode::St | Opcode::Atom | Opcode::Red
+        ) {
             return Err(format!(
                 "{} arithmetic has no sm_20 instruction (sm_53/sm_90 packed forms)",
                 ty_spelling(ty)
@@ -880,6 +883,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
         }
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
+                || atomic_half::is_half_atomic(inst)
                 || inst
                     .mods
                     .atom_op
@@ -923,6 +927,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || vmad::needs_whole_product(inst)
         || divide::dividend_needs_r4(inst)
         || bitfield64::needs_scratch(inst)
+        || atomic_half::is_half_atomic(inst)
 }
 
 fn ty_is_float(t: Type) -> bool {
