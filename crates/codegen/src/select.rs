@@ -780,8 +780,7 @@ impl<'a> Selector<'a> {
             Opcode::Cvt => self.cvt(inst, &g),
             // ldu reads the same value as ld (it only promises the address is warp-uniform and
             // read-only); LD serves both.
-            Opcode::Ld | Opcode::Ldu => self.ld(inst, &g, ty),
-            Opcode::St => self.st(inst, &g, ty),
+            Opcode::Ld | Opcode::Ldu | Opcode::St => self.ordered_access(inst, &g, ty),
             Opcode::Bar | Opcode::Barrier if !has(Flag::Red) => self.barrier(inst, &g),
             Opcode::Vadd
             | Opcode::Vsub
