@@ -1,0 +1,76 @@
+//! f32 division and reciprocal with an immediate operand whose destination is the other
+//! operand's register (`div.rn.f32 %f3, %f3, 3.0`, `div.rn.f32 %f3, 1.0, %f3`,
+//! `rcp.rn.f32 %f3, %f3`), with `.ftz`, other roundings and guards: on both executors over
+//! every pair of f32 edge classes, the round-to-nearest rows also against Rust's `/`.
+
+mod common;
+use common::*;
+
+/// (row, Some(immediate dividend or divisor) for the rows checked against Rust).
+const ROWS: &[&str] = &[
+    "mov.f32 %f3, %f1;\n\tdiv.rn.f32 %f3, %f3, 0f40400000;",
+    "mov.f32 %f3, %f2;\n\tdiv.rn.f32 %f3, 0f3f800000, %f3;",
+    "mov.f32 %f3, %f1;\n\trcp.rn.f32 %f3, %f3;",
+    "mov.f32 %f3, %f1;\n\tdiv.rz.ftz.f32 %f3, %f3, 0f00000001;",
+    "mov.f32 %f3, %f2;\n\tdiv.rp.f32 %f3, 0f7f800000, %f3;",
+    "mov.f32 %f3, %f2;\n\tdiv.rm.ftz.f32 %f3, 0f80000003, %f3;",
+    "mov.f32 %f3, %f1;\n\t@%p1 div.rn.f32 %f3, %f3, 0f3dcccccd;",
+    "mov.f32 %f3, %f2;\n\t@!%p1 div.rn.f32 %f3, 0fc0e00000, %f3;",
+    "mov.f32 %f3, %f1;\n\tdiv.rn.f32 %f3, %f3, 0f7fc00001;",
+];
+
+#[test]
+fn division_by_an_immediate_into_the_other_operands_register() {
+    let mut body = String::from("\tsetp.gt.f32 %p1, %f2, 0f00000000;\n");
+    for (i, row) in ROWS.iter().enumerate() {
+        body += &format!("\t{row}\n\tst.global.f32 [%rd7+{}], %f3;\n", 4 * i);
+    }
+    let text = row_kernel(
+        "fdivimm",
+        "\t.reg .b32 %r<6>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<2>;\n",
+        &[("f32", "%f1", 4), ("f32", "%f2", 4)],
+        4 * ROWS.len(),
+        &body,
+    );
+    let edges = f32_edges(32, 0x5eed_1234);
+    let (a, b) = all_pairs(&edges);
+    let n = a.len();
+    let out = run_both(
+        "fdivimm.ptx",
+        &text,
+        &spec(
+            "fdivimm",
+            n as u32 / 64,
+            64,
+            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
+        ),
+    );
+    let got = words(&out[2]);
+    let k = ROWS.len();
+    let same = |x: u32, y: f32| {
+        let y = y.to_bits();
+        // Any NaN the PTX rules give is the canonical one; compare NaNs by class.
+        (f32::from_bits(x).is_nan() && f32::from_bits(y).is_nan()) || x == y
+    };
+    for i in 0..n {
+        let (x, y) = (f32::from_bits(a[i]), f32::from_bits(b[i]));
+        let row = &got[k * i..k * (i + 1)];
+        let want = [x / 3.0, 1.0 / y, 1.0 / x];
+        for (r, w) in want.iter().enumerate() {
+            assert!(
+                same(row[r], *w),
+                "row {r}: a = {x:e}, b = {y:e}: {:#x}",
+                row[r]
+            );
+        }
+        let g = if y > 0.0 {
+            x / f32::from_bits(0x3dcc_cccd)
+        } else {
+            x
+        };
+        assert!(same(row[6], g), "guarded row: a = {x:e}, b = {y:e}");
+        let g = if y > 0.0 { y } else { -7.0 / y };
+        assert!(same(row[7], g), "negated guard row: a = {x:e}, b = {y:e}");
+        assert!(f32::from_bits(row[8]).is_nan());
+    }
+}
