@@ -229,3 +229,38 @@ fn a_misaligned_half_atomic_faults_both_executors() {
         );
     }
 }
+
+/// `tests/kernels/atomics16.ptx` (256 threads contending on global and shared halves): the
+/// sums, exact whatever the order, on both executors; the first-try old values depend on the
+/// order in which lanes win, so only their range is checked.
+#[test]
+fn the_atomics16_kernel_agrees_with_its_meaning() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/kernels/atomics16.ptx"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let (m, file, cubin) = compile("atomics16.ptx", &text);
+    let s = spec("atomics16", 1, 256, vec![u32s(&[0; 6 + 256])]);
+    let ptx = exec::run(&m, &file, &s, &exec::RunOptions::default()).expect("PTX executor");
+    let sass = fermi_exec::run_module(&cubin, &s, &fermi_exec::Options::default())
+        .expect("Fermi executor");
+    let f16 = |e: u32| (e + 15) << 10;
+    let bf16 = |e: u32| (e + 127) << 7;
+    let pair = |lo: u32, hi: u32| lo | hi << 16;
+    let want = [
+        pair(f16(7), f16(7)),
+        pair(f16(8), f16(7)),
+        pair(bf16(8), bf16(9)),
+        pair(128, 128),
+        pair(128, 128),
+        pair(f16(5), f16(5)),
+    ];
+    for g in [
+        words(&ptx.buffers[0].bytes()),
+        words(&sass.buffers[0].bytes()),
+    ] {
+        assert_eq!(&g[..6], &want);
+        assert!(g[6..].iter().all(|&v| v < 128));
+    }
+}
