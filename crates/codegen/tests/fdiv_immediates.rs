@@ -74,3 +74,81 @@ fn division_by_an_immediate_into_the_other_operands_register() {
         assert!(f32::from_bits(row[8]).is_nan());
     }
 }
+
+/// f64 edges: zeros, subnormals, normals, the largest finite value, infinities, NaN.
+fn f64_edges() -> Vec<u64> {
+    vec![
+        0,
+        0x8000_0000_0000_0000,
+        1,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0xbff8_0000_0000_0000,
+        0x4008_0000_0000_0000,
+        0x3fb9_9999_9999_999a,
+        0x7fef_ffff_ffff_ffff,
+        0xffef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0x4341_2345_6789_abcd,
+        0x0123_4567_89ab_cdef,
+    ]
+}
+
+const ROWS64: &[&str] = &[
+    "mov.f64 %fd3, %fd1;\n\tdiv.rn.f64 %fd3, %fd3, 0d4008000000000000;",
+    "mov.f64 %fd3, %fd2;\n\tdiv.rn.f64 %fd3, 0d3ff0000000000000, %fd3;",
+    "mov.f64 %fd3, %fd1;\n\tdiv.rn.f64 %fd3, %fd3, 0d0000000000000003;",
+    "mov.f64 %fd3, %fd2;\n\tdiv.rz.f64 %fd3, 0d7fefffffffffffff, %fd3;",
+    "mov.f64 %fd3, %fd1;\n\t@%p1 div.rm.f64 %fd3, %fd3, 0dbfb999999999999a;",
+    "mov.f64 %fd3, %fd2;\n\t@!%p1 div.rp.f64 %fd3, 0dfff0000000000000, %fd3;",
+    "mov.f64 %fd3, %fd1;\n\tdiv.rn.f64 %fd3, %fd3, 0d7ff8000000000000;",
+];
+
+#[test]
+fn f64_division_by_an_immediate_into_the_other_operands_register() {
+    let mut body = String::from("\tsetp.gt.f64 %p1, %fd2, 0d0000000000000000;\n");
+    for (i, row) in ROWS64.iter().enumerate() {
+        body += &format!("\t{row}\n\tst.global.f64 [%rd7+{}], %fd3;\n", 8 * i);
+    }
+    let text = row_kernel(
+        "ddivimm",
+        "\t.reg .b32 %r<6>;\n\t.reg .f64 %fd<4>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<2>;\n",
+        &[("f64", "%fd1", 8), ("f64", "%fd2", 8)],
+        8 * ROWS64.len(),
+        &body,
+    );
+    let (a, b) = all_pairs(&f64_edges());
+    let n = a.len();
+    let out = run_both(
+        "ddivimm.ptx",
+        &text,
+        &spec(
+            "ddivimm",
+            n as u32 / 64,
+            64,
+            vec![u64s(&a), u64s(&b), zeros32(2 * ROWS64.len() * n)],
+        ),
+    );
+    let got: Vec<u64> = out[2]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    let k = ROWS64.len();
+    let same = |x: u64, y: f64| (f64::from_bits(x).is_nan() && y.is_nan()) || x == y.to_bits();
+    for i in 0..n {
+        let (x, y) = (f64::from_bits(a[i]), f64::from_bits(b[i]));
+        let row = &got[k * i..k * (i + 1)];
+        let want = [x / 3.0, 1.0 / y, x / f64::from_bits(3)];
+        for (r, w) in want.iter().enumerate() {
+            assert!(
+                same(row[r], *w),
+                "row {r}: a = {x:e}, b = {y:e}: {:#x}",
+                row[r]
+            );
+        }
+        assert!(f64::from_bits(row[6]).is_nan());
+    }
+}

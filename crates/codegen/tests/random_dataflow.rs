@@ -258,7 +258,7 @@ impl Gen {
         let (r, p) = (&mut self.rng, &self.pools);
         let a = r.pick(&p.g).to_string();
         let b = r.pick(&p.g).to_string();
-        let text = match r.below(17) {
+        let text = match r.below(19) {
             0 => format!("add.rn.f64 @D, {a}, {b}"),
             1 => format!("mul.rz.f64 @D, {a}, {b}"),
             2 => format!("fma.rn.f64 @D, {a}, {b}, {}", r.pick(&p.g)),
@@ -275,6 +275,8 @@ impl Gen {
             13 => format!("cvt.rpi.f64.f64 @D, {a}"),
             14 => format!("rsqrt.approx.f64 @D, {a}"),
             15 => format!("cvt.rn.f64.u32 @D, {}", r.pick(&p.r)),
+            16 => format!("div.rz.f64 @D, {a}, 0d3fb999999999999a"),
+            17 => format!("div.rn.f64 @D, 0dc008000000000000, {a}"),
             _ => format!("selp.f64 @D, {a}, {b}, {}", r.pick(&p.p)),
         };
         self.line('g', text);
