@@ -1,7 +1,8 @@
 //! f32 division and reciprocal with an immediate operand whose destination is the other
 //! operand's register (`div.rn.f32 %f3, %f3, 3.0`, `div.rn.f32 %f3, 1.0, %f3`,
 //! `rcp.rn.f32 %f3, %f3`), with `.ftz`, other roundings and guards: on both executors over
-//! every pair of f32 edge classes, the round-to-nearest rows also against Rust's `/`.
+//! every pair of f32 edge classes, the round-to-nearest rows also against Rust's `/`; the same
+//! for f64 over f64 edges; `sqrt.f32` of immediates (guarded too) against Rust's `sqrt`.
 
 mod common;
 use common::*;
@@ -150,5 +151,57 @@ fn f64_division_by_an_immediate_into_the_other_operands_register() {
             );
         }
         assert!(f64::from_bits(row[6]).is_nan());
+    }
+}
+
+#[test]
+fn square_roots_of_immediates() {
+    const ROWS: &[&str] = &[
+        "sqrt.rn.f32 %f3, 0f40000000;",
+        "mov.f32 %f3, %f1;\n\t@%p1 sqrt.rn.f32 %f3, 0f40400000;",
+        "sqrt.rz.ftz.f32 %f3, 0f00000005;",
+        "sqrt.approx.f32 %f3, 0fbf800000;",
+        "sqrt.rp.f32 %f3, 0f3f000001;",
+    ];
+    let mut body = String::from("\tsetp.gt.f32 %p1, %f2, 0f00000000;\n");
+    for (i, row) in ROWS.iter().enumerate() {
+        body += &format!("\t{row}\n\tst.global.f32 [%rd7+{}], %f3;\n", 4 * i);
+    }
+    let text = row_kernel(
+        "fsqrtimm",
+        "\t.reg .b32 %r<6>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<8>;\n\t.reg .pred %p<2>;\n",
+        &[("f32", "%f1", 4), ("f32", "%f2", 4)],
+        4 * ROWS.len(),
+        &body,
+    );
+    let edges = f32_edges(8, 0x5eed_0001);
+    let (a, b) = all_pairs(&edges[..8]);
+    let mut a = a;
+    let mut b = b;
+    while a.len() % 64 != 0 {
+        a.push(0x4000_0000);
+        b.push(0xbf80_0000);
+    }
+    let n = a.len();
+    let out = run_both(
+        "fsqrtimm.ptx",
+        &text,
+        &spec(
+            "fsqrtimm",
+            n as u32 / 64,
+            64,
+            vec![u32s(&a), u32s(&b), zeros32(ROWS.len() * n)],
+        ),
+    );
+    let got = words(&out[2]);
+    let k = ROWS.len();
+    for i in 0..n {
+        let (x, y) = (f32::from_bits(a[i]), f32::from_bits(b[i]));
+        let row = &got[k * i..k * (i + 1)];
+        assert_eq!(row[0], 2f32.sqrt().to_bits());
+        let g = if y > 0.0 { 3f32.sqrt() } else { x };
+        assert_eq!(row[1], g.to_bits(), "guarded: a = {x:e}, b = {y:e}");
+        assert_eq!(row[2], 0, "a subnormal operand flushes to +0");
+        assert!(f32::from_bits(row[3]).is_nan());
     }
 }
