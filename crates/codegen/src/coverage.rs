@@ -29,7 +29,7 @@ pub fn status(op: Opcode) -> Status {
         Min | Max => Rule(".s32/.u32 (IMNMX), .f32 (FMNMX; .NaN: FSETP.NAN and the canonical NaN; .xorsign.abs: FMNMX of the magnitudes, the XOR of the signs by LOP), .f64 (DMNMX), 16-bit"),
         Neg | Abs => Rule(".s32 (IADD RZ, -a; I2I.S32.S32 |a|), .f32 sign-bit LOP32I (exact for -0 and NaN)"),
         Membar => Rule("membar.cta/.gl/.sys (MEMBAR)"),
-        And | Or | Xor => Rule(".b32 (LOP), .b64 (two LOPs)"),
+        And | Or | Xor => Rule(".b32 (LOP), .b64 (two LOPs; LOP32I per half for an immediate)"),
         Not => Rule(".b32 (LOP.PASS_B with inverted source)"),
         Shl | Shr => Rule(".b32/.u32/.s32 (SHL, SHR, SHR.U32); 64-bit by an immediate (on the halves)"),
         Setp => Rule("32-bit integer (ISETP) and .f32 (FSETP) comparisons with a boolean combiner; 64-bit integer (three ISETPs on the halves) without the complement output"),

@@ -581,12 +581,22 @@ impl<'a> Selector<'a> {
                 } else {
                     let (dl, dh) = self.pair(d)?;
                     let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
-                    let (bl, bh) = match Self::opnd(inst, 2)? {
-                        Operand::Reg(r) => self.pair(*r)?,
-                        _ => return Err("a 64-bit immediate logic operand".into()),
-                    };
-                    self.emit(&g, format!("LOP.{op} {dl}, {al}, {bl};"));
-                    self.emit(&g, format!("LOP.{op} {dh}, {ah}, {bh};"));
+                    match Self::opnd(inst, 2)? {
+                        Operand::Reg(r) => {
+                            let (bl, bh) = self.pair(*r)?;
+                            self.emit(&g, format!("LOP.{op} {dl}, {al}, {bl};"));
+                            self.emit(&g, format!("LOP.{op} {dh}, {ah}, {bh};"));
+                        }
+                        // An immediate: each half by LOP32I (halves are independent, so the
+                        // destination may be the first source).
+                        Operand::Imm(v) => {
+                            for (d, a, half) in [(dl, al, *v as u32), (dh, ah, (*v >> 32) as u32)] {
+                                let k = hex(i64::from(half as i32));
+                                self.emit(&g, format!("LOP32I.{op} {d}, {a}, {k};"));
+                            }
+                        }
+                        _ => return Err("unsupported operand kind".into()),
+                    }
                 }
                 Ok(())
             }

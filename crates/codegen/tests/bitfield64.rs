@@ -201,3 +201,41 @@ fn guarded_bfe_and_bfi_64_leave_the_destination_where_the_guard_fails() {
         );
     }
 }
+
+#[test]
+fn sixty_four_bit_logic_with_an_immediate() {
+    // and/or/xor.b64 with a 64-bit immediate (refused before: "a 64-bit immediate logic
+    // operand"), into a new register and into the source's own.
+    let body = "\tand.b64 %rd1, %rd5, 0xf0f0f0f00ff00ff0;\n\tst.global.u64 [%rd7], %rd1;\n\
+        \tor.b64 %rd1, %rd5, 0x8000000000000001;\n\tst.global.u64 [%rd7+8], %rd1;\n\
+        \tmov.b64 %rd2, %rd5;\n\txor.b64 %rd2, %rd2, -2;\n\tst.global.u64 [%rd7+16], %rd2;\n";
+    let text = row_kernel(
+        "logic64",
+        "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n",
+        &[("u64", "%rd5", 8)],
+        24,
+        body,
+    );
+    let mut a = edges64();
+    while a.len() < 64 {
+        let i = a.len() as u64;
+        a.push(i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    }
+    let out = run_both(
+        "logic64.ptx",
+        &text,
+        &spec("logic64", 1, 64, vec![u64s(&a), zeros32(6 * 64)]),
+    );
+    let got: Vec<u64> = out[1]
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    for (i, &x) in a.iter().enumerate() {
+        let want = [
+            x & 0xf0f0_f0f0_0ff0_0ff0,
+            x | 0x8000_0000_0000_0001,
+            x ^ (-2i64 as u64),
+        ];
+        assert_eq!(&got[3 * i..3 * i + 3], &want, "a = {x:#x}");
+    }
+}
