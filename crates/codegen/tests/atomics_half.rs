@@ -264,3 +264,33 @@ fn the_atomics16_kernel_agrees_with_its_meaning() {
         assert!(g[6..].iter().all(|&v| v < 128));
     }
 }
+
+#[test]
+fn guarded_half_atomics_touch_only_the_lanes_whose_guard_holds() {
+    // Odd threads add b's halves to their word (global) and to a shared word; even threads'
+    // words stay a.
+    let body = "\tst.global.u32 [%rd7], %r5;\n\tand.b32 %r8, %r4, 1;\n\
+        \tsetp.ne.u32 %p1, %r8, 0;\n\tmov.b32 {%h1, %h2}, %r6;\n\
+        \t@%p1 red.global.add.noftz.f16x2 [%rd7], %r6;\n\
+        \tmov.u32 %r9, %tid.x;\n\tshl.b32 %r9, %r9, 2;\n\tmov.u32 %r3, s;\n\
+        \tadd.u32 %r9, %r9, %r3;\n\tst.shared.u32 [%r9], %r5;\n\
+        \t@%p1 atom.shared.add.noftz.bf16 %h3, [%r9], %h1;\n\
+        \tld.shared.u32 %r7, [%r9];\n\tst.global.u32 [%rd7+4], %r7;\n";
+    let text = target_sm90(row_kernel(
+        "hguard",
+        "\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<8>;\n\t.reg .b16 %h<4>;\n\t.reg .pred %p<2>;\n\
+         \t.shared .align 4 .b32 s[64];\n",
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        8,
+        body,
+    ));
+    let (a, b) = edge_words();
+    let out = run_row_pairs("hguard", &text, 2, &a, &b);
+    for i in (0..a.len()).step_by(2) {
+        assert_eq!(
+            &out[2 * i..2 * i + 2],
+            &[a[i], a[i]],
+            "even thread {i} untouched"
+        );
+    }
+}
