@@ -486,8 +486,14 @@ fn compile_body_once(
                         }
                     })
                     .collect();
-                if let Err(why) = sel.brx(inst, &pads) {
+                // A guarded one: lanes whose guard fails go past the pad to the block's
+                // fall-through code, which follows this arm.
+                let skip = inst.guard.map(|_| format!("{pre}G{}", blk.end - 1));
+                if let Err(why) = sel.brx(f, inst, &pads, skip.as_deref()) {
                     errors.push(unsupported(file, inst, &why));
+                }
+                if let Some(label) = skip {
+                    sel.out.push(Line::Label(label));
                 }
             }
             Some(inst) => {

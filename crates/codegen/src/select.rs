@@ -8,7 +8,9 @@ mod approx64;
 mod arith;
 mod atomic;
 mod atomic64;
+mod atomic_half;
 mod barrier;
+mod bitfield64;
 mod bits;
 mod bits64;
 mod brx;
@@ -400,8 +402,10 @@ impl<'a> Selector<'a> {
         if matches!(
             ty,
             Type::U16x2 | Type::S16x2 | Type::F16x2 | Type::Bf16x2 | Type::Tf32
-        ) && !matches!(inst.op, Opcode::Mov | Opcode::Ld | Opcode::Ldu | Opcode::St)
-        {
+        ) && !matches!(
+            inst.op,
+            Opcode::Mov | Opcode::Ld | Opcode::Ldu | Opcode::St | Opcode::Atom | Opcode::Red
+        ) {
             return Err(format!(
                 "{} arithmetic has no sm_20 instruction (sm_53/sm_90 packed forms)",
                 ty_spelling(ty)
@@ -586,12 +590,22 @@ impl<'a> Selector<'a> {
                 } else {
                     let (dl, dh) = self.pair(d)?;
                     let (al, ah) = self.src64(Self::opnd(inst, 1)?, &g)?;
-                    let (bl, bh) = match Self::opnd(inst, 2)? {
-                        Operand::Reg(r) => self.pair(*r)?,
-                        _ => return Err("a 64-bit immediate logic operand".into()),
-                    };
-                    self.emit(&g, format!("LOP.{op} {dl}, {al}, {bl};"));
-                    self.emit(&g, format!("LOP.{op} {dh}, {ah}, {bh};"));
+                    match Self::opnd(inst, 2)? {
+                        Operand::Reg(r) => {
+                            let (bl, bh) = self.pair(*r)?;
+                            self.emit(&g, format!("LOP.{op} {dl}, {al}, {bl};"));
+                            self.emit(&g, format!("LOP.{op} {dh}, {ah}, {bh};"));
+                        }
+                        // An immediate: each half by LOP32I (halves are independent, so the
+                        // destination may be the first source).
+                        Operand::Imm(v) => {
+                            for (d, a, half) in [(dl, al, *v as u32), (dh, ah, (*v >> 32) as u32)] {
+                                let k = hex(i64::from(half as i32));
+                                self.emit(&g, format!("LOP32I.{op} {d}, {a}, {k};"));
+                            }
+                        }
+                        _ => return Err("unsupported operand kind".into()),
+                    }
                 }
                 Ok(())
             }
@@ -785,8 +799,7 @@ impl<'a> Selector<'a> {
             Opcode::Cvt => self.cvt(inst, &g),
             // ldu reads the same value as ld (it only promises the address is warp-uniform and
             // read-only); LD serves both.
-            Opcode::Ld | Opcode::Ldu => self.ld(inst, &g, ty),
-            Opcode::St => self.st(inst, &g, ty),
+            Opcode::Ld | Opcode::Ldu | Opcode::St => self.ordered_access(inst, &g, ty),
             Opcode::Bar | Opcode::Barrier if !has(Flag::Red) => self.barrier(inst, &g),
             Opcode::Vadd
             | Opcode::Vsub
@@ -888,6 +901,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
         }
         Opcode::Atom | Opcode::Red => {
             matches!(inst.mods.space, Some(Space::Shared | Space::SharedCta))
+                || atomic_half::is_half_atomic(inst)
                 || inst
                     .mods
                     .atom_op
@@ -930,6 +944,8 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || approx64::is_approx_f64(inst)
         || vmad::needs_whole_product(inst)
         || divide::dividend_needs_r4(inst)
+        || bitfield64::needs_scratch(inst)
+        || atomic_half::is_half_atomic(inst)
 }
 
 fn ty_is_float(t: Type) -> bool {

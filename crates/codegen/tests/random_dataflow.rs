@@ -85,23 +85,8 @@ impl Gen {
     /// redefines a register may be guarded (a guarded first definition would leave the
     /// register undefined in some lanes, and the two executors need not agree on those).
     fn line(&mut self, kind: char, text: String) {
-        self.line_with(kind, text, false);
-    }
-
-    /// Like [`Gen::line`]; `fresh` forces a new destination.
-    fn line_with(&mut self, kind: char, text: String, fresh: bool) {
         let before = self.next;
-        let d = if fresh {
-            self.next += 1;
-            let d = format!("%{kind}{}", self.next);
-            match kind {
-                'f' => self.pools.f.push(d.clone()),
-                _ => self.pools.g.push(d.clone()),
-            }
-            d
-        } else {
-            self.dest(kind)
-        };
+        let d = self.dest(kind);
         let g = if self.next == before && !text.contains('\n') {
             self.guard()
         } else {
@@ -211,7 +196,7 @@ impl Gen {
         let b = r.pick(&p.d).to_string();
         let x = r.pick(&p.r).to_string();
         let y = int_src(r, p);
-        let text = match r.below(27) {
+        let text = match r.below(29) {
             0 => format!("add.u64 @D, {a}, {b}"),
             1 => format!("sub.s64 @D, {a}, {b}"),
             2 => format!("mul.lo.u64 @D, {a}, {b}"),
@@ -238,6 +223,8 @@ impl Gen {
             23 => format!("not.b64 @D, {a}"),
             24 => format!("min.u64 @D, {a}, {b}"),
             25 => format!("bfe.s64 @D, {a}, {}, {}", r.below(70), r.below(70)),
+            26 => format!("bfe.u64 @D, {a}, {x}, {}", int_src(r, p)),
+            27 => format!("bfi.b64 @D, {a}, {b}, {x}, {}", r.below(70)),
             _ => format!("mul.lo.s64 @D, {a}, {}", r.next()),
         };
         self.line('d', text);
@@ -292,17 +279,14 @@ impl Gen {
             28 => format!("max.ftz.f32 @D, {a}, {b}"),
             _ => format!("sqrt.approx.f32 @D, {a}"),
         };
-        // An f32 division by a constant into its dividend's register is refused (the constant
-        // and the dividend would both need the destination): divisions get a new register.
-        let fresh = text.starts_with("div") || text.starts_with("rcp");
-        self.line_with('f', text, fresh);
+        self.line('f', text);
     }
 
     fn float64(&mut self) {
         let (r, p) = (&mut self.rng, &self.pools);
         let a = r.pick(&p.g).to_string();
         let b = r.pick(&p.g).to_string();
-        let text = match r.below(17) {
+        let text = match r.below(19) {
             0 => format!("add.rn.f64 @D, {a}, {b}"),
             1 => format!("mul.rz.f64 @D, {a}, {b}"),
             2 => format!("fma.rn.f64 @D, {a}, {b}, {}", r.pick(&p.g)),
@@ -319,6 +303,8 @@ impl Gen {
             13 => format!("cvt.rpi.f64.f64 @D, {a}"),
             14 => format!("rsqrt.approx.f64 @D, {a}"),
             15 => format!("cvt.rn.f64.u32 @D, {}", r.pick(&p.r)),
+            16 => format!("div.rz.f64 @D, {a}, 0d3fb999999999999a"),
+            17 => format!("div.rn.f64 @D, 0dc008000000000000, {a}"),
             _ => format!("selp.f64 @D, {a}, {b}, {}", r.pick(&p.p)),
         };
         self.line('g', text);

@@ -302,7 +302,7 @@ fn what_sm20_cannot_name_is_refused_with_the_reason() {
     for (body, why) in [
         (
             "txq.channel_order.b32 %r1, [t];",
-            "only TXQ TEX_HEADER_DIMENSION",
+            "no Fermi TXQ query is known",
         ),
         (
             "tex.2d.v4.u32.s32 {%r1, %r2, %r3, %r4}, [%rd1, {%r5, %r5}];",

@@ -7,10 +7,60 @@
 use super::{Selector, R};
 use crate::regs::{Loc, SCRATCH, SCRATCH_PAIR};
 use ir::{Inst, Opcode, Operand, Space, Type};
-use isa::{AtomOp, Flag};
+use isa::{AtomOp, Flag, Scope, Sem};
+
+/// The `MEMBAR` level of a scope (none: `.gpu`, PTX's default for `atom`/`red`); a cluster
+/// (sm_90) is served by the device-wide level, which orders at least as much.
+pub(super) fn membar_level(scope: Option<Scope>) -> &'static str {
+    match scope {
+        Some(Scope::Cta) => "CTA",
+        Some(Scope::Sys) => "SYS",
+        _ => "GL",
+    }
+}
+
+/// The fences around a memory operation with semantics `sem` at `scope`: Fermi's memory
+/// accesses and atomics are relaxed, so an acquire is the access then `MEMBAR`, a release
+/// `MEMBAR` then the access, `.acq_rel` both (docs/spec-notes.md, "forms round s24").
+pub(super) fn fences(sem: Option<Sem>, scope: Option<Scope>) -> R<(bool, bool, &'static str)> {
+    let level = membar_level(scope);
+    Ok(match sem {
+        None | Some(Sem::Relaxed | Sem::Weak | Sem::Volatile) => (false, false, level),
+        Some(Sem::Acquire) => (false, true, level),
+        Some(Sem::Release) => (true, false, level),
+        Some(Sem::AcqRel) => (true, true, level),
+        Some(other) => {
+            return Err(format!(
+                "memory semantics {} have no selection rule",
+                other.spelling()
+            ))
+        }
+    })
+}
 
 impl Selector<'_> {
+    /// `atom`/`red` with their semantics and scope: fences around the read-modify-write.
     pub(super) fn atomic(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        if inst.mods.vec.is_some() {
+            return Err(super::newer_form(inst)
+                .unwrap_or_else(|| "vector atomics have no selection rule".into()));
+        }
+        let (before, after, level) = fences(inst.mods.sem, inst.mods.scope)?;
+        if before {
+            self.emit(g, format!("MEMBAR.{level};"));
+        }
+        if super::atomic_half::is_half_atomic(inst) {
+            self.atomic_half(inst, g, ty)?;
+        } else {
+            self.atomic_plain(inst, g, ty)?;
+        }
+        if after {
+            self.emit(g, format!("MEMBAR.{level};"));
+        }
+        Ok(())
+    }
+
+    fn atomic_plain(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let m = &inst.mods;
         if matches!(m.space, Some(Space::Shared | Space::SharedCta)) {
             return self.shared_atomic(inst, g, ty);
@@ -18,11 +68,8 @@ impl Selector<'_> {
         if !matches!(m.space, None | Some(Space::Global)) {
             return Err("atomics on this space have no selection rule".into());
         }
-        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() || m.atom_op.is_none() {
-            // Scoped, ordered, vector and 16-bit atomics are forms of newer targets.
-            return Err(super::newer_form(inst).unwrap_or_else(|| {
-                "atomics with a scope, ordering, vector or .f16/.bf16 type have no selection rule yet".into()
-            }));
+        if m.atom_op.is_none() {
+            return Err("an atomic without an operation".into());
         }
         let op = m.atom_op.ok_or("an atomic without an operation")?;
         if super::atomic64::emulated(op, ty) {
@@ -87,11 +134,8 @@ impl Selector<'_> {
         if !g.is_empty() {
             return Err("a guarded shared atomic has no selection rule yet".into());
         }
-        if m.scope.is_some() || m.sem.is_some() || m.vec.is_some() || m.atom_op.is_none() {
-            // Scoped, ordered, vector and 16-bit atomics are forms of newer targets.
-            return Err(super::newer_form(inst).unwrap_or_else(|| {
-                "atomics with a scope, ordering, vector or .f16/.bf16 type have no selection rule yet".into()
-            }));
+        if m.atom_op.is_none() {
+            return Err("an atomic without an operation".into());
         }
         let op = m.atom_op.ok_or("an atomic without an operation")?;
         let red = inst.op == Opcode::Red;

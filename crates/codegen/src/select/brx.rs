@@ -5,16 +5,33 @@
 //! instruction), so no table data is needed. Lanes with different indices diverge at the
 //! `BRX` (each group waits on the stack); the body's reconvergence plan puts an `SSY` before
 //! it and the `NOP.S` at the immediate post-dominator of the targets, as for `bra`.
+//!
+//! A guarded `@p brx.idx` (its block also falls through: `cfg.rs`) sends the lanes whose
+//! guard fails to a label after the pad, where the block's fall-through code follows; the
+//! others run the unguarded sequence (the bounds check then faults only lanes that take the
+//! branch, as the PTX executor does). The guard's predicate is never P6, which bodies with
+//! `brx.idx` keep free.
 
 use super::{hex, Selector, R};
-use crate::regs::{SCRATCH, SCRATCH_PRED};
-use ir::Inst;
+use crate::regs::{Loc, SCRATCH, SCRATCH_PRED};
+use ir::{Function, Inst};
 
 impl Selector<'_> {
-    /// `pads`: the branch (to each target's edge label) of every list entry, in order.
-    pub fn brx(&mut self, inst: &Inst, pads: &[String]) -> R<()> {
-        if inst.guard.is_some() {
-            return Err("a guarded brx.idx has no selection rule yet".into());
+    /// `pads`: the branch (to each target's edge label) of every list entry, in order;
+    /// `skip`: for a guarded `brx.idx`, the label the caller places after the pad, where
+    /// lanes whose guard fails go.
+    pub fn brx(&mut self, f: &Function, inst: &Inst, pads: &[String], skip: Option<&str>) -> R<()> {
+        match (inst.guard, skip) {
+            (None, _) => {}
+            (Some(gd), Some(label)) => {
+                let p = match self.regs.loc(f, gd.reg) {
+                    Ok(Loc::Pred(p)) if p != SCRATCH_PRED => p,
+                    _ => return Err("the guard of brx.idx is not in a predicate register".into()),
+                };
+                let not = if gd.negated { "" } else { "!" };
+                self.emit("", format!("@{not}P{p} BRA {label};"));
+            }
+            (Some(_), None) => return Err("a guarded brx.idx without a fall-through label".into()),
         }
         let k = i64::try_from(pads.len()).unwrap_or(i64::MAX);
         if pads.is_empty() || k >= 1 << 19 {

@@ -22,11 +22,47 @@
 //! `a × r`, where `r` is `1/b` when `b` is one of them (exact: ±∞, ±0, NaN) and `±1` with
 //! `b`'s sign otherwise — IEEE's special cases, as for f32.
 //!
-//! Temporaries: R0, R2:R3, R4–R13 (`needs_f64_scratch`), P6.
+//! Temporaries: R0, R2:R3, R4–R13 (`needs_f64_scratch`), P6. An immediate operand is read as
+//! constants by the lines that use its halves (`MOV32I`, `LOP32I`), so no register holds it and
+//! the destination, written only at the end, may be either source's register.
 
 use super::{hex, Selector, R};
 use ir::{Inst, Opcode, Operand};
 use isa::{Flag, Rounding};
+
+/// A 32-bit half of a source: a register, or an immediate's bits.
+enum Half {
+    Reg(String),
+    Imm(u32),
+}
+
+fn k(v: u32) -> String {
+    hex(i64::from(v as i32))
+}
+
+/// `d = h`.
+fn mov(d: &str, h: &Half) -> String {
+    match h {
+        Half::Reg(r) => format!("MOV {d}, {r};"),
+        Half::Imm(v) => format!("MOV32I {d}, {};", k(*v)),
+    }
+}
+
+/// `d = h & mask`.
+fn and(d: &str, h: &Half, mask: u32) -> String {
+    match h {
+        Half::Reg(r) => format!("LOP32I.AND {d}, {r}, {};", k(mask)),
+        Half::Imm(v) => format!("MOV32I {d}, {};", k(v & mask)),
+    }
+}
+
+/// `d |= h`.
+fn or_into(d: &str, h: &Half) -> String {
+    match h {
+        Half::Reg(r) => format!("LOP.OR {d}, {d}, {r};"),
+        Half::Imm(v) => format!("LOP32I.OR {d}, {d}, {};", k(*v)),
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -51,31 +87,17 @@ impl Selector<'_> {
         };
         let rcp = inst.op == Opcode::Rcp;
         let (dl, dh) = self.pair(self.dst(inst)?)?;
-        // Sources as pairs; one immediate goes to the destination pair, which is written only
-        // by the final moves (so the immediate is not under the guard).
-        let mut used_dst = false;
-        let mut operand = |s: &mut Self, o: &Operand| -> R<(String, String)> {
+        // Sources as register pairs, or immediates whose halves each line reading them takes
+        // as constants: the destination is written only by the final moves, after every read
+        // of the sources, so it may be either source's register.
+        let operand = |s: &mut Self, o: &Operand| -> R<(Half, Half)> {
             match o {
-                // The destination may be a source (`div.rn.f64 %fd1, %fd1, %fd2`): every read
-                // of the sources, the last DMUL's of the dividend included, precedes the final
-                // moves, the only writes of `d`, unless an immediate was put there (below).
-                Operand::Reg(r) => s.pair(*r),
-                Operand::Imm(v) if !used_dst && g.is_empty() => {
-                    used_dst = true;
-                    s.emit(
-                        "",
-                        format!("MOV32I {dl}, {};", hex(*v as u32 as i32 as i64)),
-                    );
-                    s.emit(
-                        "",
-                        format!("MOV32I {dh}, {};", hex((*v >> 32) as u32 as i32 as i64)),
-                    );
-                    Ok((dl.clone(), dh.clone()))
+                Operand::Reg(r) => {
+                    let (lo, hi) = s.pair(*r)?;
+                    Ok((Half::Reg(lo), Half::Reg(hi)))
                 }
-                _ => Err(
-                    "a guarded f64 division of an immediate, or of two, has no selection rule yet"
-                        .into(),
-                ),
+                Operand::Imm(v) => Ok((Half::Imm(*v as u32), Half::Imm((*v >> 32) as u32))),
+                _ => Err("unsupported operand kind".into()),
             }
         };
         let a = if rcp {
@@ -84,17 +106,6 @@ impl Selector<'_> {
             Some(operand(self, Self::opnd(inst, 1)?)?)
         };
         let (bl, bh) = operand(self, Self::opnd(inst, if rcp { 1 } else { 2 })?)?;
-        // With an immediate in the destination pair, a register source in that pair (the
-        // instruction names its destination as a source) would be overwritten first.
-        let a_reg_in_dst = matches!(Self::opnd(inst, 1)?, Operand::Reg(_))
-            && a.as_ref().is_some_and(|(al, _)| *al == dl);
-        let b_reg_in_dst =
-            matches!(Self::opnd(inst, if rcp { 1 } else { 2 })?, Operand::Reg(_)) && bl == dl;
-        if used_dst && (a_reg_in_dst || b_reg_in_dst) {
-            return Err(
-                "an f64 division of an immediate into the register of its other operand".into(),
-            );
-        }
         let mut l: Vec<String> = Vec::new();
         let mut e = |s: &str| l.push(s.to_string());
         // a' in R4:R5, its biased exponent in R12; R0 = 0x100000 (the smallest normal's high
@@ -109,8 +120,8 @@ impl Selector<'_> {
                 e("MOV32I R12, 0x3ff;");
             }
             Some((al, ah)) => {
-                e(&format!("MOV R4, {al};"));
-                e(&format!("LOP32I.AND R5, {ah}, 0x7fffffff;"));
+                e(&mov("R4", al));
+                e(&and("R5", ah, 0x7fff_ffff));
                 e("ISETP.LT.U32.AND P6, pt, R5, R0, pt;");
                 e("@P6 DMUL R4, R4, R8;");
                 e("SHR.U32 R12, R5, 0x14;");
@@ -120,8 +131,8 @@ impl Selector<'_> {
             }
         }
         // −b' in R6:R7; R12 = ea − eb (biased fields: the biases cancel); R13 = the sign.
-        e(&format!("MOV R6, {bl};"));
-        e(&format!("LOP32I.AND R7, {bh}, 0x7fffffff;"));
+        e(&mov("R6", &bl));
+        e(&and("R7", &bh, 0x7fff_ffff));
         e("ISETP.LT.U32.AND P6, pt, R7, R0, pt;");
         e("@P6 DMUL R6, R6, R8;");
         e("SHR.U32 R2, R7, 0x14;");
@@ -130,9 +141,15 @@ impl Selector<'_> {
         e("LOP32I.AND R7, R7, 0xfffff;");
         e("LOP32I.OR R7, R7, 0xbff00000;");
         match &a {
-            None => e(&format!("LOP32I.AND R13, {bh}, 0x80000000;")),
+            None => e(&and("R13", &bh, 0x8000_0000)),
             Some((_, ah)) => {
-                e(&format!("LOP.XOR R13, {ah}, {bh};"));
+                e(&match (ah, &bh) {
+                    (Half::Reg(x), Half::Reg(y)) => format!("LOP.XOR R13, {x}, {y};"),
+                    (Half::Reg(x), Half::Imm(v)) | (Half::Imm(v), Half::Reg(x)) => {
+                        format!("LOP32I.XOR R13, {x}, {};", k(*v))
+                    }
+                    (Half::Imm(x), Half::Imm(y)) => format!("MOV32I R13, {};", k(x ^ y)),
+                });
                 e("LOP32I.AND R13, R13, 0x80000000;");
             }
         }
@@ -264,16 +281,16 @@ impl Selector<'_> {
         e("LOP.OR R9, R9, R13;");
         // Zeros, infinities and NaNs: R12 = whether an operand is one.
         e("MOV32I R3, 0x7ff00000;");
-        let special = |e: &mut dyn FnMut(&str), (xl, xh): (&str, &str), first: bool| {
+        let special = |e: &mut dyn FnMut(&str), (xl, xh): (&Half, &Half), first: bool| {
             let acc = if first {
                 "AND P6, pt, R2, R3, pt"
             } else {
                 "OR P6, pt, R2, R3, P6"
             };
-            e(&format!("LOP32I.AND R2, {xh}, 0x7ff00000;"));
+            e(&and("R2", xh, 0x7ff0_0000));
             e(&format!("ISETP.EQ.U32.{acc};"));
-            e(&format!("LOP32I.AND R0, {xh}, 0x7fffffff;"));
-            e(&format!("LOP.OR R0, R0, {xl};"));
+            e(&and("R0", xh, 0x7fff_ffff));
+            e(&or_into("R0", xl));
             e("ISETP.EQ.U32.OR P6, pt, R0, RZ, P6;");
         };
         let first = match &a {
@@ -287,23 +304,30 @@ impl Selector<'_> {
         e("MOV R12, RZ;");
         e("@P6 MOV32I R12, 0x1;");
         // r in R4:R5: ±1, ±∞ for b = ±0, ±0 for b = ±∞, b for a NaN b.
-        e(&format!("LOP32I.AND R2, {bh}, 0x80000000;"));
+        e(&and("R2", &bh, 0x8000_0000));
         e("MOV R4, RZ;");
         e("LOP32I.OR R5, R2, 0x3ff00000;");
-        e(&format!("LOP32I.AND R0, {bh}, 0x7fffffff;"));
-        e(&format!("LOP.OR R0, R0, {bl};"));
+        e(&and("R0", &bh, 0x7fff_ffff));
+        e(&or_into("R0", &bl));
         e("ISETP.EQ.U32.AND P6, pt, R0, RZ, pt;");
         e("@P6 LOP32I.OR R5, R2, 0x7ff00000;");
-        e(&format!("LOP32I.AND R0, {bh}, 0x7ff00000;"));
+        e(&and("R0", &bh, 0x7ff0_0000));
         e("ISETP.EQ.U32.AND P6, pt, R0, R3, pt;");
         e("@P6 MOV R5, R2;");
-        e(&format!("LOP32I.AND R0, {bh}, 0xfffff;"));
-        e(&format!("LOP.OR R0, R0, {bl};"));
+        e(&and("R0", &bh, 0xf_ffff));
+        e(&or_into("R0", &bl));
         e("ISETP.NE.U32.AND P6, pt, R0, RZ, P6;");
-        e(&format!("@P6 MOV R4, {bl};"));
-        e(&format!("@P6 MOV R5, {bh};"));
+        e(&format!("@P6 {}", mov("R4", &bl)));
+        e(&format!("@P6 {}", mov("R5", &bh)));
+        // a for the special product; R6:R7 are free here (an immediate a, or rcp's 1.0).
         let a_pair = match &a {
-            Some((al, _)) => al.clone(),
+            Some((Half::Reg(al), _)) => al.clone(),
+            Some((Half::Imm(lo), Half::Imm(hi))) => {
+                e(&format!("MOV32I R6, {};", k(*lo)));
+                e(&format!("MOV32I R7, {};", k(*hi)));
+                "R6".into()
+            }
+            Some(_) => return Err("a register pair with an immediate half".into()),
             None => {
                 e("MOV R6, RZ;");
                 e("MOV32I R7, 0x3ff00000;");

@@ -60,26 +60,29 @@ impl Selector<'_> {
         } else {
             (Self::opnd(inst, 1)?.clone(), Self::opnd(inst, 2)?.clone())
         };
-        // Operands as registers; an immediate goes to the destination (written only at the
-        // end, and never one of the sources), so not under a guard.
-        let reg = |s: &mut Self, o: &Operand, scratch: &str| -> R<String> {
+        // Operands: registers, or immediates that each line using them takes as a constant
+        // (through a temporary free at that point), so the destination is never a temporary
+        // and may be either source's register.
+        let src = |s: &mut Self, o: &Operand| -> R<Result<String, u32>> {
             match o {
-                Operand::Reg(r) => s.gpr(*r),
-                Operand::Imm(v) if g.is_empty() => {
-                    s.emit(
-                        "",
-                        format!("MOV32I {scratch}, {};", hex(i64::from(*v as u32 as i32))),
-                    );
-                    Ok(scratch.to_string())
-                }
-                _ => Err("a guarded f32 division of an immediate has no selection rule yet".into()),
+                Operand::Reg(r) => Ok(Ok(s.gpr(*r)?)),
+                Operand::Imm(v) => Ok(Err(*v as u32)),
+                _ => Err("unsupported operand kind".into()),
             }
         };
-        let a = reg(self, &a_op, &d)?;
-        if matches!(b_op, Operand::Imm(_)) && a == d {
-            return Err("an f32 division by an immediate into its dividend's register (both would need the destination)".into());
-        }
-        let b = reg(self, &b_op, &d)?;
+        let a = src(self, &a_op)?;
+        let b = src(self, &b_op)?;
+        let k = |v: u32| hex(i64::from(v as i32));
+        // `op d, x, …` for a register x, or the constant through `via` (`MOV32I via, x`).
+        let with = |x: &Result<String, u32>, via: &str, line: &dyn Fn(&str) -> String| match x {
+            Ok(r) => vec![line(r)],
+            Err(v) => vec![format!("MOV32I {via}, {};", k(*v)), line(via)],
+        };
+        // `LOP32I.AND d, x, mask` for a register x, else `MOV32I d, x & mask`.
+        let masked = |x: &Result<String, u32>, d: &str, mask: u32| match x {
+            Ok(r) => format!("LOP32I.AND {d}, {r}, {};", k(mask)),
+            Err(v) => format!("MOV32I {d}, {};", k(v & mask)),
+        };
         let t = |k: u8| format!("R{}", F64_SCRATCH + k);
         let (s0, s2, s3) = (
             format!("R{SCRATCH}"),
@@ -89,8 +92,8 @@ impl Selector<'_> {
         let p = format!("P{SCRATCH_PRED}");
         // B = f64(b) in R8:R9; A = f64(a) in R4:R5; y in R6:R7; 1.0 in R10:R11; e in R12:R13.
         let (ya, bb, one, e, aa) = (t(2), t(4), t(6), t(8), t(0));
-        let lines = vec![
-            format!("F2F{fz}.F64.F32 {bb}, {b};"),
+        let mut lines = with(&b, &s0, &|b| format!("F2F{fz}.F64.F32 {bb}, {b};"));
+        lines.extend([
             // The significand of B with exponent 0 (sign kept): a seed that cannot overflow.
             format!("LOP32I.AND {s3}, {}, 0x800fffff;", t(5)),
             format!("LOP32I.OR {s3}, {s3}, 0x3ff00000;"),
@@ -105,9 +108,9 @@ impl Selector<'_> {
             format!("MOV {one}, RZ;"),
             format!("DMUL {ya}, {ya}, {one};"),
             format!("LOP32I.XOR {}, {}, 0x80000000;", t(5), t(5)),
-            format!("F2F{fz}.F64.F32 {aa}, {a};"),
-            format!("MOV32I {}, 0x3ff00000;", t(7)),
-        ];
+        ]);
+        lines.extend(with(&a, &s2, &|a| format!("F2F{fz}.F64.F32 {aa}, {a};")));
+        lines.push(format!("MOV32I {}, 0x3ff00000;", t(7)));
         for l in lines {
             self.emit("", l);
         }
@@ -115,31 +118,42 @@ impl Selector<'_> {
             self.emit("", format!("DFMA {e}, {bb}, {ya}, {one};"));
             self.emit("", format!("DFMA {ya}, {ya}, {e}, {ya};"));
         }
-        for l in [
+        let mut tail = vec![
             format!("DMUL {e}, {aa}, {ya};"),
             format!("DFMA {one}, {bb}, {e}, {aa};"),
             format!("DFMA {e}, {one}, {ya}, {e};"),
             format!("F2F{fz}.F32.F64{rnd} {s0}, {e};"),
             // Zeros, infinities, NaNs: |x| - 1 (unsigned) at or above 0x7f7fffff.
             format!("MOV32I {s3}, {limit};"),
-            format!("LOP32I.AND {s2}, {b}, 0x7fffffff;"),
+            masked(&b, &s2, 0x7fff_ffff),
             format!("IADD32I {s2}, {s2}, {low};"),
             format!("ISETP.GE.U32.AND {p}, pt, {s2}, {s3}, pt;"),
             // The divisor of the special case: b itself if it is special (its reciprocal is
             // exact), else ±1 with b's sign (a is then 0, ∞ or NaN, and a × ±1 is the quotient).
-            format!("LOP32I.AND {s2}, {b}, 0x80000000;"),
+            masked(&b, &s2, 0x8000_0000),
             format!("LOP32I.OR {s2}, {s2}, 0x3f800000;"),
-            if ftz {
-                format!("@{p} F2F.FTZ.F32.F32 {s2}, {b};")
-            } else {
-                format!("@{p} MOV {s2}, {b};")
-            },
+        ];
+        match (&b, ftz) {
+            (Ok(b), true) => tail.push(format!("@{p} F2F.FTZ.F32.F32 {s2}, {b};")),
+            (Ok(b), false) => tail.push(format!("@{p} MOV {s2}, {b};")),
+            (Err(v), _) => {
+                tail.push(format!("@{p} MOV32I {s2}, {};", k(*v)));
+                if ftz {
+                    tail.push(format!("@{p} F2F.FTZ.F32.F32 {s2}, {s2};"));
+                }
+            }
+        }
+        tail.extend([
             format!("MUFU.RCP {s2}, {s2};"),
-            format!("LOP32I.AND {aa}, {a}, 0x7fffffff;"),
+            masked(&a, &aa, 0x7fff_ffff),
             format!("IADD32I {aa}, {aa}, {low};"),
             format!("ISETP.GE.U32.OR {p}, pt, {aa}, {s3}, {p};"),
-            format!("@{p} FMUL{fz} {s0}, {a}, {s2};"),
-        ] {
+        ]);
+        // aa is free again for a constant dividend.
+        tail.extend(with(&a, &aa, &|a| {
+            format!("@{p} FMUL{fz} {s0}, {a}, {s2};")
+        }));
+        for l in tail {
             self.emit("", l);
         }
         self.emit(g, format!("MOV {d}, {s0};"));

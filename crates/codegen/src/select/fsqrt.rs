@@ -33,11 +33,20 @@ impl Selector<'_> {
             _ => return Err("only sqrt.rn/.rz/.rm/.rp.f32 are selected".into()),
         };
         let d = self.gpr(self.dst(inst)?)?;
-        let a = self.gpr(
-            Self::opnd(inst, 1)?
-                .as_reg()
-                .ok_or("an immediate sqrt operand")?,
-        )?;
+        let a = match Self::opnd(inst, 1)? {
+            ir::Operand::Reg(r) => self.gpr(*r)?,
+            // An immediate goes to the destination, which the sequence writes only at the end
+            // (and which is no source then); under the instruction's guard, so lanes whose
+            // guard fails keep theirs (the unguarded temporaries then hold a root of it).
+            ir::Operand::Imm(v) => {
+                self.emit(
+                    g,
+                    format!("MOV32I {d}, {};", super::hex(i64::from(*v as u32 as i32))),
+                );
+                d.clone()
+            }
+            _ => return Err("unsupported operand kind".into()),
+        };
         let (s0, s2, s3) = (
             format!("R{SCRATCH}"),
             format!("R{SCRATCH_PAIR}"),

@@ -195,7 +195,30 @@ impl Selector<'_> {
         }
         let off = hex(off);
         let op = self.mem_op(space, true)?;
-        self.emit(g, format!("{op}{acc} {dl}, [{base}+{off}];"));
+        let cache = if matches!(space, None | Some(Space::Global)) {
+            load_cache(inst.mods.sem, inst.mods.scope)
+        } else {
+            ""
+        };
+        self.emit(g, format!("{op}{cache}{acc} {dl}, [{base}+{off}];"));
+        Ok(())
+    }
+
+    /// `ld`/`st` with semantics: `ld.acquire` is the load then `MEMBAR`, `st.release`
+    /// `MEMBAR` then the store, at the scope's level (`atomic::fences`).
+    pub(super) fn ordered_access(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
+        let (before, after, level) = super::atomic::fences(inst.mods.sem, inst.mods.scope)?;
+        if before {
+            self.emit(g, format!("MEMBAR.{level};"));
+        }
+        if inst.op == ir::Opcode::St {
+            self.st(inst, g, ty)?;
+        } else {
+            self.ld(inst, g, ty)?;
+        }
+        if after {
+            self.emit(g, format!("MEMBAR.{level};"));
+        }
         Ok(())
     }
 
@@ -253,5 +276,20 @@ impl Selector<'_> {
         let op = self.mem_op(space, false)?;
         self.emit(g, format!("{op}{acc} [{base}+{off}], {v};"));
         Ok(())
+    }
+}
+
+/// The cache operation of a global load with semantics: Fermi's L1 is private to an SM and
+/// not coherent, so a load that must see other SMs' writes (`.relaxed`/`.acquire` at `.gpu`
+/// or `.cluster` scope) reads at the L2 (`.CG`, PTX's `.cg` "cache at global level"), and a
+/// `.sys`-scope or `.volatile` one fetches again (`.CV`, PTX's `.cv` "don't cache and fetch
+/// again"); `.cta` scope is one SM, where L1 serves (docs/spec-notes.md, "forms round s24").
+fn load_cache(sem: Option<isa::Sem>, scope: Option<isa::Scope>) -> &'static str {
+    use isa::{Scope, Sem};
+    match (sem, scope) {
+        (Some(Sem::Volatile), _) | (Some(Sem::Relaxed | Sem::Acquire), Some(Scope::Sys)) => ".CV",
+        (Some(Sem::Relaxed | Sem::Acquire), Some(Scope::Cta)) => "",
+        (Some(Sem::Relaxed | Sem::Acquire), _) => ".CG",
+        _ => "",
     }
 }

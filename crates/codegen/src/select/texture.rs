@@ -19,7 +19,11 @@
 //! - **Channels.** Only channels with a destination are enabled (NVIDIA's `0x3` masks for
 //!   two-channel fetches); a 64-bit destination (PTX 1.x) gets the channel zero-extended.
 //! - **`txq`** answers `.width`, `.height`, `.depth` and `.num_mipmap_levels` with one channel
-//!   of `TXQ TEX_HEADER_DIMENSION` (level 0 in RZ), written straight to the destination.
+//!   of `TXQ TEX_HEADER_DIMENSION` (level 0 in RZ), written straight to the destination;
+//!   `.channel_data_type`, `.normalized_coords`, `.array_size` and `.num_samples`, which
+//!   `ops::tex` answers alike for every binding, with that `TXQ` (for its fault on an unbound
+//!   unit) and `MOV32I` of the answer. `.channel_order` (the binding's channel count) stays
+//!   refused: no source says which `TXQ` query returns a header's format.
 
 use super::{Selector, R};
 use crate::regs::{Loc, SCRATCH};
@@ -184,20 +188,21 @@ impl Selector<'_> {
     }
 
     pub(super) fn txq(&mut self, inst: &Inst, g: &str) -> R<()> {
-        let channel = match inst.mods.query {
-            Some(TexQuery::Width) => 0,
-            Some(TexQuery::Height) => 1,
-            Some(TexQuery::Depth) => 2,
-            Some(TexQuery::NumMipmapLevels) => 3,
-            Some(q) => {
-                return Err(format!(
-                    "txq{}: only TXQ TEX_HEADER_DIMENSION (width, height, depth, levels) \
-                     is selected; the other TXQ queries are not modelled by the Fermi executor",
-                    q.spelling()
-                ))
-            }
-            None => return Err("a txq without a query".into()),
-        };
+        let q = inst.mods.query.ok_or("a txq without a query")?;
+        let channel =
+            match q {
+                TexQuery::Width => 0,
+                TexQuery::Height => 1,
+                TexQuery::Depth => 2,
+                TexQuery::NumMipmapLevels => 3,
+                TexQuery::ChannelOrder => return Err(
+                    "txq.channel_order: the answer is the binding's channel count, and no Fermi \
+                     TXQ query is known to return a texture header's format (Mesa's nvc0 code \
+                     queries only dimensions, type and sample positions); not modelled"
+                        .into(),
+                ),
+                _ => return self.txq_constant(inst, g, q),
+            };
         let unit = self.texture_unit(Self::opnd(inst, 1)?)?;
         let d = self.gpr(self.dst(inst)?)?;
         self.emit(
@@ -207,6 +212,37 @@ impl Selector<'_> {
                 1u32 << channel
             ),
         );
+        Ok(())
+    }
+
+    /// A query whose answer `ops::tex::query` gives the same for every binding
+    /// (`.channel_data_type`, `.normalized_coords`, `.array_size`, `.num_samples`: ptxvm's
+    /// textures are raw, unnormalised, single-sample; docs/spec-notes.md "txq"): a `TXQ` of
+    /// the width first, so that an unbound unit faults as the PTX executor's `txq` does, then
+    /// the constant.
+    fn txq_constant(&mut self, inst: &Inst, g: &str, q: TexQuery) -> R<()> {
+        let query = ops::tex::Query::from_spelling(q.spelling()).ok_or_else(|| {
+            format!(
+                "txq{}: a sampler query, which ptxvm's textures (bound without samplers) \
+                 do not answer",
+                q.spelling()
+            )
+        })?;
+        // Two unrelated bindings: the answer must not depend on either.
+        let v = ops::tex::query([7, 5, 3], 2, query);
+        if v != ops::tex::query([1, 1, 1], 4, query) {
+            return Err(format!(
+                "txq{}: the answer depends on the binding, and no TXQ query returns it",
+                q.spelling()
+            ));
+        }
+        let unit = self.texture_unit(Self::opnd(inst, 1)?)?;
+        let d = self.gpr(self.dst(inst)?)?;
+        self.emit(
+            g,
+            format!("TXQ.T {d}, RZ, 0x{unit:x}, TEX_HEADER_DIMENSION, 0x1;"),
+        );
+        self.emit(g, format!("MOV32I {d}, 0x{v:x};"));
         Ok(())
     }
 }

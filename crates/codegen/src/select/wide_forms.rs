@@ -48,6 +48,13 @@ impl Selector<'_> {
                 self.sign_f64(inst, g)
             }
             Opcode::Abs | Opcode::Neg if ty == Type::S64 => self.abs_neg_s64(inst, g),
+            Opcode::Bfe | Opcode::Bfi if super::bitfield64::needs_scratch(inst) => {
+                if inst.op == Opcode::Bfi {
+                    self.bfi64(inst, g)
+                } else {
+                    self.bfe64_by_reg(inst, g, ty)
+                }
+            }
             Opcode::Bfe if matches!(ty, Type::U64 | Type::S64) => self.bfe64(inst, g, ty),
             Opcode::Not if int64 => (|| {
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
@@ -191,9 +198,7 @@ impl Selector<'_> {
     fn bfe64(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         let (Operand::Imm(b), Operand::Imm(c)) = (Self::opnd(inst, 2)?, Self::opnd(inst, 3)?)
         else {
-            return Err(
-                "bfe.64 with a register position or length has no selection rule yet".into(),
-            );
+            return Err("bfe.64 with a register position or length: see bitfield64.rs".into());
         };
         let (pos, len) = ((*b as u32) & 0xff, (*c as u32) & 0xff);
         let signed = ty == Type::S64;
