@@ -237,6 +237,11 @@ impl BreakLoop {
 pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
+    // Blocks no path from the entry reaches have every block as a dominator: an edge from
+    // one of them would look like a back edge, and the loop it made up would draw them
+    // (and, once `funnel.rs` rewrote its "exits", real edges) into the graph. They belong
+    // to no loop.
+    let live = reachable(cfg);
     let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
     // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
     // dominate the edge's source; the error names a block entered in a loop's middle.
@@ -245,6 +250,9 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
         .find(|&(u, h)| !dom[u].has(h))
         .map(|(_, h)| h);
     for (u, blk) in cfg.blocks.iter().enumerate() {
+        if !live[u] {
+            continue;
+        }
         for &h in &blk.succs {
             if h > u {
                 continue;
@@ -271,7 +279,7 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
             while let Some(x) = work.pop() {
                 if !body[x] {
                     body[x] = true;
-                    work.extend(cfg.blocks[x].preds.iter().copied());
+                    work.extend(cfg.blocks[x].preds.iter().copied().filter(|&p| live[p]));
                 }
             }
         }
@@ -318,6 +326,20 @@ fn retreating_edges(cfg: &Cfg) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Which blocks a path from the entry reaches.
+pub fn reachable(cfg: &Cfg) -> Vec<bool> {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut work = vec![0];
+    while let Some(x) = work.pop() {
+        if let Some(s) = seen.get_mut(x) {
+            if !std::mem::replace(s, true) {
+                work.extend(cfg.blocks[x].succs.iter().copied());
+            }
+        }
+    }
+    seen
 }
 
 /// Whether block `to` can be reached from block `from`.

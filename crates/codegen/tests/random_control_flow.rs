@@ -469,15 +469,23 @@ fn random_deep_control_flow_translates_and_agrees() {
 #[test]
 fn random_deep_control_flow_under_register_pressure_agrees() {
     // The deep shapes with 64 more values live: the exit codes of funnelled loops and the
-    // copied blocks meet spill code.
+    // copied blocks meet spill code. Seed 62 was refused until node splitting stopped
+    // leaving the copied blocks' originals in the body: unreachable, they made up a loop
+    // (every block dominates an unreachable one) whose "exits" the funnel rewrote into
+    // real edges, and the graph became irreducible (docs/codegen.md, "Control flow").
     let Seen {
         refused, spilled, ..
-    } = run_programs(1..=12, 64, Shapes { deep: true });
-    // Seed 4 (its blocks five instructions longer per `Mix` than without the extra values)
-    // is still refused: the node-splitting rounds leave it unmapped (docs/codegen.md, "What
-    // remains"). Any other refusal is a regression.
+    } = run_programs(1..=64, 64, Shapes { deep: true });
+    // Seeds 4, 25 and 51 (their blocks five instructions longer per `Mix` than without the
+    // extra values) are still refused: side entries into divergent regions inside loops
+    // through blocks too large for the node-splitting rounds' growth bound (docs/codegen.md,
+    // "What remains"). They must be refused with that reason, never an irreducible graph
+    // (they are all reducible); any other refusal is a regression.
     assert!(
-        refused.iter().all(|(seed, _)| *seed == 4),
+        refused
+            .iter()
+            .all(|(seed, shown)| [4, 25, 51].contains(seed)
+                && shown.contains("entered from outside the divergent region")),
         "refused: {refused:#?}"
     );
     assert!(spilled > 0, "no program spilled");
