@@ -708,3 +708,80 @@ fn side_entries(
     }
     Ok(edges)
 }
+
+/// A side entry the plan cannot map: the edge `from → to` into the region of the divergent
+/// branch ending block `branch` (its `SSY` at the end of that block, not hoisted), from a
+/// block outside the region, inside a loop (`side_entries` maps such edges only outside
+/// loops) or landing on the `.S` of a region holding `from`. The smallest such region's
+/// first entry, for `funnel.rs`'s re-dispatch, which sends those lanes through `branch`.
+pub struct SideEntry {
+    pub from: usize,
+    pub to: usize,
+    pub branch: usize,
+}
+
+/// See [`SideEntry`]; `None` when there is none (or the graph is too large to analyse).
+pub fn unmapped_side_entry(
+    cfg: &Cfg,
+    divergent: &[usize],
+    loops: &[Option<Vec<bool>>],
+) -> Option<SideEntry> {
+    let n = cfg.blocks.len();
+    if n > MAX_BLOCKS {
+        return None;
+    }
+    let exit = n;
+    let succs_with_exit = |b: usize| -> Vec<usize> {
+        if b == exit {
+            return Vec::new();
+        }
+        let s = &cfg.blocks[b].succs;
+        if s.is_empty() {
+            vec![exit]
+        } else {
+            s.clone()
+        }
+    };
+    let pdom = dominators(n + 1, &[exit], &succs_with_exit);
+    // Every region not hoisted: (branch block, join, blocks).
+    let mut regions: Vec<(usize, usize, Vec<bool>)> = Vec::new();
+    for &b in divergent {
+        let x = match (0..=n)
+            .filter(|&p| p != b && pdom[b].has(p))
+            .max_by_key(|&p| pdom[p].count())
+        {
+            Some(x) if x != exit => x,
+            _ => continue,
+        };
+        let hoisted = loops.iter().flatten().any(|l| l[b] && !l[x]);
+        if hoisted {
+            continue;
+        }
+        let mut region = vec![false; n];
+        let mut work = vec![b];
+        while let Some(y) = work.pop() {
+            if y != x && !region[y] {
+                region[y] = true;
+                work.extend(cfg.blocks[y].succs.iter().copied());
+            }
+        }
+        regions.push((b, x, region));
+    }
+    regions.sort_by_key(|r| size(&r.2));
+    for (b, _, region) in &regions {
+        for y in (0..n).filter(|&y| region[y] && y != *b) {
+            for &q in cfg.blocks[y].preds.iter().filter(|&&q| !region[q]) {
+                let in_loop = loops.iter().flatten().any(|l| l[y] || l[q]);
+                let on_join = regions.iter().any(|(_, j, r)| *j == y && r[q]);
+                if in_loop || on_join {
+                    return Some(SideEntry {
+                        from: q,
+                        to: y,
+                        branch: *b,
+                    });
+                }
+            }
+        }
+    }
+    None
+}

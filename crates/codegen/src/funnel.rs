@@ -15,6 +15,8 @@
 //! `flow.rs` asks for this only when planning the body as written failed, so bodies that map
 //! today keep their code.
 
+mod redispatch;
+
 use crate::cfg::{self, Cfg};
 use ir::{Function, Guard, Inst, InstIdx, Opcode, Operand, RegId, Type};
 
@@ -90,6 +92,18 @@ pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
                 _ => break,
             }
             out.push(funnel_loop_exits(&g).unwrap_or_else(|| g.clone()));
+        }
+    }
+    // Last, side entries inside loops sent through their regions' branches by a flag per
+    // edge (`redispatch.rs`): of the body as written, of its funnelled form, and of the last
+    // node-splitting round.
+    let funnelled = funnel_loop_exits(f);
+    for base in [Some(f), funnelled.as_ref(), Some(&g)]
+        .into_iter()
+        .flatten()
+    {
+        if let Some(r) = redispatch::redispatch_side_entries(base) {
+            out.push(funnel_loop_exits(&r).unwrap_or(r));
         }
     }
     out
