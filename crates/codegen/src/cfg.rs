@@ -237,6 +237,11 @@ impl BreakLoop {
 pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
+    // Blocks no path from the entry reaches have every block as a dominator: an edge from
+    // one of them would look like a back edge, and the loop it made up would draw them
+    // (and, once `funnel.rs` rewrote its "exits", real edges) into the graph. They belong
+    // to no loop.
+    let live = reachable(cfg);
     let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
     // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
     // dominate the edge's source; the error names a block entered in a loop's middle.
@@ -245,6 +250,9 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
         .find(|&(u, h)| !dom[u].has(h))
         .map(|(_, h)| h);
     for (u, blk) in cfg.blocks.iter().enumerate() {
+        if !live[u] {
+            continue;
+        }
         for &h in &blk.succs {
             if h > u {
                 continue;
@@ -271,7 +279,7 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
             while let Some(x) = work.pop() {
                 if !body[x] {
                     body[x] = true;
-                    work.extend(cfg.blocks[x].preds.iter().copied());
+                    work.extend(cfg.blocks[x].preds.iter().copied().filter(|&p| live[p]));
                 }
             }
         }
@@ -318,6 +326,20 @@ fn retreating_edges(cfg: &Cfg) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Which blocks a path from the entry reaches.
+pub fn reachable(cfg: &Cfg) -> Vec<bool> {
+    let mut seen = vec![false; cfg.blocks.len()];
+    let mut work = vec![0];
+    while let Some(x) = work.pop() {
+        if let Some(s) = seen.get_mut(x) {
+            if !std::mem::replace(s, true) {
+                work.extend(cfg.blocks[x].succs.iter().copied());
+            }
+        }
+    }
+    seen
 }
 
 /// Whether block `to` can be reached from block `from`.
@@ -685,4 +707,81 @@ fn side_entries(
         }
     }
     Ok(edges)
+}
+
+/// A side entry the plan cannot map: the edge `from → to` into the region of the divergent
+/// branch ending block `branch` (its `SSY` at the end of that block, not hoisted), from a
+/// block outside the region, inside a loop (`side_entries` maps such edges only outside
+/// loops) or landing on the `.S` of a region holding `from`. The smallest such region's
+/// first entry, for `funnel.rs`'s re-dispatch, which sends those lanes through `branch`.
+pub struct SideEntry {
+    pub from: usize,
+    pub to: usize,
+    pub branch: usize,
+}
+
+/// See [`SideEntry`]; `None` when there is none (or the graph is too large to analyse).
+pub fn unmapped_side_entry(
+    cfg: &Cfg,
+    divergent: &[usize],
+    loops: &[Option<Vec<bool>>],
+) -> Option<SideEntry> {
+    let n = cfg.blocks.len();
+    if n > MAX_BLOCKS {
+        return None;
+    }
+    let exit = n;
+    let succs_with_exit = |b: usize| -> Vec<usize> {
+        if b == exit {
+            return Vec::new();
+        }
+        let s = &cfg.blocks[b].succs;
+        if s.is_empty() {
+            vec![exit]
+        } else {
+            s.clone()
+        }
+    };
+    let pdom = dominators(n + 1, &[exit], &succs_with_exit);
+    // Every region not hoisted: (branch block, join, blocks).
+    let mut regions: Vec<(usize, usize, Vec<bool>)> = Vec::new();
+    for &b in divergent {
+        let x = match (0..=n)
+            .filter(|&p| p != b && pdom[b].has(p))
+            .max_by_key(|&p| pdom[p].count())
+        {
+            Some(x) if x != exit => x,
+            _ => continue,
+        };
+        let hoisted = loops.iter().flatten().any(|l| l[b] && !l[x]);
+        if hoisted {
+            continue;
+        }
+        let mut region = vec![false; n];
+        let mut work = vec![b];
+        while let Some(y) = work.pop() {
+            if y != x && !region[y] {
+                region[y] = true;
+                work.extend(cfg.blocks[y].succs.iter().copied());
+            }
+        }
+        regions.push((b, x, region));
+    }
+    regions.sort_by_key(|r| size(&r.2));
+    for (b, _, region) in &regions {
+        for y in (0..n).filter(|&y| region[y] && y != *b) {
+            for &q in cfg.blocks[y].preds.iter().filter(|&&q| !region[q]) {
+                let in_loop = loops.iter().flatten().any(|l| l[y] || l[q]);
+                let on_join = regions.iter().any(|(_, j, r)| *j == y && r[q]);
+                if in_loop || on_join {
+                    return Some(SideEntry {
+                        from: q,
+                        to: y,
+                        branch: *b,
+                    });
+                }
+            }
+        }
+    }
+    None
 }

@@ -15,6 +15,8 @@
 //! `flow.rs` asks for this only when planning the body as written failed, so bodies that map
 //! today keep their code.
 
+mod redispatch;
+
 use crate::cfg::{self, Cfg};
 use ir::{Function, Guard, Inst, InstIdx, Opcode, Operand, RegId, Type};
 
@@ -58,11 +60,16 @@ const MAX_JOIN: usize = 16;
 /// Most rounds of block copying tried on one body.
 const MAX_SPLIT_ROUNDS: usize = 4;
 
+/// Largest join block copied in the rounds tried after those of [`MAX_JOIN`]: blocks of
+/// a few dozen instructions entered from inside loops (the body's growth bound applies).
+const MAX_LARGE_JOIN: usize = 96;
+
 /// What [`crate::body`] tries, in order, when planning a body as written fails: the loops'
 /// exits funnelled; then (in a kernel) the small blocks that end the thread copied onto each
 /// branch to them, loops funnelled; then, round after round, small blocks that several
 /// branches join at copied onto each branch (node splitting), loops funnelled. Each
-/// candidate is bounded: a body never grows past twice its size plus a margin.
+/// candidate is bounded: a body never grows past twice its size plus a margin. Blocks a
+/// rewrite leaves unreachable (every branch to them now goes to a copy) are removed.
 pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
     let mut out = Vec::new();
     if let Some(g) = funnel_loop_exits(f) {
@@ -76,12 +83,28 @@ pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
             out.push(funnel_loop_exits(&g).unwrap_or_else(|| g.clone()));
         }
     }
-    for _ in 0..MAX_SPLIT_ROUNDS {
-        match duplicate_tails(&g, Tails::Joins) {
-            Some(t) if t.body.as_ref().map_or(0, Vec::len) <= limit => g = t,
-            _ => break,
+    // Small joins first; larger ones only for bodies those rounds leave unmapped (bodies
+    // that map with small copies keep their code), from where the small rounds ended.
+    for most in [MAX_JOIN, MAX_LARGE_JOIN] {
+        for _ in 0..MAX_SPLIT_ROUNDS {
+            match duplicate_tails(&g, Tails::Joins(most)) {
+                Some(t) if t.body.as_ref().map_or(0, Vec::len) <= limit => g = t,
+                _ => break,
+            }
+            out.push(funnel_loop_exits(&g).unwrap_or_else(|| g.clone()));
         }
-        out.push(funnel_loop_exits(&g).unwrap_or_else(|| g.clone()));
+    }
+    // Last, side entries inside loops sent through their regions' branches by a flag per
+    // edge (`redispatch.rs`): of the body as written, of its funnelled form, and of the last
+    // node-splitting round.
+    let funnelled = funnel_loop_exits(f);
+    for base in [Some(f), funnelled.as_ref(), Some(&g)]
+        .into_iter()
+        .flatten()
+    {
+        if let Some(r) = redispatch::redispatch_side_entries(base) {
+            out.push(funnel_loop_exits(&r).unwrap_or(r));
+        }
     }
     out
 }
@@ -91,9 +114,10 @@ pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
 enum Tails {
     /// Blocks that end the thread (unguarded `ret`/`exit`).
     Exits,
-    /// Blocks that end in an unconditional `bra`, or may fall through (a guarded branch or
-    /// none: a copy then branches to the next block), not loop headers.
-    Joins,
+    /// Blocks of at most this many instructions that end in an unconditional `bra`, or may
+    /// fall through (a guarded branch or none: a copy then branches to the next block), not
+    /// loop headers.
+    Joins(usize),
 }
 
 /// Copies every small block that ends the thread (an unguarded `ret`/`exit`, nothing after)
@@ -118,7 +142,11 @@ fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
     let mut retarget: Vec<Option<u32>> = vec![None; n];
     for (b, blk) in graph.blocks.iter().enumerate() {
         let len = blk.end.saturating_sub(blk.start);
-        if len == 0 || len > MAX_TAIL || blk.preds.len() < 2 {
+        let most = match which {
+            Tails::Exits => MAX_TAIL,
+            Tails::Joins(most) => most,
+        };
+        if len == 0 || len > most || blk.preds.len() < 2 {
             continue;
         }
         let last = &body[blk.end - 1];
@@ -134,7 +162,7 @@ fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
             && blk.end < n;
         let wanted = match which {
             Tails::Exits => ends && blk.succs.is_empty(),
-            Tails::Joins => (jumps || falls) && loops[b].is_none() && len <= MAX_JOIN,
+            Tails::Joins(_) => (jumps || falls) && loops[b].is_none(),
         };
         if !wanted {
             continue;
@@ -149,7 +177,7 @@ fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
             // Old-index space: copies start after the body (`n + offset`).
             retarget[at] = Some((n + copies.len()) as u32);
             copies.extend(body[blk.start..blk.end].iter().cloned());
-            if which == Tails::Joins && !jumps {
+            if matches!(which, Tails::Joins(_)) && !jumps {
                 copies.push(plain_branch(&template, blk.end as u32));
             }
         }
@@ -181,7 +209,57 @@ fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
     // Labels in the copies (their own branches) keep the old targets, which did not move.
     out.extend(copies);
     g.body = Some(out);
+    drop_unreachable(&mut g);
     Some(g)
+}
+
+/// Removes the blocks of `g` that no path from the entry reaches: a block whose every
+/// branch now goes to a copy of it. Kept, they would cost code, and their edges would look
+/// like back edges to the analyses (every block dominates an unreachable one). Labels to a
+/// removed instruction move to the next kept one (only removed code branches there).
+fn drop_unreachable(g: &mut Function) {
+    let Some(body) = g.body.as_ref() else { return };
+    if body.iter().any(|i| i.op == Opcode::Brx) {
+        return;
+    }
+    let graph = cfg::build_cfg(body);
+    let live = cfg::reachable(&graph);
+    if live.iter().all(|&l| l) {
+        return;
+    }
+    let n = body.len();
+    let mut keep = vec![false; n];
+    for (b, blk) in graph.blocks.iter().enumerate() {
+        if live[b] {
+            keep[blk.start..blk.end].iter_mut().for_each(|k| *k = true);
+        }
+    }
+    // New index of each old instruction (of the next kept one when removed), and of the end.
+    let mut map = vec![0u32; n + 1];
+    let mut next = keep.iter().filter(|&&k| k).count() as u32;
+    map[n] = next;
+    for i in (0..n).rev() {
+        if keep[i] {
+            next -= 1;
+        }
+        map[i] = next;
+    }
+    let mut out: Vec<Inst> = Vec::with_capacity(map[n] as usize);
+    for (i, inst) in body.iter().enumerate() {
+        if keep[i] {
+            let mut inst = inst.clone();
+            for o in inst.operands.iter_mut() {
+                if let Operand::Label(InstIdx(t)) = o {
+                    *t = map[(*t as usize).min(n)];
+                }
+            }
+            out.push(inst);
+        }
+    }
+    for (_, at) in g.labels.iter_mut() {
+        at.0 = map[at.index().min(n)];
+    }
+    g.body = Some(out);
 }
 
 /// The innermost loop that needs a single exit, with its exit targets in block order: one

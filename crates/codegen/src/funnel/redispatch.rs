@@ -1,0 +1,160 @@
+//! Side entries into divergent regions inside loops, restructured by a flag per edge: an
+//! edge `q → y` into the region of the divergent branch ending block `b`, from outside that
+//! region, becomes `q: mov.u32 %f, 1; bra b'` where `b'` is a new block holding only `b`'s
+//! branch, preceded by `setp.eq.u32 %p, %f, 1; @%p bra Y`, and `Y` (after the body) is
+//! `mov.u32 %f, 0; bra y`. Lanes that took the edge now enter the region through its `SSY`
+//! like every other lane, then go straight on to `y`: the region has one entry, and the
+//! plan maps it with no copy of any block, however large. `%f` is zero except between the
+//! edge and `Y` (it starts at zero), so lanes arriving at `b'` from `b` go on with `b`'s
+//! branch. Where `b'` is now entered from outside an enclosing region, the next round sends
+//! those lanes through that region's branch the same way (a flag of its own).
+//!
+//! Tried by `funnel::rewrites` only after every other rewrite, so bodies that map otherwise
+//! keep their code; a rewrite that would make the graph irreducible is given up.
+
+use super::{branch, new_reg, plain_branch, set_pred};
+use crate::cfg;
+use ir::{Function, Guard, Inst, InstIdx, Opcode, Operand, Type};
+
+/// Most edges restructured in one body (each re-analyses the graph).
+const MAX_EDGES: usize = 32;
+
+/// Label placeholders until the new body is laid out.
+const B_TAIL: u32 = u32::MAX - 1;
+const DETOUR: u32 = u32::MAX - 2;
+
+/// `f` with every side entry the plan cannot map sent through its region's branch, or
+/// `None` when there is none or one cannot be rewritten.
+pub fn redispatch_side_entries(f: &Function) -> Option<Function> {
+    let mut g = f.clone();
+    let mut changed = false;
+    for _ in 0..MAX_EDGES {
+        let body = g.body.as_ref()?;
+        if body.is_empty() || body.iter().any(|i| i.op == Opcode::Brx) {
+            return None;
+        }
+        let graph = cfg::build_cfg(body);
+        let loops = cfg::loop_bodies(&graph).ok()?;
+        let divergent: Vec<usize> = graph
+            .blocks
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| {
+                b.end > b.start
+                    && body.get(b.end - 1).is_some_and(|i| {
+                        i.op == Opcode::Bra && i.guard.is_some() && !i.mods.has(isa::Flag::Uni)
+                    })
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let Some(e) = cfg::unmapped_side_entry(&graph, &divergent, &loops) else {
+            return changed.then_some(g);
+        };
+        rewrite(&mut g, &graph, &e)?;
+        // A flag edge that closes a cycle entered at two blocks is given up.
+        cfg::loop_bodies(&cfg::build_cfg(g.body.as_ref()?)).ok()?;
+        changed = true;
+    }
+    None
+}
+
+/// Sends the lanes of the edge `e` through `e.branch`'s branch (see the module comment).
+fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<()> {
+    let flag = new_reg(g, Type::U32);
+    let pick = new_reg(g, Type::Pred);
+    let body = g.body.take()?;
+    let n = body.len();
+    let (qb, yb, bb) = (
+        graph.blocks.get(e.from)?,
+        graph.blocks.get(e.to)?,
+        graph.blocks.get(e.branch)?,
+    );
+    let y = yb.start;
+    if y >= n || qb.end <= qb.start || bb.end <= bb.start {
+        return None;
+    }
+    let template = body.iter().find(|i| i.op == Opcode::Bra)?.clone();
+    let set = |like: &Inst, v: usize, guard: Option<Guard>| super::set_code(like, flag, v, guard);
+    // The edge `q → y`: its explicit branch, its fall-through, or both.
+    let tq = qb.end - 1;
+    let last = &body[tq];
+    let ends = matches!(
+        last.op,
+        Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
+    ) && last.guard.is_none();
+    let explicit = last.op == Opcode::Bra && cfg::branch_target(last) == Some(y);
+    let falls = !ends && qb.end == y;
+    if !explicit && !falls {
+        return None;
+    }
+    let mut edge = Vec::new();
+    if explicit {
+        edge.push(set(last, 1, last.guard)?);
+        edge.push(branch(last, last.guard, B_TAIL));
+    } else {
+        edge.push(last.clone());
+    }
+    if falls {
+        edge.push(set(last, 1, None)?);
+        edge.push(plain_branch(&template, B_TAIL));
+    }
+    // The region's branch, after the test of the flag.
+    let tb = bb.end - 1;
+    let mut test = [
+        set_pred(&body[tb], pick, flag, 1)?,
+        plain_branch(&template, DETOUR),
+    ];
+    test[1].guard = Some(Guard {
+        reg: pick,
+        negated: false,
+    });
+    let may_fall_off = body.last().is_some_and(|i| {
+        !(matches!(
+            i.op,
+            Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
+        ) && i.guard.is_none())
+    });
+    let ret = body
+        .iter()
+        .find(|i| matches!(i.op, Opcode::Ret | Opcode::Exit) && i.guard.is_none())
+        .cloned();
+    let mut out: Vec<Inst> = Vec::with_capacity(n + 10);
+    let mut map = vec![0u32; n + 1];
+    out.push(set(&body[0], 0, None)?);
+    let mut b_tail = 0u32;
+    for (i, inst) in body.into_iter().enumerate() {
+        map[i] = if i == 0 { 0 } else { out.len() as u32 };
+        if i == tb {
+            b_tail = out.len() as u32;
+            out.extend(test.iter().cloned());
+        }
+        if i == tq {
+            out.extend(edge.iter().cloned());
+        } else {
+            out.push(inst);
+        }
+    }
+    map[n] = out.len() as u32;
+    if may_fall_off {
+        out.push(ret?);
+    }
+    let detour = out.len() as u32;
+    out.push(set(&template, 0, None)?);
+    out.push(plain_branch(&template, y as u32));
+    for inst in out.iter_mut() {
+        for o in inst.operands.iter_mut() {
+            if let Operand::Label(InstIdx(t)) = o {
+                *t = match *t {
+                    B_TAIL => b_tail,
+                    DETOUR => detour,
+                    t => map[(t as usize).min(n)],
+                };
+            }
+        }
+    }
+    for (_, at) in g.labels.iter_mut() {
+        at.0 = map[at.index().min(n)];
+    }
+    g.body = Some(out);
+    Some(())
+}
