@@ -86,18 +86,11 @@ pub(crate) struct Scratch<'a> {
     scope: FuncScope<'a>,
     labels: FastMap<&'a str, (InstIdx, Span, u32)>,
     protos: FastMap<&'a str, ProtoId>,
-    /// A body's instruction and register tables, emptied and reused for the next body (with
-    /// [`Checker::keep_ir`] the module receives copies of their exact length).
+    /// Without [`Checker::keep_ir`], a body's instruction and register tables are emptied and
+    /// reused for the next body instead of being handed to the module.
     insts: Vec<ir::Inst>,
     regs: Vec<Reg>,
     label_list: Vec<(String, InstIdx)>,
-}
-
-/// `v`'s elements in a vector of their exact length; `v` is left empty, its capacity kept.
-fn exact<T>(v: &mut Vec<T>) -> Vec<T> {
-    let mut e = Vec::with_capacity(v.len());
-    e.append(v);
-    e
 }
 
 impl<'a> Body<'a> {
@@ -1038,16 +1031,11 @@ impl<'a> Checker<'a> {
         let has_body_params = !body.body_params.is_empty();
         func.params.extend(body.body_params);
         let (insts, regs, label_list) = if self.keep_ir {
-            // The module gets tables of exactly their length, moved out of the working ones,
-            // which keep their capacity for the next body: the IR of every body is kept (to
-            // be run or translated), and the growth's slack, a third of it, was fresh memory
-            // for the kernel to zero.
-            let (mut insts, mut regs, mut label_list) = (body.insts, body.regs, body.label_list);
             func.locals = body.locals;
-            func.regs = exact(&mut regs);
-            func.labels = exact(&mut label_list);
-            func.body = Some(exact(&mut insts));
-            (insts, regs, label_list)
+            func.regs = body.regs;
+            func.labels = body.label_list;
+            func.body = Some(body.insts);
+            Default::default()
         } else {
             // Only diagnostics are wanted: the function keeps its header (calls to it are
             // still checked against its parameters) and an empty body, and the body's own
