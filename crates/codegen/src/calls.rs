@@ -194,19 +194,7 @@ fn declared_size(module: &Module, f: &Function, p: &Param) -> Option<u64> {
 /// The functions whose address the module takes (outside direct calls), sorted: computed
 /// once per module, as it reads every instruction.
 pub fn address_taken(module: &Module) -> Vec<FuncId> {
-    let mut out = Vec::new();
-    for f in &module.functions {
-        for inst in f.insts() {
-            if inst.op == Opcode::Call {
-                continue;
-            }
-            for o in inst.operands.iter() {
-                if let Operand::Func(id) = o {
-                    out.push(*id);
-                }
-            }
-        }
-    }
+    let mut out: Vec<FuncId> = module.functions.iter().flat_map(addresses_in).collect();
     for v in &module.vars {
         for r in v.init.iter().flat_map(|i| i.relocs.iter()) {
             if let ir::RelocTarget::Func(id) = r.target {
@@ -217,6 +205,18 @@ pub fn address_taken(module: &Module) -> Vec<FuncId> {
     out.sort_unstable();
     out.dedup();
     out
+}
+
+/// The functions whose address `f`'s body takes (every function operand but a `call`'s).
+pub fn addresses_in(f: &Function) -> impl Iterator<Item = FuncId> + '_ {
+    f.insts()
+        .iter()
+        .filter(|inst| inst.op != Opcode::Call)
+        .flat_map(|inst| inst.operands.iter())
+        .filter_map(|o| match o {
+            Operand::Func(id) => Some(*id),
+            _ => None,
+        })
 }
 
 /// The address-taken functions among those `layouts` describes (every function an entry

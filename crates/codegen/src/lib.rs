@@ -467,22 +467,33 @@ pub fn assemble_lines(lines: &[Line]) -> Result<(Vec<u64>, Vec<RelocMark>), Stri
         }
     }
     let lookup = |name: &str| labels.get(name).copied();
-    let mut code = Vec::new();
+    let mut code = Vec::with_capacity(addr as usize / 8);
     let mut marks = Vec::new();
-    for l in lines {
-        if let Line::Inst(text) = l {
-            let at = 8 * code.len() as u64;
-            let text = match text.split_once(select::RELOC_MARK) {
-                Some((inst, mark)) => {
-                    marks.push(select::parse_reloc_mark(mark, at as u32)?);
-                    inst
-                }
-                None => text.as_str(),
-            };
-            let word = fermi::isa::assemble_text(text, at, &lookup)
-                .map_err(|e| format!("`{text}`: {e}"))?;
-            code.push(word);
+    ASSEMBLER.with_borrow_mut(|assembler| {
+        for l in lines {
+            if let Line::Inst(text) = l {
+                let at = 8 * code.len() as u64;
+                let text = match text.split_once(select::RELOC_MARK) {
+                    Some((inst, mark)) => {
+                        marks.push(select::parse_reloc_mark(mark, at as u32)?);
+                        inst
+                    }
+                    None => text.as_str(),
+                };
+                let word = assembler
+                    .assemble(text, at, &lookup)
+                    .map_err(|e| format!("`{text}`: {e}"))?;
+                code.push(word);
+            }
         }
-    }
-    Ok((code, marks))
+        Ok((code, marks))
+    })
+}
+
+thread_local! {
+    /// Each translating thread's memory of the texts it assembled: the selector writes the
+    /// same text for the same instruction in every kernel, and parsing it again was a tenth of
+    /// the translation (`fermi::isa::TextAssembler` says which texts it keeps).
+    static ASSEMBLER: std::cell::RefCell<fermi::isa::TextAssembler> =
+        std::cell::RefCell::new(fermi::isa::TextAssembler::new());
 }

@@ -28,14 +28,33 @@ enum Src {
     Omitted,
 }
 
-type Key = (usize, ir::Mods, Vec<Option<ir::Type>>, Vec<Src>);
+/// What makes two pure instructions compute the same value: the form, modifiers, types and
+/// sources.
+#[derive(Clone, PartialEq, Eq)]
+struct Key {
+    form: usize,
+    mods: ir::Mods,
+    types: [Option<ir::Type>; isa::MAX_TYPE_SLOTS],
+    srcs: Vec<Src>,
+}
+
+/// Leaves the modifiers out: hashing their two dozen fields one by one was most of the pass's
+/// time, and keys that differ only there are rare (a `setp` and its complement) and told
+/// apart by `Eq`.
+impl std::hash::Hash for Key {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.form.hash(h);
+        self.types.hash(h);
+        self.srcs.hash(h);
+    }
+}
 
 fn key(inst: &Inst, facts: &Facts) -> Option<Key> {
     if inst.guard.is_some() || !is_pure(inst) {
         return None;
     }
     let stable = |r: &RegId| facts.value_def(*r).is_some();
-    let mut srcs = Vec::new();
+    let mut srcs = Vec::with_capacity(inst.operands.len());
     for (k, o) in inst.operands.iter().enumerate() {
         if super::is_dst(inst, k) {
             continue;
@@ -53,12 +72,12 @@ fn key(inst: &Inst, facts: &Facts) -> Option<Key> {
             _ => return None,
         });
     }
-    Some((
-        inst.form as *const isa::Form as usize,
-        inst.mods,
-        inst.types.to_vec(),
+    Some(Key {
+        form: inst.form as *const isa::Form as usize,
+        mods: inst.mods,
+        types: inst.types,
         srcs,
-    ))
+    })
 }
 
 /// The comparison that is true exactly when `c` is false, for integer or float operands.
@@ -104,7 +123,7 @@ fn complement_key(inst: &Inst, k: &Key) -> Option<Key> {
         _ => return None,
     };
     let mut c = k.clone();
-    c.1.cmp = Some(complement(inst.mods.cmp?, float)?);
+    c.mods.cmp = Some(complement(inst.mods.cmp?, float)?);
     Some(c)
 }
 

@@ -10,6 +10,7 @@ mod compiled;
 mod decode;
 mod encode;
 mod explain;
+mod memo;
 pub mod mods;
 mod parse;
 mod print;
@@ -30,6 +31,7 @@ pub const fn listing_to_bits(word: u64) -> u64 {
 pub use decode::decode;
 pub use encode::encode;
 pub use explain::{explain, Field};
+pub use memo::TextAssembler;
 pub use rows::ROWS;
 pub use schema::{Kind, Mod, Opd, Row, Source};
 pub use sreg::SREGS;

@@ -781,6 +781,27 @@ pub fn parse_with(
     labels: &dyn Fn(&str) -> Option<u64>,
     dialect: Dialect,
 ) -> Result<Inst, AsmError> {
+    parse_placed(text, addr, labels, dialect).map(|(inst, _)| inst)
+}
+
+/// Whether a row reads where the instruction sits or what a label names: only its branch
+/// targets do (`parse_operand`'s `Target` and `AbsTarget` arms are the only users of the
+/// address and the labels).
+fn takes_position(row: &Row) -> bool {
+    row.operands
+        .iter()
+        .any(|o| matches!(o.kind, Kind::Target { .. } | Kind::AbsTarget { .. }))
+}
+
+/// [`parse_with`], and whether the result may depend on `addr` or `labels`: `false` when no
+/// row of the mnemonic takes a branch target, so that the text alone (and the dialect)
+/// decided every row's outcome.
+pub(super) fn parse_placed(
+    text: &str,
+    addr: u64,
+    labels: &dyn Fn(&str) -> Option<u64>,
+    dialect: Dialect,
+) -> Result<(Inst, bool), AsmError> {
     let mut p = Piece { s: text, at: 0 }.trim();
     if let Some(rest) = p.s.strip_suffix(';') {
         p = Piece { s: rest, at: p.at }.trim();
@@ -848,8 +869,9 @@ pub fn parse_with(
         .iter()
         .find_map(|&row| parse_row(row, &split, &cx).ok());
     QUIET.with(|q| q.set(quiet));
+    let placed = || rows.iter().any(|row| takes_position(row));
     if let Some(inst) = first {
-        return Ok(inst);
+        return Ok((inst, placed()));
     }
     // Every row refuses: again with the messages, to report the one that explains best.
     let mut best: Option<(u8, AsmError)> = None;
@@ -857,7 +879,7 @@ pub fn parse_with(
     for &row in rows {
         forms += 1;
         match parse_row(row, &split, &cx) {
-            Ok(inst) => return Ok(inst),
+            Ok(inst) => return Ok((inst, placed())),
             // The form that got furthest explains best: deepest phase, then latest token, then
             // the later row (immediate forms follow register forms, and a range error says
             // more than a shape error).
