@@ -67,12 +67,7 @@ fn folded_constants_agree_with_both_executors_and_with_rust() {
     );
     // Folded: no IMUL but the harness's two (its row offset), no LOP at all.
     let (_, _, cubin) = compile("fold.ptx", &text);
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     let count = |op: &str| listing.iter().filter(|t| t.starts_with(op)).count();
     assert!(count("IMUL") <= 2 && count("LOP") == 0, "{listing:#?}");
     let s = spec("fold", 1, 32, vec![zeros32(32 * want.len())]);

@@ -10,12 +10,7 @@ use common::*;
 
 fn listing(name: &str, text: &str) -> Vec<String> {
     let (_, _, cubin) = compile(name, text);
-    cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect()
+    disassembly(&cubin.kernels[0])
 }
 
 /// Instructions whose mnemonic (after an optional guard) is `m`.

@@ -131,12 +131,7 @@ fn divergent_loops_and_the_search_loop_reconverge_with_ssys_alone() {
     // PBK is needed: one `.S` per SSY. (PBK/BRK and PCNT/CONT: tests/continue_loops.rs.)
     let listing = |name: &str, text: &str| -> Vec<String> {
         let (_, _, cubin) = compile(name, text);
-        cubin.kernels[0]
-            .code
-            .iter()
-            .enumerate()
-            .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-            .collect()
+        disassembly(&cubin.kernels[0])
     };
     let count = |l: &[String], m: &str| l.iter().filter(|t| t.contains(m)).count();
     let path = "tests/kernels/divergent_loops.ptx";
@@ -177,12 +172,7 @@ fn func_fall_through_into_a_shared_join_reconverges_the_outer_region() {
     // The `else` block (`x = 3a`, the only IMUL by 3) ends in a branch past the inner
     // region's `NOP.S` to the outer one's, as the same body does in a kernel.
     let (_, _, cubin) = compile(path, &text);
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     let at = listing
         .iter()
         .position(|t| t.contains("IMUL") && t.contains("0x3;"))

@@ -18,12 +18,7 @@ fn breakpoints_and_performance_events_run_through_on_both_executors() {
     let want: Vec<u32> = (0..64).map(|t| 3 * t).collect();
     assert_eq!(words(&out[0]), want);
     let (_, _, cubin) = compile("k.ptx", TEXT);
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     let has = |t: &str| listing.iter().any(|l| l.contains(t));
     assert!(has("BPT.INT 0x0;"), "{listing:#?}");
     assert!(has("PMEVENT 0x8;") && has("PMEVENT 0x5;"), "{listing:#?}");

@@ -24,10 +24,8 @@ fn f32s(v: &[f32]) -> ParamSpec {
 /// Instructions of a kernel as the issue counts them: the listing without NVIDIA's
 /// `IMAD.U32.U32 RZ, R1, RZ, RZ` before barriers and `BPT.DRAIN`.
 fn count(k: &fermi::cubin::Kernel) -> usize {
-    k.code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
+    disassembly(k)
+        .into_iter()
         .filter(|t| !t.starts_with("IMAD.U32.U32 RZ, R1, RZ, RZ") && !t.starts_with("BPT.DRAIN"))
         .count()
 }

@@ -140,12 +140,7 @@ fn folded_operands_agree_with_both_executors_and_with_64_bit_arithmetic() {
     }
 
     let (_, _, cubin) = compile("fold", KERNEL);
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     let has = |p: &dyn Fn(&str) -> bool| listing.iter().any(|l| p(l));
     let text = listing.join("\n");
     assert!(
@@ -216,12 +211,7 @@ fn values_start_at_r2_without_scratch_pair_sequences() {
         .collect();
     assert_eq!(words(&out[1]), want);
     let (_, _, cubin) = compile("copy", text);
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     assert!(
         listing.iter().any(|l| l.starts_with("S2R R2,")),
         "the first value lives in R2:\n{}",

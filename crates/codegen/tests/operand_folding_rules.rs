@@ -165,12 +165,7 @@ fn parameters_fold_into_every_rule_with_a_bank_operand() {
         );
     }
     let (_, _, cubin) = compile("rules.ptx", KERNEL);
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     let reads = |name: &str, at: u32| {
         let bank = format!("c [0x0] [{at:#x}]");
         listing

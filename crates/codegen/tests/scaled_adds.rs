@@ -153,12 +153,7 @@ fn scaled_adds_agree_with_wrapping_arithmetic_on_both_executors() {
 #[test]
 fn scaled_adds_are_iscadd_and_products_by_powers_of_two_are_shifts() {
     let (_, _, cubin) = compile("scaled.ptx", &kernel());
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     let text = listing.join("\n");
     let count = |p: &dyn Fn(&str) -> bool| listing.iter().filter(|l| p(l)).count();
     // Rows 0–9 and 14 fold into one ISCADD each; row 7's parameter comes from the bank.

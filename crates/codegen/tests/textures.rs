@@ -5,7 +5,7 @@
 //! to the edges, ptx-isa §9.7.10.3 with ptxvm's clamp-to-edge sampler).
 
 mod common;
-use common::{compile, run_both, words};
+use common::{compile, disassembly, run_both, words};
 use exec::LaunchSpec;
 
 /// Word `c` of texel `i` of texture `tag`: distinct everywhere.
@@ -329,12 +329,7 @@ fn what_sm20_cannot_name_is_refused_with_the_reason() {
          .reg .b32 %r<2>;\n.reg .b64 %rd<2>;\ntxq.width.b32 %r1, [t2];\n\
          ld.param.u64 %rd1, [o];\nst.global.u32 [%rd1], %r1;\nret;\n}\n",
     );
-    let text: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect();
+    let text: Vec<String> = disassembly(&cubin.kernels[0]);
     assert!(
         text.iter()
             .any(|t| t.starts_with("TXQ") && t.contains(", 0x2, TEX_HEADER_DIMENSION, 0x1")),

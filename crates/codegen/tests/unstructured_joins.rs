@@ -19,11 +19,7 @@ fn listing(name: &str, text: &str, kernel: &str) -> Vec<String> {
         .iter()
         .find(|k| k.name == kernel)
         .unwrap_or_else(|| panic!("no kernel {kernel}"));
-    k.code
-        .iter()
-        .enumerate()
-        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
-        .collect()
+    disassembly(k)
 }
 
 fn count(l: &[String], m: &str) -> usize {

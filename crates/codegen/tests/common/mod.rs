@@ -27,6 +27,15 @@ pub fn compile(name: &str, text: &str) -> (ir::Module, SourceFile, fermi::cubin:
     (m, file, c.cubin)
 }
 
+/// A kernel's code as cuobjdump-style lines (no addresses), for tests that read the listing.
+pub fn disassembly(k: &fermi::cubin::Kernel) -> Vec<String> {
+    k.code
+        .iter()
+        .enumerate()
+        .map(|(i, &w)| fermi::isa::disassemble_word(w, 8 * i as u64))
+        .collect()
+}
+
 /// Every emitted word disassembles to text that assembles back to the same word.
 pub fn assert_words_round_trip(module: &fermi::cubin::Module) {
     for k in &module.kernels {
