@@ -78,19 +78,7 @@ fn compile_body_once(
         Role::Func(id) => format!("F{}_", id.0),
     };
     let graph = cfg::build_cfg(body);
-    let divergent: Vec<usize> = graph
-        .blocks
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| {
-            b.end > b.start
-                && body.get(b.end - 1).is_some_and(|i| {
-                    (i.op == Opcode::Bra && i.guard.is_some() || i.op == Opcode::Brx)
-                        && !i.mods.has(isa::Flag::Uni)
-                })
-        })
-        .map(|(i, _)| i)
-        .collect();
+    let divergent = cfg::divergent_blocks(&graph, body);
     let block_span = |b: usize| {
         graph
             .blocks

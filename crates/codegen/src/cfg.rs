@@ -191,6 +191,41 @@ fn dominators(n: usize, roots: &[usize], preds: &dyn Fn(usize) -> Vec<usize>) ->
 
 /// The dominators of every block (row `b`: bit `a` set when block `a` dominates `b`), for
 /// the clean-up passes (`opt`). Blocks unreachable from the entry have every bit set.
+/// Post-dominator sets over the graph with a virtual exit node, block `n` (the one successor
+/// of every block without successors).
+fn post_dominators(cfg: &Cfg) -> Vec<Set> {
+    let exit = cfg.blocks.len();
+    let succs_with_exit = |b: usize| -> Vec<usize> {
+        if b == exit {
+            return Vec::new();
+        }
+        let s = &cfg.blocks[b].succs;
+        if s.is_empty() {
+            vec![exit]
+        } else {
+            s.clone()
+        }
+    };
+    dominators(exit + 1, &[exit], &succs_with_exit)
+}
+
+/// Blocks ending in a branch lanes may take apart: a guarded `bra` without `.uni`, or a
+/// `brx.idx` (the regions the reconvergence plan gives an `SSY`).
+pub fn divergent_blocks(cfg: &Cfg, body: &[Inst]) -> Vec<usize> {
+    cfg.blocks
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| {
+            b.end > b.start
+                && body.get(b.end - 1).is_some_and(|i| {
+                    (i.op == Opcode::Bra && i.guard.is_some() || i.op == Opcode::Brx)
+                        && !i.mods.has(isa::Flag::Uni)
+                })
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
 pub fn dominator_rows(cfg: &Cfg) -> Vec<Vec<u64>> {
     let n = cfg.blocks.len();
     if n == 0 {
@@ -512,19 +547,7 @@ pub fn plan_reconvergence(
         });
     }
     // Post-dominators over the graph with a virtual exit node `n`.
-    let exit = n;
-    let succs_with_exit = |b: usize| -> Vec<usize> {
-        if b == exit {
-            return Vec::new();
-        }
-        let s = &cfg.blocks[b].succs;
-        if s.is_empty() {
-            vec![exit]
-        } else {
-            s.clone()
-        }
-    };
-    let pdom = dominators(n + 1, &[exit], &succs_with_exit);
+    let (exit, pdom) = (n, post_dominators(cfg));
     let mut plan: Vec<Ssy> = Vec::new();
     // Per planned region, its blocks entered from outside it (other than by its SSY).
     let mut sides: Vec<Vec<usize>> = Vec::new();
@@ -730,19 +753,8 @@ pub fn unmapped_side_entry(
     if n > MAX_BLOCKS {
         return None;
     }
-    let exit = n;
-    let succs_with_exit = |b: usize| -> Vec<usize> {
-        if b == exit {
-            return Vec::new();
-        }
-        let s = &cfg.blocks[b].succs;
-        if s.is_empty() {
-            vec![exit]
-        } else {
-            s.clone()
-        }
-    };
-    let pdom = dominators(n + 1, &[exit], &succs_with_exit);
+    // Post-dominators over the graph with a virtual exit node `n`.
+    let (exit, pdom) = (n, post_dominators(cfg));
     // Every region not hoisted: (branch block, join, blocks).
     let mut regions: Vec<(usize, usize, Vec<bool>)> = Vec::new();
     for &b in divergent {

@@ -124,10 +124,7 @@ fn f64_approximations_agree_with_their_definitions() {
         vec![u64s(&a), u64s(&vec![0; ROWS.len() * n])],
     );
     let out = run_both("a64.ptx", &text, &launch);
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     for (i, &x) in a.iter().enumerate() {
         for (r, row) in ROWS.iter().enumerate() {
             assert_eq!(

@@ -137,11 +137,7 @@ fn emulated_64_bit_atomics_on_colliding_addresses_agree_with_sequential_updates(
         vec![u64s(&vals), u64s(&init), u64s(&olds)],
     );
     let out = run_both("atom64.ptx", &text, &s);
-    let q = |b: &[u8]| -> Vec<u64> {
-        b.chunks_exact(8)
-            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-            .collect()
-    };
+    let q = words64;
     let (mem, old) = (q(&out[1]), q(&out[2]));
     let mut want_mem = init.clone();
     let mut want_old = olds.clone();
@@ -200,10 +196,7 @@ fn emulated_64_bit_reductions_on_colliding_addresses_agree_with_sequential_updat
         vec![u64s(&vals), u64s(&init), u64s(&[0])],
     );
     let out = run_both("red64.ptx", &text, &s);
-    let mem: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let mem: Vec<u64> = words64(&out[1]);
     let mut want = init.clone();
     for cta in 0..CTAS {
         for lane in (0..32).filter(|l| l % 4 != 3) {

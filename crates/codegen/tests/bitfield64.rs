@@ -126,10 +126,7 @@ fn bfe_and_bfi_64_with_register_fields_agree_with_the_spec() {
             vec![u64s(&a), u64s(&f), zeros32(2 * ROWS * n)],
         ),
     );
-    let got: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[2]);
     for i in 0..n {
         let (x, pos, len) = (a[i], f[i] as u32, (f[i] >> 32) as u32);
         let b = !x;
@@ -183,10 +180,7 @@ fn guarded_bfe_and_bfi_64_leave_the_destination_where_the_guard_fails() {
         &text,
         &spec("bf64g", 2, 64, vec![u64s(&a), u64s(&f), zeros32(4 * 128)]),
     );
-    let got: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[2]);
     for i in 0..128 {
         let (x, pos, len) = (a[i], f[i] as u32, (f[i] >> 32) as u32);
         let want = if x & 1 == 1 {
@@ -226,10 +220,7 @@ fn sixty_four_bit_logic_with_an_immediate() {
         &text,
         &spec("logic64", 1, 64, vec![u64s(&a), zeros32(6 * 64)]),
     );
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     for (i, &x) in a.iter().enumerate() {
         let want = [
             x & 0xf0f0_f0f0_0ff0_0ff0,

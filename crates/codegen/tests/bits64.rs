@@ -117,10 +117,7 @@ fn wide_bit_scans_and_f64_min_max_agree_with_the_spec() {
             vec![u64s(&a), u64s(&b), u64s(&vec![0; ROWS.len() * n])],
         ),
     );
-    let got: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[2]);
     for i in 0..n {
         for r in 0..ROWS.len() {
             assert_eq!(

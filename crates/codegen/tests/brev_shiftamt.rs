@@ -109,10 +109,7 @@ fn brev_and_bfind_shiftamt_agree_with_the_spec() {
             vec![u64s(&a), u64s(&vec![0; ROWS.len() * n])],
         ),
     );
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     for i in 0..n {
         for (r, row) in ROWS.iter().enumerate() {
             assert_eq!(

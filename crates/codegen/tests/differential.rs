@@ -447,10 +447,7 @@ fn f64_rows_agree_on_both_executors_over_edge_classes() {
             vec![u64s(&vals), u64s(&vec![7; 1024 * F64_ROWS.len()])],
         ),
     );
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     for t in 0..1024 {
         let (a, b) = (f64::from_bits(vals[t >> 5]), f64::from_bits(vals[t & 31]));
         if !(a * b).is_nan() {
@@ -521,10 +518,7 @@ fn int64_rows_agree_on_both_executors_and_with_the_spec() {
             vec![u32s(&vals), u64s(&vec![5; 1024 * 8])],
         ),
     );
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     for t in 0..1024 {
         let (a, b) = (vals[t >> 5], vals[t & 31]);
         let ws = (a as i32 as i64).wrapping_mul(b as i32 as i64) as u64;
@@ -1188,10 +1182,7 @@ fn sixty_four_bit_shifts_by_immediates_agree_with_the_spec() {
         &text,
         &spec("shifts", 1, 64, vec![u64s(&vals), u64s(&vec![3; 64 * k])]),
     );
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     for (t, &a) in vals.iter().enumerate() {
         for (j, &s) in SHIFT64_AMOUNTS.iter().enumerate() {
             let n = SHIFT64_AMOUNTS.len();

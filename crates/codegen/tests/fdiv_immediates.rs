@@ -133,10 +133,7 @@ fn f64_division_by_an_immediate_into_the_other_operands_register() {
             vec![u64s(&a), u64s(&b), zeros32(2 * ROWS64.len() * n)],
         ),
     );
-    let got: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[2]);
     let k = ROWS64.len();
     let same = |x: u64, y: f64| (f64::from_bits(x).is_nan() && y.is_nan()) || x == y.to_bits();
     for i in 0..n {

@@ -367,10 +367,7 @@ fn lanes_of_one_warp_call_different_functions_from_a_table() {
             "thread {t}"
         );
     }
-    let stored: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
-        .collect();
+    let stored: Vec<u64> = words64(&out[1]);
     assert_eq!(stored, addrs, "mov.u64 of a function gives its address");
 }
 

@@ -69,11 +69,7 @@ fn atomics64_entry_agrees_with_its_meaning_on_each_executor() {
         ),
         ("Fermi", sass.buffers.iter().map(|b| b.bytes()).collect()),
     ] {
-        let q = |b: &[u8]| -> Vec<u64> {
-            b.chunks_exact(8)
-                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-                .collect()
-        };
+        let q = words64;
         let (words, olds) = (q(&bufs[0]), q(&bufs[1]));
         let step = 0x2_0000_0001u64;
         assert_eq!(words[0], init[0].wrapping_add(n * step), "{who}: cas loop");

@@ -152,10 +152,7 @@ fn shared_64_bit_atomics_agree_with_the_spec_and_collide_atomically() {
             vec![u64s(&a), u64s(&b), u64s(&vec![0; per * n]), u64s(&[0; 4])],
         ),
     );
-    let w: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let w: Vec<u64> = words64(&out[2]);
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
         for (r, row) in ROWS.iter().enumerate() {
@@ -182,10 +179,7 @@ fn shared_64_bit_atomics_agree_with_the_spec_and_collide_atomically() {
             "thread {t}: old {o:#x}"
         );
     }
-    let fin: Vec<u64> = out[3]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let fin: Vec<u64> = words64(&out[3]);
     let max = a.iter().map(|&x| x as i64).max().unwrap() as u64;
     let xor = b.iter().fold(0, |s, &y| s ^ y);
     let fsum = (0..n).map(|t| t as f64).sum::<f64>().to_bits();

@@ -64,10 +64,7 @@ fn sixty_four_bit_min_max_agree_with_rust() {
             vec![u64s(&a), u64s(&b), zeros32(2 * stride * n)],
         ),
     );
-    let got: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[2]);
     for i in 0..n {
         let (x, y) = (a[i], b[i]);
         let (sx, sy) = (x as i64, y as i64);
@@ -146,10 +143,7 @@ fn sixty_four_bit_shifts_by_a_register_clamp_as_ptx_says() {
             vec![u64s(&a), u32s(&s), zeros32(2 * stride * n)],
         ),
     );
-    let got: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[2]);
     for i in 0..n {
         let (x, k) = (a[i], s[i]);
         // Amounts above 63 clamp: everything shifted out, or the sign everywhere.
@@ -388,10 +382,7 @@ fn sign_and_complement_of_64_bit_values() {
             vec![u64s(&values), zeros32(14 * n)],
         ),
     );
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     for (i, &x) in values.iter().enumerate() {
         let want = [
             (x as i64).wrapping_abs() as u64,
@@ -583,10 +574,7 @@ fn bfe_64_with_constant_fields_agrees_with_the_spec() {
             vec![u64s(&values), zeros32(2 * stride * n)],
         ),
     );
-    let got: Vec<u64> = out[1]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[1]);
     let field = |a: u64, pos: u32, len: u32, signed: bool| -> u64 {
         let sign = signed && len != 0 && (a >> (pos + len - 1).min(63)) & 1 == 1;
         let mut r = 0u64;
@@ -642,10 +630,7 @@ fn f64_division_into_its_own_operands_register() {
             vec![u64s(&a), u64s(&b), zeros32(6 * n)],
         ),
     );
-    let got: Vec<u64> = out[2]
-        .chunks_exact(8)
-        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
+    let got: Vec<u64> = words64(&out[2]);
     // NaN results: PTX's canonical NaN (ops::float), whatever the operands' payloads.
     let canon = |v: f64| {
         if v.is_nan() {

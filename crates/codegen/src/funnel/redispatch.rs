@@ -35,18 +35,7 @@ pub fn redispatch_side_entries(f: &Function) -> Option<Function> {
         }
         let graph = cfg::build_cfg(body);
         let loops = cfg::loop_bodies(&graph).ok()?;
-        let divergent: Vec<usize> = graph
-            .blocks
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| {
-                b.end > b.start
-                    && body.get(b.end - 1).is_some_and(|i| {
-                        i.op == Opcode::Bra && i.guard.is_some() && !i.mods.has(isa::Flag::Uni)
-                    })
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let divergent = cfg::divergent_blocks(&graph, body);
         let Some(e) = cfg::unmapped_side_entry(&graph, &divergent, &loops) else {
             return changed.then_some(g);
         };

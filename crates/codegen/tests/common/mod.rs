@@ -111,6 +111,14 @@ pub fn run_both(name: &str, text: &str, spec: &LaunchSpec) -> Vec<Vec<u8>> {
     ptx.buffers.iter().map(|b| b.bytes()).collect()
 }
 
+/// 64-bit words of a buffer.
+pub fn words64(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect()
+}
+
 /// Words of a buffer.
 pub fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
