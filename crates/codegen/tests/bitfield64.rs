@@ -7,19 +7,6 @@
 mod common;
 use common::*;
 
-fn edges64() -> Vec<u64> {
-    vec![
-        0,
-        1,
-        0xffff_ffff,
-        0x8000_0000_0000_0000,
-        0xffff_ffff_ffff_ffff,
-        0x1234_5678_9abc_def0,
-        0xfedc_ba98_7654_3210,
-        0x7fff_ffff_ffff_fffe,
-    ]
-}
-
 /// Positions and lengths as the fields' register values (above 255 to see the masking).
 const FIELDS: &[u32] = &[
     0,
@@ -105,7 +92,7 @@ fn bfe_and_bfi_64_with_register_fields_agree_with_the_spec() {
         .collect();
     let mut a = Vec::new();
     let mut f = Vec::new();
-    for &x in &edges64() {
+    for &x in &int64_edges(17, 0) {
         for &y in &fields {
             a.push(x);
             f.push(y);
@@ -210,11 +197,7 @@ fn sixty_four_bit_logic_with_an_immediate() {
         24,
         body,
     );
-    let mut a = edges64();
-    while a.len() < 64 {
-        let i = a.len() as u64;
-        a.push(i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    }
+    let a = int64_edges(64, 0x9e37);
     let out = run_both(
         "logic64.ptx",
         &text,

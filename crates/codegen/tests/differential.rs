@@ -404,39 +404,9 @@ fn f64_kernel() -> String {
     )
 }
 
-/// f64 edge classes (zeros, subnormals, extremes, infinities, NaNs) then random bits.
-fn f64_edges() -> Vec<u64> {
-    let mut v: Vec<u64> = vec![
-        0,
-        1 << 63,
-        1,
-        (1 << 63) | 1,
-        0x000f_ffff_ffff_ffff,
-        0x0010_0000_0000_0000,
-        0x3ff0_0000_0000_0000,
-        0xbff0_0000_0000_0000,
-        0x3ff0_0000_0000_0001,
-        0x7fef_ffff_ffff_ffff,
-        0xffef_ffff_ffff_ffff,
-        0x7ff0_0000_0000_0000,
-        0xfff0_0000_0000_0000,
-        0x7ff8_0000_0000_0000,
-        0x3fd5_5555_5555_5555,
-        0x3ca0_0000_0000_0000,
-    ];
-    let mut x = 0x1234_5678_9abc_def1u64;
-    while v.len() < 32 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        v.push(x);
-    }
-    v
-}
-
 #[test]
 fn f64_rows_agree_on_both_executors_over_edge_classes() {
-    let vals = f64_edges();
+    let vals = f64_edges(32, 0x1234_5678_9abc_def1);
     let out = run_both(
         "f64_ops",
         &f64_kernel(),
@@ -668,8 +638,17 @@ fn tests_kernels_vector_add_agrees_on_all_three_entries() {
             vec![u64s(&a64), u64s(&b64), u64s(&[0; 3000]), value_u32(3000)],
         ),
     );
-    let x: Vec<u64> = f64_edges().into_iter().cycle().take(700).collect();
-    let y: Vec<u64> = f64_edges().into_iter().rev().cycle().take(700).collect();
+    let x: Vec<u64> = f64_edges(32, 0x1234_5678_9abc_def1)
+        .into_iter()
+        .cycle()
+        .take(700)
+        .collect();
+    let y: Vec<u64> = f64_edges(32, 0x1234_5678_9abc_def1)
+        .into_iter()
+        .rev()
+        .cycle()
+        .take(700)
+        .collect();
     run_both(
         "axpy_f64",
         &text,

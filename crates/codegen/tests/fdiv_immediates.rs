@@ -76,28 +76,6 @@ fn division_by_an_immediate_into_the_other_operands_register() {
     }
 }
 
-/// f64 edges: zeros, subnormals, normals, the largest finite value, infinities, NaN.
-fn f64_edges() -> Vec<u64> {
-    vec![
-        0,
-        0x8000_0000_0000_0000,
-        1,
-        0x000f_ffff_ffff_ffff,
-        0x0010_0000_0000_0000,
-        0x3ff0_0000_0000_0000,
-        0xbff8_0000_0000_0000,
-        0x4008_0000_0000_0000,
-        0x3fb9_9999_9999_999a,
-        0x7fef_ffff_ffff_ffff,
-        0xffef_ffff_ffff_ffff,
-        0x7ff0_0000_0000_0000,
-        0xfff0_0000_0000_0000,
-        0x7ff8_0000_0000_0000,
-        0x4341_2345_6789_abcd,
-        0x0123_4567_89ab_cdef,
-    ]
-}
-
 const ROWS64: &[&str] = &[
     "mov.f64 %fd3, %fd1;\n\tdiv.rn.f64 %fd3, %fd3, 0d4008000000000000;",
     "mov.f64 %fd3, %fd2;\n\tdiv.rn.f64 %fd3, 0d3ff0000000000000, %fd3;",
@@ -121,7 +99,7 @@ fn f64_division_by_an_immediate_into_the_other_operands_register() {
         8 * ROWS64.len(),
         &body,
     );
-    let (a, b) = all_pairs(&f64_edges());
+    let (a, b) = all_pairs(&f64_edges(24, 0));
     let n = a.len();
     let out = run_both(
         "ddivimm.ptx",

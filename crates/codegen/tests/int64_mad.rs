@@ -179,40 +179,9 @@ fn expect(a: u64, b: u64, c: u64) -> [u64; SLOTS] {
     ]
 }
 
-fn edges64() -> Vec<u64> {
-    let mut v: Vec<u64> = vec![
-        0,
-        1,
-        2,
-        3,
-        7,
-        10,
-        0xffff_ffff,
-        0x1_0000_0000,
-        0x1_0000_0001,
-        0x7fff_ffff_ffff_ffff,
-        0x8000_0000_0000_0000,
-        0x8000_0000_0000_0001,
-        0xffff_ffff_ffff_fffe,
-        0xffff_ffff_ffff_ffff,
-        -7i64 as u64,
-        -10i64 as u64,
-        0x8000_0000,
-        0xffff_ffff_0000_0000,
-    ];
-    let mut s = 0x2545_f491_4f6c_dd1du64;
-    while v.len() < 40 {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        v.push(s >> (s % 64));
-    }
-    v
-}
-
 #[test]
 fn wide_multiply_adds_and_signed_64_bit_division_agree_with_the_spec() {
-    let edges = edges64();
+    let edges = int64_edges(40, 0x2545_f491_4f6c_dd1d);
     let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
     for (i, &x) in edges.iter().enumerate() {
         for (j, &y) in edges.iter().enumerate() {

@@ -7,28 +7,6 @@
 mod common;
 use common::*;
 
-/// Every ordered pair of 64-bit edge values, as (lo, hi) word inputs.
-fn edges64() -> Vec<u64> {
-    vec![
-        0,
-        1,
-        0xffff_ffff,
-        0x1_0000_0000,
-        0x7fff_ffff_ffff_ffff,
-        0x8000_0000_0000_0000,
-        0x8000_0000_0000_0001,
-        0xffff_ffff_0000_0000,
-        0xffff_ffff_ffff_ffff,
-        0x1234_5678_9abc_def0,
-        0xfedc_ba98_7654_3210,
-        0x0000_0001_ffff_ffff,
-        0xffff_fffe_ffff_ffff,
-        5,
-        0xffff_ffff_ffff_fffb,
-        0x8000_0000,
-    ]
-}
-
 #[test]
 fn sixty_four_bit_min_max_agree_with_rust() {
     const OPS: &[&str] = &["min.s64", "max.s64", "min.u64", "max.u64"];
@@ -51,7 +29,7 @@ fn sixty_four_bit_min_max_agree_with_rust() {
         8 * (OPS.len() + 1),
         &body,
     );
-    let (a, b) = all_pairs(&edges64());
+    let (a, b) = all_pairs(&int64_edges(16, 0));
     let n = a.len();
     let stride = OPS.len() + 1;
     let out = run_both(
@@ -126,7 +104,7 @@ fn sixty_four_bit_shifts_by_a_register_clamp_as_ptx_says() {
         8 * (OPS.len() + 2),
         &body,
     );
-    let values = edges64();
+    let values = int64_edges(16, 0);
     let (a, s): (Vec<u64>, Vec<u32>) = values
         .iter()
         .flat_map(|&v| amounts.iter().map(move |&s| (v, s)))
@@ -161,28 +139,6 @@ fn sixty_four_bit_shifts_by_a_register_clamp_as_ptx_says() {
     }
 }
 
-/// f64 edge classes: zeros, subnormals, ones, extremes, infinities, NaNs.
-fn f64_edges() -> Vec<u64> {
-    vec![
-        0,
-        0x8000_0000_0000_0000,
-        1,
-        0x000f_ffff_ffff_ffff,
-        0x3ff0_0000_0000_0000,
-        0xbff0_0000_0000_0000,
-        0x3ff0_0000_0000_0001,
-        0x7fef_ffff_ffff_ffff,
-        0xffef_ffff_ffff_ffff,
-        0x7ff0_0000_0000_0000,
-        0xfff0_0000_0000_0000,
-        0x7ff8_0000_0000_0000,
-        0xfff8_0000_0000_0001,
-        0x7ff0_0000_0000_0001,
-        0x4000_0000_0000_0000,
-        0x3fd5_5555_5555_5555,
-    ]
-}
-
 #[test]
 fn setp_f64_agrees_with_ieee_comparisons() {
     const OPS: &[&str] = &[
@@ -212,7 +168,7 @@ fn setp_f64_agrees_with_ieee_comparisons() {
         4 * (OPS.len() + 2),
         &body,
     );
-    let (a, b) = all_pairs(&f64_edges());
+    let (a, b) = all_pairs(&f64_edges(24, 0));
     let n = a.len();
     let stride = OPS.len() + 2;
     let out = run_both(
@@ -269,7 +225,7 @@ fn sixty_four_bit_setp_with_a_complement_or_its_own_predicate() {
         8,
         &format!("\tsetp.gt.u32 %p3, %r4, 100;\n{body}"),
     );
-    let (a, b) = all_pairs(&edges64());
+    let (a, b) = all_pairs(&int64_edges(16, 0));
     let n = a.len();
     let out = run_both(
         "cmp64b.ptx",
@@ -368,9 +324,8 @@ fn sign_and_complement_of_64_bit_values() {
         56,
         body,
     );
-    let mut values = edges64();
-    values.extend(f64_edges());
-    values.extend((0..32u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15)));
+    let mut values = int64_edges(40, 0x51);
+    values.extend(f64_edges(24, 0));
     let n = values.len();
     let out = run_both(
         "sign64.ptx",
@@ -561,8 +516,7 @@ fn bfe_64_with_constant_fields_agrees_with_the_spec() {
         8 * stride,
         &body,
     );
-    let mut values = edges64();
-    values.extend((0..48u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (i << 40)));
+    let values = int64_edges(64, 0x5f);
     let n = values.len();
     let out = run_both(
         "bfe64.ptx",
@@ -618,7 +572,7 @@ fn f64_division_into_its_own_operands_register() {
         24,
         body,
     );
-    let (a, b) = all_pairs(&f64_edges());
+    let (a, b) = all_pairs(&f64_edges(24, 0));
     let n = a.len();
     let out = run_both(
         "ddiv_alias.ptx",

@@ -196,6 +196,87 @@ pub fn f32_edges(n: usize, seed: u32) -> Vec<u32> {
     v
 }
 
+/// 64-bit integer edges: zero and small values, the word boundaries, the sign bits, all ones,
+/// mixed patterns, then a deterministic pseudo-random tail.
+pub fn int64_edges(n: usize, seed: u64) -> Vec<u64> {
+    let mut v: Vec<u64> = vec![
+        0,
+        1,
+        0xffff_ffff,
+        0x1_0000_0000,
+        0x7fff_ffff_ffff_ffff,
+        0x8000_0000_0000_0000,
+        0x8000_0000_0000_0001,
+        0xffff_ffff_0000_0000,
+        0xffff_ffff_ffff_ffff,
+        0x1234_5678_9abc_def0,
+        0xfedc_ba98_7654_3210,
+        0x0000_0001_ffff_ffff,
+        0xffff_fffe_ffff_ffff,
+        5,
+        -5i64 as u64,
+        0x8000_0000,
+        0x7fff_ffff_ffff_fffe,
+        2,
+        3,
+        7,
+        10,
+        -7i64 as u64,
+        -10i64 as u64,
+        0x1_0000_0001,
+        0xffff_ffff_ffff_fffe,
+    ];
+    v.extend(xorshift64(seed).take(n.saturating_sub(v.len())));
+    v.truncate(n);
+    v
+}
+
+/// f64 edge classes as bits: signed zeros, subnormals, the least normal, values near 1, the
+/// largest finite, infinities, quiet and signalling NaNs, inexact fractions, then a
+/// deterministic pseudo-random tail.
+pub fn f64_edges(n: usize, seed: u64) -> Vec<u64> {
+    let mut v: Vec<u64> = vec![
+        0,
+        1 << 63,
+        1,
+        (1 << 63) | 1,
+        0x000f_ffff_ffff_ffff,
+        0x0010_0000_0000_0000,
+        0x3ff0_0000_0000_0000,
+        0xbff0_0000_0000_0000,
+        0x3ff0_0000_0000_0001,
+        0x4000_0000_0000_0000,
+        0x3fd5_5555_5555_5555,
+        0x7fef_ffff_ffff_ffff,
+        0xffef_ffff_ffff_ffff,
+        0x7ff0_0000_0000_0000,
+        0xfff0_0000_0000_0000,
+        0x7ff8_0000_0000_0000,
+        0xfff8_0000_0000_0001,
+        0x7ff0_0000_0000_0001,
+        0x3ca0_0000_0000_0000,
+        0xbff8_0000_0000_0000,
+        0x4008_0000_0000_0000,
+        0x3fb9_9999_9999_999a,
+        0x4341_2345_6789_abcd,
+        0x0123_4567_89ab_cdef,
+    ];
+    v.extend(xorshift64(seed).take(n.saturating_sub(v.len())));
+    v.truncate(n);
+    v
+}
+
+/// A deterministic stream of pseudo-random words (xorshift64).
+fn xorshift64(seed: u64) -> impl Iterator<Item = u64> {
+    let mut x = seed | 1;
+    std::iter::from_fn(move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        Some(x)
+    })
+}
+
 /// One input of [`row_kernel`]: the PTX load type, the register it is loaded into, and the
 /// element size in bytes.
 pub type Input<'a> = (&'a str, &'a str, u32);
