@@ -122,11 +122,19 @@ fn differential(text: &str) -> usize {
         };
         let sass = match fermi_exec::run_module(&compiled.cubin, &spec, &fopts) {
             Ok(r) => r,
+            // A translation can take many instructions per PTX one (`div.u64` is a loop of
+            // hundreds): running out of steps says nothing about its correctness.
+            Err(fermi_exec::RunError::Fault(f))
+                if matches!(f.kind, fermi_exec::FaultKind::StepBudget { .. }) =>
+            {
+                continue
+            }
             Err(e) => panic!(
                 "{}: the PTX ran clean, its translation failed: {e:?}",
                 k.name
             ),
         };
+        assert_eq!(ptx.buffers.len(), sass.buffers.len(), "{}: buffers", k.name);
         for (a, b) in ptx.buffers.iter().zip(&sass.buffers) {
             assert!(
                 a.bytes() == b.bytes(),

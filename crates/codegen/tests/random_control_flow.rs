@@ -528,16 +528,17 @@ fn random_deep_control_flow_under_register_pressure_agrees() {
             heavy: 1,
         },
     );
-    // Seeds 4, 25 and 51 (their blocks five instructions longer per `Mix` than without the
-    // extra values) are still refused: side entries into divergent regions inside loops
-    // through blocks too large for the node-splitting rounds' growth bound (docs/codegen.md,
-    // "What remains"). They must be refused with that reason, never an irreducible graph
-    // (they are all reducible); any other refusal is a regression.
+    // Seed 4 is still refused: side entries into divergent regions that the flags do not
+    // cover (docs/codegen.md, "What remains"; 25 and 51 map since the flags). It must be
+    // refused with that reason, never an irreducible graph (it is reducible); any other
+    // refusal, and seed 4 translating, changes the pinned set.
+    let mut seeds: Vec<u64> = refused.iter().map(|r| r.0).collect();
+    seeds.sort_unstable();
+    assert_eq!(seeds, [4], "refused: {refused:#?}");
     assert!(
         refused
             .iter()
-            .all(|(seed, shown)| [4, 25, 51].contains(seed)
-                && shown.contains("entered from outside the divergent region")),
+            .all(|(_, shown)| shown.contains("entered from outside the divergent region")),
         "refused: {refused:#?}"
     );
     assert!(spilled > 0, "no program spilled");
@@ -558,16 +559,14 @@ fn random_deep_control_flow_with_large_blocks_agrees() {
             heavy: 8,
         },
     );
-    let seeds: Vec<u64> = refused.iter().map(|r| r.0).collect();
+    let mut seeds: Vec<u64> = refused.iter().map(|r| r.0).collect();
+    seeds.sort_unstable();
     // Still refused (docs/codegen.md, "What remains"): side entries the flag does not
     // cover (outside loops into regions that do not nest, onto joins of hoisted regions)
     // or whose flag edge would close a cycle entered at two blocks. Any other refusal is a
     // regression.
     let known = [4, 67, 119, 127, 169, 183, 196, 253, 307, 312, 316, 357, 394];
-    assert!(
-        seeds.iter().all(|s| known.contains(s)),
-        "refused: {refused:#?}"
-    );
+    assert_eq!(seeds, known, "refused: {refused:#?}");
     assert!(
         refused
             .iter()

@@ -450,8 +450,15 @@ fn short_random_programs_agree_on_both_executors() {
 
 #[test]
 fn long_random_programs_agree_on_both_executors() {
-    // Long enough that values outlive the registers: allocation spills.
+    // Long enough that values outlive the registers: allocation spills (counted, so the
+    // spill paths are known to be exercised).
+    let mut stores = 0;
     for seed in 1000..1040 {
         run(seed, 220);
+        let name = format!("random_dataflow_{seed}_220.ptx");
+        let (m, file) = checked(&name, &program(seed, 220));
+        let c = codegen::compile_module(&m, &file).expect("translated by run");
+        stores += c.spills.iter().map(|s| s.stores).sum::<u32>();
     }
+    assert!(stores > 0, "no long program spilled");
 }
