@@ -77,7 +77,11 @@ fn constant_queries_answer_as_the_spec_notes_define() {
 
 #[test]
 fn an_unbound_texture_faults_both_executors() {
-    let (m, file, cubin) = compile("q.ptx", KERNEL);
+    // Only constant queries on tb (its `.height` query removed), so the fault must come from
+    // the `TXQ` the constant path emits for it.
+    let text = KERNEL.replace("\ttxq.height.b32 %r6, [tb];\n", "\tmov.u32 %r6, 0;\n");
+    assert_ne!(text, KERNEL);
+    let (m, file, cubin) = compile("q.ptx", &text);
     // Only ta bound: the queries on tb fault.
     let s = launch(r#"{"unit": 0, "geometry": "1d", "type": "u32", "width": 2, "data": [1, 2]}"#);
     let ptx = exec::run(&m, &file, &s, &exec::RunOptions::default());

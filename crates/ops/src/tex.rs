@@ -41,15 +41,24 @@ impl Query {
 
 /// `txq`'s answer for a texture of extents `dims` with `channels` 32-bit words per texel.
 pub fn query(dims: [u32; 3], channels: u32, q: Query) -> u32 {
+    match (q, constant_answer(q)) {
+        (_, Some(v)) => v,
+        (Query::Extent(k), None) => dims.get(k as usize).copied().unwrap_or(1),
+        // `.channel_order`: the binding's channel count.
+        (_, None) => channels,
+    }
+}
+
+/// The answer of a query that is the same for every binding (ptxvm's textures are raw,
+/// unnormalised, unlayered, single-level and single-sample), or `None` for the extents and
+/// the channel order, which the binding decides.
+pub fn constant_answer(q: Query) -> Option<u32> {
     match q {
-        Query::Extent(k) => dims.get(k as usize).copied().unwrap_or(1),
+        Query::Extent(_) | Query::ChannelOrder => None,
         // cudaChannelFormatKindUnsigned: the elements are returned as raw 32-bit values.
-        Query::ChannelDataType => 1,
-        Query::ChannelOrder => channels,
-        Query::NormalizedCoords => 0,
-        Query::ArraySize => 0,
-        Query::NumMipmapLevels => 1,
-        Query::NumSamples => 1,
+        Query::ChannelDataType => Some(1),
+        Query::NormalizedCoords | Query::ArraySize => Some(0),
+        Query::NumMipmapLevels | Query::NumSamples => Some(1),
     }
 }
 
