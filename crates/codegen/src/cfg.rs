@@ -189,8 +189,6 @@ fn dominators(n: usize, roots: &[usize], preds: &dyn Fn(usize) -> Vec<usize>) ->
     dom
 }
 
-/// The dominators of every block (row `b`: bit `a` set when block `a` dominates `b`), for
-/// the clean-up passes (`opt`). Blocks unreachable from the entry have every bit set.
 /// Post-dominator sets over the graph with a virtual exit node, block `n` (the one successor
 /// of every block without successors).
 fn post_dominators(cfg: &Cfg) -> Vec<Set> {
@@ -226,6 +224,8 @@ pub fn divergent_blocks(cfg: &Cfg, body: &[Inst]) -> Vec<usize> {
         .collect()
 }
 
+/// The dominators of every block (row `b`: bit `a` set when block `a` dominates `b`), for
+/// the clean-up passes (`opt`). Blocks unreachable from the entry have every bit set.
 pub fn dominator_rows(cfg: &Cfg) -> Vec<Vec<u64>> {
     let n = cfg.blocks.len();
     if n == 0 {
@@ -266,11 +266,26 @@ impl BreakLoop {
     }
 }
 
+/// The refusal of a body with more blocks than the analyses take.
+fn too_many_blocks(n: usize) -> CfgError {
+    CfgError {
+        block: 0,
+        message: format!(
+            "function has {n} basic blocks; this translator analyses at most {MAX_BLOCKS}"
+        ),
+    }
+}
+
 /// Each loop header's natural loop (the union of the loops of its back edges), `None` for
 /// blocks that head no loop. A retreating edge to a block that does not dominate its source
 /// is a loop entered other than through its header: irreducible, an error naming the block.
 pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
+    // Dominator sets are n² bits: every caller (the plan, the funnel, the side-entry
+    // rewrite) is bounded here.
+    if n > MAX_BLOCKS {
+        return Err(too_many_blocks(n));
+    }
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
     // Blocks no path from the entry reaches have every block as a dominator: an edge from
     // one of them would look like a back edge, and the loop it made up would draw them
@@ -539,12 +554,7 @@ pub fn plan_reconvergence(
 ) -> Result<Plan, CfgError> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
-        return Err(CfgError {
-            block: 0,
-            message: format!(
-                "function has {n} basic blocks; this translator analyses at most {MAX_BLOCKS}"
-            ),
-        });
+        return Err(too_many_blocks(n));
     }
     // Post-dominators over the graph with a virtual exit node `n`.
     let (exit, pdom) = (n, post_dominators(cfg));

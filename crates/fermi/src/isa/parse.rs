@@ -864,11 +864,18 @@ pub(super) fn parse_placed(
     };
     let rows = rows_named(&name_upper);
     // The first row that takes the text, its refusing predecessors' messages unwritten.
-    let quiet = QUIET.with(|q| q.replace(true));
-    let first = rows
-        .iter()
-        .find_map(|&row| parse_row(row, &split, &cx).ok());
-    QUIET.with(|q| q.set(quiet));
+    let first = {
+        // Restored on unwinding too, so a later error on this thread keeps its message.
+        struct Restore(bool);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                QUIET.with(|q| q.set(self.0));
+            }
+        }
+        let _restore = Restore(QUIET.with(|q| q.replace(true)));
+        rows.iter()
+            .find_map(|&row| parse_row(row, &split, &cx).ok())
+    };
     let placed = || rows.iter().any(|row| takes_position(row));
     if let Some(inst) = first {
         return Ok((inst, placed()));
