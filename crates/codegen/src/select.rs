@@ -912,6 +912,16 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
             .ty()
             .is_some_and(|t| bits(t) == 64 && !matches!(t, Type::F64)),
         Opcode::Vmad => vmad::needs_whole_product(inst),
+        // `set` other than ISET's 32-bit integers, `slct` on an .f32 selector (legacy.rs).
+        Opcode::Set => {
+            !(inst
+                .type_slot(0)
+                .zip(inst.type_slot(1))
+                .is_some_and(|(d, s)| {
+                    bits(d) == 32 && bits(s) == 32 && !ty_is_float(d) && !ty_is_float(s)
+                }))
+        }
+        Opcode::Slct => inst.type_slot(1) == Some(Type::F32),
         _ => wide::needs_scratch_pred(inst) || wide_forms::needs_scratch_pred(inst),
     }
 }

@@ -246,7 +246,6 @@ impl Selector<'_> {
     }
 
     pub(super) fn setp(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
-        let m = &inst.mods;
         let (p, q) = match Self::opnd(inst, 0)? {
             Operand::PredPair(p, q) => (*p, *q),
             Operand::Reg(p) => (*p, None),
@@ -258,6 +257,21 @@ impl Selector<'_> {
             Some(q) => self.pred(q)?,
             None => "pt".to_string(),
         };
+        self.compare(inst, g, ty, p, q)
+    }
+
+    /// `setp`'s comparison of operands 1 and 2 (type `ty`), combined with operand 3, into
+    /// the predicates named `p` and `q` (`pt` for none): also `set`'s, into the scratch
+    /// predicate.
+    pub(super) fn compare(
+        &mut self,
+        inst: &Inst,
+        g: &str,
+        ty: Type,
+        p: String,
+        q: String,
+    ) -> R<()> {
+        let m = &inst.mods;
         let cmp = m.cmp.ok_or("missing comparison")?;
         let c = match inst.operands.get(3) {
             None | Some(Operand::Omitted) => "pt".to_string(),
@@ -296,6 +310,14 @@ impl Selector<'_> {
                 let u = if signed { "" } else { ".U32" };
                 let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
                 let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
+                self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, {q}, {a}, {b}, {c};"));
+            }
+            // 16-bit: the operands extended to 32 bits by their signedness (subword.rs).
+            _ if bits(ty) == 16 => {
+                let (name, signed) = int_cmp(cmp, is_signed(ty))?;
+                let u = if signed { "" } else { ".U32" };
+                let a = self.extend16(Self::opnd(inst, 1)?, g, signed, SCRATCH)?;
+                let b = self.extend16(Self::opnd(inst, 2)?, g, signed, SCRATCH_PAIR)?;
                 self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, {q}, {a}, {b}, {c};"));
             }
             _ if bits(ty) == 64 && ty != Type::F64 => {

@@ -1,8 +1,8 @@
-//! Integer forms PTX 1.x kernels use: `set` (integer comparison to a 0/all-ones mask),
-//! `slct` (selection on the sign of an `.s32`), `cnot`, `mul24`/`mad24` (`.lo`), `sad`.
+//! Forms PTX 1.x kernels use: `set` (a comparison to a 0/all-ones mask or 0/1.0), `slct`
+//! (selection on the sign of an `.s32` or `.f32`), `cnot`, `mul24`/`mad24`, `sad`.
 
 use super::{int_cmp, is_signed, Selector, R};
-use crate::regs::{SCRATCH, SCRATCH_PAIR};
+use crate::regs::{SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
 use ir::{Inst, Opcode, Operand, Type};
 use isa::{Flag, MulMode};
 
@@ -17,15 +17,37 @@ impl Selector<'_> {
             Opcode::Set if int32(d_ty) && s_ty.is_some_and(int32) && !m.has(Flag::Ftz) => {
                 Some(self.set_int(inst, g, s_ty.unwrap_or(Type::U32)))
             }
-            Opcode::Slct if int32(d_ty) && s_ty == Some(Type::S32) => Some((|| {
-                // ICMP.GE d, a, b, c: d = c >= 0 ? a : b.
-                let d = self.gpr(self.dst(inst)?)?;
-                let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
-                let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
-                let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
-                self.emit(g, format!("ICMP.GE {d}, {a}, {b}, {c};"));
-                Ok(())
-            })()),
+            // Other sources or an .f32 result: setp's comparison into the scratch predicate,
+            // then the result's true value (all ones, or 1.0 for .f32) or 0.
+            Opcode::Set if (int32(d_ty) || d_ty == Type::F32) && s_ty.is_some() => {
+                Some(self.set_via_pred(inst, g, d_ty, s_ty.unwrap_or(Type::U32)))
+            }
+            // slct.{b32,u32,s32,f32}.f32: c >= 0 (FSETP.GE against +0, NaN false; `.ftz`
+            // flushes c first), then SEL.
+            Opcode::Slct if (int32(d_ty) || d_ty == Type::F32) && s_ty == Some(Type::F32) => {
+                Some((|| {
+                    let ftz = if m.has(Flag::Ftz) { ".FTZ" } else { "" };
+                    let p = format!("P{SCRATCH_PRED}");
+                    let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
+                    self.emit(g, format!("FSETP.GE{ftz}.AND {p}, pt, {c}, RZ, pt;"));
+                    let d = self.gpr(self.dst(inst)?)?;
+                    let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                    let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
+                    self.emit(g, format!("SEL {d}, {a}, {b}, {p};"));
+                    Ok(())
+                })())
+            }
+            Opcode::Slct if (int32(d_ty) || d_ty == Type::F32) && s_ty == Some(Type::S32) => {
+                Some((|| {
+                    // ICMP.GE d, a, b, c: d = c >= 0 ? a : b.
+                    let d = self.gpr(self.dst(inst)?)?;
+                    let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
+                    let b = self.src32(Self::opnd(inst, 2)?, g, SCRATCH_PAIR, true)?;
+                    let c = self.reg32(Self::opnd(inst, 3)?, g, SCRATCH_PAIR + 1)?;
+                    self.emit(g, format!("ICMP.GE {d}, {a}, {b}, {c};"));
+                    Ok(())
+                })())
+            }
             Opcode::Cnot if crate::regs::width_of(d_ty) == Some(32) => Some((|| {
                 let d = self.gpr(self.dst(inst)?)?;
                 let a = self.reg32(Self::opnd(inst, 1)?, g, SCRATCH)?;
@@ -59,6 +81,19 @@ impl Selector<'_> {
             })()),
             _ => None,
         }
+    }
+
+    fn set_via_pred(&mut self, inst: &Inst, g: &str, d_ty: Type, s_ty: Type) -> R<()> {
+        let p = format!("P{SCRATCH_PRED}");
+        self.compare(inst, g, s_ty, p.clone(), "pt".into())?;
+        let d = self.gpr(self.dst(inst)?)?;
+        if d_ty == Type::F32 {
+            self.emit(g, format!("MOV32I R{SCRATCH}, 0x3f800000;"));
+            self.emit(g, format!("SEL {d}, RZ, R{SCRATCH}, !{p};"));
+        } else {
+            self.emit(g, format!("SEL {d}, RZ, -0x1, !{p};"));
+        }
+        Ok(())
     }
 
     fn set_int(&mut self, inst: &Inst, g: &str, s_ty: Type) -> R<()> {

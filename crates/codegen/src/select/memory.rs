@@ -167,8 +167,19 @@ impl Selector<'_> {
                 .get(&v)
                 .ok_or("not a kernel parameter of this entry")?;
             let at = 0x20 + i64::from(off) + addr.offset;
-            if bits(ty) < 32 && bits(ty) != 0 {
-                return Err("sub-word parameter loads have no selection rule yet".into());
+            if matches!(bits(ty), 8 | 16) {
+                // LDC's sub-word sizes extend by the type's signedness (a wider destination
+                // takes the extension's sign or zero high word); a `MOV` of the containing
+                // word could read past the parameters' end.
+                let acc = Self::access(ty)?;
+                self.emit(g, format!("LDC{acc} {dl}, c [0x0] [RZ+{}];", hex(at)));
+                if wide {
+                    match is_signed(ty) {
+                        true => self.emit(g, format!("SHR {dh}, {dl}, 0x1f;")),
+                        false => self.emit(g, format!("MOV {dh}, RZ;")),
+                    }
+                }
+                return Ok(());
             }
             self.emit(g, format!("MOV {dl}, c [0x0] [{}];", hex(at)));
             if wide {

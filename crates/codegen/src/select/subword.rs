@@ -46,7 +46,7 @@ impl Selector<'_> {
     }
 
     /// `o` sign- or zero-extended from 16 bits into scratch register `n`.
-    fn extend16(&mut self, o: &Operand, g: &str, signed: bool, n: u8) -> R<String> {
+    pub(super) fn extend16(&mut self, o: &Operand, g: &str, signed: bool, n: u8) -> R<String> {
         match o {
             Operand::Reg(r) => {
                 let a = self.gpr(*r)?;
@@ -115,27 +115,7 @@ impl Selector<'_> {
                 let a = self.extend16(Self::opnd(inst, 1)?, g, true, SCRATCH)?;
                 self.emit(g, format!("I2I.S32.S32 {d}, |{a}|;"));
             }
-            Opcode::Setp => {
-                let p = match Self::opnd(inst, 0)? {
-                    Operand::Reg(p) | Operand::PredPair(p, None) => self.pred(*p)?,
-                    _ => {
-                        return Err(
-                            "16-bit setp with a complement output has no selection rule yet".into(),
-                        )
-                    }
-                };
-                let cmp = inst.mods.cmp.ok_or("missing comparison")?;
-                let (name, signed) = super::int_cmp(cmp, signed)?;
-                let c = match inst.operands.get(3) {
-                    None | Some(Operand::Omitted) => "pt".to_string(),
-                    Some(o) => self.pred_src(o)?,
-                };
-                let a = self.extend16(Self::opnd(inst, 1)?, g, signed, SCRATCH)?;
-                let b = self.extend16(Self::opnd(inst, 2)?, g, signed, SCRATCH_PAIR)?;
-                let u = if signed { "" } else { ".U32" };
-                let bop = super::bool_op(inst.mods.bool_op);
-                self.emit(g, format!("ISETP.{name}{u}.{bop} {p}, pt, {a}, {b}, {c};"));
-            }
+            Opcode::Setp => self.setp(inst, g, ty)?,
             _ => return Err("this 16-bit form has no selection rule yet".into()),
         }
         Ok(())
