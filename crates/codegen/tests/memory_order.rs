@@ -64,11 +64,7 @@ fn ordered_accesses_pass_a_message_and_carry_their_fences() {
     let flag = words(&out[1]);
     assert_eq!(&flag[..3], &[1, 32, 64]);
     let (_, _, cubin) = compile("mp.ptx", KERNEL);
-    let listing: Vec<String> = cubin.kernels[0]
-        .code
-        .iter()
-        .map(|&w| fermi::isa::disassemble_word(w, 0))
-        .collect();
+    let listing = disassembly(&cubin.kernels[0]);
     let count = |p: &str| listing.iter().filter(|l| l.contains(p)).count();
     // st.release.gpu, ld.acquire.gpu, atom.acq_rel.gpu (twice): MEMBAR.GL; red.release.sys:
     // MEMBAR.SYS; atom.acquire.cta: MEMBAR.CTA.

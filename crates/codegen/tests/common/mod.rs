@@ -266,15 +266,10 @@ pub fn f64_edges(n: usize, seed: u64) -> Vec<u64> {
     v
 }
 
-/// A deterministic stream of pseudo-random words (xorshift64).
+/// A deterministic stream of pseudo-random words ([`Rng`]'s states).
 fn xorshift64(seed: u64) -> impl Iterator<Item = u64> {
-    let mut x = seed | 1;
-    std::iter::from_fn(move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        Some(x)
-    })
+    let mut r = Rng(seed | 1);
+    std::iter::from_fn(move || Some(r.next_u64()))
 }
 
 /// One input of [`row_kernel`]: the PTX load type, the register it is loaded into, and the
@@ -360,11 +355,15 @@ pub fn assert_rows(
 pub struct Rng(pub u64);
 
 impl Rng {
-    pub fn next(&mut self) -> u32 {
+    /// The next state (xorshift64).
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
-        (self.0 >> 16) as u32
+        self.0
+    }
+    pub fn next(&mut self) -> u32 {
+        (self.next_u64() >> 16) as u32
     }
     pub fn below(&mut self, n: u32) -> u32 {
         self.next() % n
