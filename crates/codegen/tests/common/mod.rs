@@ -38,15 +38,8 @@ pub fn disassembly(k: &fermi::cubin::Kernel) -> Vec<String> {
 
 /// Every emitted word disassembles to text that assembles back to the same word.
 pub fn assert_words_round_trip(module: &fermi::cubin::Module) {
-    for k in &module.kernels {
-        for (i, &w) in k.code.iter().enumerate() {
-            let addr = 8 * i as u64;
-            let text = fermi::isa::disassemble_word(w, addr);
-            assert!(!text.starts_with(fermi::isa::INVALID), "{}: {text}", k.name);
-            let back = fermi::isa::assemble_text(&text, addr, &|_| None)
-                .unwrap_or_else(|e| panic!("{}: `{text}` does not re-assemble: {e}", k.name));
-            assert_eq!(back, w, "{}: `{text}` re-assembles to another word", k.name);
-        }
+    if let Err(m) = fermi::verify::words_round_trip(module) {
+        panic!("{m}");
     }
 }
 
