@@ -43,19 +43,8 @@ fn compile_and_run(text: &str) {
             return;
         }
     };
-    for k in &compiled.cubin.kernels {
-        for (i, &w) in k.code.iter().enumerate() {
-            let addr = 8 * i as u64;
-            let text = fermi::isa::disassemble_word(w, addr);
-            assert!(!text.starts_with(fermi::isa::INVALID), "{}: {text}", k.name);
-            let back = fermi::isa::assemble_text(&text, addr, &|_| None);
-            assert_eq!(
-                back.ok(),
-                Some(w),
-                "{}: `{text}` does not re-assemble",
-                k.name
-            );
-        }
+    if let Err(m) = fermi::verify::words_round_trip(&compiled.cubin) {
+        panic!("{m}");
     }
     let Ok(bytes) = fermi::cubin::write_cubin(&compiled.cubin) else {
         return;

@@ -19,9 +19,10 @@ impl<'a> Checker<'a> {
         match body.label(text) {
             Some(idx) => Some(Operand::Label(idx)),
             None if body.has_label_anywhere(text) => {
-                self.error(
+                self.not_in_scope(
                     name.span(),
                     format!("label `{text}` is declared only in `{{ }}` blocks that do not enclose this use"),
+                    body.label_declared_at(text),
                 );
                 None
             }
@@ -45,6 +46,14 @@ impl<'a> Checker<'a> {
         };
         let text = name.ident.text(self.src);
         let Some((_, at, labels, block)) = body.target_list(text) else {
+            if let Some(l) = body.target_lists.iter().find(|l| l.0 == text) {
+                self.not_in_scope(
+                    name.span(),
+                    format!("`.branchtargets` list `{text}` is declared only in `{{ }}` blocks that do not enclose this use"),
+                    Some(l.1),
+                );
+                return None;
+            }
             let msg = if body.has_label_anywhere(text) {
                 format!("`{text}` is a label; `brx.idx` takes a `.branchtargets` list")
             } else {
@@ -82,10 +91,33 @@ impl<'a> Checker<'a> {
     pub(crate) fn check_branch_targets(&mut self, body: &Body<'a>, t: &ast::BranchTargets) {
         for l in &t.labels {
             let text = l.text(self.src);
-            if body.label(text).is_none() {
-                self.error(l.span, format!("undeclared label `{text}`"));
+            if body.label(text).is_some() {
+                continue;
+            }
+            match body.label_declared_at(text) {
+                Some(at) => self.not_in_scope(
+                    l.span,
+                    format!("label `{text}` is declared only in `{{ }}` blocks that do not enclose this list"),
+                    Some(at),
+                ),
+                None => self.error(l.span, format!("undeclared label `{text}`")),
             }
         }
+    }
+
+    /// A name that is declared, but in a `{ }` block that does not enclose its use: the error
+    /// at the use, pointing at the declaration (the first, when there are several).
+    pub(crate) fn not_in_scope(
+        &mut self,
+        at: diag::Span,
+        msg: String,
+        declared: Option<diag::Span>,
+    ) {
+        let d = Diagnostic::error(at, msg);
+        self.push(match declared {
+            Some(decl) => d.with_label(decl, "declared here"),
+            None => d,
+        });
     }
 
     pub(crate) fn lower_callee(

@@ -77,6 +77,18 @@ impl<'a> Checker<'a> {
                     .collect();
                 return ids.map(Operand::CallTargets);
             }
+            // A list of another block, and nothing else of that name in scope.
+            let other = body.scope.lookup(text).is_some()
+                || body.protos.contains_key(text)
+                || self.syms.get(text).is_some();
+            if let Some(l) = body.call_lists.iter().find(|l| l.0 == text && !other) {
+                self.not_in_scope(
+                    name.span(),
+                    format!("`.calltargets` list `{text}` is declared only in `{{ }}` blocks that do not enclose this use"),
+                    Some(l.1),
+                );
+                return None;
+            }
         }
         match self.resolve_name(body, name)? {
             Resolved::Proto(p) => Some(Operand::Proto(p)),

@@ -40,7 +40,8 @@ pub(crate) struct Body<'a> {
     pub labels: FastMap<&'a str, (InstIdx, Span, u32)>,
     /// Later definitions of a name already defined in another, non-nested block (ptxas scopes
     /// labels by block: NVIDIA's libraries write `waitLoop:` in two sibling blocks).
-    pub sibling_labels: Vec<(&'a str, u32, InstIdx)>,
+    /// With each, where it is defined.
+    pub sibling_labels: Vec<(&'a str, u32, InstIdx, Span)>,
     /// The blocks enclosing the statement being checked, innermost last, and the number of
     /// blocks entered so far (both follow the numbering of `labels`).
     pub block_stack: Vec<u32>,
@@ -125,10 +126,10 @@ impl<'a> Body<'a> {
             if b == first_block {
                 return Some(first);
             }
-            if let Some(&(_, _, at)) = self
+            if let Some(&(_, _, at, _)) = self
                 .sibling_labels
                 .iter()
-                .find(|&&(n, nb, _)| n == name && nb == b)
+                .find(|&&(n, nb, _, _)| n == name && nb == b)
             {
                 return Some(at);
             }
@@ -138,6 +139,22 @@ impl<'a> Body<'a> {
     /// Whether `name` is a label of any block of the body (for messages).
     pub fn has_label_anywhere(&self, name: &str) -> bool {
         self.labels.contains_key(name)
+    }
+    /// Where label `name` is first defined, in whichever block (for messages).
+    pub fn label_declared_at(&self, name: &str) -> Option<Span> {
+        self.labels.get(name).map(|l| l.1)
+    }
+    /// Where label `name` is defined in `block` itself, if it is.
+    pub fn label_span_in(&self, name: &str, block: u32) -> Option<Span> {
+        match self.labels.get(name) {
+            Some(&(_, span, b)) if b == block => Some(span),
+            Some(_) => self
+                .sibling_labels
+                .iter()
+                .find(|s| s.0 == name && s.1 == block)
+                .map(|s| s.3),
+            None => None,
+        }
     }
     /// The `.branchtargets` list `name` visible from the current block: the one of the
     /// innermost enclosing block that declares one.
@@ -601,21 +618,7 @@ impl<'a> Checker<'a> {
         let mut seen: Vec<(&str, Span, u32)> = Vec::new();
         for (name, span, block) in branch.chain(call) {
             // Names clash within one `{ }` block only, as labels' do.
-            let label_here = body
-                .labels
-                .get(name)
-                .filter(|l| l.2 == block)
-                .map(|l| l.1)
-                .or_else(|| {
-                    let sibling = body
-                        .sibling_labels
-                        .iter()
-                        .any(|s| s.0 == name && s.1 == block);
-                    sibling
-                        .then(|| body.labels.get(name).map(|l| l.1))
-                        .flatten()
-                });
-            let prev = label_here.or_else(|| {
+            let prev = body.label_span_in(name, block).or_else(|| {
                 seen.iter()
                     .find(|s| s.0 == name && s.2 == block)
                     .map(|s| s.1)
@@ -659,22 +662,18 @@ impl<'a> Checker<'a> {
                 }
                 ast::Statement::Label(l) => {
                     let name = l.name.text(self.src);
-                    if let Some(&(_, prev, prev_block)) = body.labels.get(name) {
+                    if body.labels.contains_key(name) {
                         // The same name in another block is another label; in the same
                         // block it is a duplicate.
-                        let same_block = prev_block == block
-                            || body
-                                .sibling_labels
-                                .iter()
-                                .any(|&(n, b, _)| n == name && b == block);
-                        if same_block {
+                        if let Some(prev) = body.label_span_in(name, block) {
                             self.push(
                                 Diagnostic::error(l.name.span, format!("duplicate label `{name}`"))
                                     .with_label(prev, "previous definition here"),
                             );
                             continue;
                         }
-                        body.sibling_labels.push((name, block, InstIdx(*count)));
+                        body.sibling_labels
+                            .push((name, block, InstIdx(*count), l.name.span));
                         if self.keep_ir {
                             body.label_list.push((name.to_string(), InstIdx(*count)));
                         }

@@ -18,12 +18,16 @@ pub enum Streamed {
         bodies: Vec<FuncId>,
     },
     /// A checked function, whole (its instructions, registers and labels), and the
-    /// variables its body declared: they are the module's variables from `first_var` on.
+    /// variables its body declared: they are the module's variables from `first_var` on;
+    /// likewise the module's prototypes and globals the body added (its `.callprototype`s,
+    /// its `.global`s), to append to the module's.
     Body {
         id: FuncId,
         function: ir::Function,
         first_var: usize,
         vars: Vec<ir::Variable>,
+        prototypes: Vec<ir::Prototype>,
+        globals: Vec<ir::VarId>,
     },
 }
 
@@ -44,7 +48,7 @@ pub fn check_source_streamed(
     let mut parsed = vec![false; ast.statements.len()];
     let mut parser = syntax::BodyParser::default();
     let mut live = true;
-    let mut sent_vars = 0;
+    let (mut sent_vars, mut sent_protos, mut sent_globals) = (0, 0, 0);
     // Per function, how many registers its header declares (register parameters): all the
     // checker reads of a function once its body is checked.
     let mut header_regs: Vec<usize> = Vec::new();
@@ -56,6 +60,8 @@ pub fn check_source_streamed(
         match stage {
             Checked::ModuleLevel(order) => {
                 sent_vars = cx.vars.len();
+                sent_protos = cx.prototypes.len();
+                sent_globals = cx.globals.len();
                 header_regs = cx.functions.iter().map(|f| f.regs.len()).collect();
                 sink(Streamed::ModuleLevel {
                     module: ir::Module {
@@ -92,11 +98,21 @@ pub fn check_source_streamed(
                 let vars = cx.vars.get(sent_vars..).unwrap_or_default().to_vec();
                 let first_var = sent_vars;
                 sent_vars = cx.vars.len();
+                let prototypes = cx
+                    .prototypes
+                    .get(sent_protos..)
+                    .unwrap_or_default()
+                    .to_vec();
+                sent_protos = cx.prototypes.len();
+                let globals = cx.globals.get(sent_globals..).unwrap_or_default().to_vec();
+                sent_globals = cx.globals.len();
                 sink(Streamed::Body {
                     id,
                     function,
                     first_var,
                     vars,
+                    prototypes,
+                    globals,
                 });
             }
         }
@@ -111,18 +127,22 @@ pub fn check_source_streamed(
         },
         &mut then,
     );
-    let rest_parse = ast
-        .statements
-        .iter()
-        .zip(&parsed)
-        .all(|(s, &done)| match s {
-            syntax::ast::Statement::Function(f) if !done => !matches!(
-                deferred_body(&mut parser, file, f),
-                crate::ctx::BodySource::Unparsable
-            ),
-            _ => true,
-        });
-    if complete && rest_parse {
+    // The bodies the check did not ask for (a function whose header was refused, say) are
+    // parsed to find parse errors, which `check_source` reports; only after a complete check:
+    // after an incomplete one the whole file is parsed again below anyway.
+    let mut rest_parses = || {
+        ast.statements
+            .iter()
+            .zip(&parsed)
+            .all(|(s, &done)| match s {
+                syntax::ast::Statement::Function(f) if !done => !matches!(
+                    deferred_body(&mut parser, file, f),
+                    crate::ctx::BodySource::Unparsable
+                ),
+                _ => true,
+            })
+    };
+    if complete && rest_parses() {
         cx.finish()
     } else {
         // A body that does not parse: the whole file's diagnostics, as `check_source` gives

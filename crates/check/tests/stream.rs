@@ -25,10 +25,14 @@ fn rebuilt(
             function,
             first_var,
             vars,
+            prototypes,
+            globals,
         } => {
             let m = module.as_mut().expect("the module level comes first");
             assert_eq!(m.vars.len(), first_var, "variables in order");
             m.vars.extend(vars);
+            m.prototypes.extend(prototypes);
+            m.globals.extend(globals);
             assert_eq!(order.first(), Some(&id), "bodies in the announced order");
             order.remove(0);
             m.functions[id.index()] = function;
@@ -68,6 +72,7 @@ L_end:
 	ret;
 }
 .visible .entry k2() { .reg .b32 %r<2>; .shared .b32 s; mov.u32 %r1, s; ret; }
+.visible .entry k3() { p: .callprototype (.param .b32 _) _ (.param .b32 _); ret; }
 "#;
 
 #[test]

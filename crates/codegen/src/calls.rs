@@ -195,13 +195,7 @@ fn declared_size(module: &Module, f: &Function, p: &Param) -> Option<u64> {
 /// once per module, as it reads every instruction.
 pub fn address_taken(module: &Module) -> Vec<FuncId> {
     let mut out: Vec<FuncId> = module.functions.iter().flat_map(addresses_in).collect();
-    for v in &module.vars {
-        for r in v.init.iter().flat_map(|i| i.relocs.iter()) {
-            if let ir::RelocTarget::Func(id) = r.target {
-                out.push(id);
-            }
-        }
-    }
+    out.extend(addresses_in_inits(&module.vars));
     out.sort_unstable();
     out.dedup();
     out
@@ -215,6 +209,16 @@ pub fn addresses_in(f: &Function) -> impl Iterator<Item = FuncId> + '_ {
         .flat_map(|inst| inst.operands.iter())
         .filter_map(|o| match o {
             Operand::Func(id) => Some(*id),
+            _ => None,
+        })
+}
+
+/// The functions whose address the initializers of `vars` hold.
+pub fn addresses_in_inits(vars: &[ir::Variable]) -> impl Iterator<Item = FuncId> + '_ {
+    vars.iter()
+        .flat_map(|v| v.init.iter().flat_map(|i| i.relocs.iter()))
+        .filter_map(|r| match r.target {
+            ir::RelocTarget::Func(id) => Some(id),
             _ => None,
         })
 }

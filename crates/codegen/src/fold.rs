@@ -232,19 +232,8 @@ const WINDOW: usize = 8;
 pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
     use ir::Type as T;
     let body = f.insts();
-    let n = f.regs.len();
-    let mut reads = vec![0u32; n];
-    let mut defs = vec![0u32; n];
+    let counts = Counts::of(f);
     let (mut u, mut d) = (Vec::new(), Vec::new());
-    for inst in body {
-        uses_defs(inst, &mut u, &mut d);
-        for &r in &u {
-            reads[r] += 1;
-        }
-        for &r in &d {
-            defs[r] += 1;
-        }
-    }
     let mut labelled = vec![false; body.len() + 1];
     for (_, at) in &f.labels {
         labelled[at.index().min(body.len())] = true;
@@ -281,7 +270,7 @@ pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
             (Opcode::Shl, Some(T::B32 | T::U32 | T::S32)) if (1..=31).contains(&v) => (v, false),
             _ => continue,
         };
-        if reads[t.index()] != 1 || defs[t.index()] != 1 || a == t {
+        if !counts.single_use(*t) || a == t {
             continue;
         }
         // The reader, a few instructions on in the same block, with `a` unchanged on the way
@@ -312,7 +301,7 @@ pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
             && add_widths;
         let sources = [1, 2].map(|k| add.operands.get(k).and_then(Operand::as_reg));
         let once = sources.iter().filter(|s| **s == Some(*t)).count() == 1;
-        if !plain_add || !once || reads[t.index()] != 1 || defs[t.index()] != 1 || a == t {
+        if !plain_add || !once {
             continue;
         }
         out.insert(
@@ -333,15 +322,9 @@ pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
 /// two instructions (`SHR.U32` for the high word, `SHL` for the low) instead of four.
 pub fn zero_high(f: &Function) -> rustc_hash::FxHashSet<RegId> {
     use ir::Type as T;
-    let body = f.insts();
-    let mut defs = vec![0u32; f.regs.len()];
-    let (mut u, mut d) = (Vec::new(), Vec::new());
+    let defs = Counts::of(f).defs;
     let mut out = rustc_hash::FxHashSet::default();
-    for inst in body {
-        uses_defs(inst, &mut u, &mut d);
-        for &r in &d {
-            defs[r] += 1;
-        }
+    for inst in f.insts() {
         let zext = inst.op == Opcode::Cvt
             && inst.guard.is_none()
             && !inst.mods.has(isa::Flag::Sat)
@@ -367,9 +350,8 @@ pub fn narrowed_extensions(
 ) -> (FxHashMap<RegId, RegId>, Vec<Vec<usize>>) {
     let body = f.insts();
     let n = f.regs.len();
-    let mut defs = vec![0u32; n];
+    let Counts { reads, defs } = Counts::of(f);
     let mut unguarded_def = vec![true; n];
-    let mut reads = vec![0u32; n];
     let mut shift_reads = vec![0u32; n];
     let mut source: FxHashMap<RegId, RegId> = FxHashMap::default();
     let (mut u, mut d) = (Vec::new(), Vec::new());
@@ -386,11 +368,7 @@ pub fn narrowed_extensions(
     };
     for inst in body {
         uses_defs(inst, &mut u, &mut d);
-        for &r in &u {
-            reads[r] += 1;
-        }
         for &r in &d {
-            defs[r] += 1;
             unguarded_def[r] &= inst.guard.is_none();
         }
         if let Some(t) = shifted(inst) {
@@ -422,4 +400,42 @@ pub fn narrowed_extensions(
         }
     }
     (source, extra)
+}
+
+/// How many times each register of a function is read and defined (by `ra::uses_defs`,
+/// the allocator's view), indexed by register.
+struct Counts {
+    reads: Vec<u32>,
+    defs: Vec<u32>,
+}
+
+impl Counts {
+    fn of(f: &Function) -> Counts {
+        let n = f.regs.len();
+        let mut c = Counts {
+            reads: vec![0; n],
+            defs: vec![0; n],
+        };
+        let (mut u, mut d) = (Vec::new(), Vec::new());
+        for inst in f.insts() {
+            uses_defs(inst, &mut u, &mut d);
+            for &r in &u {
+                if let Some(x) = c.reads.get_mut(r) {
+                    *x += 1;
+                }
+            }
+            for &r in &d {
+                if let Some(x) = c.defs.get_mut(r) {
+                    *x += 1;
+                }
+            }
+        }
+        c
+    }
+
+    /// Whether `r` is defined once and read once: folding it into its reader leaves
+    /// nothing else that needs it.
+    fn single_use(&self, r: RegId) -> bool {
+        self.reads.get(r.index()) == Some(&1) && self.defs.get(r.index()) == Some(&1)
+    }
 }

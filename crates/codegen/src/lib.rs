@@ -51,20 +51,43 @@ pub struct Compiled {
 
 /// Translates every `.entry` of `module` (checked from `file`) to sm_20 code.
 pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Vec<Diagnostic>> {
+    compile_remaining(module, file, Shared::new(module), HashMap::default())
+}
+
+/// Translates the entries of `module` that `done` has no result for, and assembles the
+/// cubin from both: [`compile_module`], and the end of `check_and_compile`'s pipeline (which
+/// translated some entries while the file was still being checked).
+fn compile_remaining(
+    module: &Module,
+    file: &SourceFile,
+    shared: Shared,
+    mut done: HashMap<ir::FuncId, EntryResult>,
+) -> Result<Compiled, Vec<Diagnostic>> {
     let warnings = target_warnings(module, file);
-    let shared = Shared::new(module);
     // Entries are independent (each translates its own copy of the `.func`s it calls), so
     // they are translated in parallel; results are kept in declaration order, so the cubin
     // and the order of errors do not depend on the scheduling.
-    let entries: Vec<&Function> = module
+    let entries: Vec<(ir::FuncId, &Function)> = module
         .functions
         .iter()
-        .filter(|f| f.kind == FuncKind::Entry && f.body.is_some())
+        .enumerate()
+        .filter(|(_, f)| f.kind == FuncKind::Entry && f.body.is_some())
+        .map(|(i, f)| (ir::FuncId(i as u32), f))
         .collect();
-    let results: Vec<EntryResult> = entries
+    let todo: Vec<(ir::FuncId, &Function)> = entries
+        .iter()
+        .filter(|(id, _)| !done.contains_key(id))
+        .copied()
+        .collect();
+    let left: Vec<(ir::FuncId, EntryResult)> = todo
         .par_iter()
         .with_min_len(16)
-        .map(|f| shared.compile_entry(module, f, file))
+        .map(|&(id, f)| (id, shared.compile_entry(module, f, file)))
+        .collect();
+    done.extend(left);
+    let results = entries
+        .iter()
+        .filter_map(|(id, _)| done.remove(id))
         .collect();
     assemble_module(module, shared, results, warnings)
 }
@@ -73,17 +96,24 @@ pub fn compile_module(module: &Module, file: &SourceFile) -> Result<Compiled, Ve
 type EntryResult = Result<(Kernel, report::Spills), Vec<Diagnostic>>;
 
 /// What the translation of every entry of a module reads beyond the IR.
-#[derive(PartialEq)]
 struct Shared {
     consts: HashMap<ir::VarId, u32>,
     constant2: Vec<u8>,
     globals: HashMap<ir::VarId, u32>,
     global_data: cubin::GlobalData,
+    /// The functions whose address the module takes ([`calls::address_taken`]), sorted:
+    /// read only by entries that reach an indirect call without a target list.
     taken: Vec<ir::FuncId>,
 }
 
 impl Shared {
     fn new(module: &Module) -> Shared {
+        Shared::with_taken(module, calls::address_taken(module))
+    }
+
+    /// What `module`'s entries read, with `taken` for the address-taken functions (the
+    /// streamed pipeline collects them as bodies arrive: the bodies are gone by the end).
+    fn with_taken(module: &Module, taken: Vec<ir::FuncId>) -> Shared {
         let (consts, constant2) = constant_bank(module);
         let (globals, global_data) = module_globals::global_data(module);
         Shared {
@@ -91,8 +121,16 @@ impl Shared {
             constant2,
             globals,
             global_data,
-            taken: calls::address_taken(module),
+            taken,
         }
+    }
+
+    /// Whether `self` and `other` agree in everything but the address-taken functions.
+    fn same_data(&self, other: &Shared) -> bool {
+        self.consts == other.consts
+            && self.constant2 == other.constant2
+            && self.globals == other.globals
+            && self.global_data == other.global_data
     }
 
     fn compile_entry(&self, module: &Module, f: &Function, file: &SourceFile) -> EntryResult {

@@ -7,11 +7,10 @@
 //! when the module they saw agrees with the checked module in everything a translation
 //! reads, else everything is translated again at the end.
 
-use crate::{assemble_module, target_warnings, Compiled, EntryResult, Shared};
+use crate::{Compiled, EntryResult, Shared};
 use check::Streamed;
 use diag::{Diagnostic, SourceFile};
-use ir::{FuncId, FuncKind, Function, Module};
-use rayon::prelude::*;
+use ir::{FuncId, FuncKind, Module, Opcode, Operand};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -44,10 +43,9 @@ pub fn check_and_compile(
         // Nothing was handed over (a file checked whole): the module has every body.
         None => crate::compile_module(&module, file),
         Some(early) => match early.into_module(&module) {
-            Some((full, shared, done)) => finish(&full, file, shared, done),
-            // The streamed module disagrees with the checked one (not seen in practice), or
-            // a body checked late took a function's address after early entries' bodies
-            // were freed: the plain pipeline, from the start.
+            Some((full, shared, done)) => crate::compile_remaining(&full, file, shared, done),
+            // The streamed module disagrees with the checked one (not seen in practice):
+            // the plain pipeline, from the start.
             None => match check::check_source(file) {
                 (Some(m), _) => crate::compile_module(&m, file),
                 (None, d) => Err(d),
@@ -63,7 +61,12 @@ type Done = HashMap<FuncId, EntryResult>;
 /// The translator's state: the module as handed over so far, and the entries translated.
 struct Early {
     module: Module,
+    /// What the early translations read of the module as a whole. Its address-taken set is
+    /// the module level's only: no early translation reads it (see [`Early::reads`]).
     shared: Shared,
+    /// The functions whose address what arrived so far takes (`calls::address_taken` of
+    /// the module, collected body by body, since translated entries' bodies are freed).
+    taken: HashSet<FuncId>,
     /// Functions whose bodies are still to come.
     pending: HashSet<FuncId>,
     /// Entries whose bodies arrived but whose callees' bodies had not yet.
@@ -78,6 +81,18 @@ struct Early {
 /// How many entries wait for their callees' bodies at most (see `translate_early`).
 const MAX_WAITING: usize = 16;
 
+/// Whether an entry can be translated before the check ends (see [`Early::reads`]).
+#[derive(PartialEq)]
+enum Readiness {
+    /// Everything its translation reads has arrived.
+    Ready,
+    /// A function it calls has not arrived yet.
+    Waiting,
+    /// It reaches an indirect call without a target list, whose candidates are every
+    /// address-taken function of the module: known only when every body is in.
+    AtTheEnd,
+}
+
 /// Receives the check's IR and translates entries until the check ends (`checked`); then
 /// only takes in what is left in the channel. `None` when no module level arrived.
 fn translate_early(
@@ -90,6 +105,7 @@ fn translate_early(
     };
     let mut early = Early {
         shared: Shared::new(&module),
+        taken: crate::calls::address_taken(&module).into_iter().collect(),
         module,
         pending: bodies.iter().copied().collect(),
         waiting: Vec::new(),
@@ -103,6 +119,8 @@ fn translate_early(
             function,
             first_var,
             vars,
+            prototypes,
+            globals,
         } = e
         else {
             early.consistent = false;
@@ -112,7 +130,11 @@ fn translate_early(
             early.consistent = false;
             continue;
         }
+        early.taken.extend(crate::calls::addresses_in(&function));
+        early.taken.extend(crate::calls::addresses_in_inits(&vars));
         early.module.vars.extend(vars);
+        early.module.prototypes.extend(prototypes);
+        early.module.globals.extend(globals);
         let is_entry = function.kind == FuncKind::Entry && function.body.is_some();
         let Some(slot) = early.module.functions.get_mut(id.index()) else {
             early.consistent = false;
@@ -132,11 +154,18 @@ fn translate_early(
             std::mem::take(&mut early.waiting)
         };
         for e in candidates {
-            if checked.load(Ordering::Relaxed) || !early.ready(e) {
-                if early.waiting.len() < MAX_WAITING {
-                    early.waiting.push(e);
+            if checked.load(Ordering::Relaxed) {
+                break;
+            }
+            match early.reads(e) {
+                Readiness::Ready => {}
+                Readiness::Waiting => {
+                    if early.waiting.len() < MAX_WAITING {
+                        early.waiting.push(e);
+                    }
+                    continue;
                 }
-                continue;
+                Readiness::AtTheEnd => continue,
             }
             if let Some(f) = early.module.function(e) {
                 let r = early.shared.compile_entry(&early.module, f, file);
@@ -150,15 +179,15 @@ fn translate_early(
 
 impl Early {
     /// Frees the instructions, labels and registers of entry `e`, translated: no entry calls
-    /// another, so only the module's address-taken set (`calls::address_taken`) would read
-    /// them again, and it is left as it is by keeping the bodies that take an address. The
-    /// check thread allocates the IR of the bodies still to come in the memory freed: the IR
-    /// of every body was fresh memory for the kernel to zero, a fifth of the process's time.
+    /// another, and the addresses its body takes are in `taken` already, so nothing reads
+    /// them again. The check thread allocates the IR of the bodies still to come in the
+    /// memory freed: the IR of every body was fresh memory for the kernel to zero, a fifth
+    /// of the process's time.
     fn release(&mut self, e: FuncId) {
         let Some(f) = self.module.functions.get_mut(e.index()) else {
             return;
         };
-        if f.kind != FuncKind::Entry || crate::calls::addresses_in(f).next().is_some() {
+        if f.kind != FuncKind::Entry {
             return;
         }
         if let Some(body) = f.body.as_mut() {
@@ -171,16 +200,41 @@ impl Early {
         }
     }
 
-    /// Whether entry `e` and every function it reaches have their bodies.
-    fn ready(&self, e: FuncId) -> bool {
-        let Some(f) = self.module.function(e) else {
-            return false;
-        };
-        match crate::calls::reachable(&self.module, &self.shared.taken, f) {
-            Ok((funcs, _)) => funcs.iter().all(|g| !self.pending.contains(g)),
-            // Perhaps a callee still without its body: the final pass says.
-            Err(_) => false,
+    /// Whether entry `e` can be translated now. Its translation reads the bodies of the
+    /// functions it calls, directly or through an indirect call's target list (those a
+    /// later body could not change), and, only at an indirect call without a list, the
+    /// module's address-taken set, which a later body may still grow.
+    fn reads(&self, e: FuncId) -> Readiness {
+        let mut seen = vec![e];
+        let mut work = vec![e];
+        while let Some(id) = work.pop() {
+            if id != e && self.pending.contains(&id) {
+                return Readiness::Waiting;
+            }
+            let Some(f) = self.module.function(id) else {
+                // Not a function of the module: the final pass says what is wrong.
+                return Readiness::AtTheEnd;
+            };
+            for inst in f.insts().iter().filter(|i| i.op == Opcode::Call) {
+                let targets = match crate::calls::direct_target(inst) {
+                    Some(t) => vec![t],
+                    None => match inst.operands.iter().find_map(|o| match o {
+                        Operand::CallTargets(fs) => Some(fs.to_vec()),
+                        _ => None,
+                    }) {
+                        Some(fs) => fs,
+                        None => return Readiness::AtTheEnd,
+                    },
+                };
+                for t in targets {
+                    if !seen.contains(&t) {
+                        seen.push(t);
+                        work.push(t);
+                    }
+                }
+            }
         }
+        Readiness::Ready
     }
 
     /// The module as handed over (every body in: the checked module lacks them), what every
@@ -213,10 +267,13 @@ impl Early {
         if !agrees {
             return None;
         }
+        let mut taken: Vec<FuncId> = self.taken.iter().copied().collect();
+        taken.sort_unstable();
+        let shared = Shared::with_taken(&self.module, taken);
         // The translations made before every body was in are kept only if what they read
-        // of the module as a whole came out the same.
-        let shared = Shared::new(&self.module);
-        if shared != self.shared {
+        // of the module as a whole came out the same (the address-taken set aside: none of
+        // them reads it).
+        if !shared.same_data(&self.shared) {
             // Every entry is translated again, the early ones too: their bodies are needed.
             if self.released {
                 return None;
@@ -225,36 +282,4 @@ impl Early {
         }
         Some((self.module, shared, self.done))
     }
-}
-
-/// Translates the entries not translated early, in parallel, and assembles the cubin.
-fn finish(
-    module: &Module,
-    file: &SourceFile,
-    shared: Shared,
-    mut done: Done,
-) -> Result<Compiled, Vec<Diagnostic>> {
-    let entries: Vec<(FuncId, &Function)> = module
-        .functions
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.kind == FuncKind::Entry && f.body.is_some())
-        .map(|(i, f)| (FuncId(i as u32), f))
-        .collect();
-    let todo: Vec<(FuncId, &Function)> = entries
-        .iter()
-        .filter(|(id, _)| !done.contains_key(id))
-        .copied()
-        .collect();
-    let left: Vec<(FuncId, EntryResult)> = todo
-        .par_iter()
-        .with_min_len(16)
-        .map(|&(id, f)| (id, shared.compile_entry(module, f, file)))
-        .collect();
-    done.extend(left);
-    let results = entries
-        .iter()
-        .filter_map(|(id, _)| done.remove(id))
-        .collect();
-    assemble_module(module, shared, results, target_warnings(module, file))
 }

@@ -2,7 +2,9 @@
 //! or `LDSLK`/`STSUL` loops on the containing word), and atomics with semantics and scopes
 //! (fences around the access): per-row kernels with edge values on both executors, buffers
 //! equal bit for bit; many threads adding to one half, checked against the sum computed
-//! here (round to nearest even after each addition, written out for binary16 and bfloat16).
+//! here (round to nearest even after each addition, written out for binary16 and bfloat16);
+//! every pair of edge halves through the shared (`LDSLK`/`STSUL`) and global paths, with 64-
+//! and 32-bit addressing, against a half adder written here.
 
 mod common;
 use common::*;
@@ -293,4 +295,168 @@ fn guarded_half_atomics_touch_only_the_lanes_whose_guard_holds() {
             "even thread {i} untouched"
         );
     }
+}
+
+/// The bits of an IEEE half format (`frac_bits` fraction bits, exponent `bias`; f16 10/15,
+/// bf16 7/127) as an f64 (every such value is one); `None` for NaN.
+fn decode_half(bits: u32, frac_bits: u32, bias: i32) -> Option<f64> {
+    let exp_max = (1u32 << (15 - frac_bits)) - 1;
+    let (e, f) = ((bits >> frac_bits) & exp_max, bits & ((1 << frac_bits) - 1));
+    let sign = if bits & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let q = 2f64.powi(1 - bias - frac_bits as i32); // the least subnormal
+    Some(
+        sign * match (e, f) {
+            (e, 0) if e == exp_max => f64::INFINITY,
+            (e, _) if e == exp_max => return None,
+            (0, f) => f64::from(f) * q,
+            (e, f) => f64::from(f | 1 << frac_bits) * q * 2f64.powi(e as i32 - 1),
+        },
+    )
+}
+
+/// `v` rounded to nearest even in the half format, subnormals kept, overflow to ∞.
+fn encode_half(v: f64, frac_bits: u32, bias: i32) -> u32 {
+    let sign = if v.is_sign_negative() { 0x8000 } else { 0 };
+    let a = v.abs();
+    let exp_max = (1u32 << (15 - frac_bits)) - 1;
+    if a.is_infinite() {
+        return sign | exp_max << frac_bits;
+    }
+    // The spacing of the format at `a`: that of the subnormals below the normal range.
+    let e = if a == 0.0 {
+        1 - bias
+    } else {
+        ((a.to_bits() >> 52) as i32 - 1023).max(1 - bias)
+    };
+    let ulp = 2f64.powi(e - frac_bits as i32);
+    let x = a / ulp; // exact: a power-of-two scaling, below 2^53
+    let mut r = x.floor();
+    if x - r > 0.5 || (x - r == 0.5 && r % 2.0 == 1.0) {
+        r += 1.0;
+    }
+    // `r` significand units of `ulp`: below 2^frac_bits a subnormal (its bits are `r`),
+    // else a normal number whose rounding may have carried into the next binade.
+    let (mut r, mut e) = (r as u32, e);
+    if r < 1 << frac_bits {
+        return sign | r;
+    }
+    if r == 2 << frac_bits {
+        r >>= 1;
+        e += 1;
+    }
+    let biased = (e + bias) as u32;
+    if biased >= exp_max {
+        return sign | exp_max << frac_bits;
+    }
+    sign | biased << frac_bits | (r - (1 << frac_bits))
+}
+
+/// `atom.add.noftz` of one half, computed here: the sum of the two values in f64 (exact for
+/// f16; for bf16 one rounding to 53 bits, which the final rounding to 8 bits does not
+/// disturb since 53 ≥ 2·8 + 2, Figueroa 1995), rounded to nearest even; a NaN result is the
+/// canonical `0x7fff` (ops/src/half.rs: what NVIDIA hardware writes).
+fn add_half(x: u32, y: u32, bf16: bool) -> u32 {
+    let (frac_bits, bias) = if bf16 { (7, 127) } else { (10, 15) };
+    match (
+        decode_half(x, frac_bits, bias),
+        decode_half(y, frac_bits, bias),
+    ) {
+        (Some(a), Some(b)) if !(a + b).is_nan() => encode_half(a + b, frac_bits, bias),
+        _ => 0x7fff,
+    }
+}
+
+/// Both halves of two words, each added as `add_half` does.
+fn add_halves(x: u32, y: u32, bf16_lo: bool, bf16_hi: bool) -> u32 {
+    add_half(x & 0xffff, y & 0xffff, bf16_lo) | add_half(x >> 16, y >> 16, bf16_hi) << 16
+}
+
+/// Shared half atomics (the `LDSLK`/`STSUL` path) and global ones, with `.address_size`
+/// `bits`: 7 words per thread (see [`half_atomics_on_edges_in_shared_memory`]).
+fn shared_half_kernel(bits: u32) -> String {
+    let a = format!("u{bits}");
+    let wide = if bits == 64 {
+        "mul.wide.u32"
+    } else {
+        "mul.lo.u32"
+    };
+    format!(
+        ".version 7.8\n.target sm_90\n.address_size {bits}\n\
+         .visible .entry hs(.param .{a} pa, .param .{a} pb, .param .{a} out)\n{{\n\
+         \t.reg .b32 %r<12>;\n\t.reg .b{bits} %ra<8>;\n\t.reg .b16 %h<4>;\n\
+         \t.shared .align 4 .b32 s[128];\n\
+         \tld.param.{a} %ra1, [pa];\n\tld.param.{a} %ra2, [pb];\n\tld.param.{a} %ra3, [out];\n\
+         \tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ntid.x;\n\tmov.u32 %r3, %tid.x;\n\
+         \tmad.lo.s32 %r4, %r1, %r2, %r3;\n\
+         \t{wide} %ra4, %r4, 4;\n\
+         \tadd.{a} %ra5, %ra1, %ra4;\n\tld.global.u32 %r5, [%ra5];\n\
+         \tadd.{a} %ra5, %ra2, %ra4;\n\tld.global.u32 %r6, [%ra5];\n\
+         \t{wide} %ra4, %r4, 28;\n\tadd.{a} %ra7, %ra3, %ra4;\n\
+         \tmov.u32 %r9, s;\n\tshl.b32 %r10, %r3, 3;\n\tadd.u32 %r9, %r9, %r10;\n\
+         \tst.shared.u32 [%r9], %r5;\n\tst.shared.u32 [%r9+4], %r5;\n\
+         \tmov.b32 {{%h1, %h2}}, %r6;\n\
+         \tatom.shared.add.noftz.f16 %h3, [%r9], %h1;\n\
+         \tred.shared.add.noftz.bf16 [%r9+2], %h2;\n\
+         \tatom.shared.add.noftz.bf16x2 %r7, [%r9+4], %r6;\n\
+         \tld.shared.u32 %r8, [%r9];\n\tst.global.u32 [%ra7], %r8;\n\
+         \tld.shared.u32 %r8, [%r9+4];\n\tst.global.u32 [%ra7+4], %r8;\n\
+         \tcvt.u32.u16 %r8, %h3;\n\tst.global.u32 [%ra7+8], %r8;\n\
+         \tst.global.u32 [%ra7+12], %r7;\n\
+         \tst.global.u32 [%ra7+16], %r5;\n\
+         \tatom.global.add.noftz.f16x2 %r8, [%ra7+16], %r6;\n\
+         \tst.global.u32 [%ra7+20], %r5;\n\
+         \tatom.global.add.noftz.bf16 %h3, [%ra7+22], %h2;\n\
+         \tcvt.u32.u16 %r8, %h3;\n\tst.global.u32 [%ra7+24], %r8;\n\
+         \tret;\n}}\n"
+    )
+}
+
+/// Every pair of edge halves (±0, subnormals, the least normal, 1.0, the largest finite
+/// values, whose sum overflows to ∞, ±∞ and NaNs, of both formats) added by shared and
+/// global half atomics, with 64- and 32-bit addressing, on both executors, against
+/// `add_half`: words 0–1 the shared words after `atom.f16` on the low half and `red.bf16` on
+/// the high one, and after `atom.bf16x2`; 2–3 those atoms' old values; 4 the global word
+/// after `atom.f16x2`; 5 after `atom.bf16` on its high half; 6 that atom's old half.
+#[test]
+fn half_atomics_on_edges_in_shared_memory() {
+    let (a, b) = edge_words();
+    for bits in [64, 32] {
+        let out = run_row_pairs("hs", &shared_half_kernel(bits), 7, &a, &b);
+        for (i, (&x, &y)) in a.iter().zip(&b).enumerate() {
+            let want = [
+                add_halves(x, y, false, true),
+                add_halves(x, y, true, true),
+                x & 0xffff,
+                x,
+                add_halves(x, y, false, false),
+                x & 0xffff | add_half(x >> 16, y >> 16, true) << 16,
+                x >> 16,
+            ];
+            assert_eq!(
+                &out[7 * i..7 * i + 7],
+                &want,
+                ".address_size {bits}: a = {x:#010x}, b = {y:#010x}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_half_reference_rounds_as_ieee_says() {
+    // Values fixed by the formats' definitions, independent of the encoder's loop.
+    assert_eq!(add_half(0x3c00, 0x3c00, false), 0x4000); // 1 + 1 = 2
+    assert_eq!(add_half(0x7bff, 0x7bff, false), 0x7c00); // 65504 · 2 overflows
+    assert_eq!(add_half(0x7bff, 0x0001, false), 0x7bff); // + 2^-24: no change
+    assert_eq!(add_half(0x03ff, 0x0001, false), 0x0400); // largest subnormal + least = 2^-14
+    assert_eq!(add_half(0x8000, 0x0000, false), 0x0000); // −0 + +0 = +0
+    assert_eq!(add_half(0x8000, 0x8000, false), 0x8000); // −0 + −0 = −0
+    assert_eq!(add_half(0x7c00, 0xfc00, false), 0x7fff); // ∞ − ∞: NaN
+    assert_eq!(add_half(0x3c00, 0x1400, false), 0x3c01); // 1 + 2^-10 (one ulp)
+    assert_eq!(add_half(0x3c00, 0x0c00, false), 0x3c00); // 1 + 2^-12: below half an ulp
+    assert_eq!(add_half(0x3c00, 0x1000, false), 0x3c00); // 1 + 2^-11: a tie, to even 1
+    assert_eq!(add_half(0x3c01, 0x1000, false), 0x3c02); // (1 + 2^-10) + 2^-11: to even
+    assert_eq!(add_half(0x3f80, 0x3f80, true), 0x4000); // bf16 1 + 1 = 2
+    assert_eq!(add_half(0x7f7f, 0x7f7f, true), 0x7f80); // bf16 max · 2 overflows
+    assert_eq!(add_half(0x3f80, 0x3b80, true), 0x3f80); // 1 + 2^-8: a tie, to even 1
+    assert_eq!(add_half(0x0001, 0x0001, true), 0x0002); // bf16 subnormals add exactly
 }

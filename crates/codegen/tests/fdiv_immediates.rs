@@ -1,8 +1,8 @@
 //! f32 division and reciprocal with an immediate operand whose destination is the other
 //! operand's register (`div.rn.f32 %f3, %f3, 3.0`, `div.rn.f32 %f3, 1.0, %f3`,
 //! `rcp.rn.f32 %f3, %f3`), with `.ftz`, other roundings and guards: on both executors over
-//! every pair of f32 edge classes, the round-to-nearest rows also against Rust's `/`; the same
-//! for f64 over f64 edges; `sqrt.f32` of immediates (guarded too) against Rust's `sqrt`.
+//! every pair of f32 edge classes, the round-to-nearest rows also against Rust's `/`, the
+//! directed ones against `common::div_f32`; the same for f64 over f64 edges; `sqrt.f32` of immediates (guarded too) against Rust's `sqrt`.
 
 mod common;
 use common::*;
@@ -18,6 +18,9 @@ const ROWS: &[&str] = &[
     "mov.f32 %f3, %f1;\n\t@%p1 div.rn.f32 %f3, %f3, 0f3dcccccd;",
     "mov.f32 %f3, %f2;\n\t@!%p1 div.rn.f32 %f3, 0fc0e00000, %f3;",
     "mov.f32 %f3, %f1;\n\tdiv.rn.f32 %f3, %f3, 0f7fc00001;",
+    "mov.f32 %f3, %f1;\n\tdiv.rz.f32 %f3, %f3, 0f40400000;",
+    "mov.f32 %f3, %f2;\n\tdiv.rm.f32 %f3, 0f3f800000, %f3;",
+    "mov.f32 %f3, %f1;\n\tdiv.rp.f32 %f3, %f3, 0fbdcccccd;",
 ];
 
 #[test]
@@ -73,6 +76,33 @@ fn division_by_an_immediate_into_the_other_operands_register() {
         let g = if y > 0.0 { y } else { -7.0 / y };
         assert!(same(row[7], g), "negated guard row: a = {x:e}, b = {y:e}");
         assert!(f32::from_bits(row[8]).is_nan());
+        // The directed rows against `common::div_f32`'s exact directed rounding; `.ftz`
+        // flushes subnormal sources and results to sign-preserving zero (PTX ISA §9.7.3).
+        let directed = [
+            (3, flush(div_f32(flush(x), 0.0, Directed::Rz))),
+            (4, div_f32(f32::INFINITY, y, Directed::Rp)),
+            (5, flush(div_f32(-0.0, flush(y), Directed::Rm))),
+            (9, div_f32(x, 3.0, Directed::Rz)),
+            (10, div_f32(1.0, y, Directed::Rm)),
+            (11, div_f32(x, f32::from_bits(0xbdcc_cccd), Directed::Rp)),
+        ];
+        for (r, w) in directed {
+            assert!(
+                same(row[r], w),
+                "row {r}: a = {x:e}, b = {y:e}: {:#x}, want {:#x}",
+                row[r],
+                w.to_bits()
+            );
+        }
+    }
+}
+
+/// `x`, or a zero of its sign when it is subnormal (`.ftz`).
+fn flush(x: f32) -> f32 {
+    if x.is_subnormal() {
+        0.0f32.copysign(x)
+    } else {
+        x
     }
 }
 

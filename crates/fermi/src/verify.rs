@@ -140,3 +140,61 @@ pub fn verify_listing_with(name: &str, text: &str, dialect: Dialect) -> VerifyRe
     }
     report
 }
+
+/// The first word of a module's code that does not survive disassembly and re-assembly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundTripMismatch {
+    pub kernel: String,
+    /// The word's byte address in the kernel's code.
+    pub addr: u64,
+    pub word: u64,
+    /// Its disassembly.
+    pub text: String,
+    /// What re-assembling the text gave: another word, or the assembler's error.
+    pub back: Result<u64, String>,
+}
+
+impl fmt::Display for RoundTripMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (k, a, w, t) = (&self.kernel, self.addr, self.word, &self.text);
+        match &self.back {
+            _ if t.starts_with(crate::isa::INVALID) => {
+                write!(f, "{k} @{a:#x}: {w:#018x} does not disassemble: `{t}`")
+            }
+            Ok(b) => write!(
+                f,
+                "{k} @{a:#x}: {w:#018x} disassembles to `{t}`, which re-assembles to {b:#018x}"
+            ),
+            Err(e) => write!(
+                f,
+                "{k} @{a:#x}: {w:#018x} disassembles to `{t}`, which does not re-assemble: {e}"
+            ),
+        }
+    }
+}
+
+/// Whether every word of every kernel of `module` disassembles to text that assembles back
+/// to the same word (the table's two directions agree on the code); the first that does not.
+pub fn words_round_trip(module: &crate::cubin::Module) -> Result<(), RoundTripMismatch> {
+    for k in &module.kernels {
+        for (i, &word) in k.code.iter().enumerate() {
+            let addr = 8 * i as u64;
+            let text = crate::isa::disassemble_word(word, addr);
+            let back = if text.starts_with(crate::isa::INVALID) {
+                Err("not an instruction".to_string())
+            } else {
+                crate::isa::assemble_text(&text, addr, &|_| None).map_err(|e| e.to_string())
+            };
+            if back != Ok(word) {
+                return Err(RoundTripMismatch {
+                    kernel: k.name.clone(),
+                    addr,
+                    word,
+                    text,
+                    back,
+                });
+            }
+        }
+    }
+    Ok(())
+}

@@ -101,20 +101,8 @@ impl Selector<'_> {
             Operand::Reg(r) => self.pair(*r)?.0,
             _ => return Err("an immediate first f64 source".into()),
         };
-        let b = match Self::opnd(inst, 2)? {
-            Operand::Reg(r) => self.pair(*r)?.0,
-            Operand::Imm(v) => {
-                // Both halves into the scratch pair, so the operand is one aligned pair.
-                for (half, x) in [
-                    (SCRATCH_PAIR, *v as u32),
-                    (SCRATCH_PAIR + 1, (*v >> 32) as u32),
-                ] {
-                    self.emit(g, format!("MOV32I R{half}, {};", hex(x as i32 as i64)));
-                }
-                format!("R{SCRATCH_PAIR}")
-            }
-            _ => return Err("unsupported f64 operand".into()),
-        };
+        // An immediate goes whole into the scratch pair, so the operand is one aligned pair.
+        let b = self.f64_operand(Self::opnd(inst, 2)?, g)?;
         let neg = if inst.op == Opcode::Sub { "-" } else { "" };
         self.emit(g, format!("{name}{rnd} {dl}, {a}, {neg}{b};"));
         Ok(())

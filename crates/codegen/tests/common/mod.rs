@@ -38,15 +38,8 @@ pub fn disassembly(k: &fermi::cubin::Kernel) -> Vec<String> {
 
 /// Every emitted word disassembles to text that assembles back to the same word.
 pub fn assert_words_round_trip(module: &fermi::cubin::Module) {
-    for k in &module.kernels {
-        for (i, &w) in k.code.iter().enumerate() {
-            let addr = 8 * i as u64;
-            let text = fermi::isa::disassemble_word(w, addr);
-            assert!(!text.starts_with(fermi::isa::INVALID), "{}: {text}", k.name);
-            let back = fermi::isa::assemble_text(&text, addr, &|_| None)
-                .unwrap_or_else(|e| panic!("{}: `{text}` does not re-assemble: {e}", k.name));
-            assert_eq!(back, w, "{}: `{text}` re-assembles to another word", k.name);
-        }
+    if let Err(m) = fermi::verify::words_round_trip(module) {
+        panic!("{m}");
     }
 }
 
@@ -371,4 +364,88 @@ impl Rng {
     pub fn pick<'a, T>(&mut self, v: &'a [T]) -> &'a T {
         &v[self.below(v.len() as u32) as usize]
     }
+}
+
+/// PTX's directed roundings (`.rz`, `.rm`, `.rp`), for the references below.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Directed {
+    Rz,
+    Rm,
+    Rp,
+}
+
+/// The f32 rounding in direction `dir` of an exact value `v + t`, given as an f64 `v` and
+/// the sign of a tail `t` smaller than half of `v`'s f64 spacing (the rounding error of an
+/// f64 operation on f32 values, which never overflows or underflows in f64).
+///
+/// Why this is exact: let `y` be `v` rounded to f32 (to nearest). The exact value lies
+/// between `y` and one of `y`'s f32 neighbours, the one on the side of `v + t`, so the
+/// directed result is `y` or that neighbour, whichever the direction picks; only the side,
+/// the sign of `(v - y) + t`, is needed. `v - y` is exact in f64 (two nearby f64 values:
+/// Sterbenz, or `y` zero), and when it is not zero it is at least one f64 spacing, larger
+/// than `|t|`: the side is the sign of `v - y`, else the sign of `t`. Overflow needs no
+/// case: `y` is then ±∞ and its neighbour towards zero ±`f32::MAX`.
+pub fn round_f32(v: f64, t: std::cmp::Ordering, dir: Directed) -> f32 {
+    use std::cmp::Ordering::*;
+    if v.is_nan() {
+        return f32::NAN;
+    }
+    let y = v as f32;
+    let side = match v - f64::from(y) {
+        d if d > 0.0 => Greater,
+        d if d < 0.0 => Less,
+        _ if y.is_infinite() => Equal, // an exact infinity (t is zero then)
+        _ => t,
+    };
+    match (dir, side) {
+        (_, Equal) => y,
+        (Directed::Rp, Greater) => y.next_up(),
+        (Directed::Rm, Less) => y.next_down(),
+        (Directed::Rp | Directed::Rm, _) => y,
+        // Towards zero: `y` when the exact value is further from zero than `y`.
+        (Directed::Rz, s) if (s == Greater) == y.is_sign_positive() => y,
+        (Directed::Rz, Greater) => y.next_up(),
+        (Directed::Rz, _) => y.next_down(),
+    }
+}
+
+/// `a / b` rounded in direction `dir` (IEEE 754 division; no flushing). The f64 quotient
+/// `q` of two f32 values is their exact quotient rounded once, and the residual
+/// `a - q·b` is exact in f64 (one FMA); the tail `a/b - q` has the residual's sign times
+/// `b`'s.
+pub fn div_f32(a: f32, b: f32, dir: Directed) -> f32 {
+    let (x, y) = (f64::from(a), f64::from(b));
+    let q = x / y;
+    if !q.is_finite() || q == 0.0 {
+        return q as f32; // ∞, NaN or a zero: exact
+    }
+    let r = (-q).mul_add(y, x);
+    let tail = (r * y.signum())
+        .partial_cmp(&0.0)
+        .unwrap_or(std::cmp::Ordering::Equal);
+    round_f32(q, tail, dir)
+}
+
+/// `a + b` rounded in direction `dir` (IEEE 754 addition; no flushing). The f64 sum and its
+/// error (Knuth's TwoSum, exact in f64) give the tail; an exact zero sum of operands of
+/// opposite signs is −0 towards −∞ and +0 otherwise (IEEE 754 §6.3).
+pub fn add_f32(a: f32, b: f32, dir: Directed) -> f32 {
+    let (x, y) = (f64::from(a), f64::from(b));
+    let s = x + y;
+    if !s.is_finite() {
+        return s as f32;
+    }
+    let bv = s - x;
+    let err = (x - (s - bv)) + (y - bv);
+    if s == 0.0 && err == 0.0 {
+        let both_negative = a.is_sign_negative() && b.is_sign_negative();
+        let signs_differ = a.is_sign_negative() != b.is_sign_negative();
+        return if both_negative || (dir == Directed::Rm && signs_differ) {
+            -0.0
+        } else {
+            0.0
+        };
+    }
+    let tail = err.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal);
+    round_f32(s, tail, dir)
 }
