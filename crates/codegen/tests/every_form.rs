@@ -11,6 +11,7 @@
 //!   [`REFUSED`] lists it with the reason.
 //! - A form gated above sm_20 may be refused, but only with a reason that names the target it
 //!   needs or what sm_20 lacks, never "no selection rule yet".
+//! - Every translation's words disassemble and re-assemble to themselves.
 
 #[path = "../../../tests/support/instances.rs"]
 mod instances;
@@ -52,6 +53,8 @@ struct RowResult {
     /// Refusals of newer forms without a reason.
     refused_newer: BTreeMap<String, String>,
     newer_refused_with_reason: usize,
+    /// Translations whose words do not survive disassembly and reassembly.
+    round_trip: BTreeMap<String, String>,
 }
 
 fn translate_row(form: &'static Form) -> RowResult {
@@ -101,7 +104,14 @@ fn translate_row(form: &'static Form) -> RowResult {
                 continue;
             }
             match codegen::compile_module(&module, &file) {
-                Ok(_) => r.translated += 1,
+                Ok(c) => {
+                    // The issue's "every emitted cubin re-disassembles and re-assembles to the
+                    // same words", over every form.
+                    if let Err(m) = fermi::verify::words_round_trip(&c.cubin) {
+                        r.round_trip.entry(m.to_string()).or_insert(line);
+                    }
+                    r.translated += 1;
+                }
                 Err(errs) => {
                     let msg = errs
                         .iter()
@@ -146,6 +156,13 @@ fn every_accepted_form_translates_or_is_refused_for_a_reason() {
         with_reason += r.newer_refused_with_reason;
         for (msg, example) in &r.refused_sm20 {
             let _ = writeln!(sm20, "`{}`: {msg}\n    e.g. {example}", form.key());
+        }
+        for (msg, example) in &r.round_trip {
+            let _ = writeln!(
+                sm20,
+                "`{}`: words do not round-trip: {msg}\n    e.g. {example}",
+                form.key()
+            );
         }
         for (msg, example) in &r.refused_newer {
             let _ = writeln!(newer, "`{}`: {msg}\n    e.g. {example}", form.key());
