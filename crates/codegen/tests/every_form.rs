@@ -16,7 +16,11 @@
 #[path = "../../../tests/support/instances.rs"]
 mod instances;
 
-use instances::{combinations, immediate_positions, instance_imm, variants, CHECKED_PER_ROW};
+use instances::{combinations, immediate_positions, instance_imm, variants};
+
+/// Instances checked per row and variant: translation is quick, so far more than the
+/// executor's coverage test samples (every combination of most rows).
+const PER_ROW: usize = 2048;
 use isa::Form;
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -69,7 +73,7 @@ fn translate_row(form: &'static Form) -> RowResult {
             .map(|v| (v, 0))
             .chain(imms.iter().skip(1).map(|&m| (0, m)))
         {
-            if checked >= CHECKED_PER_ROW * (nv.min(4) + imms.len() - 1) {
+            if checked >= PER_ROW * (nv.min(4) + imms.len() - 1) {
                 return r;
             }
             let Some(m) = form.try_match(&mods) else {
