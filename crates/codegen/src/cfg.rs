@@ -277,8 +277,12 @@ fn too_many_blocks(n: usize) -> CfgError {
 }
 
 /// Each loop header's natural loop (the union of the loops of its back edges), `None` for
-/// blocks that head no loop. A retreating edge to a block that does not dominate its source
-/// is a loop entered other than through its header: irreducible, an error naming the block.
+/// blocks that head no loop. A back edge is an edge to a block that dominates its source,
+/// wherever the two sit in the layout (a bottom-tested loop entered at its test has its
+/// header after its body, and a back edge that goes forward); its loop is the header and
+/// the blocks reaching the source without passing the header. A cycle closed at a block
+/// that does not dominate the edge's source is a loop entered other than through its
+/// header: irreducible, an error naming the block.
 pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     // Dominator sets are n² bits: every caller (the plan, the funnel, the side-entry
@@ -287,43 +291,30 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
         return Err(too_many_blocks(n));
     }
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
+    // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
+    // dominate the edge's source; the error names a block entered in a loop's middle.
+    if let Some((_, h)) = retreating_edges(cfg)
+        .into_iter()
+        .find(|&(u, h)| !dom[u].has(h))
+    {
+        return Err(CfgError {
+            block: h,
+            message: "irreducible control flow: a loop entered other than through its header"
+                .into(),
+        });
+    }
     // Blocks no path from the entry reaches have every block as a dominator: an edge from
     // one of them would look like a back edge, and the loop it made up would draw them
     // (and, once `funnel.rs` rewrote its "exits", real edges) into the graph. They belong
     // to no loop.
     let live = reachable(cfg);
     let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
-    // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
-    // dominate the edge's source; the error names a block entered in a loop's middle.
-    let irreducible = retreating_edges(cfg)
-        .into_iter()
-        .find(|&(u, h)| !dom[u].has(h))
-        .map(|(_, h)| h);
     for (u, blk) in cfg.blocks.iter().enumerate() {
         if !live[u] {
             continue;
         }
-        for &h in &blk.succs {
-            if h > u {
-                continue;
-            }
-            // A jump to an earlier block that the target does not dominate: a loop entered
-            // in its middle if the graph is irreducible and the target leads back to the
-            // jump, else no loop at all (code laid out after a `ret` that branches back to a
-            // join, or the blocks `funnel.rs` lays out after the body).
-            if !dom[u].has(h) && (irreducible.is_none() || !reaches(cfg, h, u)) {
-                continue;
-            }
-            if !dom[u].has(h) {
-                return Err(CfgError {
-                    block: h,
-                    message:
-                        "irreducible control flow: a loop entered other than through its header"
-                            .into(),
-                });
-            }
+        for &h in blk.succs.iter().filter(|&&h| dom[u].has(h)) {
             let body = loops[h].get_or_insert_with(|| vec![false; n]);
-
             body[h] = true;
             let mut work = vec![u];
             while let Some(x) = work.pop() {
@@ -333,13 +324,6 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
                 }
             }
         }
-    }
-    if let Some(h) = irreducible {
-        return Err(CfgError {
-            block: h,
-            message: "irreducible control flow: a loop entered other than through its header"
-                .into(),
-        });
     }
     Ok(loops)
 }
@@ -352,12 +336,24 @@ fn retreating_edges(cfg: &Cfg) -> Vec<(usize, usize)> {
     if n == 0 {
         return out;
     }
+    // Successors in layout order: in an irreducible cycle the walk then enters first, and
+    // the error names, the block laid out first (back edges, the same set in any order in
+    // a reducible graph, are unaffected).
+    let succs: Vec<Vec<usize>> = cfg
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut s = b.succs.clone();
+            s.sort_unstable();
+            s
+        })
+        .collect();
     // 0 unvisited, 1 on the path, 2 done.
     let mut state = vec![0u8; n];
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
     state[0] = 1;
     while let Some(&mut (b, ref mut k)) = stack.last_mut() {
-        match cfg.blocks[b].succs.get(*k).copied() {
+        match succs[b].get(*k).copied() {
             Some(t) => {
                 *k += 1;
                 match state[t] {
@@ -390,21 +386,6 @@ pub fn reachable(cfg: &Cfg) -> Vec<bool> {
         }
     }
     seen
-}
-
-/// Whether block `to` can be reached from block `from`.
-fn reaches(cfg: &Cfg, from: usize, to: usize) -> bool {
-    let mut seen = vec![false; cfg.blocks.len()];
-    let mut work = vec![from];
-    while let Some(x) = work.pop() {
-        if x == to {
-            return true;
-        }
-        if !std::mem::replace(&mut seen[x], true) {
-            work.extend(cfg.blocks[x].succs.iter().copied());
-        }
-    }
-    false
 }
 
 fn size(set: &[bool]) -> usize {
