@@ -735,10 +735,15 @@ pub struct SideEntry {
 }
 
 /// See [`SideEntry`]; `None` when there is none (or the graph is too large to analyse).
+/// With `refused` (the block a whole plan refuses, and blocks whose edges are not to be
+/// taken), any side entry into a region not hoisted that holds that block or reconverges
+/// there counts, outside loops too (the plan's own side-edge stubs need nested regions;
+/// single-entry regions always nest), entries to that very block first.
 pub fn unmapped_side_entry(
     cfg: &Cfg,
     divergent: &[usize],
     loops: &[Option<Vec<bool>>],
+    refused: Option<(usize, &[bool])>,
 ) -> Option<SideEntry> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
@@ -771,6 +776,32 @@ pub fn unmapped_side_entry(
         regions.push((b, x, region));
     }
     regions.sort_by_key(|r| size(&r.2));
+    if let Some((at, avoid)) = refused {
+        let near = |(_, j, r): &&(usize, usize, Vec<bool>)| r.get(at) == Some(&true) || *j == at;
+        let entries = |y: usize, region: &[bool]| {
+            cfg.blocks[y]
+                .preds
+                .iter()
+                .copied()
+                .filter(|&q| !region[q] && !avoid.get(q).copied().unwrap_or(false))
+                .collect::<Vec<_>>()
+        };
+        // Entries to the refused block itself, then any into a region around it.
+        for only_at in [true, false] {
+            for (b, _, region) in regions.iter().filter(near) {
+                for y in (0..n).filter(|&y| region[y] && y != *b && (!only_at || y == at)) {
+                    if let Some(&q) = entries(y, region).first() {
+                        return Some(SideEntry {
+                            from: q,
+                            to: y,
+                            branch: *b,
+                        });
+                    }
+                }
+            }
+        }
+        return None;
+    }
     for (b, _, region) in &regions {
         for y in (0..n).filter(|&y| region[y] && y != *b) {
             for &q in cfg.blocks[y].preds.iter().filter(|&&q| !region[q]) {

@@ -98,12 +98,16 @@ pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
     // edge (`redispatch.rs`): of the body as written, of its funnelled form, and of the last
     // node-splitting round.
     let funnelled = funnel_loop_exits(f);
-    for base in [Some(f), funnelled.as_ref(), Some(&g)]
-        .into_iter()
-        .flatten()
-    {
-        if let Some(r) = redispatch::redispatch_side_entries(base) {
-            out.push(funnel_loop_exits(&r).unwrap_or(r));
+    // Then every side entry, outside loops too: where the plan's own side-edge stubs fail
+    // (regions that do not nest), single-entry regions nest.
+    for every in [false, true] {
+        for base in [Some(f), funnelled.as_ref(), Some(&g)]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(r) = redispatch::redispatch_side_entries(base, every) {
+                out.push(funnel_loop_exits(&r).unwrap_or(r));
+            }
         }
     }
     out

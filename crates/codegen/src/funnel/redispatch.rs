@@ -10,7 +10,12 @@
 //! those lanes through that region's branch the same way (a flag of its own).
 //!
 //! Tried by `funnel::rewrites` only after every other rewrite, so bodies that map otherwise
-//! keep their code; a rewrite that would make the graph irreducible is given up.
+//! keep their code; a rewrite that would make the graph irreducible is given up. Last of
+//! all (round s25), the same rewrite for side entries outside loops too, chosen by the
+//! block the whole plan still refuses: the plan's own side-edge stubs need the regions
+//! entered to nest, while regions entered only through their branches always nest. A
+//! detour's own edge into the region is never chosen again (it would start a chain of
+//! flags, one per round, that never ends).
 
 use super::{branch, new_reg, plain_branch, set_pred};
 use crate::cfg;
@@ -24,10 +29,16 @@ const B_TAIL: u32 = u32::MAX - 1;
 const DETOUR: u32 = u32::MAX - 2;
 
 /// `f` with every side entry the plan cannot map sent through its region's branch, or
-/// `None` when there is none or one cannot be rewritten.
-pub fn redispatch_side_entries(f: &Function) -> Option<Function> {
+/// `None` when there is none or one cannot be rewritten. Without `every`, the entries
+/// inside loops and onto a join's `.S` (`cfg::unmapped_side_entry`); with it, while the
+/// whole plan (`Flow::plan`) still refuses a block, a side entry into that block or a
+/// region around it, outside loops too, never one from a detour this function made.
+pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
     let mut g = f.clone();
     let mut changed = false;
+    // The detour blocks made so far (their first instruction): their edges are the ones
+    // the flags sent through a region's branch, never taken again (a chain of flags).
+    let mut detours: Vec<u32> = Vec::new();
     for _ in 0..MAX_EDGES {
         let body = g.body.as_ref()?;
         if body.is_empty() || body.iter().any(|i| i.op == Opcode::Brx) {
@@ -36,10 +47,28 @@ pub fn redispatch_side_entries(f: &Function) -> Option<Function> {
         let graph = cfg::build_cfg(body);
         let loops = cfg::loop_bodies(&graph).ok()?;
         let divergent = cfg::divergent_blocks(&graph, body);
-        let Some(e) = cfg::unmapped_side_entry(&graph, &divergent, &loops) else {
+        // Every side entry: those into the block the whole plan still refuses.
+        let avoid: Vec<bool> = graph
+            .blocks
+            .iter()
+            .map(|b| detours.contains(&(b.start as u32)))
+            .collect();
+        let refused = if every {
+            match crate::flow::Flow::plan(&graph, &divergent, "") {
+                Ok(_) => return changed.then_some(g),
+                Err(e) => Some((e.block, &avoid[..])),
+            }
+        } else {
+            None
+        };
+        let Some(e) = cfg::unmapped_side_entry(&graph, &divergent, &loops, refused) else {
             return changed.then_some(g);
         };
-        rewrite(&mut g, &graph, &e)?;
+        let (map, detour) = rewrite(&mut g, &graph, &e)?;
+        for d in detours.iter_mut() {
+            *d = map.get(*d as usize).copied()?;
+        }
+        detours.push(detour);
         // A flag edge that closes a cycle entered at two blocks is given up.
         cfg::loop_bodies(&cfg::build_cfg(g.body.as_ref()?)).ok()?;
         changed = true;
@@ -48,7 +77,8 @@ pub fn redispatch_side_entries(f: &Function) -> Option<Function> {
 }
 
 /// Sends the lanes of the edge `e` through `e.branch`'s branch (see the module comment).
-fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<()> {
+/// Returns where each old instruction went and where the detour block starts.
+fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Vec<u32>, u32)> {
     let flag = new_reg(g, Type::U32);
     let pick = new_reg(g, Type::Pred);
     let body = g.body.take()?;
@@ -145,5 +175,5 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<()>
         at.0 = map[at.index().min(n)];
     }
     g.body = Some(out);
-    Some(())
+    Some((map, detour))
 }
