@@ -735,15 +735,16 @@ pub struct SideEntry {
 }
 
 /// See [`SideEntry`]; `None` when there is none (or the graph is too large to analyse).
-/// With `refused` (the block a whole plan refuses, and blocks whose edges are not to be
-/// taken), any side entry into a region not hoisted that holds that block or reconverges
-/// there counts, outside loops too (the plan's own side-edge stubs need nested regions;
-/// single-entry regions always nest), entries to that very block first.
+/// Edges from the blocks of `avoid` are never chosen. With `refused` (the block a whole
+/// plan refuses), any side entry into a region not hoisted that holds that block or
+/// reconverges there counts, outside loops too (the plan's own side-edge stubs need nested
+/// regions; single-entry regions always nest), entries to that very block first.
 pub fn unmapped_side_entry(
     cfg: &Cfg,
     divergent: &[usize],
     loops: &[Option<Vec<bool>>],
-    refused: Option<(usize, &[bool])>,
+    refused: Option<usize>,
+    avoid: &[bool],
 ) -> Option<SideEntry> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
@@ -776,14 +777,15 @@ pub fn unmapped_side_entry(
         regions.push((b, x, region));
     }
     regions.sort_by_key(|r| size(&r.2));
-    if let Some((at, avoid)) = refused {
+    let avoided = |q: usize| avoid.get(q).copied().unwrap_or(false);
+    if let Some(at) = refused {
         let near = |(_, j, r): &&(usize, usize, Vec<bool>)| r.get(at) == Some(&true) || *j == at;
         let entries = |y: usize, region: &[bool]| {
             cfg.blocks[y]
                 .preds
                 .iter()
                 .copied()
-                .filter(|&q| !region[q] && !avoid.get(q).copied().unwrap_or(false))
+                .filter(|&q| !region[q] && !avoided(q))
                 .collect::<Vec<_>>()
         };
         // Entries to the refused block itself, then any into a region around it.
@@ -804,7 +806,11 @@ pub fn unmapped_side_entry(
     }
     for (b, _, region) in &regions {
         for y in (0..n).filter(|&y| region[y] && y != *b) {
-            for &q in cfg.blocks[y].preds.iter().filter(|&&q| !region[q]) {
+            for &q in cfg.blocks[y]
+                .preds
+                .iter()
+                .filter(|&&q| !region[q] && !avoided(q))
+            {
                 let in_loop = loops.iter().flatten().any(|l| l[y] || l[q]);
                 let on_join = regions.iter().any(|(_, j, r)| *j == y && r[q]);
                 if in_loop || on_join {

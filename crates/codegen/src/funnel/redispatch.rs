@@ -14,8 +14,8 @@
 //! all (round s25), the same rewrite for side entries outside loops too, chosen by the
 //! block the whole plan still refuses: the plan's own side-edge stubs need the regions
 //! entered to nest, while regions entered only through their branches always nest. A
-//! detour's own edge into the region is never chosen again (it would start a chain of
-//! flags, one per round, that never ends).
+//! detour's own edge into the region is never chosen again, in either mode (it would start
+//! a chain of flags, one per round, that never ends).
 
 use super::{branch, new_reg, plain_branch, set_pred};
 use crate::cfg;
@@ -32,7 +32,7 @@ const DETOUR: u32 = u32::MAX - 2;
 /// `None` when there is none or one cannot be rewritten. Without `every`, the entries
 /// inside loops and onto a join's `.S` (`cfg::unmapped_side_entry`); with it, while the
 /// whole plan (`Flow::plan`) still refuses a block, a side entry into that block or a
-/// region around it, outside loops too, never one from a detour this function made.
+/// region around it, outside loops too. Never an edge from a detour this function made.
 pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
     let mut g = f.clone();
     let mut changed = false;
@@ -56,12 +56,12 @@ pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
         let refused = if every {
             match crate::flow::Flow::plan(&graph, &divergent, "") {
                 Ok(_) => return changed.then_some(g),
-                Err(e) => Some((e.block, &avoid[..])),
+                Err(e) => Some(e.block),
             }
         } else {
             None
         };
-        let Some(e) = cfg::unmapped_side_entry(&graph, &divergent, &loops, refused) else {
+        let Some(e) = cfg::unmapped_side_entry(&graph, &divergent, &loops, refused, &avoid) else {
             return changed.then_some(g);
         };
         let (map, detour) = rewrite(&mut g, &graph, &e)?;
