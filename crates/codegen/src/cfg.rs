@@ -32,6 +32,12 @@ fn ends_block(inst: &Inst) -> Option<bool> {
     }
 }
 
+/// Whether execution may go on past `inst` to the next instruction: anything but an
+/// unguarded `bra`, `brx.idx`, `ret`, `exit` or `trap`.
+pub fn falls_through(inst: &Inst) -> bool {
+    ends_block(inst).unwrap_or(true)
+}
+
 pub fn branch_target(inst: &Inst) -> Option<usize> {
     inst.operands.iter().find_map(|o| match o {
         Operand::Label(InstIdx(i)) => Some(*i as usize),

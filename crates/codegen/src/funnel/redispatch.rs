@@ -19,7 +19,7 @@
 
 use super::{branch, new_reg, plain_branch, set_pred};
 use crate::cfg;
-use ir::{Function, Guard, Inst, InstIdx, Opcode, Operand, Type};
+use ir::{Function, Guard, Inst, Opcode, Type};
 
 /// Most edges restructured in one body (each re-analyses the graph).
 const MAX_EDGES: usize = 32;
@@ -97,10 +97,7 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Ve
     // The edge `q → y`: its explicit branch, its fall-through, or both.
     let tq = qb.end - 1;
     let last = &body[tq];
-    let ends = matches!(
-        last.op,
-        Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
-    ) && last.guard.is_none();
+    let ends = !cfg::falls_through(last);
     let explicit = last.op == Opcode::Bra && cfg::branch_target(last) == Some(y);
     let falls = !ends && qb.end == y;
     if !explicit && !falls {
@@ -127,12 +124,7 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Ve
         reg: pick,
         negated: false,
     });
-    let may_fall_off = body.last().is_some_and(|i| {
-        !(matches!(
-            i.op,
-            Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
-        ) && i.guard.is_none())
-    });
+    let may_fall_off = body.last().is_some_and(cfg::falls_through);
     let ret = body
         .iter()
         .find(|i| matches!(i.op, Opcode::Ret | Opcode::Exit) && i.guard.is_none())
@@ -160,20 +152,11 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Ve
     let detour = out.len() as u32;
     out.push(set(&template, 0, None)?);
     out.push(plain_branch(&template, y as u32));
-    for inst in out.iter_mut() {
-        for o in inst.operands.iter_mut() {
-            if let Operand::Label(InstIdx(t)) = o {
-                *t = match *t {
-                    B_TAIL => b_tail,
-                    DETOUR => detour,
-                    t => map[(t as usize).min(n)],
-                };
-            }
-        }
-    }
-    for (_, at) in g.labels.iter_mut() {
-        at.0 = map[at.index().min(n)];
-    }
+    super::relabel(g, &mut out, &map, |t| match t {
+        B_TAIL => Some(b_tail),
+        DETOUR => Some(detour),
+        _ => None,
+    });
     g.body = Some(out);
     Some((map, detour))
 }
