@@ -165,6 +165,42 @@ fn a_rotated_loop_with_exits_to_two_blocks_agrees() {
 }
 
 #[test]
+fn a_rotated_loop_nested_in_a_loop_with_a_divergent_continue_agrees() {
+    // An outer loop (header OUTER, laid out first) around a bottom-tested inner loop entered
+    // at its test (TEST after BODY); lanes skip the inner loop (`continue` of the outer one)
+    // when `j` is odd.
+    let body = format!(
+        "\tmov.u32 %r1, %r2;\n\tmov.u32 %r6, 0;\n\
+         OUTER:\n\tadd.u32 %r6, %r6, 1;\n\tsetp.gt.u32 %p3, %r6, 3;\n\t@%p3 bra DONE;\n\
+         \tadd.u32 %r7, %r6, %r2;\n\tand.b32 %r7, %r7, 1;\n\tsetp.ne.u32 %p2, %r7, 0;\n\
+         \t@%p2 bra OUTER;\n\
+         \tmov.u32 %r3, 0;\n\tand.b32 %r5, %r2, 7;\n\tbra.uni TEST;\n\
+         BODY:\n\tmad.lo.u32 %r1, %r1, 3, %r3;\n\tadd.u32 %r3, %r3, 1;\n\
+         TEST:\n{}\tsetp.lt.u32 %p1, %r3, %r5;\n\t@%p1 bra BODY;\n\tbra.uni OUTER;\n\
+         DONE:\n",
+        mark()
+    );
+    check("nested_rotated.ptx", &body, 0, |tid| {
+        let mut acc = tid;
+        for j in 1..=3u32 {
+            if (j + tid) & 1 != 0 {
+                continue;
+            }
+            let (mut i, n) = (0u32, tid & 7);
+            loop {
+                acc ^= MARK;
+                if i >= n {
+                    break;
+                }
+                acc = acc.wrapping_mul(3).wrapping_add(i);
+                i += 1;
+            }
+        }
+        acc
+    });
+}
+
+#[test]
 fn a_uniform_bottom_tested_loop_is_bra_u_and_agrees() {
     // The trip count is the parameter `pn` (every lane agrees): `bra.uni` back edge.
     let body = format!(
