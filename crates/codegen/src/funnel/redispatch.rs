@@ -24,6 +24,11 @@ use ir::{Function, Guard, Inst, Opcode, Type};
 /// Most edges restructured in one body (each re-analyses the graph).
 const MAX_EDGES: usize = 32;
 
+/// Largest graph whose side entries outside loops are sent through the flags: each round
+/// plans the whole body again (`Flow::plan`, quadratic in the blocks, re-planned per
+/// `PCNT` loop), so larger bodies that fail every other rewrite are refused sooner.
+const MAX_EVERY_BLOCKS: usize = 1024;
+
 /// Label placeholders until the new body is laid out.
 const B_TAIL: u32 = u32::MAX - 1;
 const DETOUR: u32 = u32::MAX - 2;
@@ -53,6 +58,9 @@ pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
             .iter()
             .map(|b| detours.contains(&(b.start as u32)))
             .collect();
+        if every && graph.blocks.len() > MAX_EVERY_BLOCKS {
+            return None;
+        }
         let refused = if every {
             match crate::flow::Flow::plan(&graph, &divergent, "") {
                 Ok(_) => return changed.then_some(g),
