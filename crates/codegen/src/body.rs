@@ -396,17 +396,7 @@ fn compile_body_once(
             let done = if inst.op == Opcode::Call {
                 crate::flow::around_guard(&mut sel, f, inst, &label(), true)
             } else {
-                let mark = sel.out.len();
-                match sel.select(inst) {
-                    // A sequence that cannot run under its guard (it needs its destination
-                    // as a temporary, or a predicate of its own) runs unguarded on the lanes
-                    // the guard admits: the others branch around it and reconverge after.
-                    Err(_) if inst.guard.is_some() => {
-                        sel.out.truncate(mark);
-                        crate::flow::around_guard(&mut sel, f, inst, &label(), true)
-                    }
-                    done => done,
-                }
+                crate::flow::select_or_around_guard(&mut sel, f, inst, &label())
             };
             if let Err(why) = done {
                 errors.push(unsupported(file, inst, &why));

@@ -32,6 +32,12 @@ fn ends_block(inst: &Inst) -> Option<bool> {
     }
 }
 
+/// Whether execution may go on past `inst` to the next instruction: anything but an
+/// unguarded `bra`, `brx.idx`, `ret`, `exit` or `trap`.
+pub fn falls_through(inst: &Inst) -> bool {
+    ends_block(inst).unwrap_or(true)
+}
+
 pub fn branch_target(inst: &Inst) -> Option<usize> {
     inst.operands.iter().find_map(|o| match o {
         Operand::Label(InstIdx(i)) => Some(*i as usize),
@@ -277,8 +283,12 @@ fn too_many_blocks(n: usize) -> CfgError {
 }
 
 /// Each loop header's natural loop (the union of the loops of its back edges), `None` for
-/// blocks that head no loop. A retreating edge to a block that does not dominate its source
-/// is a loop entered other than through its header: irreducible, an error naming the block.
+/// blocks that head no loop. A back edge is an edge to a block that dominates its source,
+/// wherever the two sit in the layout (a bottom-tested loop entered at its test has its
+/// header after its body, and a back edge that goes forward); its loop is the header and
+/// the blocks reaching the source without passing the header. A cycle closed at a block
+/// that does not dominate the edge's source is a loop entered other than through its
+/// header: irreducible, an error naming the block.
 pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
     let n = cfg.blocks.len();
     // Dominator sets are n² bits: every caller (the plan, the funnel, the side-entry
@@ -287,43 +297,30 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
         return Err(too_many_blocks(n));
     }
     let dom = dominators(n, &[0], &|b| cfg.blocks[b].preds.clone());
+    // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
+    // dominate the edge's source; the error names a block entered in a loop's middle.
+    if let Some((_, h)) = retreating_edges(cfg)
+        .into_iter()
+        .find(|&(u, h)| !dom[u].has(h))
+    {
+        return Err(CfgError {
+            block: h,
+            message: "irreducible control flow: a loop entered other than through its header"
+                .into(),
+        });
+    }
     // Blocks no path from the entry reaches have every block as a dominator: an edge from
     // one of them would look like a back edge, and the loop it made up would draw them
     // (and, once `funnel.rs` rewrote its "exits", real edges) into the graph. They belong
     // to no loop.
     let live = reachable(cfg);
     let mut loops: Vec<Option<Vec<bool>>> = vec![None; n];
-    // Irreducible exactly when a depth-first walk closes a cycle at a block that does not
-    // dominate the edge's source; the error names a block entered in a loop's middle.
-    let irreducible = retreating_edges(cfg)
-        .into_iter()
-        .find(|&(u, h)| !dom[u].has(h))
-        .map(|(_, h)| h);
     for (u, blk) in cfg.blocks.iter().enumerate() {
         if !live[u] {
             continue;
         }
-        for &h in &blk.succs {
-            if h > u {
-                continue;
-            }
-            // A jump to an earlier block that the target does not dominate: a loop entered
-            // in its middle if the graph is irreducible and the target leads back to the
-            // jump, else no loop at all (code laid out after a `ret` that branches back to a
-            // join, or the blocks `funnel.rs` lays out after the body).
-            if !dom[u].has(h) && (irreducible.is_none() || !reaches(cfg, h, u)) {
-                continue;
-            }
-            if !dom[u].has(h) {
-                return Err(CfgError {
-                    block: h,
-                    message:
-                        "irreducible control flow: a loop entered other than through its header"
-                            .into(),
-                });
-            }
+        for &h in blk.succs.iter().filter(|&&h| dom[u].has(h)) {
             let body = loops[h].get_or_insert_with(|| vec![false; n]);
-
             body[h] = true;
             let mut work = vec![u];
             while let Some(x) = work.pop() {
@@ -333,13 +330,6 @@ pub fn loop_bodies(cfg: &Cfg) -> Result<Vec<Option<Vec<bool>>>, CfgError> {
                 }
             }
         }
-    }
-    if let Some(h) = irreducible {
-        return Err(CfgError {
-            block: h,
-            message: "irreducible control flow: a loop entered other than through its header"
-                .into(),
-        });
     }
     Ok(loops)
 }
@@ -352,12 +342,24 @@ fn retreating_edges(cfg: &Cfg) -> Vec<(usize, usize)> {
     if n == 0 {
         return out;
     }
+    // Successors in layout order: in an irreducible cycle the walk then enters first, and
+    // the error names, the block laid out first (back edges, the same set in any order in
+    // a reducible graph, are unaffected).
+    let succs: Vec<Vec<usize>> = cfg
+        .blocks
+        .iter()
+        .map(|b| {
+            let mut s = b.succs.clone();
+            s.sort_unstable();
+            s
+        })
+        .collect();
     // 0 unvisited, 1 on the path, 2 done.
     let mut state = vec![0u8; n];
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
     state[0] = 1;
     while let Some(&mut (b, ref mut k)) = stack.last_mut() {
-        match cfg.blocks[b].succs.get(*k).copied() {
+        match succs[b].get(*k).copied() {
             Some(t) => {
                 *k += 1;
                 match state[t] {
@@ -390,21 +392,6 @@ pub fn reachable(cfg: &Cfg) -> Vec<bool> {
         }
     }
     seen
-}
-
-/// Whether block `to` can be reached from block `from`.
-fn reaches(cfg: &Cfg, from: usize, to: usize) -> bool {
-    let mut seen = vec![false; cfg.blocks.len()];
-    let mut work = vec![from];
-    while let Some(x) = work.pop() {
-        if x == to {
-            return true;
-        }
-        if !std::mem::replace(&mut seen[x], true) {
-            work.extend(cfg.blocks[x].succs.iter().copied());
-        }
-    }
-    false
 }
 
 fn size(set: &[bool]) -> usize {
@@ -754,10 +741,16 @@ pub struct SideEntry {
 }
 
 /// See [`SideEntry`]; `None` when there is none (or the graph is too large to analyse).
+/// Edges from the blocks of `avoid` are never chosen. With `refused` (the block a whole
+/// plan refuses), any side entry into a region not hoisted that holds that block or
+/// reconverges there counts, outside loops too (the plan's own side-edge stubs need nested
+/// regions; single-entry regions always nest), entries to that very block first.
 pub fn unmapped_side_entry(
     cfg: &Cfg,
     divergent: &[usize],
     loops: &[Option<Vec<bool>>],
+    refused: Option<usize>,
+    avoid: &[bool],
 ) -> Option<SideEntry> {
     let n = cfg.blocks.len();
     if n > MAX_BLOCKS {
@@ -790,9 +783,40 @@ pub fn unmapped_side_entry(
         regions.push((b, x, region));
     }
     regions.sort_by_key(|r| size(&r.2));
+    let avoided = |q: usize| avoid.get(q).copied().unwrap_or(false);
+    if let Some(at) = refused {
+        let near = |(_, j, r): &&(usize, usize, Vec<bool>)| r.get(at) == Some(&true) || *j == at;
+        let entries = |y: usize, region: &[bool]| {
+            cfg.blocks[y]
+                .preds
+                .iter()
+                .copied()
+                .filter(|&q| !region[q] && !avoided(q))
+                .collect::<Vec<_>>()
+        };
+        // Entries to the refused block itself, then any into a region around it.
+        for only_at in [true, false] {
+            for (b, _, region) in regions.iter().filter(near) {
+                for y in (0..n).filter(|&y| region[y] && y != *b && (!only_at || y == at)) {
+                    if let Some(&q) = entries(y, region).first() {
+                        return Some(SideEntry {
+                            from: q,
+                            to: y,
+                            branch: *b,
+                        });
+                    }
+                }
+            }
+        }
+        return None;
+    }
     for (b, _, region) in &regions {
         for y in (0..n).filter(|&y| region[y] && y != *b) {
-            for &q in cfg.blocks[y].preds.iter().filter(|&&q| !region[q]) {
+            for &q in cfg.blocks[y]
+                .preds
+                .iter()
+                .filter(|&&q| !region[q] && !avoided(q))
+            {
                 let in_loop = loops.iter().flatten().any(|l| l[y] || l[q]);
                 let on_join = regions.iter().any(|(_, j, r)| *j == y && r[q]);
                 if in_loop || on_join {

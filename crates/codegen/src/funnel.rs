@@ -70,11 +70,13 @@ const MAX_LARGE_JOIN: usize = 96;
 /// branches join at copied onto each branch (node splitting), loops funnelled. Each
 /// candidate is bounded: a body never grows past twice its size plus a margin. Blocks a
 /// rewrite leaves unreachable (every branch to them now goes to a copy) are removed.
-pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
+///
+/// The flag rewrites (`redispatch.rs`), the costliest, are made only when the caller asks
+/// for them (the candidates before them did not map).
+pub fn rewrites(f: &Function, kernel: bool) -> impl Iterator<Item = Function> {
     let mut out = Vec::new();
-    if let Some(g) = funnel_loop_exits(f) {
-        out.push(g);
-    }
+    let funnelled = funnel_loop_exits(f);
+    out.extend(funnelled.clone());
     let limit = f.body.as_ref().map_or(0, |b| 2 * b.len() + 256);
     let mut g = f.clone();
     if kernel {
@@ -96,17 +98,20 @@ pub fn rewrites(f: &Function, kernel: bool) -> Vec<Function> {
     }
     // Last, side entries inside loops sent through their regions' branches by a flag per
     // edge (`redispatch.rs`): of the body as written, of its funnelled form, and of the last
-    // node-splitting round.
-    let funnelled = funnel_loop_exits(f);
-    for base in [Some(f), funnelled.as_ref(), Some(&g)]
+    // node-splitting round. Then every side entry, outside loops too: where the plan's own
+    // side-edge stubs fail (regions that do not nest), single-entry regions nest.
+    let bases: Vec<Function> = [Some(f.clone()), funnelled, Some(g)]
         .into_iter()
         .flatten()
-    {
-        if let Some(r) = redispatch::redispatch_side_entries(base) {
-            out.push(funnel_loop_exits(&r).unwrap_or(r));
-        }
-    }
-    out
+        .collect();
+    let flagged = [false, true].into_iter().flat_map(move |every| {
+        bases
+            .clone()
+            .into_iter()
+            .filter_map(move |base| redispatch::redispatch_side_entries(&base, every))
+            .map(|r| funnel_loop_exits(&r).unwrap_or(r))
+    });
+    out.into_iter().chain(flagged)
 }
 
 /// Which blocks [`duplicate_tails`] copies.
@@ -154,12 +159,7 @@ fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
         let jumps = last.op == Opcode::Bra && last.guard.is_none();
         // Lanes may go on to the next block (a guarded branch or none): the copy then
         // branches there.
-        let falls = last.op != Opcode::Brx
-            && !(matches!(
-                last.op,
-                Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
-            ) && last.guard.is_none())
-            && blk.end < n;
+        let falls = last.op != Opcode::Brx && cfg::falls_through(last) && blk.end < n;
         let wanted = match which {
             Tails::Exits => ends && blk.succs.is_empty(),
             Tails::Joins(_) => (jumps || falls) && loops[b].is_none(),
@@ -193,11 +193,7 @@ fn duplicate_tails(f: &Function, which: Tails) -> Option<Function> {
         }
     }
     // A body that may fall off its end must not fall into the copies: they follow a `ret`.
-    let last = body.last()?;
-    let falls_off_end = !(matches!(
-        last.op,
-        Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
-    ) && last.guard.is_none());
+    let falls_off_end = cfg::falls_through(body.last()?);
     if falls_off_end
         || graph
             .blocks
@@ -244,22 +240,41 @@ fn drop_unreachable(g: &mut Function) {
         }
         map[i] = next;
     }
-    let mut out: Vec<Inst> = Vec::with_capacity(map[n] as usize);
-    for (i, inst) in body.iter().enumerate() {
-        if keep[i] {
-            let mut inst = inst.clone();
-            for o in inst.operands.iter_mut() {
-                if let Operand::Label(InstIdx(t)) = o {
-                    *t = map[(*t as usize).min(n)];
+    let mut out: Vec<Inst> = body
+        .iter()
+        .zip(&keep)
+        .filter(|(_, &k)| k)
+        .map(|(i, _)| i.clone())
+        .collect();
+    relabel(g, &mut out, &map, |_| None);
+    g.body = Some(out);
+}
+
+/// Points the labels of `out`, a body rewritten from one of `map.len() - 1` instructions
+/// where old instruction `i` went to `map[i]` (the last entry: where the old end went), at
+/// their new places: every label operand through `placeholder` first (a new block's
+/// position), else through `map`; and `g`'s named labels through `map`.
+fn relabel(
+    g: &mut Function,
+    out: &mut [Inst],
+    map: &[u32],
+    placeholder: impl Fn(u32) -> Option<u32>,
+) {
+    let moved = |t: usize| map.get(t.min(map.len().saturating_sub(1))).copied();
+    for inst in out.iter_mut() {
+        for o in inst.operands.iter_mut() {
+            if let Operand::Label(InstIdx(t)) = o {
+                if let Some(new) = placeholder(*t).or_else(|| moved(*t as usize)) {
+                    *t = new;
                 }
             }
-            out.push(inst);
         }
     }
     for (_, at) in g.labels.iter_mut() {
-        at.0 = map[at.index().min(n)];
+        if let Some(new) = moved(at.index()) {
+            at.0 = new;
+        }
     }
-    g.body = Some(out);
 }
 
 /// The innermost loop that needs a single exit, with its exit targets in block order: one
@@ -304,11 +319,7 @@ fn funnel(g: &mut Function, graph: &Cfg, l: &[bool], targets: &[usize]) -> Optio
     }
     let code = new_reg(g, Type::U32);
     let pick = new_reg(g, Type::Pred);
-    let last = body.last()?.clone();
-    let falls_off_end = !(matches!(
-        last.op,
-        Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
-    ) && last.guard.is_none());
+    let falls_off_end = cfg::falls_through(body.last()?);
     // A branch to copy for the landing block's branches (spans and forms of the body's own).
     let template = body.iter().find(|i| i.op == Opcode::Bra)?.clone();
     let ret = body
@@ -325,10 +336,7 @@ fn funnel(g: &mut Function, graph: &Cfg, l: &[bool], targets: &[usize]) -> Optio
         }
         let at = blk.end - 1;
         let inst = &body[at];
-        let falls = !(matches!(
-            inst.op,
-            Opcode::Bra | Opcode::Ret | Opcode::Exit | Opcode::Trap
-        ) && inst.guard.is_none());
+        let falls = cfg::falls_through(inst);
         let fall = (falls && u + 1 < graph.blocks.len()).then_some(u + 1);
         let explicit = match (inst.op, cfg::branch_target(inst)) {
             (Opcode::Bra, Some(t)) => Some(graph.block_of_inst[t]),
@@ -403,19 +411,7 @@ fn funnel(g: &mut Function, graph: &Cfg, l: &[bool], targets: &[usize]) -> Optio
         out.push(b);
     }
     out.push(plain_branch(&template, start_of(*last_t)));
-    for inst in out.iter_mut() {
-        for o in inst.operands.iter_mut() {
-            if let Operand::Label(InstIdx(t)) = o {
-                *t = match *t {
-                    LANDING => landing,
-                    t => map[(t as usize).min(n)],
-                };
-            }
-        }
-    }
-    for (_, at) in g.labels.iter_mut() {
-        at.0 = map[at.index().min(n)];
-    }
+    relabel(g, &mut out, &map, |t| (t == LANDING).then_some(landing));
     g.body = Some(out);
     Some(())
 }
