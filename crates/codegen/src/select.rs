@@ -38,6 +38,7 @@ mod special;
 mod subword;
 mod texture;
 mod vector_mov;
+pub(crate) use vector_mov::split_wide_pred_moves;
 mod video;
 mod vmad;
 mod vmad_wide;
@@ -423,6 +424,7 @@ impl<'a> Selector<'a> {
         }
         match inst.op {
             Opcode::Mov if mods.vec.is_some() => self.mov_vector(inst, &g, ty),
+            Opcode::Mov if Self::is_imm_unpack(inst) => self.imm_unpack(inst, &g, w),
             Opcode::Mov if Self::is_half_pack(inst, w) => self.half_pack(inst, &g, w),
             Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
             Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
