@@ -947,6 +947,8 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
     // A texture fetch's consecutive coordinate and result registers are R4–R7.
     wide_int
         || red64
+        || atomic64::immediate_operand(inst)
+        || memory::immediates_need_spare_pairs(inst)
         || shared64
         || inst.op == Opcode::Tex
         || wide::needs_f64_scratch(inst)

@@ -4,6 +4,33 @@
 
 use super::*;
 
+/// Where immediate operands of a store or atomic go when the scratch pair R2:R3 is taken
+/// (by a `.global` variable's address, or by another immediate): R4:R5, then R6:R7, which
+/// `needs_f64_scratch` keeps out of allocation in a body with such an instruction
+/// ([`immediates_need_spare_pairs`]).
+pub(super) const SPARE_PAIRS: [u8; 2] = [4, 6];
+
+/// Whether `inst` is a store or atomic whose immediate operands may need [`SPARE_PAIRS`]:
+/// one beside a variable's address in global or generic space, or a compare-and-swap of
+/// two immediates.
+pub(crate) fn immediates_need_spare_pairs(inst: &Inst) -> bool {
+    if !matches!(inst.op, Opcode::St | Opcode::Atom | Opcode::Red) {
+        return false;
+    }
+    let imm = |o: &Operand| match o {
+        Operand::Imm(v) => *v != 0,
+        Operand::Vector(e) => e.iter().any(|x| matches!(x, Operand::Imm(v) if *v != 0)),
+        _ => false,
+    };
+    let at_variable = inst
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::Address(a) if matches!(a.base, AddrBase::Var(_))))
+        && matches!(inst.mods.space, None | Some(Space::Global));
+    let immediates = inst.operands.iter().filter(|o| imm(o)).count();
+    (at_variable && immediates > 0) || immediates > 1
+}
+
 impl Selector<'_> {
     /// `[base+offset]` as a Fermi address: (register text, offset).
     pub(super) fn address(&mut self, a: &Address, space: Option<Space>) -> R<(String, i64)> {
@@ -252,6 +279,32 @@ impl Selector<'_> {
         }
     }
 
+    /// Whether `address` puts its base in the scratch pair R2:R3 (a module `.global`
+    /// variable's relocated address), where a 64-bit immediate operand would go too.
+    pub(super) fn address_in_scratch_pair(&self, a: &Address, space: Option<Space>) -> bool {
+        matches!(a.base, AddrBase::Var(v) if matches!(space, Some(Space::Global) | None)
+            && self.globals.contains_key(&v))
+    }
+
+    /// A 64-bit immediate as the even register of a pair a 64-bit store or atomic reads:
+    /// `RZ` for zero, else both halves in the pair from R`at` (the scratch pair R2:R3, or a
+    /// spare one) (`MOV32I`, or `MOV ..., RZ`
+    /// for a zero half: a pair operand names its even register, so `RZ` cannot stand for
+    /// one half alone).
+    pub(super) fn imm_pair(&mut self, v: u64, g: &str, at: u8) -> String {
+        if v == 0 {
+            return "RZ".into();
+        }
+        for (n, x) in [(at, v as u32), (at + 1, (v >> 32) as u32)] {
+            if x == 0 {
+                self.emit(g, format!("MOV R{n}, RZ;"));
+            } else {
+                self.emit(g, format!("MOV32I R{n}, {};", hex(i64::from(x as i32))));
+            }
+        }
+        format!("R{at}")
+    }
+
     pub(super) fn st(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         if inst.mods.vec.is_some() {
             return self.split_vector(inst, g, ty, false);
@@ -265,15 +318,14 @@ impl Selector<'_> {
                 Loc::Pred(_) => return Err("a predicate value".into()),
             },
             other if bits(ty) <= 32 => self.reg32(other, g, SCRATCH)?,
-            Operand::Imm(_) => self.src64(Self::opnd(inst, 1)?, g).and_then(|(l, h)| {
-                if l == "RZ" && h == "RZ" {
-                    Ok("RZ".to_string())
-                } else if l == "RZ" || h == "RZ" {
-                    Err("a 64-bit immediate with one zero half".to_string())
+            Operand::Imm(v) => {
+                let at = if self.address_in_scratch_pair(addr, inst.mods.space) {
+                    SPARE_PAIRS[0]
                 } else {
-                    Ok(l)
-                }
-            })?,
+                    SCRATCH_PAIR
+                };
+                self.imm_pair(*v, g, at)
+            }
             _ => return Err("unsupported stored value".into()),
         };
         let space = inst.mods.space;
