@@ -830,30 +830,7 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Bar | Opcode::Barrier if has(Flag::Red) && !has(Flag::Arrive) => {
-                // bar.red.{popc,and,or} d, n, {!}c: BAR.RED.<op> with the register or
-                // predicate destination (barrier n, the whole CTA).
-                let id = match Self::opnd(inst, 1)? {
-                    Operand::Imm(0) => "RZ".to_string(),
-                    Operand::Imm(n) if *n < 16 => hex(*n as i64),
-                    _ => return Err("a barrier number in a register".into()),
-                };
-                self.note_barrier(Self::opnd(inst, 1)?);
-                if !matches!(inst.operands.get(2), None | Some(Operand::Omitted)) {
-                    return Err("a reduction barrier with a thread count".into());
-                }
-                let c = self.pred_src(Self::opnd(inst, 3)?)?;
-                let d = self.dst(inst)?;
-                let text = if has(Flag::Popc) {
-                    format!("BAR.RED.POPC {}, pt, {id}, RZ, {c};", self.gpr(d)?)
-                } else {
-                    let op = match (mods.bool_op, mods.atom_op) {
-                        (Some(BoolOp::Or), _) | (_, Some(isa::AtomOp::Or)) => "OR",
-                        _ => "AND",
-                    };
-                    format!("BAR.RED.{op} RZ, {}, {id}, RZ, {c};", self.pred(d)?)
-                };
-                self.emit(&g, text);
-                Ok(())
+                self.bar_red(inst, &g)
             }
             Opcode::Ret => {
                 if !g.is_empty() && self.epilogue.is_some() {
