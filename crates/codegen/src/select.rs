@@ -15,6 +15,8 @@ mod bits;
 mod bits64;
 mod brx;
 mod call;
+mod cluster;
+pub(crate) use cluster::shared_cluster_as_shared;
 mod convert;
 mod cvt_sat64;
 mod ddiv;
