@@ -185,6 +185,11 @@ impl Selector<'_> {
             self.emit(g, format!("LDL{acc} {dl}, [R1+{}];", hex(at)));
             return Ok(());
         }
+        if let (AddrBase::Reg(r), Some(Space::Param | Space::ParamEntry | Space::ParamFunc)) =
+            (addr.base, space)
+        {
+            return self.kernel_param_through_register(g, ty, r, addr.offset, (&dl, &dh), wide);
+        }
         if matches!(space, Some(Space::Param | Space::ParamEntry)) {
             let AddrBase::Var(v) = addr.base else {
                 return Err("a parameter load through a register".into());
@@ -239,6 +244,42 @@ impl Selector<'_> {
             ""
         };
         self.emit(g, format!("{op}{cache}{acc} {dl}, [{base}+{off}];"));
+        Ok(())
+    }
+
+    /// A load from the kernel's parameters at an address in a register (`mov.u64 %rd, p`
+    /// gives a parameter's offset in the parameter buffer, as on the PTX executor, which
+    /// reads `.param`, `.param::entry` and `.param::func` addresses of an entry there):
+    /// `LDC c[0x0][R+0x20+offset]`, the low word of a 64-bit address being the offset. In a
+    /// `.func` the parameter spaces are the frame, and a register address there is refused.
+    fn kernel_param_through_register(
+        &mut self,
+        g: &str,
+        ty: Type,
+        r: RegId,
+        offset: i64,
+        (dl, dh): (&str, &str),
+        wide: bool,
+    ) -> R<()> {
+        if self.epilogue.is_some() {
+            return Err("a .func parameter load through a register".into());
+        }
+        let base = match self.loc(r)? {
+            Loc::Gpr(n) | Loc::Pair(n) => format!("R{n}"),
+            Loc::Pred(_) => return Err("a predicate address".into()),
+        };
+        let at = 0x20 + offset;
+        if !(0..0x10000).contains(&at) {
+            return Err("a parameter offset outside the 64 KiB bank".into());
+        }
+        let acc = Self::access(ty)?;
+        self.emit(g, format!("LDC{acc} {dl}, c [0x0] [{base}+{}];", hex(at)));
+        if wide && bits(ty) < 64 {
+            match is_signed(ty) {
+                true => self.emit(g, format!("SHR {dh}, {dl}, 0x1f;")),
+                false => self.emit(g, format!("MOV {dh}, RZ;")),
+            }
+        }
         Ok(())
     }
 
