@@ -89,3 +89,46 @@ fn parameters_read_through_registers_are_the_values_passed() {
         assert_eq!(row, want, "thread {t}");
     }
 }
+
+/// `st.param` in an entry through a register holding a kernel parameter's address, under
+/// `@p` for the lanes `tid < reach` (the checker refuses a store naming the parameter:
+/// ptx-isa-1.1 §5.1 Table 5, kernel parameters are read-only).
+fn store_kernel(space: &str) -> String {
+    let target = "[%rd2]";
+    format!(
+        ".version 8.3\n.target sm_20\n.address_size 64\n\
+         .entry sp (.param .u64 out, .param .u32 b, .param .u32 reach)\n{{\n\
+         \t.reg .u32 %r<4>;\n\t.reg .u64 %rd<4>;\n\t.reg .pred %p;\n\
+         \tld.param.u64 %rd1, [out];\n\tld.param.u32 %r2, [reach];\n\
+         \tmov.u32 %r1, %tid.x;\n\tmov.u64 %rd2, b;\n\
+         \tsetp.lt.u32 %p, %r1, %r2;\n\t@%p st{space}.u32 {target}, %r1;\n\
+         \tmul.wide.u32 %rd3, %r1, 4;\n\tadd.u64 %rd1, %rd1, %rd3;\n\
+         \tld.param.u32 %r3, [b];\n\tst.global.u32 [%rd1], %r3;\n\tret;\n}}\n"
+    )
+}
+
+#[test]
+fn a_store_to_kernel_parameters_faults_on_both_executors() {
+    for space in [".param", ".param::func"] {
+        let text = store_kernel(space);
+        let launch = |reach: u32| {
+            spec(
+                "sp",
+                1,
+                32,
+                vec![zeros32(32), value_u32(0x600d), value_u32(reach)],
+            )
+        };
+        // No lane stores: the parameter reads back as passed.
+        let out = run_both("s25_param_store", &text, &launch(0));
+        assert_eq!(words(&out[0]), vec![0x600d; 32]);
+        let (m, file, cubin) = compile("s25_param_store", &text);
+        let s = launch(3);
+        let ptx = exec::run(&m, &file, &s, &exec::RunOptions::default());
+        assert!(ptx.is_err(), "{space}: the PTX executor must fault");
+        match fermi_exec::run_module(&cubin, &s, &fermi_exec::Options::default()) {
+            Err(e) => assert!(format!("{e:?}").contains("Trap"), "{e:?}"),
+            Ok(_) => panic!("{space}: the Fermi executor must trap"),
+        }
+    }
+}

@@ -247,6 +247,23 @@ impl Selector<'_> {
         Ok(())
     }
 
+    /// Whether a store (not to a call's argument, which `stack_slot` places) writes the
+    /// kernel's parameters: in an entry, `.param` addresses in registers and kernel
+    /// parameter variables are the parameter buffer, which the PTX executor holds read-only
+    /// (a store there faults; docs/spec-notes.md, "Generic addresses of `.param`").
+    fn stores_to_kernel_parameters(&self, a: &Address, space: Option<Space>) -> bool {
+        self.epilogue.is_none()
+            && matches!(
+                space,
+                Some(Space::Param | Space::ParamEntry | Space::ParamFunc)
+            )
+            && match a.base {
+                AddrBase::Reg(_) => true,
+                AddrBase::Var(v) => self.params.contains_key(&v),
+                AddrBase::Absolute => false,
+            }
+    }
+
     /// A load from the kernel's parameters at an address in a register (`mov.u64 %rd, p`
     /// gives a parameter's offset in the parameter buffer, as on the PTX executor, which
     /// reads `.param`, `.param::entry` and `.param::func` addresses of an entry there):
@@ -374,6 +391,10 @@ impl Selector<'_> {
         if let Some(at) = self.stack_slot(addr, space) {
             self.emit(g, format!("STL{acc} [R1+{}], {v};", hex(at)));
             return Ok(());
+        }
+        if self.stores_to_kernel_parameters(addr, space) {
+            // Kernel parameters are read-only: the PTX executor faults on the store.
+            return self.trap(g);
         }
         let (base, off) = self.address(addr, space)?;
         let off = hex(off);
