@@ -80,7 +80,25 @@ impl Selector<'_> {
                     None => Err("this variable has no place in the space the access names (a .const bank other than 0, an initializer holding addresses, or a variable of another space)".into()),
                 }
             }
-            AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
+            // An absolute address is the address itself (`[RZ+a]`), in the spaces whose
+            // addresses both executors take as raw ones: global, generic, and shared window
+            // offsets. Local and constant addresses are offsets into areas the translation
+            // lays out itself (spills, frames, the c[0x2] bank), so they stay refused.
+            AddrBase::Absolute => match space {
+                None | Some(Space::Global | Space::Shared | Space::SharedCta)
+                    if (0..=0x7fff_ffff).contains(&a.offset) =>
+                {
+                    Ok(("RZ".into(), a.offset))
+                }
+                None | Some(Space::Global | Space::Shared | Space::SharedCta) => {
+                    Err("an absolute address past 31 bits".into())
+                }
+                _ => Err(
+                    "an absolute address in this space (the translation lays out its \
+                          local and constant memory itself)"
+                        .into(),
+                ),
+            },
         }
     }
 
