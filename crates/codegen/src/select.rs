@@ -730,6 +730,7 @@ impl<'a> Selector<'a> {
                 self.emit(&g, text);
                 Ok(())
             }
+            Opcode::Fence => self.fence(inst, &g),
             Opcode::Membar => {
                 let level = match inst.mods.scope.map(|s| s.spelling()) {
                     Some(".cta") => "CTA",

@@ -40,6 +40,29 @@ pub(super) fn fences(sem: Option<Sem>, scope: Option<Scope>) -> R<(bool, bool, &
 }
 
 impl Selector<'_> {
+    /// `fence.sc`/`fence.acq_rel` at a scope: `MEMBAR` at the scope's level. Fermi's `MEMBAR`
+    /// waits for every earlier memory access of the thread to be visible at that level
+    /// before any later one, a full fence, which is what a sequentially consistent or
+    /// acquire-release fence asks of the thread's own accesses (PTX ISA §9.7.13.4, membar/
+    /// fence: "`membar` is a synonym for `fence.sc`"). Proxy fences (`fence.proxy.*`) order
+    /// accesses of other proxies (async copies, tensor maps), which sm_20 code has none of,
+    /// and stay refused rather than guessed.
+    pub(super) fn fence(&mut self, inst: &Inst, g: &str) -> R<()> {
+        if inst.mods.has(Flag::Proxy) {
+            return Err("fence.proxy orders other memory proxies (async copies, tensor maps), which sm_20 has none of; not translated".into());
+        }
+        match inst.mods.sem {
+            Some(Sem::Sc | Sem::AcqRel) => {
+                let level = membar_level(inst.mods.scope);
+                self.emit(g, format!("MEMBAR.{level};"));
+                Ok(())
+            }
+            _ => Err(
+                "this fence has no selection rule (fence.sc and fence.acq_rel translate)".into(),
+            ),
+        }
+    }
+
     /// `atom`/`red` with their semantics and scope: fences around the read-modify-write.
     pub(super) fn atomic(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         if inst.mods.vec.is_some() {
