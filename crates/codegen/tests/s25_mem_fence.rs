@@ -1,4 +1,5 @@
-//! `fence.sc`/`fence.acq_rel` (round s25) are `MEMBAR` at the scope's level (`.cta` CTA,
+//! `fence.sc`/`fence.acq_rel` (round s25; `fence.scope` is `.acq_rel` by default) are `MEMBAR`
+//! at the scope's level (`.cta` CTA,
 //! `.gpu`/`.cluster` GL, `.sys` SYS; `membar` is `fence.sc`, PTX ISA §9.7.13.4). Neither
 //! executor reorders memory, so the choice is checked on the listing, in program order, and
 //! the kernel's values on both executors against the stores it makes; `fence.proxy` stays
@@ -24,7 +25,7 @@ const KERNEL: &str = r#"
 	ld.global.u32 %r2, [%rd1];
 	fence.acq_rel.gpu;
 	add.u32 %r2, %r2, 1;
-	fence.acq_rel.cluster;
+	fence.cluster;
 	st.global.u32 [%rd1], %r2;
 	fence.sc.sys;
 	ret;

@@ -52,7 +52,8 @@ impl Selector<'_> {
             return Err("fence.proxy orders other memory proxies (async copies, tensor maps), which sm_20 has none of; not translated".into());
         }
         match inst.mods.sem {
-            Some(Sem::Sc | Sem::AcqRel) => {
+            // Without `.sem`, `.acq_rel` is assumed (PTX ISA, fence).
+            None | Some(Sem::Sc | Sem::AcqRel) => {
                 let level = membar_level(inst.mods.scope);
                 self.emit(g, format!("MEMBAR.{level};"));
                 Ok(())
