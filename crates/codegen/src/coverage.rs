@@ -61,7 +61,7 @@ pub fn status(op: Opcode) -> Status {
         Sin | Cos | Lg2 | Ex2 => Rule(".approx{.ftz}.f32 (RRO.SINCOS/RRO.EX2 then MUFU.SIN/COS/EX2; MUFU.LG2; FMUL.FTZ flushing); PTX has no .f64 form"),
         Testp | Copysign => Rule(".f32/.f64: integer tests (ISETP) and masks (LOP) on the bit patterns"),
         Prmt => Rule(".b32 with every mode (PRMT)"),
-        Isspacep => Rule(".global/.shared/.shared::cluster/.local: the address (a 32-bit register zero-extended) against the shared and local windows (c[0x0][0x0]/[0x4], 16 MiB each) with ISETP, PSETP for global"),
+        Isspacep => Rule(".const/.param (false: sm_20 code forms no such generic address); .global/.shared/.shared::cluster/.local: the address (a 32-bit register zero-extended) against the shared and local windows (c[0x0][0x0]/[0x4], 16 MiB each) with ISETP, PSETP for global"),
         Ldu => Rule("as ld (LD): the same value"),
         Prefetch | Prefetchu => Rule("nothing: a prefetch changes no value"),
         Tex => Rule(".1d/.2d/.3d/.a1d/.a2d .s32 (TLD.LZ) and .f32 (TEX.LZ), .cube/.acube .f32 (TEX.LZ) on a .tex/.texref variable (unit = its texture_slot): coordinates and results through R4-R7, an array layer clamped into 16 bits, only channels with a destination enabled; not texture objects (handles in registers: bindless needs sm_30), separate samplers, multisample geometries"),

@@ -49,3 +49,31 @@ fn a_32_bit_generic_address_is_zero_extended() {
         assert_eq!(&got[4 * t..4 * t + 4], want, "thread {t}");
     }
 }
+
+/// `isspacep.const` and `isspacep.param{,::entry}` (PTX 7.7) of the same global, shared and
+/// local pointers, and of a kernel parameter's own (non-generic) address: none is in a
+/// constant or parameter window (sm_20 code cannot form such generic addresses).
+#[test]
+fn no_pointer_is_in_a_constant_or_parameter_window() {
+    let old = "\tisspacep.global \t%p2, %r7;\n\
+               \tisspacep.shared \t%p3, %r7;\n\
+               \tisspacep.local \t%p4, %r7;\n";
+    let new = "\tisspacep.const \t%p2, %rd8;\n\
+               \tisspacep.param \t%p3, %rd8;\n\
+               \tmov.u64 \t%rd10, g;\n\
+               \tisspacep.param::entry \t%p4, %rd10;\n";
+    let text = kernel()
+        .replace(old, new)
+        .replace(".version 7.0", ".version 8.3")
+        .replace(".target sm_70", ".target sm_90");
+    assert!(
+        text.contains("isspacep.param::entry"),
+        "the kernel's lines moved"
+    );
+    let s = spec("isspacep", 1, 96, vec![zeros32(4), zeros32(4 * 96)]);
+    let out = run_both("s25_isspacep_const.ptx", &text, &s);
+    let got = words(&out[1]);
+    for t in 0..96usize {
+        assert_eq!(&got[4 * t..4 * t + 4], [0, 0, 0, 1], "thread {t}");
+    }
+}

@@ -1,4 +1,4 @@
-//! `isspacep.global/.shared/.local p, a`: whether the generic address `a` lies in the CTA's
+//! `isspacep.global/.shared/.local/.const/.param p, a`: whether the generic address `a` lies in the CTA's
 //! shared window or the thread's local window (`c[0x0][0x0]` / `c[0x0][0x4]` are their
 //! bases, as for `cvta`), each `WINDOW` bytes long; global is neither (sm_20 code has no
 //! generic constant or parameter addresses: `cvta.const` is refused). In a window means
@@ -44,6 +44,12 @@ impl Selector<'_> {
                 in_window(self, 0x0, &scratch);
                 in_window(self, 0x4, &p);
                 self.emit(g, format!("PSETP.AND.AND {p}, pt, !{scratch}, !{p}, pt;"));
+            }
+            // No generic address the translated code can form lies in a constant or
+            // parameter window (`cvta.const`/`cvta.param` are refused: sm_20's generic space
+            // has neither), so no pointer it holds is in one (docs/spec-notes.md).
+            Some(Space::Const | Space::Param | Space::ParamEntry) => {
+                self.emit(g, format!("PSETP.AND.AND {p}, pt, !pt, pt, pt;"));
             }
             _ => return Err("isspacep of this space has no selection rule".into()),
         }
