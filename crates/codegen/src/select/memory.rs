@@ -11,8 +11,8 @@ use super::*;
 pub(super) const SPARE_PAIRS: [u8; 2] = [4, 6];
 
 /// Whether `inst` is a store or atomic whose immediate operands may need [`SPARE_PAIRS`]:
-/// one beside a variable's address in global or generic space, or a compare-and-swap of
-/// two immediates.
+/// a 64-bit one beside a variable's address in global or generic space, or an atomic of two
+/// immediates (a compare-and-swap).
 pub(crate) fn immediates_need_spare_pairs(inst: &Inst) -> bool {
     if !matches!(inst.op, Opcode::St | Opcode::Atom | Opcode::Red) {
         return false;
@@ -28,7 +28,9 @@ pub(crate) fn immediates_need_spare_pairs(inst: &Inst) -> bool {
         .any(|o| matches!(o, Operand::Address(a) if matches!(a.base, AddrBase::Var(_))))
         && matches!(inst.mods.space, None | Some(Space::Global));
     let immediates = inst.operands.iter().filter(|o| imm(o)).count();
-    (at_variable && immediates > 0) || immediates > 1
+    let wide = inst.ty().is_some_and(|t| bits(t) == 64);
+    // A 32-bit value goes to R0, clear of the pair; only a store's one value never needs two.
+    (wide && at_variable && immediates > 0) || (inst.op != Opcode::St && immediates > 1)
 }
 
 impl Selector<'_> {
