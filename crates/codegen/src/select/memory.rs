@@ -212,7 +212,7 @@ impl Selector<'_> {
         }
         if matches!(space, Some(Space::Param | Space::ParamEntry)) {
             let AddrBase::Var(v) = addr.base else {
-                return Err("a parameter load through a register".into());
+                return Err("a parameter load at an absolute address".into());
             };
             let off = *self
                 .params
