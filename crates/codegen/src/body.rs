@@ -48,6 +48,10 @@ pub struct Body {
 /// take (an immediate where a rule wants a register, say) is translated as written, so the
 /// clean-ups never make a translatable body an error.
 pub fn compile_body(env: &Env, f: &Function, role: Role) -> Result<Body, Vec<Diagnostic>> {
+    let split = crate::select::split_wide_pred_moves(f);
+    let f = split.as_ref().unwrap_or(f);
+    let shared = crate::select::shared_cluster_as_shared(f);
+    let f = shared.as_ref().unwrap_or(f);
     let cleaned = crate::opt::optimize(f);
     compile_body_as_written(env, &cleaned, role).or_else(|_| compile_body_as_written(env, f, role))
 }

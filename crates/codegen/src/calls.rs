@@ -170,14 +170,23 @@ pub fn indirect_candidates(
         }
         out.push(id);
     }
-    if out.is_empty() {
-        return Err(match flist {
-            Some(_) => "an indirect call whose target list has no function with a body".into(),
-            None => {
-                "an indirect call with no candidate: no .func of its signature has its address taken"
-                    .into()
-            }
+    // No candidate: when no function with a body could be reached at all (a target list of
+    // declarations only, or no `.func` of the call's counts in the module), the PTX executor
+    // faults on every pointer, and the call translates to a trap (an empty list). A `.func`
+    // of the call's counts whose address is not taken could still be reached through a
+    // pointer from outside on the PTX executor, so that call stays refused.
+    let reachable = flist.is_none()
+        && module.functions.iter().any(|f| {
+            f.kind == ir::FuncKind::Func
+                && f.body.is_some()
+                && f.params.len() == args.len()
+                && f.rets.len() == rets.len()
         });
+    if out.is_empty() && reachable {
+        return Err(
+            "an indirect call with no candidate: no .func of its signature has its address taken"
+                .into(),
+        );
     }
     Ok(out)
 }
@@ -302,7 +311,31 @@ pub fn outgoing(
         // An indirect call's candidates share one argument block (indirect_candidates).
         let target = match direct_target(inst) {
             Some(id) => id,
-            None => indirect_candidates(module, &taken, inst)?[0],
+            None => {
+                match indirect_candidates(module, &taken, inst)?.first() {
+                    Some(&id) => id,
+                    None => {
+                        // No candidate: the call traps. Its `.param` variables still get
+                        // slots of their own, for the `st.param`/`ld.param` around it.
+                        let mut off = 0;
+                        let (rets, args) = call_lists(inst);
+                        for o in rets.iter().chain(args.iter()) {
+                            if let Operand::VarAddr { var, .. } = o {
+                                let v = module.var(*var).ok_or("bad parameter")?;
+                                let bytes =
+                                    u32::try_from(v.size).map_err(|_| "parameter too large")?;
+                                let here = align_up(off, v.align.max(4));
+                                if at.insert(*var, here).is_some_and(|o| o != here) {
+                                    return Err("one .param variable bound at different positions of two calls".into());
+                                }
+                                off = here.checked_add(bytes).ok_or("parameters too large")?;
+                            }
+                        }
+                        size = size.max(align_up(off, 8));
+                        continue;
+                    }
+                }
+            }
         };
         let Some(l) = layouts.get(&target) else {
             continue;

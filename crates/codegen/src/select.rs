@@ -15,6 +15,8 @@ mod bits;
 mod bits64;
 mod brx;
 mod call;
+mod cluster;
+pub(crate) use cluster::shared_cluster_as_shared;
 mod convert;
 mod cvt_sat64;
 mod ddiv;
@@ -38,6 +40,7 @@ mod special;
 mod subword;
 mod texture;
 mod vector_mov;
+pub(crate) use vector_mov::split_wide_pred_moves;
 mod video;
 mod vmad;
 mod vmad_wide;
@@ -423,6 +426,7 @@ impl<'a> Selector<'a> {
         }
         match inst.op {
             Opcode::Mov if mods.vec.is_some() => self.mov_vector(inst, &g, ty),
+            Opcode::Mov if Self::is_imm_unpack(inst) => self.imm_unpack(inst, &g, w),
             Opcode::Mov if Self::is_half_pack(inst, w) => self.half_pack(inst, &g, w),
             Opcode::Add | Opcode::Sub if ty == Type::F32 => self.float_bin(inst, &g, "FADD"),
             Opcode::Mul if ty == Type::F32 => self.float_bin(inst, &g, "FMUL"),
@@ -726,6 +730,7 @@ impl<'a> Selector<'a> {
                 self.emit(&g, text);
                 Ok(())
             }
+            Opcode::Fence => self.fence(inst, &g),
             Opcode::Membar => {
                 let level = match inst.mods.scope.map(|s| s.spelling()) {
                     Some(".cta") => "CTA",
@@ -828,30 +833,7 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             Opcode::Bar | Opcode::Barrier if has(Flag::Red) && !has(Flag::Arrive) => {
-                // bar.red.{popc,and,or} d, n, {!}c: BAR.RED.<op> with the register or
-                // predicate destination (barrier n, the whole CTA).
-                let id = match Self::opnd(inst, 1)? {
-                    Operand::Imm(0) => "RZ".to_string(),
-                    Operand::Imm(n) if *n < 16 => hex(*n as i64),
-                    _ => return Err("a barrier number in a register".into()),
-                };
-                self.note_barrier(Self::opnd(inst, 1)?);
-                if !matches!(inst.operands.get(2), None | Some(Operand::Omitted)) {
-                    return Err("a reduction barrier with a thread count".into());
-                }
-                let c = self.pred_src(Self::opnd(inst, 3)?)?;
-                let d = self.dst(inst)?;
-                let text = if has(Flag::Popc) {
-                    format!("BAR.RED.POPC {}, pt, {id}, RZ, {c};", self.gpr(d)?)
-                } else {
-                    let op = match (mods.bool_op, mods.atom_op) {
-                        (Some(BoolOp::Or), _) | (_, Some(isa::AtomOp::Or)) => "OR",
-                        _ => "AND",
-                    };
-                    format!("BAR.RED.{op} RZ, {}, {id}, RZ, {c};", self.pred(d)?)
-                };
-                self.emit(&g, text);
-                Ok(())
+                self.bar_red(inst, &g)
             }
             Opcode::Ret => {
                 if !g.is_empty() && self.epilogue.is_some() {
@@ -945,6 +927,8 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
     // A texture fetch's consecutive coordinate and result registers are R4–R7.
     wide_int
         || red64
+        || atomic64::immediate_operand(inst)
+        || memory::immediates_need_spare_pairs(inst)
         || shared64
         || inst.op == Opcode::Tex
         || wide::needs_f64_scratch(inst)

@@ -29,12 +29,12 @@ fn refusal(file: &diag::SourceFile) -> String {
 
 #[test]
 fn an_opcode_without_a_rule_is_an_error_naming_it() {
-    let text = ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tld.global.u32 %r2, [256];\n\tmov.u32 %r2, %r1;\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
+    let text = ".version 7.0\n.target sm_20\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\ttxq.width.b32 %r2, [%rd1];\n\tmov.u32 %r2, %r1;\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n";
     let file = diag::SourceFile::new("k.ptx", text);
     let shown = refusal(&file);
     assert!(
         shown.contains(
-            "k.ptx:10:2: error: cannot translate `ld.global.u32 %r2, [256]` for sm_20: absolute addresses have no selection rule yet"
+            "k.ptx:10:2: error: cannot translate `txq.width.b32 %r2, [%rd1]` for sm_20: a texture object (a handle in a register): sm_20's TEX/TLD/TXQ name their texture by an immediate unit (bindless textures need sm_30)"
         ),
         "{shown}"
     );

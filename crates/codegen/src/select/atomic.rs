@@ -4,6 +4,7 @@
 //! (store and release) under the lock predicate, lanes without the lock retrying, inside an
 //! `SSY` so the warp reconverges after it.
 
+use super::memory::SPARE_PAIRS;
 use super::{Selector, R};
 use crate::regs::{Loc, SCRATCH, SCRATCH_PAIR};
 use ir::{Inst, Opcode, Operand, Space, Type};
@@ -39,6 +40,30 @@ pub(super) fn fences(sem: Option<Sem>, scope: Option<Scope>) -> R<(bool, bool, &
 }
 
 impl Selector<'_> {
+    /// `fence.sc`/`fence.acq_rel` at a scope: `MEMBAR` at the scope's level. Fermi's `MEMBAR`
+    /// waits for every earlier memory access of the thread to be visible at that level
+    /// before any later one, a full fence, which is what a sequentially consistent or
+    /// acquire-release fence asks of the thread's own accesses (PTX ISA §9.7.13.4, membar/
+    /// fence: "`membar` is a synonym for `fence.sc`"). Proxy fences (`fence.proxy.*`) order
+    /// accesses of other proxies (async copies, tensor maps), which sm_20 code has none of,
+    /// and stay refused rather than guessed.
+    pub(super) fn fence(&mut self, inst: &Inst, g: &str) -> R<()> {
+        if inst.mods.has(Flag::Proxy) {
+            return Err("fence.proxy orders other memory proxies (async copies, tensor maps), which sm_20 has none of; not translated".into());
+        }
+        match inst.mods.sem {
+            // Without `.sem`, `.acq_rel` is assumed (PTX ISA, fence).
+            None | Some(Sem::Sc | Sem::AcqRel) => {
+                let level = membar_level(inst.mods.scope);
+                self.emit(g, format!("MEMBAR.{level};"));
+                Ok(())
+            }
+            _ => Err(
+                "this fence has no selection rule (fence.sc and fence.acq_rel translate)".into(),
+            ),
+        }
+    }
+
     /// `atom`/`red` with their semantics and scope: fences around the read-modify-write.
     pub(super) fn atomic(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         if inst.mods.vec.is_some() {
@@ -100,17 +125,30 @@ impl Selector<'_> {
         };
         let (base, off) = self.address(addr, m.space)?;
         let wide = t == ".U64";
-        let val = |s: &mut Self, i: usize, scratch: u8| -> R<String> {
+        // Immediates take the scratch pair R2:R3 (R0 for a 32-bit `b`), or the spare pairs
+        // when it holds a `.global` variable's address or `b` took it
+        // (`memory::immediates_need_spare_pairs` keeps those free).
+        let pairs = if self.address_in_scratch_pair(addr, m.space) {
+            [SPARE_PAIRS[0], SPARE_PAIRS[1]]
+        } else {
+            [SCRATCH_PAIR, SPARE_PAIRS[0]]
+        };
+        let b_imm = matches!(Self::opnd(inst, bi)?, Operand::Imm(v) if *v != 0);
+        let val = |s: &mut Self, i: usize| -> R<String> {
+            // `b` first; `c` after a `b` immediate takes the next register.
+            let at = pairs[usize::from(i != bi && b_imm && wide)];
             match Self::opnd(inst, i)? {
                 Operand::Reg(r) => match s.loc(*r)? {
                     Loc::Gpr(n) | Loc::Pair(n) => Ok(format!("R{n}")),
                     Loc::Pred(_) => Err("a predicate operand".into()),
                 },
-                o if !wide => s.reg32(o, g, scratch),
-                _ => Err("a 64-bit immediate atomic operand".into()),
+                o if !wide && (i == bi || !b_imm) => s.reg32(o, g, SCRATCH),
+                o if !wide => s.reg32(o, g, pairs[0]),
+                Operand::Imm(v) => Ok(s.imm_pair(*v, g, at)),
+                _ => Err("an unexpected atomic operand".into()),
             }
         };
-        let b = val(self, bi, SCRATCH)?;
+        let b = val(self, bi)?;
         let at = format!("[{base}+{}]", super::hex(off));
         if red {
             self.emit(g, format!("RED{e}.{name}{t} {at}, {b};"));
@@ -120,7 +158,7 @@ impl Selector<'_> {
                 Loc::Pred(_) => return Err("a predicate destination".into()),
             };
             let c = if op == AtomOp::Cas {
-                format!(", {}", val(self, 3, SCRATCH_PAIR)?)
+                format!(", {}", val(self, 3)?)
             } else {
                 String::new()
             };

@@ -23,7 +23,7 @@
 
 use super::{Selector, R};
 use crate::regs::{Loc, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
-use ir::{Inst, Opcode, Operand, Type};
+use ir::{Inst, Opcode, Operand, Space, Type};
 use isa::AtomOp;
 
 /// Whether `atom` with `op` and `ty` is one this module emulates.
@@ -34,6 +34,23 @@ pub(super) fn emulated(op: AtomOp, ty: Type) -> bool {
             | (AtomOp::And | AtomOp::Or | AtomOp::Xor, Type::B64)
             | (AtomOp::Add, Type::F64)
     )
+}
+
+/// Where an emulated atomic's immediate operand goes (R4:R5 hold `red`'s old value).
+const IMM_PAIR: u8 = 6;
+
+/// Whether `inst` is an emulated 64-bit atomic of global memory with an immediate operand,
+/// which the loop reads from R6:R7.
+pub(super) fn immediate_operand(inst: &Inst) -> bool {
+    let b = if inst.op == Opcode::Red { 1 } else { 2 };
+    matches!(inst.op, Opcode::Atom | Opcode::Red)
+        && matches!(inst.mods.space, None | Some(Space::Global))
+        && inst
+            .mods
+            .atom_op
+            .zip(inst.ty())
+            .is_some_and(|(op, t)| emulated(op, t))
+        && matches!(inst.operands.get(b), Some(Operand::Imm(_)))
 }
 
 impl Selector<'_> {
@@ -64,7 +81,18 @@ impl Selector<'_> {
                 Loc::Pair(n) => (format!("R{n}"), format!("R{}", n + 1)),
                 _ => return Err("expected a 64-bit register".into()),
             },
-            _ => return Err("a 64-bit immediate operand of an emulated atomic".into()),
+            Operand::Imm(v) => {
+                // R6:R7 are free here: `needs_f64_scratch` keeps R4–R13 out of allocation in
+                // a body with such an atomic (`immediate_operand`).
+                for (n, x) in [(IMM_PAIR, *v as u32), (IMM_PAIR + 1, (*v >> 32) as u32)] {
+                    self.emit(
+                        "",
+                        format!("MOV32I R{n}, {};", super::hex(i64::from(x as i32))),
+                    );
+                }
+                (format!("R{IMM_PAIR}"), format!("R{}", IMM_PAIR + 1))
+            }
+            _ => return Err("an unexpected operand of an emulated 64-bit atomic".into()),
         };
         // The value must not live in the destination: the loop overwrites it.
         if bl == dl || base == dl || base == dh {

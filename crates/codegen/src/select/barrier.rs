@@ -25,6 +25,23 @@ impl Selector<'_> {
             self.emit(g, "BAR.RED.POPC RZ, RZ;".into());
             return Ok(());
         }
+        let (id, count) = self.barrier_operands(id, count)?;
+        let op = if arrive { "ARV" } else { "SYNC" };
+        self.emit(g, format!("BAR.{op} {id}, {count};"));
+        Ok(())
+    }
+}
+
+impl Selector<'_> {
+    /// A barrier's number and thread count as BAR's operands: the number 0–15 (an immediate
+    /// or a register) and the count (an immediate up to 0xfff or a register; RZ, i.e. 0, for
+    /// the whole CTA when PTX omits it). Every BAR form takes either kind for both
+    /// (the fermi table's four BAR rows, after Mesa's `emitBAR`), the reductions included.
+    fn barrier_operands(
+        &mut self,
+        id: Option<&Operand>,
+        count: Option<&Operand>,
+    ) -> R<(String, String)> {
         let id = match id {
             Some(Operand::Imm(0)) => "RZ".to_string(),
             Some(Operand::Imm(n)) if *n < 16 => hex(*n as i64),
@@ -33,19 +50,36 @@ impl Selector<'_> {
             _ => return Err("an unsupported barrier operand".into()),
         };
         let count = match count {
-            None | Some(Operand::Imm(0)) => "RZ".to_string(),
+            None | Some(Operand::Omitted | Operand::Imm(0)) => "RZ".to_string(),
             Some(Operand::Imm(n)) if *n <= 0xfff => hex(*n as i64),
             Some(Operand::Imm(_)) => return Err("a barrier thread count above 0xfff".into()),
             Some(Operand::Reg(r)) => self.gpr(*r)?,
             _ => return Err("an unsupported barrier thread count".into()),
         };
-        let op = if arrive { "ARV" } else { "SYNC" };
-        self.emit(g, format!("BAR.{op} {id}, {count};"));
+        Ok((id, count))
+    }
+
+    /// `bar.red.{popc,and,or} d, a{, b}, {!}c`: `BAR.RED.<op>` with the register or
+    /// predicate destination, barrier `a` and thread count `b` (the whole CTA without one).
+    pub(super) fn bar_red(&mut self, inst: &Inst, g: &str) -> R<()> {
+        let id = Self::opnd(inst, 1)?;
+        self.note_barrier(id);
+        let (id, count) = self.barrier_operands(Some(id), inst.operands.get(2))?;
+        let c = self.pred_src(Self::opnd(inst, 3)?)?;
+        let d = self.dst(inst)?;
+        let text = if inst.mods.has(Flag::Popc) {
+            format!("BAR.RED.POPC {}, pt, {id}, {count}, {c};", self.gpr(d)?)
+        } else {
+            let op = match (inst.mods.bool_op, inst.mods.atom_op) {
+                (Some(isa::BoolOp::Or), _) | (_, Some(isa::AtomOp::Or)) => "OR",
+                _ => "AND",
+            };
+            format!("BAR.RED.{op} RZ, {}, {id}, {count}, {c};", self.pred(d)?)
+        };
+        self.emit(g, text);
         Ok(())
     }
-}
 
-impl Selector<'_> {
     /// Counts barrier `id` in the cubin's barrier count: NVIDIA's text-section flags give the
     /// number of barriers the kernel needs, the highest barrier number plus one, and all 16
     /// when the number is only known at run time (a register).

@@ -37,7 +37,12 @@ impl Selector<'_> {
             None => {
                 let taken = crate::calls::taken_among(&self.layouts);
                 let c = crate::calls::indirect_candidates(self.module, &taken, inst)?;
-                (c[0], Some(c))
+                let Some(&first) = c.first() else {
+                    // No function can be reached: the PTX executor faults on any pointer.
+                    self.emit("", "BPT.TRAP 0x1;".into());
+                    return Ok(());
+                };
+                (first, Some(c))
             }
         };
         let layout = self

@@ -72,6 +72,11 @@ impl Selector<'_> {
             self.emit(g, format!("I2I{}{} {d}, {a};", i2i_type(dt), i2i_type(st)));
             return Ok(());
         }
+        let sub = |t: Type| bits(t) < 32;
+        let wide = |t: Type| matches!(t, Type::U64 | Type::S64);
+        if (sub(dt) && wide(st)) || (wide(dt) && sub(st)) {
+            return self.cvt_sub_word_64(inst, g, dt, st);
+        }
         let int = |t: Type| {
             matches!(
                 t,
@@ -115,6 +120,42 @@ impl Selector<'_> {
                 let (al, ah) = self.pair(a)?;
                 self.emit(g, format!("MOV {dl}, {al};"));
                 self.emit(g, format!("MOV {dh}, {ah};"));
+            }
+        }
+        Ok(())
+    }
+
+    /// `cvt` between a 64-bit and an 8- or 16-bit integer (PTX ISA §9.7.9.21: integer
+    /// conversions truncate or extend by the source type). Narrowing reads only the low
+    /// word, so it is the 32-bit narrowing `I2I` of that word; widening extends the part to
+    /// 32 bits by the source's signedness (`I2I.S32`/`.U32`) and fills the high word with
+    /// that word's sign or zero.
+    fn cvt_sub_word_64(&mut self, inst: &Inst, g: &str, dt: Type, st: Type) -> R<()> {
+        let d = self.dst(inst)?;
+        let a = match Self::opnd(inst, 1)? {
+            Operand::Reg(r) => *r,
+            _ => return Err("an immediate cvt source".into()),
+        };
+        if bits(st) == 64 {
+            let d = self.gpr(d)?;
+            let (al, _) = self.pair(a)?;
+            let word = if is_signed(st) { Type::S32 } else { Type::U32 };
+            self.emit(
+                g,
+                format!("I2I{}{} {d}, {al};", i2i_type(dt), i2i_type(word)),
+            );
+        } else {
+            let (dl, dh) = self.pair(d)?;
+            let a = self.gpr(a)?;
+            let word = if is_signed(st) { Type::S32 } else { Type::U32 };
+            self.emit(
+                g,
+                format!("I2I{}{} {dl}, {a};", i2i_type(word), i2i_type(st)),
+            );
+            if is_signed(st) {
+                self.emit(g, format!("SHR {dh}, {dl}, 0x1f;"));
+            } else {
+                self.emit(g, format!("MOV {dh}, RZ;"));
             }
         }
         Ok(())

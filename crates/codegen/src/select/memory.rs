@@ -4,6 +4,35 @@
 
 use super::*;
 
+/// Where immediate operands of a store or atomic go when the scratch pair R2:R3 is taken
+/// (by a `.global` variable's address, or by another immediate): R4:R5, then R6:R7, which
+/// `needs_f64_scratch` keeps out of allocation in a body with such an instruction
+/// ([`immediates_need_spare_pairs`]).
+pub(super) const SPARE_PAIRS: [u8; 2] = [4, 6];
+
+/// Whether `inst` is a store or atomic whose immediate operands may need [`SPARE_PAIRS`]:
+/// a 64-bit one beside a variable's address in global or generic space, or an atomic of two
+/// immediates (a compare-and-swap).
+pub(crate) fn immediates_need_spare_pairs(inst: &Inst) -> bool {
+    if !matches!(inst.op, Opcode::St | Opcode::Atom | Opcode::Red) {
+        return false;
+    }
+    let imm = |o: &Operand| match o {
+        Operand::Imm(v) => *v != 0,
+        Operand::Vector(e) => e.iter().any(|x| matches!(x, Operand::Imm(v) if *v != 0)),
+        _ => false,
+    };
+    let at_variable = inst
+        .operands
+        .iter()
+        .any(|o| matches!(o, Operand::Address(a) if matches!(a.base, AddrBase::Var(_))))
+        && matches!(inst.mods.space, None | Some(Space::Global));
+    let immediates = inst.operands.iter().filter(|o| imm(o)).count();
+    let wide = inst.ty().is_some_and(|t| bits(t) == 64);
+    // A 32-bit value goes to R0, clear of the pair; only a store's one value never needs two.
+    (wide && at_variable && immediates > 0) || (inst.op != Opcode::St && immediates > 1)
+}
+
 impl Selector<'_> {
     /// `[base+offset]` as a Fermi address: (register text, offset).
     pub(super) fn address(&mut self, a: &Address, space: Option<Space>) -> R<(String, i64)> {
@@ -53,7 +82,25 @@ impl Selector<'_> {
                     None => Err("this variable has no place in the space the access names (a .const bank other than 0, an initializer holding addresses, or a variable of another space)".into()),
                 }
             }
-            AddrBase::Absolute => Err("absolute addresses have no selection rule yet".into()),
+            // An absolute address is the address itself (`[RZ+a]`), in the spaces whose
+            // addresses both executors take as raw ones: global, generic, and shared window
+            // offsets. Local and constant addresses are offsets into areas the translation
+            // lays out itself (spills, frames, the c[0x2] bank), so they stay refused.
+            AddrBase::Absolute => match space {
+                None | Some(Space::Global | Space::Shared | Space::SharedCta)
+                    if (0..=0x7fff_ffff).contains(&a.offset) =>
+                {
+                    Ok(("RZ".into(), a.offset))
+                }
+                None | Some(Space::Global | Space::Shared | Space::SharedCta) => {
+                    Err("an absolute address past 31 bits".into())
+                }
+                _ => Err(
+                    "an absolute address in this space (the translation lays out its \
+                          local and constant memory itself)"
+                        .into(),
+                ),
+            },
         }
     }
 
@@ -158,9 +205,14 @@ impl Selector<'_> {
             self.emit(g, format!("LDL{acc} {dl}, [R1+{}];", hex(at)));
             return Ok(());
         }
+        if let (AddrBase::Reg(r), Some(Space::Param | Space::ParamEntry | Space::ParamFunc)) =
+            (addr.base, space)
+        {
+            return self.kernel_param_through_register(g, ty, r, addr.offset, (&dl, &dh), wide);
+        }
         if matches!(space, Some(Space::Param | Space::ParamEntry)) {
             let AddrBase::Var(v) = addr.base else {
-                return Err("a parameter load through a register".into());
+                return Err("a parameter load at an absolute address".into());
             };
             let off = *self
                 .params
@@ -215,6 +267,59 @@ impl Selector<'_> {
         Ok(())
     }
 
+    /// Whether a store (not to a call's argument, which `stack_slot` places) writes the
+    /// kernel's parameters: in an entry, `.param` addresses in registers and kernel
+    /// parameter variables are the parameter buffer, which the PTX executor holds read-only
+    /// (a store there faults; docs/spec-notes.md, "Generic addresses of `.param`").
+    fn stores_to_kernel_parameters(&self, a: &Address, space: Option<Space>) -> bool {
+        self.epilogue.is_none()
+            && matches!(
+                space,
+                Some(Space::Param | Space::ParamEntry | Space::ParamFunc)
+            )
+            && match a.base {
+                AddrBase::Reg(_) => true,
+                AddrBase::Var(v) => self.params.contains_key(&v),
+                AddrBase::Absolute => false,
+            }
+    }
+
+    /// A load from the kernel's parameters at an address in a register (`mov.u64 %rd, p`
+    /// gives a parameter's offset in the parameter buffer, as on the PTX executor, which
+    /// reads `.param`, `.param::entry` and `.param::func` addresses of an entry there):
+    /// `LDC c[0x0][R+0x20+offset]`, the low word of a 64-bit address being the offset. In a
+    /// `.func` the parameter spaces are the frame, and a register address there is refused.
+    fn kernel_param_through_register(
+        &mut self,
+        g: &str,
+        ty: Type,
+        r: RegId,
+        offset: i64,
+        (dl, dh): (&str, &str),
+        wide: bool,
+    ) -> R<()> {
+        if self.epilogue.is_some() {
+            return Err("a .func parameter load through a register".into());
+        }
+        let base = match self.loc(r)? {
+            Loc::Gpr(n) | Loc::Pair(n) => format!("R{n}"),
+            Loc::Pred(_) => return Err("a predicate address".into()),
+        };
+        let at = 0x20 + offset;
+        if !(0..0x10000).contains(&at) {
+            return Err("a parameter offset outside the 64 KiB bank".into());
+        }
+        let acc = Self::access(ty)?;
+        self.emit(g, format!("LDC{acc} {dl}, c [0x0] [{base}+{}];", hex(at)));
+        if wide && bits(ty) < 64 {
+            match is_signed(ty) {
+                true => self.emit(g, format!("SHR {dh}, {dl}, 0x1f;")),
+                false => self.emit(g, format!("MOV {dh}, RZ;")),
+            }
+        }
+        Ok(())
+    }
+
     /// `ld`/`st` with semantics: `ld.acquire` is the load then `MEMBAR`, `st.release`
     /// `MEMBAR` then the store, at the scope's level (`atomic::fences`).
     pub(super) fn ordered_access(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
@@ -252,6 +357,32 @@ impl Selector<'_> {
         }
     }
 
+    /// Whether `address` puts its base in the scratch pair R2:R3 (a module `.global`
+    /// variable's relocated address), where a 64-bit immediate operand would go too.
+    pub(super) fn address_in_scratch_pair(&self, a: &Address, space: Option<Space>) -> bool {
+        matches!(a.base, AddrBase::Var(v) if matches!(space, Some(Space::Global) | None)
+            && self.globals.contains_key(&v))
+    }
+
+    /// A 64-bit immediate as the even register of a pair a 64-bit store or atomic reads:
+    /// `RZ` for zero, else both halves in the pair from R`at` (the scratch pair R2:R3, or a
+    /// spare one) (`MOV32I`, or `MOV ..., RZ`
+    /// for a zero half: a pair operand names its even register, so `RZ` cannot stand for
+    /// one half alone).
+    pub(super) fn imm_pair(&mut self, v: u64, g: &str, at: u8) -> String {
+        if v == 0 {
+            return "RZ".into();
+        }
+        for (n, x) in [(at, v as u32), (at + 1, (v >> 32) as u32)] {
+            if x == 0 {
+                self.emit(g, format!("MOV R{n}, RZ;"));
+            } else {
+                self.emit(g, format!("MOV32I R{n}, {};", hex(i64::from(x as i32))));
+            }
+        }
+        format!("R{at}")
+    }
+
     pub(super) fn st(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
         if inst.mods.vec.is_some() {
             return self.split_vector(inst, g, ty, false);
@@ -265,15 +396,14 @@ impl Selector<'_> {
                 Loc::Pred(_) => return Err("a predicate value".into()),
             },
             other if bits(ty) <= 32 => self.reg32(other, g, SCRATCH)?,
-            Operand::Imm(_) => self.src64(Self::opnd(inst, 1)?, g).and_then(|(l, h)| {
-                if l == "RZ" && h == "RZ" {
-                    Ok("RZ".to_string())
-                } else if l == "RZ" || h == "RZ" {
-                    Err("a 64-bit immediate with one zero half".to_string())
+            Operand::Imm(v) => {
+                let at = if self.address_in_scratch_pair(addr, inst.mods.space) {
+                    SPARE_PAIRS[0]
                 } else {
-                    Ok(l)
-                }
-            })?,
+                    SCRATCH_PAIR
+                };
+                self.imm_pair(*v, g, at)
+            }
             _ => return Err("unsupported stored value".into()),
         };
         let space = inst.mods.space;
@@ -281,6 +411,10 @@ impl Selector<'_> {
         if let Some(at) = self.stack_slot(addr, space) {
             self.emit(g, format!("STL{acc} [R1+{}], {v};", hex(at)));
             return Ok(());
+        }
+        if self.stores_to_kernel_parameters(addr, space) {
+            // Kernel parameters are read-only: the PTX executor faults on the store.
+            return self.trap(g);
         }
         let (base, off) = self.address(addr, space)?;
         let off = hex(off);

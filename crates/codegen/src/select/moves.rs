@@ -141,6 +141,23 @@ impl Selector<'_> {
                 }
                 Ok(())
             }
+            Operand::VarAddr { var, offset }
+                if self.epilogue.is_none() && self.params.contains_key(var) =>
+            {
+                // A kernel parameter's address: its offset in the parameter buffer, as the
+                // PTX executor gives it (`ld.param` through a register reads c[0x0] there).
+                let at = i64::from(self.params.get(var).copied().unwrap_or(0)) + offset;
+                let d = self.dst(inst)?;
+                if w == 64 {
+                    let (dl, dh) = self.pair(d)?;
+                    self.emit(g, format!("MOV32I {dl}, {};", hex(at)));
+                    self.emit(g, format!("MOV {dh}, RZ;"));
+                } else {
+                    let d = self.gpr(d)?;
+                    self.emit(g, format!("MOV32I {d}, {};", hex(at)));
+                }
+                Ok(())
+            }
             Operand::VarAddr { var, offset } if self.globals.contains_key(var) => {
                 let d = self.dst(inst)?;
                 let (lo, hi) = if w == 64 {

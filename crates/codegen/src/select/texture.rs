@@ -104,6 +104,10 @@ impl Selector<'_> {
             }
             None => return Err("a tex without a geometry".into()),
         };
+        // The texture first: a texture object (whose forms take other coordinate types)
+        // is refused as such.
+        let tex_op = Self::opnd(inst, 1)?;
+        let unit = self.texture_unit(tex_op)?;
         let float = match inst.type_slot(1) {
             Some(Type::F32) => true,
             Some(Type::S32) => false,
@@ -125,8 +129,6 @@ impl Selector<'_> {
         }) {
             return Err("a separate sampler (independent texture mode) has no sm_20 form".into());
         }
-        let tex_op = Self::opnd(inst, 1)?;
-        let unit = self.texture_unit(tex_op)?;
         let coords: Vec<Operand> = match (tex_op, inst.operands.get(2)) {
             (Operand::Texture { coords, .. }, _) => coords.to_vec(),
             // PTX 1.x: `tex.1d.v4.u32.s32 d, t, {x}`.

@@ -8,7 +8,100 @@
 
 use super::{bits, hex, Selector, R};
 use crate::regs::{Loc, SCRATCH, SCRATCH_PAIR};
-use ir::{Inst, Operand, Type};
+use ir::{Function, Inst, Opcode, Operand, Type};
+
+/// Fermi's predicate registers that hold values (P0–P6; PT is the constant true).
+const PREDICATES: usize = 7;
+
+/// `f` with each whole-vector `mov` that names more predicates than Fermi has (`mov.v4.pred`
+/// between eight distinct predicates: the allocator cannot place one instruction's operands)
+/// split into one single-lane `mov` per lane, when doing the lanes one after another reads
+/// what the parallel copy reads (no lane writes a register a later lane or the guard reads);
+/// `None` when nothing is split. Labels and branch targets are renumbered.
+pub(crate) fn split_wide_pred_moves(f: &Function) -> Option<Function> {
+    let body = f.body.as_ref()?;
+    if !body.iter().any(|i| needs_split(f, i)) {
+        return None;
+    }
+    let mut new_index = Vec::with_capacity(body.len() + 1);
+    let mut out = Vec::with_capacity(body.len() + 8);
+    for inst in body {
+        new_index.push(out.len() as u32);
+        match (needs_split(f, inst), &inst.operands[..]) {
+            (true, [Operand::Vector(d), Operand::Vector(s)]) => {
+                for (d, s) in d.iter().zip(s.iter()) {
+                    if *d == Operand::Sink {
+                        continue;
+                    }
+                    let mut lane = inst.clone();
+                    lane.operands[0] = Operand::Vector(Box::new([d.clone()]));
+                    lane.operands[1] = Operand::Vector(Box::new([s.clone()]));
+                    out.push(lane);
+                }
+            }
+            _ => out.push(inst.clone()),
+        }
+    }
+    new_index.push(out.len() as u32);
+    let at = |t: u32| new_index[(t as usize).min(new_index.len() - 1)];
+    for inst in out.iter_mut() {
+        for o in inst.operands.iter_mut() {
+            match o {
+                Operand::Label(t) => t.0 = at(t.0),
+                Operand::TargetList(ts) => ts.iter_mut().for_each(|t| t.0 = at(t.0)),
+                _ => {}
+            }
+        }
+    }
+    let mut g = f.clone();
+    for (_, l) in g.labels.iter_mut() {
+        l.0 = at(l.0);
+    }
+    g.body = Some(out);
+    Some(g)
+}
+
+/// Whether `inst` is a vector `mov` naming more predicates than Fermi has whose lanes may
+/// be done one after another.
+fn needs_split(f: &Function, inst: &Inst) -> bool {
+    let (Opcode::Mov, [Operand::Vector(d), Operand::Vector(s)]) = (inst.op, &inst.operands[..])
+    else {
+        return false;
+    };
+    if predicates_named(f, inst) <= PREDICATES || d.len() != s.len() {
+        return false;
+    }
+    // Lane by lane equals the parallel copy when no lane writes a register that a later
+    // lane's source or the guard reads.
+    d.iter().enumerate().all(|(i, di)| match di {
+        Operand::Reg(r) => {
+            inst.guard.is_none_or(|g| g.reg != *r)
+                && !s[i + 1..].iter().any(|x| x == &Operand::Reg(*r))
+        }
+        _ => true,
+    })
+}
+
+/// The distinct predicate registers `inst` names (its guard included).
+fn predicates_named(f: &Function, inst: &Inst) -> usize {
+    let is_pred = |r: &ir::RegId| f.reg(*r).is_some_and(|x| x.ty == Type::Pred);
+    let mut preds: Vec<ir::RegId> = inst
+        .operands
+        .iter()
+        .flat_map(|o| match o {
+            Operand::Vector(v) => v.to_vec(),
+            o => vec![o.clone()],
+        })
+        .filter_map(|o| match o {
+            Operand::Reg(r) if is_pred(&r) => Some(r),
+            _ => None,
+        })
+        .chain(inst.guard.map(|g| g.reg))
+        .collect();
+    preds.sort_unstable();
+    preds.dedup();
+    preds.len()
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Src {
@@ -29,6 +122,13 @@ impl Selector<'_> {
         let Some(Operand::Vector(dst)) = inst.operands.first() else {
             return Err("a vector mov without a vector destination".into());
         };
+        if predicates_named(self.func, inst) > PREDICATES {
+            // `split_wide_pred_moves` splits every such mov whose lanes can go one by one.
+            return Err(format!(
+                "a vector mov naming more predicates than Fermi's {PREDICATES} whose lanes \
+                 overwrite registers later lanes (or its guard) read"
+            ));
+        }
         let src: Vec<Operand> = match Self::opnd(inst, 1)? {
             Operand::Vector(v) => v.to_vec(),
             o => vec![o.clone(); dst.len()],
@@ -147,6 +247,50 @@ impl Selector<'_> {
             && [parts(inst.operands.first()), parts(inst.operands.get(1))]
                 .iter()
                 .any(|&n| n > 0 && w / n == 16)
+    }
+
+    /// Whether `inst` unpacks an immediate into parts: `mov.b32 {a, b}, 3`,
+    /// `mov.b64 {a, b}, 3`, `mov.b64 {a, b, c, e}, 3`.
+    pub(super) fn is_imm_unpack(inst: &Inst) -> bool {
+        inst.mods.vec.is_none()
+            && matches!(inst.operands.first(), Some(Operand::Vector(v)) if !v.is_empty())
+            && matches!(inst.operands.get(1), Some(Operand::Imm(_)))
+    }
+
+    /// An immediate unpacked: each part is its slice of the immediate's bits, lowest part
+    /// first (ptx-isa §9.7.9.5, mov's `{a, b}` destinations), set by `MOV32I` (a 16-bit
+    /// part zero-extended in its register, as the register unpacks above leave it).
+    pub(super) fn imm_unpack(&mut self, inst: &Inst, g: &str, w: u32) -> R<()> {
+        let (Some(Operand::Vector(parts)), Some(Operand::Imm(v))) =
+            (inst.operands.first(), inst.operands.get(1))
+        else {
+            return Err("an unexpected immediate unpack".into());
+        };
+        let n = parts.len() as u32;
+        let width = w / n;
+        if width == 0 || width > 32 || width * n != w {
+            return Err("an immediate unpacked into parts of no 8-, 16- or 32-bit width".into());
+        }
+        let mask = if width == 32 {
+            u64::from(u32::MAX)
+        } else {
+            (1u64 << width) - 1
+        };
+        for (k, part) in parts.iter().enumerate() {
+            let value = (*v >> (k as u32 * width)) & mask;
+            match part {
+                Operand::Reg(r) => {
+                    let d = self.gpr(*r)?;
+                    self.emit(
+                        g,
+                        format!("MOV32I {d}, {};", hex(value as u32 as i32 as i64)),
+                    );
+                }
+                Operand::Sink => {}
+                _ => return Err("an unexpected unpack destination".into()),
+            }
+        }
+        Ok(())
     }
 
     /// The halves packed or unpacked: packing masks the low part (a 16-bit register's upper
