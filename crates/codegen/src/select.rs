@@ -27,6 +27,7 @@ mod fsqrt;
 mod indirect_call;
 mod isspacep;
 mod legacy;
+mod legacy_wide;
 mod memory;
 mod minmax_nan;
 mod minmax_xorsign;
@@ -354,6 +355,9 @@ impl<'a> Selector<'a> {
             if let Some(done) = self.legacy_int(inst, &g) {
                 return done;
             }
+            if let Some(done) = self.legacy_wide(inst, &g) {
+                return done;
+            }
         }
         if matches!(
             inst.op,
@@ -391,7 +395,7 @@ impl<'a> Selector<'a> {
                 inst.op,
                 Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Rsqrt
             )
-            && w == 64
+            && (w == 64 || mods.mul_mode == Some(MulMode::Wide))
         {
             return Err(
                 "this 64-bit sequence would overwrite the carry flag of a pending .cc chain".into(),
@@ -410,6 +414,16 @@ impl<'a> Selector<'a> {
                 "{} arithmetic has no sm_20 instruction (sm_53/sm_90 packed forms)",
                 ty_spelling(ty)
             ));
+        }
+        // 16-bit div/rem and PTX 1.x's div.wide/rem.wide (divide.rs).
+        if matches!(inst.op, Opcode::Div | Opcode::Rem) && !ty_is_float(ty) {
+            let (rem, signed) = (inst.op == Opcode::Rem, is_signed(ty));
+            if mods.mul_mode == Some(MulMode::Wide) && w == 32 {
+                return self.divrem_wide32(inst, &g, rem, signed);
+            }
+            if w == 16 {
+                return self.divrem16(inst, &g, ty, rem);
+            }
         }
         if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
             if let Some(done) = self.subword(inst, &g, ty) {
@@ -552,7 +566,7 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             _ if approx64::is_approx_f64(inst) => self.approx_f64(inst, &g),
-            Opcode::Div | Opcode::Rcp if ty == Type::F64 && mods.rounding.is_some() => {
+            Opcode::Div | Opcode::Rcp if ty == Type::F64 && !has(Flag::Approx) => {
                 self.div_f64(inst, &g)
             }
             Opcode::Sqrt if ty == Type::F64 && mods.rounding.is_some() => self.sqrt_f64(inst, &g),
@@ -921,7 +935,10 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
                     bits(d) == 32 && bits(s) == 32 && !ty_is_float(d) && !ty_is_float(s)
                 }))
         }
-        Opcode::Slct => inst.type_slot(1) == Some(Type::F32),
+        Opcode::Slct => {
+            inst.type_slot(1) == Some(Type::F32) || legacy_wide::needs_scratch_pred(inst)
+        }
+        Opcode::Sad => legacy_wide::needs_scratch_pred(inst),
         _ => wide::needs_scratch_pred(inst) || wide_forms::needs_scratch_pred(inst),
     }
 }
@@ -954,6 +971,8 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || approx64::is_approx_f64(inst)
         || vmad::needs_whole_product(inst)
         || divide::dividend_needs_r4(inst)
+        || divide::needs_scratch16(inst)
+        || legacy_wide::needs_scratch(inst)
         || bitfield64::needs_scratch(inst)
         || atomic_half::is_half_atomic(inst)
 }

@@ -275,12 +275,18 @@ impl Selector<'_> {
         let cmp = m.cmp.ok_or("missing comparison")?;
         let c = match inst.operands.get(3) {
             None | Some(Operand::Omitted) => "pt".to_string(),
-            Some(Operand::Reg(r)) => self.pred(*r)?,
-            Some(Operand::NotPred(r)) => format!("!{}", self.pred(*r)?),
-            Some(_) => return Err("an immediate predicate operand".into()),
+            // A literal 1 or 0 is PT or !PT (`pred_src`).
+            Some(o) => self.pred_src(o)?,
         };
         let bop = bool_op(m.bool_op);
         match ty {
+            // Half-precision comparisons are sm_53 forms: sm_20 has no f16 or bf16 FSETP, and
+            // the 16-bit integer rule below must never take them (+0 == -0, NaN).
+            Type::F16 | Type::Bf16 => {
+                return Err(super::newer_form(inst).unwrap_or_else(|| {
+                    "an f16/bf16 comparison: sm_20 has no half-precision FSETP".into()
+                }))
+            }
             // DSETP's comparisons and combining are ops::cmp's on both executors.
             Type::F64 => {
                 let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
