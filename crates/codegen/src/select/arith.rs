@@ -306,7 +306,7 @@ impl Selector<'_> {
                 self.emit(
                     g,
                     format!(
-                        "FSETP.{}{ftz}.{bop} {p}, pt, {a}, {b}, {c};",
+                        "FSETP.{}{ftz}.{bop} {p}, {q}, {a}, {b}, {c};",
                         float_cmp(cmp)
                     ),
                 );
