@@ -40,6 +40,7 @@ mod subword;
 mod texture;
 mod vector_mov;
 mod video;
+mod video_sat;
 mod vmad;
 mod vmad_wide;
 mod wide;
@@ -973,6 +974,7 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || divide::dividend_needs_r4(inst)
         || divide::needs_scratch16(inst)
         || legacy_wide::needs_scratch(inst)
+        || video_sat::needs_scratch(inst)
         || bitfield64::needs_scratch(inst)
         || atomic_half::is_half_atomic(inst)
 }
