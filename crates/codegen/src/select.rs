@@ -15,6 +15,7 @@ mod bits;
 mod bits64;
 mod brx;
 mod call;
+mod carry_flow;
 mod convert;
 mod cvt_sat64;
 mod ddiv;
@@ -47,6 +48,7 @@ mod wide;
 mod wide_forms;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
+pub use carry_flow::carry_in;
 use ir::{AddrBase, Address, Function, Inst, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
@@ -119,6 +121,9 @@ pub struct Selector<'a> {
     /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
     /// of PTX's borrow, so chains are translated only when producer and consumer agree.
     pub carry: Option<Chain>,
+    /// Whether PTX's carry flag still holds its initial 0 here (no producer on any path):
+    /// a consumer then sets Fermi's CC for it first (`carry_flow.rs`).
+    pub carry_zero: bool,
     /// Entry parameters and shared variables' addresses that `add`s take as operands
     /// (`c [0x0] [off]`, the window offset) instead of a register (`fold.rs`). Their
     /// `ld.param` / `mov` emits nothing.
@@ -334,6 +339,17 @@ impl<'a> Selector<'a> {
 
     /// Selects `inst`; `Err` is the reason it cannot be translated.
     pub fn select(&mut self, inst: &Inst) -> R<()> {
+        self.materialize_zero_carry(inst);
+        let done = self.select_inst(inst);
+        self.track_zero_carry(inst);
+        if inst.op == Opcode::Call {
+            // A callee may write Fermi's CC: no chain is kept across a call.
+            self.carry = None;
+        }
+        done
+    }
+
+    fn select_inst(&mut self, inst: &Inst) -> R<()> {
         if inst.op == Opcode::Cvt && self.dst(inst).is_ok_and(|t| self.narrowed.contains_key(&t)) {
             return Ok(());
         }

@@ -156,3 +156,40 @@ fn immediate_operands_agree_with_the_spec() {
         );
     }
 }
+
+/// Half-precision comparisons are sm_53 forms: refused with the target they need, never
+/// taken as 16- or 32-bit integer comparisons (which would make `+0 == -0` false).
+#[test]
+fn half_precision_comparisons_are_refused_with_their_target() {
+    for (decl, line) in [
+        (".f16", "setp.eq.f16 %p1, %h1, %h2;"),
+        (".f16", "setp.neu.ftz.f16 %p1|%p2, %h1, %h2;"),
+        (".b16", "setp.lt.or.bf16 %p1, %h1, %h2, 1;"),
+        (".b32", "set.eq.u32.f16x2 %h3, %h1, %h2;"),
+        (".b32", "set.num.s32.bf16x2 %h3, %h1, %h2;"),
+    ] {
+        // The result is stored, so the comparison is not dead code.
+        let keep = if line.starts_with("setp") {
+            "selp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd1], %r1;"
+        } else {
+            "st.global.b32 [%rd1], %h3;"
+        };
+        let text = format!(
+            ".version 7.8\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{{\n\
+             \t.reg {decl} %h<4>;\n\t.reg .pred %p<3>;\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n\
+             \tld.param.u64 %rd1, [out];\n\tld.global.b16 %h1, [%rd1];\n\tld.global.b16 %h2, [%rd1+2];\n\
+             \t{line}\n\t{keep}\n\tret;\n}}\n"
+        )
+        .replace("ld.global.b16 %h1, [%rd1];\n\tld.global.b16 %h2, [%rd1+2];", if decl == ".b32" {
+            "ld.global.b32 %h1, [%rd1];\n\tld.global.b32 %h2, [%rd1+4];"
+        } else {
+            "ld.global.b16 %h1, [%rd1];\n\tld.global.b16 %h2, [%rd1+2];"
+        });
+        let (m, file) = checked("half.ptx", &text);
+        let err = match codegen::compile_module(&m, &file) {
+            Ok(_) => panic!("`{line}` must be refused for sm_20"),
+            Err(e) => diag::render(&file, &e),
+        };
+        assert!(err.contains("requires sm_"), "`{line}`: {err}");
+    }
+}

@@ -281,8 +281,8 @@ impl Selector<'_> {
         let bop = bool_op(m.bool_op);
         match ty {
             // Half-precision comparisons are sm_53 forms: sm_20 has no f16 or bf16 FSETP, and
-            // the 16-bit integer rule below must never take them (+0 == -0, NaN).
-            Type::F16 | Type::Bf16 => {
+            // the integer rules below must never take their bits (+0 == -0, NaN).
+            Type::F16 | Type::Bf16 | Type::F16x2 | Type::Bf16x2 => {
                 return Err(super::newer_form(inst).unwrap_or_else(|| {
                     "an f16/bf16 comparison: sm_20 has no half-precision FSETP".into()
                 }))
@@ -387,7 +387,7 @@ impl Selector<'_> {
         let carry_in = matches!(inst.op, Opcode::Addc | Opcode::Subc);
         if carry_in && self.carry != Some(kind) {
             return Err(match self.carry {
-                None => "the carry-in comes from outside this block (or from nothing); chains are translated within a block".into(),
+                None => "the carry-in is not one chain's on every path reaching it (a path without a producer, or with the other kind), or a call or a consumer without .cc lies between".into(),
                 Some(_) => "a chain mixing additions and subtractions: Fermi's flag after a subtraction is the complement of PTX's borrow".into(),
             });
         }
