@@ -339,8 +339,14 @@ impl<'a> Selector<'a> {
 
     /// Selects `inst`; `Err` is the reason it cannot be translated.
     pub fn select(&mut self, inst: &Inst) -> R<()> {
+        let before = (self.carry, self.carry_zero);
         self.materialize_zero_carry(inst);
         let done = self.select_inst(inst);
+        if done.is_err() {
+            // The caller drops the failed lines (the flag's setting too) and may retry.
+            (self.carry, self.carry_zero) = before;
+            return done;
+        }
         self.track_zero_carry(inst);
         if inst.op == Opcode::Call {
             // A callee may write Fermi's CC: no chain is kept across a call.
