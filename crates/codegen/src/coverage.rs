@@ -76,7 +76,7 @@ pub fn status(op: Opcode) -> Status {
         Trap => Rule("BPT.TRAP (a guarded trap branches around it)"),
         Brkpt => Rule("BPT.INT 0x0 (a debugger interrupt: with none attached, both executors go on)"),
         Pmevent => Rule("PMEVENT with the event's bit or the .mask (envydis' gf100 entry: NOP with bit 50; no monitor attached, both executors go on)"),
-        Vadd | Vsub | Vmin | Vmax | Vshl | Vshr => Rule("scalar video onto VADD (a negated source for vsub), VMNMX (.MX for vmax), VSHL/VSHR (.W for .wrap): byte/half selectors as source types, .sat (vadd/vsub; vmin/vmax/vshr: operands or the shift clamped by VMNMX.MX.MIN first, no Fermi saturation bit), .add/.min/.max, the merges .h0/.h1/.b0/.b2; not vshl.sat"),
+        Vadd | Vsub | Vmin | Vmax | Vshl | Vshr => Rule("scalar video onto VADD (a negated source for vsub), VMNMX (.MX for vmax), VSHL/VSHR (.W for .wrap): byte/half selectors as source types, .sat (vadd/vsub; vmin/vmax/vshr: operands or the shift clamped by VMNMX.MX.MIN first, no Fermi saturation bit; vshl: the operand clamped to [ceil(lo/2^b), hi>>b], then SHL or the bound), .add/.min/.max, the merges .h0/.h1/.b0/.b2"),
         Vabsdiff | Vset => Rule("scalar video onto VABSDIFF (.sat, .add/.min/.max, merges) and VSET.cmp (the result unsigned), with byte/half selectors as source types"),
         Vmad => Rule("BFE of the selected parts; without .sat and .shr7/.shr15 the low word (IMAD, or IMUL + IADD for a negated product, a negated c or .po); with them the 96-bit sum (IMUL/IMUL.HI with the parts' signs, IADD.CC/IADD.X adding or subtracting c), shifted by SHR.U32/ISCADD and clamped by ISETP/SEL (no VMAD row)"),
         Fns | Szext | Bmsk | Dp4a | Dp2a | Tanh | Lop3 | Shf | Shfl | Activemask | Redux | Match

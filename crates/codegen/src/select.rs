@@ -962,6 +962,7 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
             inst.type_slot(1) == Some(Type::F32) || legacy_wide::needs_scratch_pred(inst)
         }
         Opcode::Sad => legacy_wide::needs_scratch_pred(inst),
+        Opcode::Vshl => video_sat::needs_scratch_pred(inst),
         _ => wide::needs_scratch_pred(inst) || wide_forms::needs_scratch_pred(inst),
     }
 }

@@ -1,4 +1,4 @@
-//! `.sat` of `vmin`/`vmax`/`vshr` (no saturation bit in Fermi's VMNMX/VSHR rows: the operands
+//! `.sat` of `vmin`/`vmax`/`vshr`/`vshl` (no saturation bit in Fermi's VMNMX/VSHR rows: the operands
 //! or the shifted value are clamped to the destination's range first, `select/video_sat.rs`)
 //! on both executors, against PTX ISA §9.7.18.1's definition written here: part select and
 //! extend, the operation on 33 bits, `optSaturate` to the destination type (or the merged
@@ -22,6 +22,14 @@ const ROWS: &[&str] = &[
     "vshr.u32.s32.u32.sat.wrap %r7.b2, %r5, %r6.b0, %r5;",
     "vshr.s32.u32.u32.sat.clamp %r7.h0, %r5, %r6.b0, %r6;",
     "vmin.u32.u32.u32.sat %r7, %r5, %r6;",
+    "vshl.s32.u32.u32.sat.clamp %r7, %r5, %r6;",
+    "vshl.u32.s32.u32.sat.wrap %r7, %r5, %r6;",
+    "vshl.s32.s32.u32.sat.clamp.add %r7, %r5.h1, %r6.b0, %r6;",
+    "vshl.u32.u32.u32.sat.clamp %r7.b0, %r5.b1, %r6.b2, %r5;",
+    "vshl.s32.s32.u32.sat.wrap %r7.h1, %r5, %r6.h0, %r6;",
+    "vshl.u32.s32.u32.sat.clamp.min %r7, %r5.b3, %r6, %r5;",
+    "vshl.s32.s32.u32.sat.clamp %r7, %r5, %r6;",
+    "vshl.u32.u32.u32.sat.clamp %r7, %r5, %r6;",
 ];
 
 fn ext(v: u32, signed: bool, sel: &str) -> i64 {
@@ -29,6 +37,7 @@ fn ext(v: u32, signed: bool, sel: &str) -> i64 {
         "b0" => (0, 8),
         "b1" => (8, 8),
         "b2" => (16, 8),
+        "b3" => (24, 8),
         "h0" => (0, 16),
         "h1" => (16, 16),
         _ => (0, 32),
@@ -49,6 +58,17 @@ fn sat(t: i64, signed: bool, bits: u32) -> i64 {
         (0, (1i64 << bits) - 1)
     };
     t.clamp(lo, hi)
+}
+
+/// `sat(ta << tb)` on the exact value.
+fn shl_sat(ta: i64, tb: u32, signed: bool, bits: u32) -> i64 {
+    let v = i128::from(ta) << tb;
+    let (lo, hi) = if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    v.clamp(lo, hi) as i64
 }
 
 /// `c` (the destination type's sign) as an s33 value.
@@ -98,6 +118,25 @@ fn expect(row: usize, x: u32, y: u32) -> u32 {
             0,
         ),
         12 => w(sat(ext(x, false, "w").min(ext(y, false, "w")), false, 32)),
+        // vshl: the exact shifted value (up to 65 bits), then optSaturate.
+        13 => w(shl_sat(ext(x, false, "w"), y.min(32), true, 32)),
+        14 => w(shl_sat(ext(x, true, "w"), y & 31, false, 32)),
+        15 => w(shl_sat(ext(x, true, "h1"), (y & 0xff).min(32), true, 32) + c33(y, true)),
+        16 => merge(
+            shl_sat(ext(x, false, "b1"), (y >> 16 & 0xff).min(32), false, 8),
+            x,
+            8,
+            0,
+        ),
+        17 => merge(
+            shl_sat(ext(x, true, "w"), (y & 0xffff) & 31, true, 16),
+            y,
+            16,
+            16,
+        ),
+        18 => w(shl_sat(ext(x, true, "b3"), y.min(32), false, 32).min(c33(x, false))),
+        19 => w(shl_sat(ext(x, true, "w"), y.min(32), true, 32)),
+        20 => w(shl_sat(ext(x, false, "w"), y.min(32), false, 32)),
         _ => unreachable!("one expectation per row"),
     }
 }

@@ -118,11 +118,18 @@ impl Selector<'_> {
             }
             _ => return Err("this video instruction has no selection rule".into()),
         };
-        if sat == ".SAT" && matches!(inst.op, Opcode::Vmin | Opcode::Vmax | Opcode::Vshr) {
+        if sat == ".SAT"
+            && matches!(
+                inst.op,
+                Opcode::Vmin | Opcode::Vmax | Opcode::Vshl | Opcode::Vshr
+            )
+        {
             let parts = super::video_sat::Parts {
                 d,
                 a: format!("{a}{asuf}"),
                 b: format!("{b}{bsuf}"),
+                b_reg: b.clone(),
+                b_sel: bsel,
                 at,
                 bt,
                 d_signed: signed(0),
@@ -135,7 +142,7 @@ impl Selector<'_> {
             return self.video_sat(inst, g, parts);
         }
         if sat == ".SAT" && !matches!(inst.op, Opcode::Vadd | Opcode::Vsub | Opcode::Vabsdiff) {
-            return Err(".sat on vshl has no Fermi form in the table (VSHL's bit 9 is .W), and its 65-bit shift before the clamp has no sequence here yet".into());
+            return Err(".sat on this video instruction has no Fermi form in the table".into());
         }
         self.emit(
             g,
