@@ -341,7 +341,30 @@ impl<'a> Selector<'a> {
     pub fn select(&mut self, inst: &Inst) -> R<()> {
         let before = (self.carry, self.carry_zero);
         self.materialize_zero_carry(inst);
-        let done = self.select_inst(inst);
+        let mark = self.out.len();
+        let mut done = self.select_inst(inst);
+        // Sequences that use the carry flag for themselves (64-bit negation, address and
+        // atomic loops, ...) would lose a pending chain's carry: only the chain rules and
+        // wide.rs's products, which keep or restore it, may write CC then.
+        if done.is_ok()
+            && before.0.is_some()
+            && !matches!(
+                inst.op,
+                Opcode::Add
+                    | Opcode::Sub
+                    | Opcode::Addc
+                    | Opcode::Subc
+                    | Opcode::Mul
+                    | Opcode::Mad
+                    | Opcode::Madc
+            )
+            && self.out[mark..]
+                .iter()
+                .any(|l| matches!(l, Line::Inst(t) if t.contains(".CC,")))
+        {
+            done =
+                Err("this sequence would overwrite the carry flag of a pending .cc chain".into());
+        }
         if done.is_err() {
             // The caller drops the failed lines (the flag's setting too) and may retry.
             (self.carry, self.carry_zero) = before;

@@ -159,3 +159,38 @@ LA:
     };
     assert!(err.contains("every path"), "{err}");
 }
+
+/// A sequence that writes CC for itself (64-bit `neg` is `IADD.CC`/`IADD.X`) between a
+/// producer and its consumer, in the block or in a successor, is refused: it would lose the
+/// chain's carry.
+#[test]
+fn flag_writers_inside_a_pending_chain_are_refused() {
+    for (name, mid) in [
+        ("inblock", "neg.s64 %rd8, %rd8;"),
+        (
+            "successor",
+            "setp.lt.u32 %p1, %r5, 100;\n\t@%p1 bra LA;\nLA:\n\tneg.s64 %rd8, %rd8;",
+        ),
+    ] {
+        let body = format!(
+            "\tcvt.u64.u32 %rd8, %r5;\n\tadd.cc.u32 %r7, %r5, %r6;\n\t{mid}\n\
+             \taddc.u32 %r8, %r5, 1;\n\tst.global.u32 [%rd7], %r8;\n\tst.global.u64 [%rd7+8], %rd8;\n"
+        );
+        let text = row_kernel(
+            name,
+            DECLS,
+            &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+            16,
+            &body,
+        );
+        let (m, file) = checked("clobber.ptx", &text);
+        let err = match codegen::compile_module(&m, &file) {
+            Ok(_) => panic!("{name}: a CC-writing sequence inside a pending chain must be refused"),
+            Err(e) => diag::render(&file, &e),
+        };
+        assert!(
+            err.contains("carry flag of a pending .cc chain"),
+            "{name}: {err}"
+        );
+    }
+}
