@@ -358,6 +358,7 @@ fn compile_body_once(
         a64: env.module.address_size == ir::AddressSize::Bits64,
         bar_count: 0,
         carry: None,
+        carry_zero: false,
         folded,
         scaled,
         zero_high,
@@ -380,9 +381,11 @@ fn compile_body_once(
     let pad_label = |p: usize, t: usize| -> Option<String> {
         padded.contains(&(p, t)).then(|| format!("{pre}M{p}_{t}"))
     };
+    // Carry chains continued across blocks (select/carry_flow.rs).
+    let carry_in = crate::select::carry_in(&graph, body, matches!(role, Role::Entry));
     for (b, blk) in graph.blocks.iter().enumerate() {
         sel.out.extend(flow.head(b));
-        sel.carry = None;
+        sel.enter_block(carry_in.get(b).copied().flatten());
         let insts = body.get(blk.start..blk.end).unwrap_or(&[]);
         let term = insts
             .last()

@@ -15,6 +15,7 @@ mod bits;
 mod bits64;
 mod brx;
 mod call;
+mod carry_flow;
 mod cluster;
 pub(crate) use cluster::shared_cluster_as_shared;
 mod convert;
@@ -29,6 +30,7 @@ mod fsqrt;
 mod indirect_call;
 mod isspacep;
 mod legacy;
+mod legacy_wide;
 mod memory;
 mod minmax_nan;
 mod minmax_xorsign;
@@ -42,12 +44,14 @@ mod texture;
 mod vector_mov;
 pub(crate) use vector_mov::split_wide_pred_moves;
 mod video;
+mod video_sat;
 mod vmad;
 mod vmad_wide;
 mod wide;
 mod wide_forms;
 
 use crate::regs::{Loc, RegMap, SCRATCH, SCRATCH_PAIR, SCRATCH_PRED};
+pub use carry_flow::carry_in;
 use ir::{AddrBase, Address, Function, Inst, Opcode, Operand, RegId, Space, Type, VarId};
 use isa::Flag;
 use isa::{BoolOp, CmpOp, MulMode, Rounding};
@@ -120,6 +124,9 @@ pub struct Selector<'a> {
     /// since the last `.cc` in this block. Fermi's flag after a subtraction is the complement
     /// of PTX's borrow, so chains are translated only when producer and consumer agree.
     pub carry: Option<Chain>,
+    /// Whether PTX's carry flag still holds its initial 0 here (no producer on any path):
+    /// a consumer then sets Fermi's CC for it first (`carry_flow.rs`).
+    pub carry_zero: bool,
     /// Entry parameters and shared variables' addresses that `add`s take as operands
     /// (`c [0x0] [off]`, the window offset) instead of a register (`fold.rs`). Their
     /// `ld.param` / `mov` emits nothing.
@@ -335,6 +342,46 @@ impl<'a> Selector<'a> {
 
     /// Selects `inst`; `Err` is the reason it cannot be translated.
     pub fn select(&mut self, inst: &Inst) -> R<()> {
+        let before = (self.carry, self.carry_zero);
+        self.materialize_zero_carry(inst);
+        let mark = self.out.len();
+        let mut done = self.select_inst(inst);
+        // Sequences that use the carry flag for themselves (64-bit negation, address and
+        // atomic loops, ...) would lose a pending chain's carry: only the chain rules and
+        // wide.rs's products, which keep or restore it, may write CC then.
+        if done.is_ok()
+            && before.0.is_some()
+            && !matches!(
+                inst.op,
+                Opcode::Add
+                    | Opcode::Sub
+                    | Opcode::Addc
+                    | Opcode::Subc
+                    | Opcode::Mul
+                    | Opcode::Mad
+                    | Opcode::Madc
+            )
+            && self.out[mark..]
+                .iter()
+                .any(|l| matches!(l, Line::Inst(t) if t.contains(".CC,")))
+        {
+            done =
+                Err("this sequence would overwrite the carry flag of a pending .cc chain".into());
+        }
+        if done.is_err() {
+            // The caller drops the failed lines (the flag's setting too) and may retry.
+            (self.carry, self.carry_zero) = before;
+            return done;
+        }
+        self.track_zero_carry(inst);
+        if inst.op == Opcode::Call {
+            // A callee may write Fermi's CC: no chain is kept across a call.
+            self.carry = None;
+        }
+        done
+    }
+
+    fn select_inst(&mut self, inst: &Inst) -> R<()> {
         if inst.op == Opcode::Cvt && self.dst(inst).is_ok_and(|t| self.narrowed.contains_key(&t)) {
             return Ok(());
         }
@@ -355,6 +402,9 @@ impl<'a> Selector<'a> {
             Opcode::Set | Opcode::Slct | Opcode::Cnot | Opcode::Mul24 | Opcode::Mad24 | Opcode::Sad
         ) {
             if let Some(done) = self.legacy_int(inst, &g) {
+                return done;
+            }
+            if let Some(done) = self.legacy_wide(inst, &g) {
                 return done;
             }
         }
@@ -394,7 +444,7 @@ impl<'a> Selector<'a> {
                 inst.op,
                 Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Rsqrt
             )
-            && w == 64
+            && (w == 64 || mods.mul_mode == Some(MulMode::Wide))
         {
             return Err(
                 "this 64-bit sequence would overwrite the carry flag of a pending .cc chain".into(),
@@ -413,6 +463,22 @@ impl<'a> Selector<'a> {
                 "{} arithmetic has no sm_20 instruction (sm_53/sm_90 packed forms)",
                 ty_spelling(ty)
             ));
+        }
+        // 16-bit div/rem and PTX 1.x's div.wide/rem.wide (divide.rs).
+        if matches!(inst.op, Opcode::Div | Opcode::Rem) && !ty_is_float(ty) {
+            if has(Flag::Sat) {
+                // The isa table gives div.sat.s32 a 64-bit dividend (`a : wide`), ptx-isa-1.1
+                // Table 23 says "No integer saturation", and the executor divides the
+                // dividend's low word as div.s32: no one meaning to translate.
+                return Err("div.sat.s32 has no settled meaning: the table makes its dividend 64-bit, ptx-isa-1.1 says \"no integer saturation\", the executor divides the low word as div.s32".into());
+            }
+            let (rem, signed) = (inst.op == Opcode::Rem, is_signed(ty));
+            if mods.mul_mode == Some(MulMode::Wide) && w == 32 {
+                return self.divrem_wide32(inst, &g, rem, signed);
+            }
+            if w == 16 {
+                return self.divrem16(inst, &g, ty, rem);
+            }
         }
         if w == 16 && inst.op != Opcode::Cvt && inst.op != Opcode::Mov {
             if let Some(done) = self.subword(inst, &g, ty) {
@@ -556,7 +622,7 @@ impl<'a> Selector<'a> {
                 Ok(())
             }
             _ if approx64::is_approx_f64(inst) => self.approx_f64(inst, &g),
-            Opcode::Div | Opcode::Rcp if ty == Type::F64 && mods.rounding.is_some() => {
+            Opcode::Div | Opcode::Rcp if ty == Type::F64 && !has(Flag::Approx) => {
                 self.div_f64(inst, &g)
             }
             Opcode::Sqrt if ty == Type::F64 && mods.rounding.is_some() => self.sqrt_f64(inst, &g),
@@ -903,7 +969,11 @@ pub fn needs_scratch_pred(inst: &Inst) -> bool {
                     bits(d) == 32 && bits(s) == 32 && !ty_is_float(d) && !ty_is_float(s)
                 }))
         }
-        Opcode::Slct => inst.type_slot(1) == Some(Type::F32),
+        Opcode::Slct => {
+            inst.type_slot(1) == Some(Type::F32) || legacy_wide::needs_scratch_pred(inst)
+        }
+        Opcode::Sad => legacy_wide::needs_scratch_pred(inst),
+        Opcode::Vshl => video_sat::needs_scratch_pred(inst),
         _ => wide::needs_scratch_pred(inst) || wide_forms::needs_scratch_pred(inst),
     }
 }
@@ -938,6 +1008,9 @@ pub fn needs_f64_scratch(inst: &Inst) -> bool {
         || approx64::is_approx_f64(inst)
         || vmad::needs_whole_product(inst)
         || divide::dividend_needs_r4(inst)
+        || divide::needs_scratch16(inst)
+        || legacy_wide::needs_scratch(inst)
+        || video_sat::needs_scratch(inst)
         || bitfield64::needs_scratch(inst)
         || atomic_half::is_half_atomic(inst)
 }

@@ -1,7 +1,7 @@
 //! The f64 approximations, bit-exact with `ops::transcend` (the PTX executor's definitions),
 //! built from the exact sequences of `ddiv.rs` (`rcp.rn.f64`) and `dsqrt.rs` (`sqrt.rn.f64`):
 //!
-//! - `rsqrt.approx.f64` is `1/sqrt(a)` with two roundings (`ops::transcend::rsqrt_f64`):
+//! - `rsqrt.approx.f64` (and PTX 1.x's `rsqrt.f64`) is `1/sqrt(a)` with two roundings (`ops::transcend::rsqrt_f64`):
 //!   `sqrt.rn` into the destination, then `rcp.rn` of it.
 //! - `rcp.approx.ftz.f64` and `rsqrt.approx.ftz.f64` are the manual's high-word definitions
 //!   (`rcp_approx_ftz_f64`, `rsqrt_approx_ftz_f64`): `tmp` = `a` with its low word cleared,
@@ -24,9 +24,9 @@ impl Selector<'_> {
     pub(super) fn approx_f64(&mut self, inst: &Inst, g: &str) -> R<()> {
         let rsqrt = inst.op == Opcode::Rsqrt;
         let ftz = inst.mods.has(Flag::Ftz);
-        if !inst.mods.has(Flag::Approx) || (!rsqrt && !ftz) {
+        if !(rsqrt || ftz && inst.mods.has(Flag::Approx)) {
             return Err(
-                "only rcp.approx.ftz.f64 and rsqrt.approx{.ftz}.f64 are approximations".into(),
+                "only rcp.approx.ftz.f64 and rsqrt{.approx}{.ftz}.f64 are approximations".into(),
             );
         }
         let d = self.dst(inst)?;
@@ -45,11 +45,23 @@ impl Selector<'_> {
         };
         let src = if ftz {
             // tmp = a[63:32] << 32, flushed, in d.
-            let ah = match Self::opnd(inst, 1)? {
-                Operand::Reg(r) => self.pair(*r)?.1,
-                _ => return Err("an f64 approximation of an immediate".into()),
-            };
-            self.emit(g, format!("MOV {dh}, {ah};"));
+            match Self::opnd(inst, 1)? {
+                Operand::Reg(r) => {
+                    let ah = self.pair(*r)?.1;
+                    self.emit(g, format!("MOV {dh}, {ah};"));
+                }
+                // An immediate's high word is known now.
+                Operand::Imm(v) => {
+                    let hi = (*v >> 32) as u32;
+                    if hi == 0 {
+                        self.emit(g, format!("MOV {dh}, RZ;"));
+                    } else {
+                        let hi = super::hex(i64::from(hi as i32));
+                        self.emit(g, format!("MOV32I {dh}, {hi};"));
+                    }
+                }
+                _ => return Err("an unsupported f64 operand".into()),
+            }
             self.emit(g, format!("MOV {dl}, RZ;"));
             flush(self);
             Operand::Reg(d)
@@ -91,9 +103,10 @@ impl Selector<'_> {
     }
 }
 
-/// Whether `inst` is one of the f64 approximations this module selects.
+/// Whether `inst` is one of the f64 approximations this module selects: PTX 1.x's
+/// `rsqrt.f64` (no `.approx`) is the same function (`ops::transcend::rsqrt_f64`, which the
+/// executor runs for both spellings).
 pub(super) fn is_approx_f64(inst: &Inst) -> bool {
-    matches!(inst.op, Opcode::Rcp | Opcode::Rsqrt)
-        && inst.ty() == Some(ir::Type::F64)
-        && inst.mods.has(Flag::Approx)
+    inst.ty() == Some(ir::Type::F64)
+        && (inst.op == Opcode::Rsqrt || inst.op == Opcode::Rcp && inst.mods.has(Flag::Approx))
 }

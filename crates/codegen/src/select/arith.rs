@@ -263,12 +263,18 @@ impl Selector<'_> {
         let cmp = m.cmp.ok_or("missing comparison")?;
         let c = match inst.operands.get(3) {
             None | Some(Operand::Omitted) => "pt".to_string(),
-            Some(Operand::Reg(r)) => self.pred(*r)?,
-            Some(Operand::NotPred(r)) => format!("!{}", self.pred(*r)?),
-            Some(_) => return Err("an immediate predicate operand".into()),
+            // A literal 1 or 0 is PT or !PT (`pred_src`).
+            Some(o) => self.pred_src(o)?,
         };
         let bop = bool_op(m.bool_op);
         match ty {
+            // Half-precision comparisons are sm_53 forms: sm_20 has no f16 or bf16 FSETP, and
+            // the integer rules below must never take their bits (+0 == -0, NaN).
+            Type::F16 | Type::Bf16 | Type::F16x2 | Type::Bf16x2 => {
+                return Err(super::newer_form(inst).unwrap_or_else(|| {
+                    "an f16/bf16 comparison: sm_20 has no half-precision FSETP".into()
+                }))
+            }
             // DSETP's comparisons and combining are ops::cmp's on both executors.
             Type::F64 => {
                 let (a, b) = (Self::opnd(inst, 1)?, Self::opnd(inst, 2)?);
@@ -288,7 +294,7 @@ impl Selector<'_> {
                 self.emit(
                     g,
                     format!(
-                        "FSETP.{}{ftz}.{bop} {p}, pt, {a}, {b}, {c};",
+                        "FSETP.{}{ftz}.{bop} {p}, {q}, {a}, {b}, {c};",
                         float_cmp(cmp)
                     ),
                 );
@@ -369,7 +375,7 @@ impl Selector<'_> {
         let carry_in = matches!(inst.op, Opcode::Addc | Opcode::Subc);
         if carry_in && self.carry != Some(kind) {
             return Err(match self.carry {
-                None => "the carry-in comes from outside this block (or from nothing); chains are translated within a block".into(),
+                None => "the carry-in is not one chain's on every path reaching it (a path without a producer, or with the other kind), or a call or a consumer without .cc lies between".into(),
                 Some(_) => "a chain mixing additions and subtractions: Fermi's flag after a subtraction is the complement of PTX's borrow".into(),
             });
         }

@@ -79,7 +79,9 @@ impl Selector<'_> {
             return Err("div/rcp.f64 with .ftz/.sat/.approx have no selection rule yet".into());
         }
         let mode = match m.rounding {
-            Some(Rounding::Rn) => Mode::Rn,
+            // PTX 1.x's `div.f64`/`rcp.f64` without a modifier are `.rn` (ptx-isa "defaults
+            // to .rn" for PTX ISA 1.4 and earlier; the executor's `rnd_of` alike).
+            None | Some(Rounding::Rn) => Mode::Rn,
             Some(Rounding::Rz) => Mode::Rz,
             Some(Rounding::Rm) => Mode::Rm,
             Some(Rounding::Rp) => Mode::Rp,

@@ -22,6 +22,15 @@ enum Value {
     Const(u32),
 }
 
+/// Whether `inst` is a 16-bit `div`/`rem` or a `div.wide`/`rem.wide`, whose sequences use
+/// R4–R6 (16 bits) or R4–R11 (the 64-bit loop): the allocator keeps R4–R13 free.
+pub fn needs_scratch16(inst: &Inst) -> bool {
+    use ir::Opcode;
+    matches!(inst.op, Opcode::Div | Opcode::Rem)
+        && (inst.mods.mul_mode == Some(isa::MulMode::Wide)
+            || inst.ty().is_some_and(|t| super::bits(t) == 16))
+}
+
 /// Whether a 32-bit `div`/`rem` builds its dividend's magnitude in R4 rather than in its
 /// destination: under a guard when the magnitude is a copy (signed, or a constant dividend),
 /// and when the destination is also a source of a signed one.
@@ -56,15 +65,58 @@ impl Selector<'_> {
         } else {
             d.clone()
         };
+        // Each operand: its register (for the sign fix) or its constant value.
+        let a = self.divide_operand(Self::opnd(inst, 1)?)?;
+        let b = self.divide_operand(Self::opnd(inst, 2)?)?;
+        self.divide32(g, signed, rem, &d, &ua_home, a, b)
+    }
+
+    /// 16-bit `div`/`rem`, and `div.wide`/`rem.wide` on 16 bits (a 32-bit dividend): the
+    /// 16-bit operands sign- or zero-extended to 32 bits, then the 32-bit sequence, whose low
+    /// 16 result bits are `ops::int::divrem`'s (`div_wide`/`rem_wide`): the 32-bit quotient
+    /// and remainder of the extended values are exact, `MIN / -1` wraps (to `0x8000` on 16
+    /// bits, and the 32-bit quotient's low half for `.wide`), `x / 0` is all ones and `x % 0`
+    /// is `x`. Extended operands in R4 (a) and R6 (b), kept for the sign fix; the dividend's
+    /// magnitude in R5 (`needs_scratch16`: the allocator keeps R4–R13 free).
+    pub(super) fn divrem16(&mut self, inst: &Inst, g: &str, ty: Type, rem: bool) -> R<()> {
+        let signed = super::is_signed(ty);
+        let wide = inst.mods.mul_mode == Some(isa::MulMode::Wide);
+        let d = self.gpr(self.dst(inst)?)?;
+        let t = |k: u8| format!("R{}", super::fdiv::F64_SCRATCH + k);
+        let extended = |s: &mut Self, o: &Operand, k: u8| -> R<Value> {
+            Ok(match o {
+                Operand::Imm(v) if signed => Value::Const(*v as u16 as i16 as i32 as u32),
+                Operand::Imm(v) => Value::Const(u32::from(*v as u16)),
+                _ => Value::Reg(s.extend16(o, "", signed, super::fdiv::F64_SCRATCH + k)?),
+            })
+        };
+        let a = match Self::opnd(inst, 1)? {
+            // `.wide`: the dividend is already 32 bits.
+            Operand::Reg(r) if wide => Value::Reg(self.gpr(*r)?),
+            Operand::Imm(v) if wide => Value::Const(*v as u32),
+            o => extended(self, o, 0)?,
+        };
+        let b = extended(self, Self::opnd(inst, 2)?, 2)?;
+        self.divide32(g, signed, rem, &d, &t(1), a, b)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn divide32(
+        &mut self,
+        g: &str,
+        signed: bool,
+        rem: bool,
+        d: &str,
+        ua_home: &str,
+        a: Value,
+        b: Value,
+    ) -> R<()> {
         let p = format!("P{SCRATCH_PRED}");
         let (q, r, t) = (
             format!("R{SCRATCH}"),
             format!("R{SCRATCH_PAIR}"),
             SCRATCH_PAIR + 1,
         );
-        // Each operand: its register (for the sign fix) or its constant value.
-        let a = self.divide_operand(Self::opnd(inst, 1)?)?;
-        let b = self.divide_operand(Self::opnd(inst, 2)?)?;
         // The unsigned magnitudes: `ub` in R3 (or b's own register), `ua` in the destination
         // (free until the end: it never shares a register with a source) or a's register.
         let magnitude = |s: &mut Self, o: &Value, into: &str| -> R<String> {
@@ -93,7 +145,7 @@ impl Selector<'_> {
             })
         };
         let ub = magnitude(self, &b, &format!("R{t}"))?;
-        let ua = magnitude(self, &a, &ua_home)?;
+        let ua = magnitude(self, &a, ua_home)?;
         for line in [
             format!("I2F.F32.U32.RP {q}, {ub};"),
             format!("MUFU.RCP {q}, {q};"),
@@ -186,13 +238,61 @@ impl Selector<'_> {
             return Err("a guarded 64-bit div/rem has no selection rule yet".into());
         }
         let (dl, dh) = self.pair(self.dst(inst)?)?;
+        self.divide64(inst, rem, signed, &dl, Some(&dh))
+    }
+
+    /// `div.wide`/`rem.wide` on 32 bits (PTX 1.x): the 64-bit dividend divided by the 32-bit
+    /// divisor sign- or zero-extended to 64 bits, by the 64-bit loop; the result is the low
+    /// word (`ops::int::{div_wide, rem_wide}`: the 64-bit quotient's low word, all ones for
+    /// `x / 0`, the dividend's low word for `x % 0`; `MIN64 / -1` wraps).
+    pub(super) fn divrem_wide32(&mut self, inst: &Inst, g: &str, rem: bool, signed: bool) -> R<()> {
+        if !g.is_empty() {
+            return Err("a guarded div.wide/rem.wide on 32 bits has no selection rule yet".into());
+        }
+        let d = self.gpr(self.dst(inst)?)?;
+        self.divide64(inst, rem, signed, &d, None)
+    }
+
+    /// The 64-bit loop of `inst` (a 32-bit divisor for `div.wide`/`rem.wide`: `dh` is `None`
+    /// and only the result's low word is written).
+    fn divide64(
+        &mut self,
+        inst: &Inst,
+        rem: bool,
+        signed: bool,
+        dl: &str,
+        dh: Option<&str>,
+    ) -> R<()> {
         let (al, ah) = self.src64(Self::opnd(inst, 1)?, "")?;
         let t = |k: u8| format!("R{}", super::fdiv::F64_SCRATCH + k);
         let (nl, nh, dvl, dvh, rl, rh) = (t(0), t(1), t(2), t(3), t(4), t(5));
         // The dividend into n (before b's immediate may reuse R2:R3).
         self.emit("", format!("MOV {nl}, {al};"));
         self.emit("", format!("MOV {nh}, {ah};"));
-        let (bl, bh) = self.src64(Self::opnd(inst, 2)?, "")?;
+        let (bl, bh) = match (dh, Self::opnd(inst, 2)?) {
+            (Some(_), b) => self.src64(b, "")?,
+            // A 32-bit divisor, extended: R2 and R3 (or RZ) are free until the loop.
+            (None, Operand::Reg(r)) => {
+                let b = self.gpr(*r)?;
+                let (bl, bh) = (format!("R{SCRATCH_PAIR}"), format!("R{}", SCRATCH_PAIR + 1));
+                self.emit("", format!("MOV {bl}, {b};"));
+                if signed {
+                    self.emit("", format!("SHR {bh}, {b}, 0x1f;"));
+                    (bl, bh)
+                } else {
+                    (bl, "RZ".into())
+                }
+            }
+            (None, Operand::Imm(v)) => {
+                let v = if signed {
+                    *v as u32 as i32 as i64 as u64
+                } else {
+                    u64::from(*v as u32)
+                };
+                self.src64(&Operand::Imm(v), "")?
+            }
+            (None, _) => return Err("unsupported div/rem operand".into()),
+        };
         let (s0, s2) = (format!("R{SCRATCH}"), format!("R{SCRATCH_PAIR}"));
         let p = format!("P{SCRATCH_PRED}");
         let top = format!("{}D{}L", self.label_prefix, self.out.len());
@@ -277,7 +377,9 @@ impl Selector<'_> {
             }
         }
         self.emit("", format!("MOV {dl}, {ql};"));
-        self.emit("", format!("MOV {dh}, {qh};"));
+        if let Some(dh) = dh {
+            self.emit("", format!("MOV {dh}, {qh};"));
+        }
         Ok(())
     }
 }

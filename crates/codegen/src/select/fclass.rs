@@ -20,14 +20,41 @@ impl Selector<'_> {
                 _ => Err("an immediate operand".into()),
             }
         };
+        // An immediate operand's (low, high) words (f32: its only word is the high one).
+        let imm = |i: usize| -> R<Option<(u32, u32)>> {
+            Ok(match Self::opnd(inst, i)? {
+                Operand::Imm(v) if ty == Type::F64 => Some((*v as u32, (*v >> 32) as u32)),
+                Operand::Imm(v) => Some((0, *v as u32)),
+                _ => None,
+            })
+        };
         if inst.op == Opcode::Copysign {
-            let (_, ah) = reg(self, 1)?;
-            let (bl, bh) = reg(self, 2)?;
-            self.emit(g, format!("LOP32I.AND {m}, {ah}, 0x80000000;"));
-            self.emit(g, format!("LOP32I.AND {k}, {bh}, 0x7fffffff;"));
+            // An immediate's sign or magnitude is known now: MOV32I of the masked word.
+            match imm(1)? {
+                Some((_, ah)) => self.emit(g, load_word(&m, ah & 0x8000_0000)),
+                None => {
+                    let (_, ah) = reg(self, 1)?;
+                    self.emit(g, format!("LOP32I.AND {m}, {ah}, 0x80000000;"));
+                }
+            }
+            let bl = match imm(2)? {
+                Some((_, bh)) => {
+                    self.emit(g, load_word(&k, bh & 0x7fff_ffff));
+                    None
+                }
+                None => {
+                    let (bl, bh) = reg(self, 2)?;
+                    self.emit(g, format!("LOP32I.AND {k}, {bh}, 0x7fffffff;"));
+                    Some(bl)
+                }
+            };
             if ty == Type::F64 {
                 let (dl, dh) = self.pair(self.dst(inst)?)?;
-                self.emit(g, format!("MOV {dl}, {bl};"));
+                match (bl, imm(2)?) {
+                    (Some(bl), _) => self.emit(g, format!("MOV {dl}, {bl};")),
+                    (None, Some((lo, _))) => self.emit(g, load_word(&dl, lo)),
+                    (None, None) => return Err("internal error: copysign's b vanished".into()),
+                }
                 self.emit(g, format!("LOP.OR {dh}, {m}, {k};"));
             } else {
                 let d = self.gpr(self.dst(inst)?)?;
@@ -36,8 +63,28 @@ impl Selector<'_> {
             return Ok(());
         }
         let p = self.pred(self.dst(inst)?)?;
-        let (al, ah) = reg(self, 1)?;
         let test = inst.mods.testp.ok_or("testp needs a property")?;
+        // An immediate's class is known now (`ops::float::testp_*`, the executor's definition).
+        if let Some((lo, hi)) = imm(1)? {
+            use ops::float::TestpOp as O;
+            let op = match test {
+                TestpOp::Finite => O::Finite,
+                TestpOp::Infinite => O::Infinite,
+                TestpOp::Number => O::Number,
+                TestpOp::NotANumber => O::NotANumber,
+                TestpOp::Normal => O::Normal,
+                TestpOp::Subnormal => O::Subnormal,
+            };
+            let holds = if ty == Type::F64 {
+                ops::float::testp_f64(op, f64::from_bits(u64::from(hi) << 32 | u64::from(lo)))
+            } else {
+                ops::float::testp_f32(op, f32::from_bits(hi))
+            };
+            let c = if holds { "pt" } else { "!pt" };
+            self.emit(g, format!("PSETP.AND.AND {p}, pt, {c}, pt, pt;"));
+            return Ok(());
+        }
+        let (al, ah) = reg(self, 1)?;
         let f64 = ty == Type::F64;
         let (inf, min_normal) = if f64 {
             (0x7ff0_0000u32, 0x0010_0000u32)
@@ -107,5 +154,14 @@ impl Selector<'_> {
             self.emit(g, line);
         }
         Ok(())
+    }
+}
+
+/// `d = x` for a word known at translation time.
+fn load_word(d: &str, x: u32) -> String {
+    if x == 0 {
+        format!("MOV {d}, RZ;")
+    } else {
+        format!("MOV32I {d}, {};", super::hex(i64::from(x as i32)))
     }
 }

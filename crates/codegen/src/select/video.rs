@@ -118,6 +118,29 @@ impl Selector<'_> {
             }
             _ => return Err("this video instruction has no selection rule".into()),
         };
+        if sat == ".SAT"
+            && matches!(
+                inst.op,
+                Opcode::Vmin | Opcode::Vmax | Opcode::Vshl | Opcode::Vshr
+            )
+        {
+            let parts = super::video_sat::Parts {
+                d,
+                a: format!("{a}{asuf}"),
+                b: format!("{b}{bsuf}"),
+                b_reg: b.clone(),
+                b_sel: bsel,
+                at,
+                bt,
+                d_signed: signed(0),
+                a_signed: signed(1),
+                dsel: dsel.map(|s| s.kind),
+                mid,
+                op2,
+                c,
+            };
+            return self.video_sat(inst, g, parts);
+        }
         if sat == ".SAT" && !matches!(inst.op, Opcode::Vadd | Opcode::Vsub | Opcode::Vabsdiff) {
             return Err(".sat on this video instruction has no Fermi form in the table".into());
         }

@@ -49,7 +49,7 @@ impl Selector<'_> {
         let chain = madc || cc;
         if madc && self.carry != Some(Chain::Add) {
             return Err(match self.carry {
-                None => "the carry-in of madc comes from outside this block (or from nothing); chains are translated within a block".into(),
+                None => "the carry-in of madc is not one addition chain's on every path reaching it, or a call or a consumer without .cc lies between".into(),
                 Some(_) => "a chain mixing additions and subtractions: Fermi's flag after a subtraction is the complement of PTX's borrow".into(),
             });
         }
