@@ -466,12 +466,6 @@ impl<'a> Selector<'a> {
         }
         // 16-bit div/rem and PTX 1.x's div.wide/rem.wide (divide.rs).
         if matches!(inst.op, Opcode::Div | Opcode::Rem) && !ty_is_float(ty) {
-            if has(Flag::Sat) {
-                // The isa table gives div.sat.s32 a 64-bit dividend (`a : wide`), ptx-isa-1.1
-                // Table 23 says "No integer saturation", and the executor divides the
-                // dividend's low word as div.s32: no one meaning to translate.
-                return Err("div.sat.s32 has no settled meaning: the table makes its dividend 64-bit, ptx-isa-1.1 says \"no integer saturation\", the executor divides the low word as div.s32".into());
-            }
             let (rem, signed) = (inst.op == Opcode::Rem, is_signed(ty));
             if mods.mul_mode == Some(MulMode::Wide) && w == 32 {
                 return self.divrem_wide32(inst, &g, rem, signed);

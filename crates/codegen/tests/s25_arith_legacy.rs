@@ -1,6 +1,7 @@
 //! PTX 1.x arithmetic forms translated in round s25: 16-bit `div`/`rem`, `div.wide`/`rem.wide`,
 //! `sad` on 16 and 64 bits and on `.f32`/`.f64`, `slct` with 16- and 64-bit results, `div.f64`
-//! without a rounding modifier (`.rn`) and `rsqrt.f64` without `.approx`. Both executors run
+//! without a rounding modifier (`.rn`), `rsqrt.f64` without `.approx` and `div.sat.s32` (no
+//! integer saturation: `div.s32`). Both executors run
 //! the translated code; the expected values are the spec's definitions written here (ptx-isa-1.1
 //! Tables 22–24: `x / 0` all ones and `x % 0` = `x` as ptxvm defines the "unspecified" value,
 //! `MIN / -1` wrapping).
@@ -100,6 +101,8 @@ const NARROW: &[&str] = &[
     "rem.u16 %h3, 1000, %h2;\n\tcvt.u32.u16 %r7, %h3;",
     "div.wide.s16 %h3, -100000, %h2;\n\tcvt.u32.u16 %r7, %h3;",
     "sad.f32 %f3, %f1, %f2, %f1;\n\tmov.b32 %r7, %f3;",
+    // ptx-isa-1.1 Table 23: "No integer saturation": .sat leaves div.s32 as it is.
+    "div.sat.s32 %r7, %r5, %r6;",
 ];
 
 fn div16(a: u16, b: u16, signed: bool) -> u16 {
@@ -205,6 +208,13 @@ fn narrow_div_rem_sad_slct_agree_with_the_spec() {
         let s = got[NARROW.len() * i + 14];
         let want = sad_f32(f32::from_bits(x), f32::from_bits(y), f32::from_bits(x));
         assert!(same_f32(s, want), "sad.f32 {x:#x} {y:#x}: {s:#x} vs {want}");
+        let q = got[NARROW.len() * i + 15];
+        let want = if y == 0 {
+            u32::MAX
+        } else {
+            (x as i32).wrapping_div(y as i32) as u32
+        };
+        assert_eq!(q, want, "div.sat.s32 {x:#x} {y:#x}");
     }
 }
 
