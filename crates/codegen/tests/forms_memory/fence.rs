@@ -5,8 +5,7 @@
 //! the kernel's values on both executors against the stores it makes; `fence.proxy` stays
 //! refused.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const KERNEL: &str = r#"
 .version 8.6

@@ -5,8 +5,7 @@
 //! parameter by `tid`, so the address is not a constant. Both executors, against the values
 //! passed, extended here.
 
-mod common;
-use common::*;
+use crate::common::*;
 use exec::{ElemType, ParamSpec};
 
 const KERNEL: &str = r#"

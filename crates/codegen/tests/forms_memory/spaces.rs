@@ -5,8 +5,7 @@
 //! pointers with bit 32 set are in no window, so global. Both executors, against that
 //! meaning.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn kernel() -> String {
     let path = concat!(

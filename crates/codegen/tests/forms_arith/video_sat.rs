@@ -4,8 +4,7 @@
 //! extend, the operation on 33 bits, `optSaturate` to the destination type (or the merged
 //! part's type), then the secondary operation (`c` signed by the destination type) or merge.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// (row, destination signed, destination part bits (32 = none, or merge 8/16 at `shift`)).
 const ROWS: &[&str] = &[

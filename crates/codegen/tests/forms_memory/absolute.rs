@@ -3,8 +3,7 @@
 //! starts at offset 0), so stores and loads at absolute shared addresses agree with the
 //! array's named accesses; a global load at an address no buffer holds (256) faults on both.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const KERNEL: &str = r#"
 .version 7.0

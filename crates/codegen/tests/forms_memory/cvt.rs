@@ -1,10 +1,9 @@
-//! `cvt` between 64-bit and 8/16-bit integers (round s25; found by `s25_mem_cvt_sweep.rs`):
+//! `cvt` between 64-bit and 8/16-bit integers (round s25; found by `forms_memory/cvt_sweep.rs`):
 //! narrowing keeps the low bits, widening extends by the source type's signedness (PTX ISA
 //! §9.7.9.21, cvt: "sign-extended or zero-extended ... based on the source format"). Every
 //! combination on 64-bit edge values, both executors, against plain Rust casts.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const WIDE: &[&str] = &["u64", "s64"];
 const NARROW: &[&str] = &["u8", "s8", "u16", "s16"];

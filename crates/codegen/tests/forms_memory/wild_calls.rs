@@ -3,8 +3,7 @@
 //! given, and the translation traps (`BPT.TRAP`) where the call is, so both executors fault
 //! when a lane reaches it and agree on every value when none does.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// `reach` lanes (those with `tid < reach`) call through `fp`; with `flist`, through a
 /// target list naming a declared-only function.

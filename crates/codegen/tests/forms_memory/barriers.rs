@@ -6,8 +6,7 @@
 //! against the reductions computed here (PTX ISA §9.7.13.1 bar.red: over the threads the
 //! barrier counts).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const KERNEL: &str = r#"
 .version 7.0

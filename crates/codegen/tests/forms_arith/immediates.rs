@@ -5,8 +5,7 @@
 //! definitions, and an approximation of an immediate must equal the same instruction's result
 //! on a register holding that value.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const DECLS: &str = "\t.reg .b32 %r<12>;\n\t.reg .b64 %rd<12>;\n\t.reg .pred %p<4>;\n\
                      \t.reg .f32 %f<4>;\n\t.reg .f64 %fd<4>;\n";

@@ -2,8 +2,7 @@
 //! so they are the CTA's shared memory, translated as `.shared` (LDS/STS and the shared
 //! atomic loop). Both executors, against values computed here.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const KERNEL: &str = r#"
 .version 7.8

@@ -6,8 +6,7 @@
 //! variable. Both executors; the expected memory is computed here from each operation's
 //! definition (PTX ISA §9.7.9.9 st, §9.7.13.5 atom, §9.7.13.6 red).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const KERNEL: &str = r#"
 .version 7.0

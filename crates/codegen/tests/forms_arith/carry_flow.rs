@@ -4,8 +4,7 @@
 //! writes CC for its own purposes. Both executors run the code; expected values are
 //! multiword arithmetic written here in plain Rust. Paths that disagree are refused.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const DECLS: &str = "\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<12>;\n\t.reg .pred %p<4>;\n";
 

@@ -6,8 +6,7 @@
 //! Tables 22–24: `x / 0` all ones and `x % 0` = `x` as ptxvm defines the "unspecified" value,
 //! `MIN / -1` wrapping).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// A PTX 1.3 kernel: thread `i` loads word (or double word, `wide`) `i` of `pa` and `pb` into
 /// `%r5`/`%r6` (`%rd1`/`%rd2`, `%f1`/`%f2`, `%fd1`/`%fd2`, `%h1`/`%h2` their low halves)

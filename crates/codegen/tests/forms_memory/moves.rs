@@ -7,8 +7,7 @@
 //!   `mov.b64 {a, b, c, e}, imm`): part k is bits `[k·w, (k+1)·w)` of the immediate, lowest
 //!   part first (PTX ISA §9.7.9.5, mov).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const PRED_KERNEL: &str = r#"
 .version 2.3
