@@ -343,6 +343,34 @@ pub fn combinations(form: &'static Form) -> Vec<Vec<&'static str>> {
     out
 }
 
+/// The instance texts of `form` in the order the coverage tests try them: each modifier
+/// combination with each variant, then with each source written as an immediate (on the plain
+/// variant). A combination the row does not match ends its own variants.
+pub fn instance_texts(form: &'static Form) -> impl Iterator<Item = String> {
+    let nv = variants(form);
+    let imms: Vec<usize> = immediate_positions(form)
+        .into_iter()
+        .map(|k| 1 << k)
+        .collect();
+    combinations(form).into_iter().flat_map(move |mods| {
+        let tries: Vec<(usize, usize)> = (0..nv)
+            .map(|v| (v, 0))
+            .chain(imms.iter().map(|&m| (0, m)))
+            .collect();
+        let matched = form.try_match(&mods).is_some();
+        tries
+            .into_iter()
+            .take_while(move |_| matched)
+            .filter_map(move |(variant, imm)| instance_imm(form, &mods, variant, imm))
+    })
+}
+
+/// How many instances of `form` a coverage test tries: `per_row` for each variant (at most
+/// four) and for each source that may be an immediate.
+pub fn instance_budget(form: &Form, per_row: usize) -> usize {
+    per_row * (variants(form).min(4) + immediate_positions(form).len())
+}
+
 /// Variants (negation/selector patterns) worth trying for a row.
 pub fn variants(form: &Form) -> usize {
     let negatable = form.operands.iter().any(|o| {

@@ -16,7 +16,7 @@
 #[path = "../../../tests/support/instances.rs"]
 mod instances;
 
-use instances::{combinations, immediate_positions, instance_imm, variants};
+use instances::{instance_budget, instance_texts};
 
 /// Instances checked per row and variant: translation is quick, so far more than the
 /// executor's coverage test samples (every combination of most rows).
@@ -81,82 +81,73 @@ struct RowResult {
 fn translate_row(form: &'static Form) -> RowResult {
     let mut r = RowResult::default();
     let mut checked = 0;
-    let nv = variants(form);
-    let imms: Vec<usize> = std::iter::once(0)
-        .chain(immediate_positions(form).into_iter().map(|k| 1 << k))
-        .collect();
-    for mods in combinations(form) {
-        for (variant, imm) in (0..nv)
-            .map(|v| (v, 0))
-            .chain(imms.iter().skip(1).map(|&m| (0, m)))
-        {
-            if checked >= PER_ROW * (nv.min(4) + imms.len() - 1) {
-                return r;
-            }
-            let Some(m) = form.try_match(&mods) else {
-                break;
-            };
-            let sm20 = m.gate().min_sm <= 20;
-            let Some(text) = instance_imm(form, &mods, variant, imm) else {
-                continue;
-            };
-            let file = diag::SourceFile::new("generated.ptx", text.clone());
-            let (module, diags) = check::check_source(&file);
-            checked += 1;
-            let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
-                continue;
-            };
-            let matched = module
-                .functions
-                .iter()
-                .find(|f| f.name == "k")
-                .and_then(|f| f.insts().first())
-                .is_some_and(|i| std::ptr::eq(i.form, form));
-            if !matched {
-                continue;
-            }
-            let line = text
-                .lines()
-                .find(|l| l.starts_with('\t') && l.trim_start().starts_with(form.opcode.name()))
-                .unwrap_or("")
-                .trim()
-                .to_string();
-            if listed(NOT_RUN, form, &line) {
-                continue;
-            }
-            match codegen::compile_module(&module, &file) {
-                Ok(c) => {
-                    // The issue's "every emitted cubin re-disassembles and re-assembles to the
-                    // same words", over every form.
-                    if let Err(m) = fermi::verify::words_round_trip(&c.cubin) {
-                        r.round_trip.entry(m.to_string()).or_insert(line);
-                    }
-                    r.translated += 1;
+    let budget = instance_budget(form, PER_ROW);
+    for text in instance_texts(form) {
+        if checked >= budget {
+            return r;
+        }
+        // The instance's target is the first the row's gate (with the spelled
+        // modifiers' gates) admits: sm_20 or lower exactly when ptxas for sm_20 takes it.
+        let sm20 = text
+            .lines()
+            .find_map(|l| l.strip_prefix(".target sm_"))
+            .and_then(|t| t.parse::<u32>().ok())
+            .is_some_and(|sm| sm <= 20);
+        let file = diag::SourceFile::new("generated.ptx", text.clone());
+        let (module, diags) = check::check_source(&file);
+        checked += 1;
+        let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
+            continue;
+        };
+        let matched = module
+            .functions
+            .iter()
+            .find(|f| f.name == "k")
+            .and_then(|f| f.insts().first())
+            .is_some_and(|i| std::ptr::eq(i.form, form));
+        if !matched {
+            continue;
+        }
+        let line = text
+            .lines()
+            .find(|l| l.starts_with('\t') && l.trim_start().starts_with(form.opcode.name()))
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        if listed(NOT_RUN, form, &line) {
+            continue;
+        }
+        match codegen::compile_module(&module, &file) {
+            Ok(c) => {
+                // The issue's "every emitted cubin re-disassembles and re-assembles to the
+                // same words", over every form.
+                if let Err(m) = fermi::verify::words_round_trip(&c.cubin) {
+                    r.round_trip.entry(m.to_string()).or_insert(line);
                 }
-                Err(errs) => {
-                    let msg = errs
-                        .iter()
-                        .find(|d| d.is_error())
-                        .map(|d| d.message.clone())
-                        .unwrap_or_default();
-                    // The message quotes the instruction; keep only the reason.
-                    let reason = msg
-                        .split_once(" for sm_20: ")
-                        .map_or(msg.as_str(), |(_, why)| why)
-                        .to_string();
-                    if sm20 {
-                        let allowed = REFUSED.iter().any(|(op, text, _)| {
-                            *op == form.opcode.name()
-                                && (line.contains(text) || reason.contains(text))
-                        });
-                        if !allowed {
-                            r.refused_sm20.entry(reason).or_insert(line);
-                        }
-                    } else if reason.contains("yet") || !reason.contains("sm_") {
-                        r.refused_newer.entry(reason).or_insert(line);
-                    } else {
-                        r.newer_refused_with_reason += 1;
+                r.translated += 1;
+            }
+            Err(errs) => {
+                let msg = errs
+                    .iter()
+                    .find(|d| d.is_error())
+                    .map(|d| d.message.clone())
+                    .unwrap_or_default();
+                // The message quotes the instruction; keep only the reason.
+                let reason = msg
+                    .split_once(" for sm_20: ")
+                    .map_or(msg.as_str(), |(_, why)| why)
+                    .to_string();
+                if sm20 {
+                    let allowed = REFUSED.iter().any(|(op, text, _)| {
+                        *op == form.opcode.name() && (line.contains(text) || reason.contains(text))
+                    });
+                    if !allowed {
+                        r.refused_sm20.entry(reason).or_insert(line);
                     }
+                } else if reason.contains("yet") || !reason.contains("sm_") {
+                    r.refused_newer.entry(reason).or_insert(line);
+                } else {
+                    r.newer_refused_with_reason += 1;
                 }
             }
         }

@@ -10,7 +10,7 @@
 mod instances;
 
 use instances::{
-    combinations, immediate_positions, instance, instance_imm, variants, CHECKED_PER_ROW,
+    combinations, instance, instance_budget, instance_texts, variants, CHECKED_PER_ROW,
 };
 use isa::Form;
 use std::collections::BTreeMap;
@@ -87,71 +87,57 @@ struct RowResult {
 fn exec_row(form: &'static Form) -> RowResult {
     let mut r = RowResult::default();
     let mut checked = 0;
-    let nv = variants(form);
     // Each source operand that may be an immediate is also tried as one (predicate immediates,
     // vector elements, float and integer literals), on the plain variant.
-    let imms: Vec<usize> = std::iter::once(0)
-        .chain(immediate_positions(form).into_iter().map(|k| 1 << k))
-        .collect();
-    for mods in combinations(form) {
-        for (variant, imm) in (0..nv)
-            .map(|v| (v, 0))
-            .chain(imms.iter().skip(1).map(|&m| (0, m)))
-        {
-            if checked >= CHECKED_PER_ROW * (nv.min(4) + imms.len() - 1) {
-                return r;
+    let budget = instance_budget(form, CHECKED_PER_ROW);
+    for text in instance_texts(form) {
+        if checked >= budget {
+            return r;
+        }
+        let file = diag::SourceFile::new("generated.ptx", text.clone());
+        let (module, diags) = check::check_source(&file);
+        checked += 1;
+        let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
+            continue;
+        };
+        let matched = module
+            .functions
+            .iter()
+            .find(|f| f.name == "k")
+            .and_then(|f| f.insts().first())
+            .is_some_and(|i| std::ptr::eq(i.form, form));
+        if !matched {
+            continue;
+        }
+        r.accepted += 1;
+        let line = text
+            .lines()
+            .find(|l| l.starts_with('\t') && l.trim_start().starts_with(form.opcode.name()))
+            .unwrap_or("")
+            .trim();
+        if not_runnable(form, line) {
+            continue;
+        }
+        let mut dev = exec::Device::new();
+        match dev.load(&module, &file) {
+            Err(e) => {
+                r.refused
+                    .entry(e.message.clone())
+                    .or_insert_with(|| line.to_string());
             }
-            if form.try_match(&mods).is_none() {
-                break;
-            }
-            let Some(text) = instance_imm(form, &mods, variant, imm) else {
-                continue;
-            };
-            let file = diag::SourceFile::new("generated.ptx", text.clone());
-            let (module, diags) = check::check_source(&file);
-            checked += 1;
-            let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
-                continue;
-            };
-            let matched = module
-                .functions
-                .iter()
-                .find(|f| f.name == "k")
-                .and_then(|f| f.insts().first())
-                .is_some_and(|i| std::ptr::eq(i.form, form));
-            if !matched {
-                continue;
-            }
-            r.accepted += 1;
-            let line = text
-                .lines()
-                .find(|l| l.starts_with('\t') && l.trim_start().starts_with(form.opcode.name()))
-                .unwrap_or("")
-                .trim();
-            if not_runnable(form, line) {
-                continue;
-            }
-            let mut dev = exec::Device::new();
-            match dev.load(&module, &file) {
-                Err(e) => {
-                    r.refused
-                        .entry(e.message.clone())
-                        .or_insert_with(|| line.to_string());
-                }
-                // Registers start at zero, so memory forms fault (address 0): any result but a
-                // panic is fine here; the semantics are tested elsewhere.
-                Ok(loaded) => {
-                    let cfg = exec::LaunchConfig {
-                        block: [32, 1, 1],
-                        ..exec::LaunchConfig::default()
-                    };
-                    let opts = exec::RunOptions {
-                        threads: 1,
-                        max_steps: 10_000,
-                        ..exec::RunOptions::default()
-                    };
-                    let _ = dev.launch(&loaded, "k", &cfg, &[], &opts);
-                }
+            // Registers start at zero, so memory forms fault (address 0): any result but a
+            // panic is fine here; the semantics are tested elsewhere.
+            Ok(loaded) => {
+                let cfg = exec::LaunchConfig {
+                    block: [32, 1, 1],
+                    ..exec::LaunchConfig::default()
+                };
+                let opts = exec::RunOptions {
+                    threads: 1,
+                    max_steps: 10_000,
+                    ..exec::RunOptions::default()
+                };
+                let _ = dev.launch(&loaded, "k", &cfg, &[], &opts);
             }
         }
     }

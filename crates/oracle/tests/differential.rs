@@ -14,7 +14,7 @@
 #[path = "../../../tests/support/instances.rs"]
 mod instances;
 
-use instances::{combinations, immediate_positions, instance_imm, variants, Lcg, CHECKED_PER_ROW};
+use instances::{instance_budget, instance_texts, Lcg, CHECKED_PER_ROW};
 use isa::{Form, Opcode};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -681,126 +681,109 @@ fn env_u64(name: &str, default: u64) -> u64 {
 fn compare_row(form: &'static Form, rng: &mut Lcg, cases: u64, st: &mut Stats) {
     let mut checked = 0;
     let mut any = false;
-    let nv = variants(form);
     // As in the executor's coverage test: each source that may be an immediate is also tried
     // as one.
-    let imms: Vec<usize> = std::iter::once(0)
-        .chain(immediate_positions(form).into_iter().map(|k| 1 << k))
-        .collect();
-    for mods in combinations(form) {
-        for (variant, imm) in (0..nv)
-            .map(|v| (v, 0))
-            .chain(imms.iter().skip(1).map(|&m| (0, m)))
-        {
-            if checked >= CHECKED_PER_ROW * (nv.min(4) + imms.len() - 1) {
-                if any {
-                    st.rows += 1;
-                }
-                return;
-            }
-            if form.try_match(&mods).is_none() {
-                break;
-            }
-            let Some(text) = instance_imm(form, &mods, variant, imm) else {
+    let budget = instance_budget(form, CHECKED_PER_ROW);
+    for text in instance_texts(form) {
+        if checked >= budget {
+            break;
+        }
+        let line = text.lines().rev().nth(3).unwrap_or("");
+        if not_compared(form, line) {
+            continue;
+        }
+        let names: Vec<&str> = form.operands.iter().map(|o| o.name).collect();
+        let text = format!("// operands: {}\n{text}", names.join(" "));
+        checked += 1;
+        // Guards give partial masks to every instruction but the CTA barriers (a lane
+        // that skips one never arrives) and `shfl` (a source lane that skipped it has
+        // undefined contents).
+        // The `.aligned` matrix instructions likewise read the registers of every lane
+        // (`wmma.load`/`wmma.store` too: `.aligned` makes a guard that differs between
+        // lanes undefined, and overlapping stores of lanes that split would race).
+        let unguarded = matches!(
+            form.opcode,
+            Opcode::Shfl
+                | Opcode::Barrier
+                | Opcode::Mma
+                | Opcode::Ldmatrix
+                | Opcode::Stmatrix
+                | Opcode::Movmatrix
+        ) || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp")
+            || form.opcode == Opcode::Wmma;
+        for case in 0..cases {
+            let guarded = case % 2 == 1 && !unguarded;
+            let contended = case % 2 == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);
+            let Some(k) = rewrite(&text, guarded, contended, threads_for(form)) else {
                 continue;
             };
-            let line = text.lines().rev().nth(3).unwrap_or("");
-            if not_compared(form, line) {
+            let file = diag::SourceFile::new("diff.ptx", k.text.clone());
+            let (module, diags) = check::check_source(&file);
+            let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
+                // `PTXVM_DIFF_SHOW=<row text>` shows why a row's kernels do not check.
+                if std::env::var("PTXVM_DIFF_SHOW").is_ok_and(|r| form.key().contains(&r)) {
+                    eprintln!("{}\n{}", k.text, diag::render(&file, &diags));
+                }
                 continue;
+            };
+            let wide = k.text.contains(".address_size 64");
+            let mut input = vec![0u8; (k.stride * k.threads as u64) as usize];
+            let targets = call_targets(&module);
+            let fixed: Vec<(String, u64)> = k
+                .uniform
+                .iter()
+                .map(|(r, c)| {
+                    let c = if c.is_empty() { &targets[..] } else { c };
+                    (r.clone(), c[rng.next() % c.len()])
+                })
+                .collect();
+            for lane in 0..k.threads {
+                let base = lane * k.stride as usize;
+                for (name, ty, o) in &k.compared {
+                    let v = match fixed.iter().find(|(r, _)| r == name) {
+                        Some((_, v)) => *v,
+                        None => value(rng, ty),
+                    };
+                    let o = base + *o as usize;
+                    input[o..o + 8].copy_from_slice(&v.to_le_bytes());
+                }
+                let tail = base + k.stride as usize - 16;
+                input[tail] = (rng.next() % 2) as u8;
+                input[tail + 8] = (rng.next() % 2) as u8;
             }
-            let names: Vec<&str> = form.operands.iter().map(|o| o.name).collect();
-            let text = format!("// operands: {}\n{text}", names.join(" "));
-            checked += 1;
-            // Guards give partial masks to every instruction but the CTA barriers (a lane
-            // that skips one never arrives) and `shfl` (a source lane that skipped it has
-            // undefined contents).
-            // The `.aligned` matrix instructions likewise read the registers of every lane
-            // (`wmma.load`/`wmma.store` too: `.aligned` makes a guard that differs between
-            // lanes undefined, and overlapping stores of lanes that split would race).
-            let unguarded = matches!(
-                form.opcode,
-                Opcode::Shfl
-                    | Opcode::Barrier
-                    | Opcode::Mma
-                    | Opcode::Ldmatrix
-                    | Opcode::Stmatrix
-                    | Opcode::Movmatrix
-            ) || form.opcode == Opcode::Bar && !form.syntax.starts_with("bar.warp")
-                || form.opcode == Opcode::Wmma;
-            for case in 0..cases {
-                let guarded = case % 2 == 1 && !unguarded;
-                let contended = case % 2 == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);
-                let Some(k) = rewrite(&text, guarded, contended, threads_for(form)) else {
-                    continue;
-                };
-                let file = diag::SourceFile::new("diff.ptx", k.text.clone());
-                let (module, diags) = check::check_source(&file);
-                let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
-                    // `PTXVM_DIFF_SHOW=<row text>` shows why a row's kernels do not check.
-                    if std::env::var("PTXVM_DIFF_SHOW").is_ok_and(|r| form.key().contains(&r)) {
-                        eprintln!("{}\n{}", k.text, diag::render(&file, &diags));
-                    }
-                    continue;
-                };
-                let wide = k.text.contains(".address_size 64");
-                let mut input = vec![0u8; (k.stride * k.threads as u64) as usize];
-                let targets = call_targets(&module);
-                let fixed: Vec<(String, u64)> = k
-                    .uniform
-                    .iter()
-                    .map(|(r, c)| {
-                        let c = if c.is_empty() { &targets[..] } else { c };
-                        (r.clone(), c[rng.next() % c.len()])
-                    })
-                    .collect();
-                for lane in 0..k.threads {
-                    let base = lane * k.stride as usize;
-                    for (name, ty, o) in &k.compared {
-                        let v = match fixed.iter().find(|(r, _)| r == name) {
-                            Some((_, v)) => *v,
-                            None => value(rng, ty),
-                        };
-                        let o = base + *o as usize;
-                        input[o..o + 8].copy_from_slice(&v.to_le_bytes());
-                    }
-                    let tail = base + k.stride as usize - 16;
-                    input[tail] = (rng.next() % 2) as u8;
-                    input[tail + 8] = (rng.next() % 2) as u8;
-                }
-                let scr: Vec<u8> = (0..SLOT as usize * (k.threads + 1))
-                    .map(|_| rng.next() as u8)
-                    .collect();
-                let (e, addrs) = match run_exec(&module, &file, &input, &scr, wide, k.threads) {
-                    Ok(x) => x,
-                    Err(m) => {
-                        let msg = format!(
-                            "{}: executor refused `{}`: {m}",
-                            form.key(),
-                            k.text
-                                .lines()
-                                .find(|l| l.contains(form.opcode.name()))
-                                .unwrap_or("")
-                        );
-                        st.mismatches.entry(form.key()).or_insert((0, msg)).0 += 1;
-                        continue;
-                    }
-                };
-                let o = match run_oracle(&module, &input, &scr, addrs, wide, k.threads) {
-                    Ok(o) => o,
-                    Err(m) => {
-                        let line = text.lines().rev().nth(3).unwrap_or("").trim().to_string();
-                        st.unsupported
-                            .entry(form.key())
-                            .or_insert(format!("{m} (e.g. `{line}`)"));
-                        continue;
-                    }
-                };
-                any = true;
-                st.compared += 1;
-                if e != o {
-                    let msg = describe(form, &text, &k, &input, &e, &o, guarded, contended);
+            let scr: Vec<u8> = (0..SLOT as usize * (k.threads + 1))
+                .map(|_| rng.next() as u8)
+                .collect();
+            let (e, addrs) = match run_exec(&module, &file, &input, &scr, wide, k.threads) {
+                Ok(x) => x,
+                Err(m) => {
+                    let msg = format!(
+                        "{}: executor refused `{}`: {m}",
+                        form.key(),
+                        k.text
+                            .lines()
+                            .find(|l| l.contains(form.opcode.name()))
+                            .unwrap_or("")
+                    );
                     st.mismatches.entry(form.key()).or_insert((0, msg)).0 += 1;
+                    continue;
                 }
+            };
+            let o = match run_oracle(&module, &input, &scr, addrs, wide, k.threads) {
+                Ok(o) => o,
+                Err(m) => {
+                    let line = text.lines().rev().nth(3).unwrap_or("").trim().to_string();
+                    st.unsupported
+                        .entry(form.key())
+                        .or_insert(format!("{m} (e.g. `{line}`)"));
+                    continue;
+                }
+            };
+            any = true;
+            st.compared += 1;
+            if e != o {
+                let msg = describe(form, &text, &k, &input, &e, &o, guarded, contended);
+                st.mismatches.entry(form.key()).or_insert((0, msg)).0 += 1;
             }
         }
     }
