@@ -80,12 +80,7 @@ struct RowResult {
 
 fn translate_row(form: &'static Form) -> RowResult {
     let mut r = RowResult::default();
-    let mut checked = 0;
-    let budget = instance_budget(form, PER_ROW);
-    for text in instance_texts(form) {
-        if checked >= budget {
-            return r;
-        }
+    for text in instance_texts(form).take(instance_budget(form, PER_ROW)) {
         // The instance's target is the first the row's gate (with the spelled
         // modifiers' gates) admits: sm_20 or lower exactly when ptxas for sm_20 takes it.
         let sm20 = text
@@ -95,7 +90,6 @@ fn translate_row(form: &'static Form) -> RowResult {
             .is_some_and(|sm| sm <= 20);
         let file = diag::SourceFile::new("generated.ptx", text.clone());
         let (module, diags) = check::check_source(&file);
-        checked += 1;
         let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
             continue;
         };

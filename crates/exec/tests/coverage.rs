@@ -86,17 +86,11 @@ struct RowResult {
 
 fn exec_row(form: &'static Form) -> RowResult {
     let mut r = RowResult::default();
-    let mut checked = 0;
     // Each source operand that may be an immediate is also tried as one (predicate immediates,
     // vector elements, float and integer literals), on the plain variant.
-    let budget = instance_budget(form, CHECKED_PER_ROW);
-    for text in instance_texts(form) {
-        if checked >= budget {
-            return r;
-        }
+    for text in instance_texts(form).take(instance_budget(form, CHECKED_PER_ROW)) {
         let file = diag::SourceFile::new("generated.ptx", text.clone());
         let (module, diags) = check::check_source(&file);
-        checked += 1;
         let Some(module) = module.filter(|_| !diags.iter().any(|d| d.is_error())) else {
             continue;
         };
