@@ -11,7 +11,7 @@
 
 use crate::ra::uses_defs;
 use ir::{AddrBase, Function, Inst, Opcode, Operand, RegId, Space, VarId};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What an `add` reads in place of a folded register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,6 +240,9 @@ pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
     }
     let labelled = |i: usize| labelled[i];
     let mut out = FxHashMap::default();
+    // The adds given a scaled operand: ISCADD scales one source, so an add of two shifts
+    // takes the first and reads the other from its register.
+    let mut fused = FxHashSet::default();
     for (i, mul) in body.iter().enumerate() {
         if mul.guard.is_some() || mul.mods.has(isa::Flag::Cc) || mul.mods.has(isa::Flag::Sat) {
             continue;
@@ -280,7 +283,7 @@ pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
             .find_map(|j| {
                 let inst = &body[j];
                 if inst.operands.iter().skip(1).any(|o| o.as_reg() == Some(*t)) {
-                    return Some(Some(inst));
+                    return Some(Some(j));
                 }
                 uses_defs(inst, &mut u, &mut d);
                 let ends_block = matches!(
@@ -289,7 +292,8 @@ pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
                 );
                 (ends_block || d.contains(&a.index()) || d.contains(&t.index())).then_some(None)
             });
-        let Some(Some(add)) = reader else { continue };
+        let Some(Some(at)) = reader else { continue };
+        let add = &body[at];
         let add_widths = if wide {
             matches!(add.ty(), Some(T::U64 | T::S64 | T::B64))
         } else {
@@ -301,7 +305,7 @@ pub fn scaled_adds(f: &Function) -> FxHashMap<RegId, Scaled> {
             && add_widths;
         let sources = [1, 2].map(|k| add.operands.get(k).and_then(Operand::as_reg));
         let once = sources.iter().filter(|s| **s == Some(*t)).count() == 1;
-        if !plain_add || !once {
+        if !plain_add || !once || !fused.insert(at) {
             continue;
         }
         out.insert(

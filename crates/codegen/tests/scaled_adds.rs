@@ -67,7 +67,7 @@ const ROWS: &[Row] = &[
     ),
     // `a` redefined between the shift and its add: the add must see the old `a`'s shift.
     (
-        "mov.u32 %r10, %r5;\n\tshl.b32 %r9, %r10, 3;\n\tmov.u32 %r10, %r6;\n\tst.global.u32 [%rd7+60], %r10;\n\tadd.s32 %r8, %r9, 7;",
+        "mov.u32 %r10, %r5;\n\tshl.b32 %r9, %r10, 3;\n\tmov.u32 %r10, %r6;\n\tst.global.u32 [%rd7+64], %r10;\n\tadd.s32 %r8, %r9, 7;",
         |a, _, _| (a << 3).wrapping_add(7),
     ),
     // A guarded add keeps the old value in the lanes it skips.
@@ -81,10 +81,16 @@ const ROWS: &[Row] = &[
             }
         },
     ),
+    // Both addends shifts: ISCADD scales one, the other is an SHL of its own (two folded
+    // into one add once left the second's register unallocated: an internal error).
+    (
+        "shl.b32 %r9, %r5, 7;\n\tshl.b32 %r12, %r6, 9;\n\tadd.s32 %r8, %r12, %r9;",
+        |a, b, _| (a << 7).wrapping_add(b << 9),
+    ),
 ];
 
-/// Row 13 (`a` redefined) stores `b` at word 15 of its row as well.
-const STRIDE_WORDS: usize = 16;
+/// Row 13 (`a` redefined) stores `b` at word 16 of its row as well.
+const STRIDE_WORDS: usize = 17;
 
 fn kernel() -> String {
     let mut body = String::new();
@@ -146,7 +152,7 @@ fn scaled_adds_agree_with_wrapping_arithmetic_on_both_executors() {
                 b[i]
             );
         }
-        assert_eq!(got[STRIDE_WORDS * i + 15], b[i], "row 13's store of b");
+        assert_eq!(got[STRIDE_WORDS * i + 16], b[i], "row 13's store of b");
     }
 }
 
@@ -156,9 +162,9 @@ fn scaled_adds_are_iscadd_and_products_by_powers_of_two_are_shifts() {
     let listing: Vec<String> = disassembly(&cubin.kernels[0]);
     let text = listing.join("\n");
     let count = |p: &dyn Fn(&str) -> bool| listing.iter().filter(|l| p(l)).count();
-    // Rows 0–9 and 14 fold into one ISCADD each; row 7's parameter comes from the bank.
+    // Rows 0–9, 14 and 15 fold into one ISCADD each; row 7's parameter comes from the bank.
     let iscadds = count(&|l| l.contains("ISCADD ") && !l.contains(".CC"));
-    assert_eq!(iscadds, 11, "one ISCADD per scaled add:\n{text}");
+    assert_eq!(iscadds, 12, "one ISCADD per scaled add:\n{text}");
     assert!(
         listing
             .iter()
