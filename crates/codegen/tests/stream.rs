@@ -84,7 +84,13 @@ fn repository_files_translate_the_same_streamed() {
         let name = p.display().to_string();
         same(&name, &text);
         let file = SourceFile::new(name.as_str(), text.as_str());
-        translated += usize::from(matches!(plain(&file).1, Some(Ok(_))));
+        let outcome = plain(&file).1;
+        // A refusal names the instruction and why; "internal error" is a translator bug
+        // (two scaled operands of one add once gave one on nvrtc_gemm_sm80.ptx).
+        if let Some(Err(shown)) = &outcome {
+            assert!(!shown.contains("internal error"), "{name}:\n{shown}");
+        }
+        translated += usize::from(matches!(outcome, Some(Ok(_))));
     }
     assert!(
         paths.len() > 300,
