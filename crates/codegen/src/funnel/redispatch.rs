@@ -1,13 +1,15 @@
-//! Side entries into divergent regions inside loops, restructured by a flag per edge: an
-//! edge `q → y` into the region of the divergent branch ending block `b`, from outside that
-//! region, becomes `q: mov.u32 %f, 1; bra b'` where `b'` is a new block holding only `b`'s
-//! branch, preceded by `setp.eq.u32 %p, %f, 1; @%p bra Y`, and `Y` (after the body) is
-//! `mov.u32 %f, 0; bra y`. Lanes that took the edge now enter the region through its `SSY`
+//! Side entries into divergent regions inside loops, restructured by a code per edge in one
+//! flag register: the `k`-th edge `q → y` into the region of the divergent branch ending
+//! block `b`, from outside that region, becomes `q: mov.u32 %f, k; bra b'` where `b'` is a
+//! new block holding only `b`'s branch, preceded by `setp.eq.u32 %p, %f, k; @%p bra Y`,
+//! and `Y` (after the body) is `mov.u32 %f, 0; bra y`. One register for every edge (round
+//! s25): a flag each made bodies with many side entries fail register allocation. Lanes that took the edge now enter the region through its `SSY`
 //! like every other lane, then go straight on to `y`: the region has one entry, and the
 //! plan maps it with no copy of any block, however large. `%f` is zero except between the
 //! edge and `Y` (it starts at zero), so lanes arriving at `b'` from `b` go on with `b`'s
 //! branch. Where `b'` is now entered from outside an enclosing region, the next round sends
-//! those lanes through that region's branch the same way (a flag of its own).
+//! those lanes through that region's branch the same way (a code of its own; its detour
+//! gives the flag back the code `b'` tests, see `rewrite`).
 //!
 //! Tried by `funnel::rewrites` only after every other rewrite, so bodies that map otherwise
 //! keep their code; a rewrite that would make the graph irreducible is given up. Last of
@@ -19,10 +21,10 @@
 
 use super::{branch, new_reg, plain_branch, set_pred};
 use crate::cfg;
-use ir::{Function, Guard, Inst, Opcode, Type};
+use ir::{Function, Guard, Inst, Opcode, Operand, RegId, Type};
 
 /// Most edges restructured in one body (each re-analyses the graph).
-const MAX_EDGES: usize = 32;
+const MAX_EDGES: usize = 128;
 
 /// Largest graph whose side entries outside loops are sent through the flags: each round
 /// plans the whole body again (`Flow::plan`, quadratic in the blocks, re-planned per
@@ -44,7 +46,10 @@ pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
     // The detour blocks made so far (their first instruction): their edges are the ones
     // the flags sent through a region's branch, never taken again (a chain of flags).
     let mut detours: Vec<u32> = Vec::new();
-    for _ in 0..MAX_EDGES {
+    // One register for every edge's flag, holding the edge's code (see `rewrite`): many
+    // side entries cost one live register, not one each.
+    let mut flag: Option<RegId> = None;
+    for code in 1..=MAX_EDGES {
         let body = g.body.as_ref()?;
         if body.is_empty() || body.iter().any(|i| i.op == Opcode::Brx) {
             return None;
@@ -72,7 +77,9 @@ pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
         let Some(e) = cfg::unmapped_side_entry(&graph, &divergent, &loops, refused, &avoid) else {
             return changed.then_some(g);
         };
-        let (map, detour) = rewrite(&mut g, &graph, &e)?;
+        let first = flag.is_none();
+        let f = *flag.get_or_insert_with(|| new_reg(&mut g, Type::U32));
+        let (map, detour) = rewrite(&mut g, &graph, &e, f, code, first)?;
         for d in detours.iter_mut() {
             *d = map.get(*d as usize).copied()?;
         }
@@ -84,10 +91,26 @@ pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
     None
 }
 
-/// Sends the lanes of the edge `e` through `e.branch`'s branch (see the module comment).
-/// Returns where each old instruction went and where the detour block starts.
-fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Vec<u32>, u32)> {
-    let flag = new_reg(g, Type::U32);
+/// Sends the lanes of the edge `e` through `e.branch`'s branch (see the module comment),
+/// `flag` set to `code` on the edge (the body's first instruction sets it to zero when
+/// `first`). Returns where each old instruction went and where the detour block starts.
+///
+/// The flag is zero everywhere but between an edge and its detour, with one exception that
+/// makes one register enough: an edge rewritten again (its target, a test block, entered
+/// from outside an enclosing region) already set the flag to its own code `k` just before
+/// its branch; its lanes must reach that test holding `k`, so the new detour restores `k`
+/// instead of zero. Between the new edge and its detour the lanes run only the new test,
+/// which reads the new code. Each predicate stays its own register: the tests of one
+/// branch sit side by side (`setp`, `setp`, `@p bra`, `@p bra`) when a test block's own
+/// branch is the region branch of a later round.
+fn rewrite(
+    g: &mut Function,
+    graph: &cfg::Cfg,
+    e: &cfg::SideEntry,
+    flag: RegId,
+    code: usize,
+    first: bool,
+) -> Option<(Vec<u32>, u32)> {
     let pick = new_reg(g, Type::Pred);
     let body = g.body.take()?;
     let n = body.len();
@@ -111,21 +134,46 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Ve
     if !explicit && !falls {
         return None;
     }
+    // What the flag holds on the edge (see above): the code an earlier round set just
+    // before this branch, else zero. Any other write of the flag is not ours: given up.
+    let restore = match tq.checked_sub(1).filter(|&p| p >= qb.start && explicit) {
+        Some(p) if writes(&body[p], flag) => match body[p].operands.get(1) {
+            Some(Operand::Imm(k)) if body[p].op == Opcode::Mov && body[p].guard == last.guard => {
+                usize::try_from(*k).ok()?
+            }
+            _ => return None,
+        },
+        _ => 0,
+    };
+    // Lanes falling into `y` hold zero, those branching hold `restore`: one detour cannot
+    // give both back.
+    if falls && restore != 0 {
+        return None;
+    }
     let mut edge = Vec::new();
     if explicit {
-        edge.push(set(last, 1, last.guard)?);
+        edge.push(set(last, code, last.guard)?);
         edge.push(branch(last, last.guard, B_TAIL));
     } else {
         edge.push(last.clone());
     }
     if falls {
-        edge.push(set(last, 1, None)?);
+        edge.push(set(last, code, None)?);
         edge.push(plain_branch(&template, B_TAIL));
     }
     // The region's branch, after the test of the flag.
+    // The test goes before the branch, and before the `setp` computing its guard when
+    // that comes just before: where the region's branch is an earlier round's test
+    // (`setp %p_k, %f, k; @%p_k bra Y_k`), tests placed between the two would keep each
+    // earlier predicate live across the later ones, more than the predicate registers
+    // after a few rounds. Lanes that do not take the detour run the same instructions.
     let tb = bb.end - 1;
+    let tb = match (tb.checked_sub(1), body[tb].guard) {
+        (Some(p), Some(gd)) if p >= bb.start && writes(&body[p], gd.reg) => p,
+        _ => tb,
+    };
     let mut test = [
-        set_pred(&body[tb], pick, flag, 1)?,
+        set_pred(&body[tb], pick, flag, u32::try_from(code).ok()?)?,
         plain_branch(&template, DETOUR),
     ];
     test[1].guard = Some(Guard {
@@ -139,7 +187,9 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Ve
         .cloned();
     let mut out: Vec<Inst> = Vec::with_capacity(n + 10);
     let mut map = vec![0u32; n + 1];
-    out.push(set(&body[0], 0, None)?);
+    if first {
+        out.push(set(&body[0], 0, None)?);
+    }
     let mut b_tail = 0u32;
     for (i, inst) in body.into_iter().enumerate() {
         map[i] = if i == 0 { 0 } else { out.len() as u32 };
@@ -158,7 +208,7 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Ve
         out.push(ret?);
     }
     let detour = out.len() as u32;
-    out.push(set(&template, 0, None)?);
+    out.push(set(&template, restore, None)?);
     out.push(plain_branch(&template, y as u32));
     super::relabel(g, &mut out, &map, |t| match t {
         B_TAIL => Some(b_tail),
@@ -167,4 +217,13 @@ fn rewrite(g: &mut Function, graph: &cfg::Cfg, e: &cfg::SideEntry) -> Option<(Ve
     });
     g.body = Some(out);
     Some((map, detour))
+}
+
+/// Whether `inst` writes `reg` (its destination, the first operand).
+fn writes(inst: &Inst, reg: RegId) -> bool {
+    inst.form
+        .operands
+        .first()
+        .is_some_and(|o| o.kind.is_destination())
+        && inst.operands.first() == Some(&Operand::Reg(reg))
 }
