@@ -351,3 +351,46 @@ fn every_translated_form_agrees_with_the_executor() {
         st.mismatches.len()
     );
 }
+
+/// The rows [`NOT_RUN`] skips are still translated by `compile` when a module holds them: they
+/// must be refused, never panic. `wgmma`'s kernels read and write up to 128 registers in one
+/// instruction, and under a guard each is reused, past the 32 operands `regalloc2` can name
+/// as reused (a debug assertion, a wrong constraint in release builds).
+#[test]
+fn wgmma_with_many_accumulators_is_refused_without_a_panic() {
+    let mut tried = 0;
+    for form in isa::all_forms()
+        .iter()
+        .filter(|f| f.opcode == Opcode::Wgmma && f.operands.len() > 3)
+        .filter(|f| f.syntax.contains("d32,"))
+        .take(4)
+    {
+        let Some(text) = instance_texts(form).next() else {
+            continue;
+        };
+        let names: Vec<&str> = form.operands.iter().map(|o| o.name).collect();
+        let text = format!("// operands: {}\n{text}", names.join(" "));
+        // Guarded: a guarded definition keeps the old value, so it reuses its register.
+        let Some(k) = rewrite(&text, true, false, threads_for(form)) else {
+            continue;
+        };
+        let file = diag::SourceFile::new("wgmma.ptx", k.text.clone());
+        let (module, diags) = check::check_source(&file);
+        let Some(module) = module.filter(|_| !diag::has_errors(&diags)) else {
+            continue;
+        };
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            codegen::compile_module(&module, &file).is_err()
+        }));
+        assert!(
+            matches!(r, Ok(true)),
+            "{}: the translator must refuse it without a panic",
+            form.key()
+        );
+        tried += 1;
+    }
+    assert!(
+        tried > 0,
+        "no wgmma row with more than 32 accumulators checked"
+    );
+}
