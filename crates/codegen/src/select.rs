@@ -464,6 +464,25 @@ impl<'a> Selector<'a> {
                 ty_spelling(ty)
             ));
         }
+        // Modifiers no rule here implements: refused rather than translated as the plain
+        // form (every_form_runs.rs found each one dropped).
+        if ty == Type::F32x2
+            && !matches!(inst.op, Opcode::Mov | Opcode::Ld | Opcode::Ldu | Opcode::St)
+        {
+            return Err(
+                ".f32x2 arithmetic has no sm_20 instruction (sm_100's packed float pairs)".into(),
+            );
+        }
+        if matches!(inst.op, Opcode::Min | Opcode::Max) && has(Flag::Relu) {
+            return Err(
+                "min/max .relu (sm_80) has no rule here that clamps the result at zero".into(),
+            );
+        }
+        if inst.op == Opcode::Cvt && has(Flag::Pack) {
+            return Err(
+                "cvt.pack (sm_72) has no rule here that packs both saturated halves".into(),
+            );
+        }
         // 16-bit div/rem and PTX 1.x's div.wide/rem.wide (divide.rs).
         if matches!(inst.op, Opcode::Div | Opcode::Rem) && !ty_is_float(ty) {
             let (rem, signed) = (inst.op == Opcode::Rem, is_signed(ty));
@@ -857,6 +876,12 @@ impl<'a> Selector<'a> {
                     self.cvta_window(inst, &g, w, has(Flag::To), 0x0)
                 }
                 Some(Space::Local) => self.cvta_window(inst, &g, w, has(Flag::To), 0x4),
+                // The PTX executor's `.shared::cluster` addresses are not its `.shared` ones
+                // (every_form_runs.rs: `cvta.shared::cluster` of 0xff is 0xfe0000ff there, the
+                // `.shared` window's 0x10000ff here): refused until the two agree.
+                Some(Space::SharedCluster) => Err(
+                    "cvta of .shared::cluster (sm_90): the PTX executor's cluster addresses differ from the CTA's shared window this translation uses".into(),
+                ),
                 _ => {
                     Err("sm_20's generic address space has no constant or parameter window (docs/spec-notes.md)".into())
                 }
@@ -865,6 +890,11 @@ impl<'a> Selector<'a> {
             // ldu reads the same value as ld (it only promises the address is warp-uniform and
             // read-only); LD serves both.
             Opcode::Ld | Opcode::Ldu | Opcode::St => self.ordered_access(inst, &g, ty),
+            // A warp barrier is not a CTA barrier: its operand is a member mask, not a
+            // barrier number (every_form_runs.rs found it emitted as `BAR` on the mask).
+            Opcode::Bar if has(Flag::Warp) => Err(
+                "bar.warp.sync (sm_30) has no sm_20 instruction (Fermi has no warp barrier)".into(),
+            ),
             Opcode::Bar | Opcode::Barrier if !has(Flag::Red) => self.barrier(inst, &g),
             Opcode::Vadd
             | Opcode::Vsub

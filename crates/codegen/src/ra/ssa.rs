@@ -730,6 +730,15 @@ fn build_with(
                 let v = new_vreg(c);
                 match old {
                     // Read and written (or kept where the guard is false): one register.
+                    // regalloc2 names a reused operand in 5 bits: an instruction reading
+                    // and writing registers past its 32nd operand (wgmma's accumulators) is
+                    // refused, not encoded into another constraint.
+                    Some(k) if k > 31 => {
+                        return Err(SsaError {
+                            inst: at,
+                            message: "an instruction that reads and writes more than 32 operands has no register allocation here".into(),
+                        });
+                    }
                     Some(k) => {
                         push_ranged(ops_pool, &mut ops, Operand::reg_reuse_def(v, k as usize));
                     }

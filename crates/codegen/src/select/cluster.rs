@@ -1,4 +1,5 @@
-//! `.shared::cluster` accesses (sm_90) as `.shared` ones. ptxvm runs one-CTA clusters
+//! `.shared::cluster` accesses (sm_90) as `.shared` ones (not `cvta`: refused in select.rs,
+//! every_form_runs.rs found the PTX executor's results differ). ptxvm runs one-CTA clusters
 //! (`exec/src/lower/inst.rs`), so the cluster's shared memory is the CTA's own: the PTX executor maps `.shared::cluster` addresses of `ld`, `st`, `atom`, `red`,
 //! `cvta` and `isspacep` to the CTA's shared window exactly as `.shared::cta` ones
 //! (`exec/src/lower/operand.rs`), so the translation rewrites the space and selects the
@@ -11,7 +12,7 @@ fn cluster_access(inst: &Inst) -> bool {
     inst.mods.space == Some(Space::SharedCluster)
         && matches!(
             inst.op,
-            Opcode::Ld | Opcode::St | Opcode::Atom | Opcode::Red | Opcode::Cvta | Opcode::Isspacep
+            Opcode::Ld | Opcode::St | Opcode::Atom | Opcode::Red | Opcode::Isspacep
         )
 }
 

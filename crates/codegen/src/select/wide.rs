@@ -53,11 +53,15 @@ impl Selector<'_> {
                 Some(_) => "a chain mixing additions and subtractions: Fermi's flag after a subtraction is the complement of PTX's borrow".into(),
             });
         }
-        // A carry that must survive this instruction's own flag writes.
+        // A carry that must survive this instruction's own flag writes: a chain's carry-in,
+        // or a pending chain's carry around a plain `mad`.
         let keep = madc || (!cc && self.carry.is_some());
         let uses_flag =
             w == 64 && mode == MulMode::Hi || (!chain && (w == 64 || mode == MulMode::Wide));
-        if keep && uses_flag {
+        // A guarded `.cc` form leaves the flag untouched in the lanes its guard turns off, but
+        // the product's own additions are unguarded: the flag is saved around them too.
+        let keep_around_product = keep || (cc && !g.is_empty());
+        if keep_around_product && uses_flag {
             self.emit("", format!("IADD.X {SAVED_CARRY}, RZ, RZ;"));
         }
         // The product's words (low first) in temporaries.
@@ -100,7 +104,7 @@ impl Selector<'_> {
             }
             _ => return Err("no selection rule for this multiply form".into()),
         };
-        if keep && uses_flag {
+        if keep_around_product && uses_flag {
             self.emit("", format!("IADD RZ.CC, {SAVED_CARRY}, -0x1;"));
         }
         let x = if madc { ".X" } else { "" };
