@@ -137,17 +137,9 @@ fn run_row(form: &'static Form, rng: &mut Lcg, per_row: usize, st: &mut Stats) {
         for case in 0..2 {
             let guarded = case == 1 && !unguarded_only(form);
             let contended = case == 1 && matches!(form.opcode, Opcode::Atom | Opcode::Red);
-            let Some(mut k) = rewrite(&text, guarded, contended, threads_for(form)) else {
+            let Some(k) = rewrite(&text, guarded, contended, threads_for(form)) else {
                 continue;
             };
-            // A barrier count of 32 in a CTA of 64: the executors disagree on the second
-            // warp's arrivals (the PTX executor completes one barrier per 32 arrivals, the
-            // Fermi executor counts all 64 into one); left to the lead, so only full counts.
-            for (_, choices) in &mut k.uniform {
-                if *choices == [32, 64] {
-                    *choices = &[64];
-                }
-            }
             let file = diag::SourceFile::new("runs.ptx", k.text.clone());
             let (module, diags) = check::check_source(&file);
             let Some(module) = module.filter(|_| !diag::has_errors(&diags)) else {

@@ -2,7 +2,7 @@
 //! `BAR`; when every live warp waits, the barrier opens.
 
 use crate::error::{Fault, FaultKind, LaneFault};
-use crate::warp::{lanes, BarOp, BarResult, Barrier, CtaMem, Status, Warp, WARP_SIZE};
+use crate::warp::{lanes, BarOp, BarResult, Barrier, Completed, CtaMem, Status, Warp, WARP_SIZE};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Runs the CTA to completion; returns the thread-instructions executed.
@@ -76,28 +76,39 @@ fn live_threads(warps: &[Warp]) -> u32 {
     warps.iter().map(|w| (!w.exited).count_ones()).sum()
 }
 
-/// Completes every barrier whose expected arrivals are in (its thread count, or every thread
-/// that has not exited), releasing its waiting warps with their reductions. Checked once per
-/// turn, so the warps a barrier releases start together (docs/fermi-exec.md, "Scheduling").
-/// Whether one opened.
+/// Releases the warps of every barrier generation that completed this turn: those whose
+/// thread count was reached on arrival (`step::bar`), and those of the whole CTA whose
+/// arrivals are every thread that has not exited. Each waiting warp gets the reduction of
+/// its own generation. Checked once per turn, so the warps a barrier releases start
+/// together (docs/fermi-exec.md, "Scheduling"). Whether one opened.
 fn open_barriers(m: &mut CtaMem<'_>, warps: &mut [Warp]) -> bool {
-    if m.bars.iter().all(|b| b.arrived == 0) {
+    if m.completed.is_empty() && m.bars.iter().all(|b| b.arrived == 0) {
         return false;
     }
     let live = live_threads(warps);
-    let mut opened = false;
     for (id, b) in m.bars.iter_mut().enumerate() {
         if b.arrived == 0 || b.arrived < b.count.unwrap_or(live) {
             continue;
         }
-        let (held, arrived) = (b.held, b.arrived);
-        *b = Barrier::default();
-        opened = true;
+        m.completed.push(Completed {
+            id: id as u8,
+            generation: b.generation,
+            held: b.held,
+            arrived: b.arrived,
+        });
+        *b = Barrier {
+            generation: b.generation.wrapping_add(1),
+            ..Barrier::default()
+        };
+    }
+    let opened = !m.completed.is_empty();
+    for c in m.completed.drain(..) {
         for w in warps.iter_mut() {
-            if w.status == Status::AtBarrier && usize::from(w.bar_id) == id {
+            if w.status == Status::AtBarrier && w.bar_id == c.id && w.bar_generation == c.generation
+            {
                 w.status = Status::Running;
                 if let Some(r) = w.bar.take() {
-                    deliver(w, r, held, arrived);
+                    deliver(w, r, c.held, c.arrived);
                 }
             }
         }

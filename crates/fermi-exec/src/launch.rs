@@ -265,6 +265,7 @@ pub fn run_module(
             ntid: spec.block,
             nctaid: spec.grid,
             bars: Default::default(),
+            completed: Vec::new(),
             shared_locks: Vec::new(),
             textures: &textures,
         };

@@ -8,7 +8,7 @@ use crate::image::Decoded;
 use crate::stack::{EntryKind, Leave};
 use crate::warp::{
     dst_pred, dst_reg, has, lanes, mod_named, only_mods, opd, src32, src_pred, BarOp, BarResult,
-    CtaMem, Status, Warp,
+    Barrier, Completed, CtaMem, Status, Warp,
 };
 use fermi::isa::{branch_target, Operand};
 
@@ -350,6 +350,21 @@ fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bo
     b.count = count;
     b.arrived += mask.count_ones();
     b.held += held;
+    let generation = b.generation;
+    // A count reached completes this generation now: a warp arriving later in the same turn
+    // starts the next one rather than joining (and enlarging) this one's reduction.
+    if count.is_some_and(|c| b.arrived >= c) {
+        m.completed.push(Completed {
+            id: id as u8,
+            generation,
+            held: b.held,
+            arrived: b.arrived,
+        });
+        *b = Barrier {
+            generation: generation.wrapping_add(1),
+            ..Barrier::default()
+        };
+    }
     let op = mod_named(inst, "barrier operation").unwrap_or("");
     if op == ".ARV" {
         return Ok(false);
@@ -363,6 +378,7 @@ fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bo
     };
     w.bar = (rd.index() != 63 || pd.index() != 7).then_some(BarResult { rd, pd, op });
     w.bar_id = id as u8;
+    w.bar_generation = generation;
     Ok(true)
 }
 

@@ -30,6 +30,20 @@ pub struct Barrier {
     /// The thread count the arrivals named (`None`: the whole CTA, i.e. every thread that has
     /// not exited).
     pub count: Option<u32>,
+    /// Which use of the barrier this is: a barrier whose thread count is reached completes,
+    /// and the arrivals after it start the next generation (PTX `bar`: "the barrier is
+    /// reinitialized" once complete), even within one turn.
+    pub generation: u32,
+}
+
+/// A barrier generation that completed and whose waiting warps the end of the turn releases
+/// with its reduction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Completed {
+    pub id: u8,
+    pub generation: u32,
+    pub held: u32,
+    pub arrived: u32,
 }
 
 /// The reduction `BAR.RED.*` delivers when the barrier opens: the CTA-wide count of threads
@@ -76,6 +90,8 @@ pub struct Warp {
     pub bar: Option<BarResult>,
     /// The barrier this warp waits at (meaningful while `status` is `AtBarrier`).
     pub bar_id: u8,
+    /// The generation of that barrier it arrived in.
+    pub bar_generation: u32,
 }
 
 impl Warp {
@@ -103,6 +119,7 @@ impl Warp {
             status: Status::Running,
             bar: None,
             bar_id: 0,
+            bar_generation: 0,
         }
     }
 
@@ -270,6 +287,8 @@ pub struct CtaMem<'a> {
     pub nctaid: [u32; 3],
     /// The CTA's 16 hardware barriers (`BAR`'s barrier operand).
     pub bars: [Barrier; 16],
+    /// Generations that reached their thread count this turn.
+    pub completed: Vec<Completed>,
     /// Shared-memory words locked by `LDSLK` and not yet released by `STSUL`: `(word offset,
     /// linear thread index of the owner)`.
     pub shared_locks: Vec<(u64, u32)>,
