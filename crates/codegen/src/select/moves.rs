@@ -115,31 +115,13 @@ impl Selector<'_> {
                     .ok()
                     .filter(|a| *a <= i64::from(u32::MAX))
                     .ok_or("a function address past 32 bits")?;
-                let d = self.dst(inst)?;
-                if w == 64 {
-                    let (dl, dh) = self.pair(d)?;
-                    self.emit(g, format!("MOV32I {dl}, {};", hex(a)));
-                    self.emit(g, format!("MOV {dh}, RZ;"));
-                } else {
-                    let d = self.gpr(d)?;
-                    self.emit(g, format!("MOV32I {d}, {};", hex(a)));
-                }
-                Ok(())
+                self.zero_extended(inst, g, w, |d| format!("MOV32I {d}, {};", hex(a)))
             }
             Operand::VarAddr { var, offset } if self.frame_locals.contains_key(var) => {
                 // A `.func`'s local: its frame address, R1 plus the offset (a local window
                 // offset, as the address of a local variable is).
                 let at = self.frame_locals.get(var).copied().unwrap_or(0) + offset;
-                let d = self.dst(inst)?;
-                if w == 64 {
-                    let (dl, dh) = self.pair(d)?;
-                    self.emit(g, format!("IADD {dl}, R1, {};", hex(at)));
-                    self.emit(g, format!("MOV {dh}, RZ;"));
-                } else {
-                    let d = self.gpr(d)?;
-                    self.emit(g, format!("IADD {d}, R1, {};", hex(at)));
-                }
-                Ok(())
+                self.zero_extended(inst, g, w, |d| format!("IADD {d}, R1, {};", hex(at)))
             }
             Operand::VarAddr { var, offset }
                 if self.epilogue.is_none() && self.params.contains_key(var) =>
@@ -147,16 +129,7 @@ impl Selector<'_> {
                 // A kernel parameter's address: its offset in the parameter buffer, as the
                 // PTX executor gives it (`ld.param` through a register reads c[0x0] there).
                 let at = i64::from(self.params.get(var).copied().unwrap_or(0)) + offset;
-                let d = self.dst(inst)?;
-                if w == 64 {
-                    let (dl, dh) = self.pair(d)?;
-                    self.emit(g, format!("MOV32I {dl}, {};", hex(at)));
-                    self.emit(g, format!("MOV {dh}, RZ;"));
-                } else {
-                    let d = self.gpr(d)?;
-                    self.emit(g, format!("MOV32I {d}, {};", hex(at)));
-                }
-                Ok(())
+                self.zero_extended(inst, g, w, |d| format!("MOV32I {d}, {};", hex(at)))
             }
             Operand::VarAddr { var, offset } if self.globals.contains_key(var) => {
                 let d = self.dst(inst)?;
@@ -267,6 +240,28 @@ impl Selector<'_> {
         };
         let b = b.replace("!!", "");
         self.emit(g, format!("PSETP.{op}.AND {d}, pt, {a}, {b}, pt;"));
+        Ok(())
+    }
+
+    /// Writes a 32-bit address, `low(d)`'s instruction into the destination's register (its
+    /// low word when 64-bit, the high word then zero): function, frame and parameter
+    /// addresses all fit 32 bits.
+    fn zero_extended(
+        &mut self,
+        inst: &Inst,
+        g: &str,
+        w: u32,
+        low: impl Fn(&str) -> String,
+    ) -> R<()> {
+        let d = self.dst(inst)?;
+        if w == 64 {
+            let (dl, dh) = self.pair(d)?;
+            self.emit(g, low(&dl));
+            self.emit(g, format!("MOV {dh}, RZ;"));
+        } else {
+            let d = self.gpr(d)?;
+            self.emit(g, low(&d));
+        }
         Ok(())
     }
 }
