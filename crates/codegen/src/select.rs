@@ -344,6 +344,7 @@ impl<'a> Selector<'a> {
     pub fn select(&mut self, inst: &Inst) -> R<()> {
         let before = (self.carry, self.carry_zero);
         self.materialize_zero_carry(inst);
+        let keeps_chain = self.prepare_guarded_producer(inst);
         let mark = self.out.len();
         let mut done = self.select_inst(inst);
         // Sequences that use the carry flag for themselves (64-bit negation, address and
@@ -374,6 +375,9 @@ impl<'a> Selector<'a> {
             return done;
         }
         self.track_zero_carry(inst);
+        if !keeps_chain {
+            self.carry = None;
+        }
         if inst.op == Opcode::Call {
             // A callee may write Fermi's CC: no chain is kept across a call.
             self.carry = None;

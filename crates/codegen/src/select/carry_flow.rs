@@ -66,7 +66,14 @@ fn consumes(inst: &Inst) -> bool {
 fn transfer(mut state: CarryIn, insts: &[Inst]) -> CarryIn {
     for i in insts {
         state = if produces(i) {
-            CarryIn::Pending(kind(i))
+            // A guarded producer leaves its skipped lanes' flag: one chain only if they
+            // already held this kind's (see `prepare_guarded_producer`).
+            match state {
+                _ if i.guard.is_none() => CarryIn::Pending(kind(i)),
+                CarryIn::Zero => CarryIn::Pending(kind(i)),
+                CarryIn::Pending(k) if k == kind(i) => state,
+                _ => CarryIn::Unknown,
+            }
         } else if consumes(i) || i.op == Opcode::Call {
             // The selector forgets a chain after a consumer without .cc; PTX's initial 0
             // stays (only producers write the flag), but a callee may write Fermi's CC.
@@ -98,7 +105,8 @@ pub fn carry_in(cfg: &Cfg, body: &[Inst], entry_zero: bool) -> Vec<Option<CarryI
         for b in (0..n).rev() {
             let mut l = cfg.blocks[b].succs.iter().any(|&s| live[s]);
             for i in insts(b).iter().rev() {
-                if produces(i) && !consumes(i) {
+                // A guarded producer passes its skipped lanes' flag on: it ends no liveness.
+                if produces(i) && !consumes(i) && i.guard.is_none() {
                     l = false;
                 }
                 if consumes(i) {
@@ -156,12 +164,28 @@ impl Selector<'_> {
             return;
         }
         let k = kind(inst);
-        let text = match k {
-            Chain::Add => "IADD RZ.CC, RZ, RZ;",
-            Chain::Sub => "IADD RZ.CC, RZ, -RZ;",
-        };
-        self.emit("", text.into());
+        self.emit("", zero_carry(k).into());
         self.carry = Some(k);
+    }
+
+    /// Before a guarded producer: the lanes its guard skips keep PTX's flag, and Fermi's CC,
+    /// as they were. The two agree for this chain only if CC already stands for the flag in
+    /// this chain's kind: a pending chain of the same kind, or PTX's initial 0 (CC is then
+    /// set to stand for it first, for every lane). Otherwise returns false: the chain the
+    /// producer starts is not kept, so a consumer of it is refused.
+    pub(super) fn prepare_guarded_producer(&mut self, inst: &Inst) -> bool {
+        if !produces(inst) || inst.guard.is_none() {
+            return true;
+        }
+        let k = kind(inst);
+        if self.carry == Some(k) {
+            return true;
+        }
+        if self.carry.is_none() && self.carry_zero {
+            self.emit("", zero_carry(k).into());
+            return true;
+        }
+        false
     }
 
     /// After `inst`: the initial flag survives everything but a producer (or a call, which
@@ -170,5 +194,14 @@ impl Selector<'_> {
         if produces(inst) || inst.op == Opcode::Call {
             self.carry_zero = false;
         }
+    }
+}
+
+/// Fermi's CC standing for PTX's flag 0 in a chain of kind `k` (a subtraction chain's flag
+/// is the complement of the borrow).
+fn zero_carry(k: Chain) -> &'static str {
+    match k {
+        Chain::Add => "IADD RZ.CC, RZ, RZ;",
+        Chain::Sub => "IADD RZ.CC, RZ, -RZ;",
     }
 }

@@ -193,3 +193,66 @@ fn flag_writers_inside_a_pending_chain_are_refused() {
         );
     }
 }
+
+/// A guarded producer: the lanes its guard skips keep PTX's flag as it was. Row 0: no
+/// producer before it (PTX's initial 0), after a 64-bit add (`2a`) whose `IADD.CC` leaves
+/// Fermi's CC set for itself (a carry when a ≥ 2^31): the skipped lanes' consumer must add 0. Row 1: a pending chain of the same
+/// kind: the skipped lanes keep that chain's carry.
+#[test]
+fn guarded_producers_leave_the_skipped_lanes_flag() {
+    let body = "\
+	cvt.u64.u32 %rd8, %r5;
+	add.u64 %rd10, %rd8, %rd8;
+	setp.lt.u32 %p1, %r5, %r6;
+	@%p1 add.cc.u32 %r7, %r5, %r6;
+	addc.u32 %r8, %r5, 5;
+	st.global.u32 [%rd7], %r8;
+	add.cc.u32 %r7, %r6, %r6;
+	@%p1 add.cc.u32 %r7, %r5, %r6;
+	addc.u32 %r9, %r6, 9;
+	st.global.u32 [%rd7+4], %r9;
+	st.global.u64 [%rd7+8], %rd10;
+";
+    let (a, b, got) = run("guardedcc", body, 4, &[0xffff_ffff, 1]);
+    let carry = |x: u32, y: u32| u32::from(x.checked_add(y).is_none());
+    for i in 0..a.len() {
+        let (x, y) = (a[i], b[i]);
+        let guard = x < y;
+        let r0 = x
+            .wrapping_add(5)
+            .wrapping_add(if guard { carry(x, y) } else { 0 });
+        let r1 = y
+            .wrapping_add(9)
+            .wrapping_add(if guard { carry(x, y) } else { carry(y, y) });
+        assert_eq!(got[4 * i], r0, "row 0: a = {x:#x}, b = {y:#x}");
+        assert_eq!(got[4 * i + 1], r1, "row 1: a = {x:#x}, b = {y:#x}");
+        let twice = 2 * u64::from(x);
+        assert_eq!(
+            u64::from(got[4 * i + 2]) | u64::from(got[4 * i + 3]) << 32,
+            twice,
+            "2a: a = {x:#x}"
+        );
+    }
+}
+
+/// A guarded producer after a chain of the other kind: its skipped lanes hold Fermi's
+/// not-borrow, which an addition chain cannot read as PTX's flag: the consumer is refused.
+#[test]
+fn guarded_producers_after_the_other_kind_are_refused() {
+    let body = "\tsub.cc.u32 %r7, %r5, %r6;\n\tsetp.lt.u32 %p1, %r5, %r6;\n\
+                \t@%p1 add.cc.u32 %r7, %r5, %r6;\n\taddc.u32 %r8, %r5, 5;\n\
+                \tst.global.u32 [%rd7], %r8;\n";
+    let text = row_kernel(
+        "mixed",
+        DECLS,
+        &[("u32", "%r5", 4), ("u32", "%r6", 4)],
+        4,
+        body,
+    );
+    let (m, file) = checked("mixed.ptx", &text);
+    let err = match codegen::compile_module(&m, &file) {
+        Ok(_) => panic!("a guarded producer after a subtraction chain must not feed addc"),
+        Err(e) => diag::render(&file, &e),
+    };
+    assert!(err.contains("addc.u32 %r8, %r5, 5"), "{err}");
+}
