@@ -16,7 +16,7 @@
 
 use crate::cfg::{self, BreakLoop, Cfg, CfgError, SideEdge, Ssy};
 use crate::regs::Loc;
-use crate::select::{Chain, Line, Selector};
+use crate::select::{Line, Selector};
 use ir::{Function, Inst};
 
 pub struct Flow {
@@ -337,36 +337,10 @@ pub fn around_guard(
     Ok(())
 }
 
-/// What one selection attempt may change in the selector: its lines, the carry chain's
-/// state and the cubin's barrier count (`select/arith.rs`, `select/wide.rs`,
-/// `select/barrier.rs` write the last two). Taken before a guarded instruction's attempt so
-/// that a failed one leaves nothing behind for the retry behind a branch to read.
-struct Attempt {
-    lines: usize,
-    carry: Option<Chain>,
-    bar_count: u8,
-}
-
-impl Attempt {
-    fn before(sel: &Selector) -> Attempt {
-        Attempt {
-            lines: sel.out.len(),
-            carry: sel.carry,
-            bar_count: sel.bar_count,
-        }
-    }
-
-    fn undo(self, sel: &mut Selector) {
-        sel.out.truncate(self.lines);
-        sel.carry = self.carry;
-        sel.bar_count = self.bar_count;
-    }
-}
-
 /// Selects `inst`; a guarded one whose sequence cannot run under its guard (it needs its
 /// destination as a temporary, or a predicate of its own) runs unguarded on the lanes the
-/// guard admits: the others branch around it to `label` and reconverge there. The failed
-/// attempt is undone entirely first (`Attempt`), not just its lines.
+/// guard admits: the others branch around it to `label` and reconverge there. A failed
+/// attempt leaves nothing behind (`Selector::select` undoes it).
 pub fn select_or_around_guard(
     sel: &mut Selector,
     f: &Function,
@@ -376,12 +350,8 @@ pub fn select_or_around_guard(
     if inst.guard.is_none() {
         return sel.select(inst);
     }
-    let before = Attempt::before(sel);
     match sel.select(inst) {
-        Err(_) => {
-            before.undo(sel);
-            around_guard(sel, f, inst, label, true)
-        }
+        Err(_) => around_guard(sel, f, inst, label, true),
         done => done,
     }
 }

@@ -340,9 +340,12 @@ impl<'a> Selector<'a> {
         })
     }
 
-    /// Selects `inst`; `Err` is the reason it cannot be translated.
+    /// Selects `inst`; `Err` is the reason it cannot be translated, and then the selector is
+    /// as it was before (its lines, the carry chain's state, the barrier count), so a caller
+    /// may retry another way (`flow::select_or_around_guard`).
     pub fn select(&mut self, inst: &Inst) -> R<()> {
         let before = (self.carry, self.carry_zero);
+        let (start, bar_count) = (self.out.len(), self.bar_count);
         self.materialize_zero_carry(inst);
         let keeps_chain = self.prepare_guarded_producer(inst);
         let mark = self.out.len();
@@ -370,8 +373,9 @@ impl<'a> Selector<'a> {
                 Err("this sequence would overwrite the carry flag of a pending .cc chain".into());
         }
         if done.is_err() {
-            // The caller drops the failed lines (the flag's setting too) and may retry.
+            self.out.truncate(start);
             (self.carry, self.carry_zero) = before;
+            self.bar_count = bar_count;
             return done;
         }
         self.track_zero_carry(inst);
