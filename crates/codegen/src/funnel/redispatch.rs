@@ -55,6 +55,8 @@ pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
             return None;
         }
         let graph = cfg::build_cfg(body);
+        // A flag edge of the previous round that closed a cycle entered at two blocks
+        // (irreducible) gives the rewrite up here.
         let loops = cfg::loop_bodies(&graph).ok()?;
         let divergent = cfg::divergent_blocks(&graph, body);
         // Every side entry: those into the block the whole plan still refuses.
@@ -84,8 +86,6 @@ pub fn redispatch_side_entries(f: &Function, every: bool) -> Option<Function> {
             *d = map.get(*d as usize).copied()?;
         }
         detours.push(detour);
-        // A flag edge that closes a cycle entered at two blocks is given up.
-        cfg::loop_bodies(&cfg::build_cfg(g.body.as_ref()?)).ok()?;
         changed = true;
     }
     None
