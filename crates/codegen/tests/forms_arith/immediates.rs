@@ -140,6 +140,14 @@ fn immediate_operands_agree_with_the_spec() {
         );
         // 1.5: the high word 0x3ff80000 alone, 1/1.5 rounded at 20 fraction bits.
         assert_eq!(at(13), 0x3fe5_5555_0000_0000, "1/1.5 in the high word");
+        // 0d4000000012345678: the high word alone is 2.0; 1/sqrt(2) rounded to nearest even
+        // at 20 fraction bits (PTX: `d[63:32] = 1.0 / sqrt(tmp)`, `d[31:0] = 0`), from the
+        // f64 value computed here.
+        let r = (1.0 / 2f64.sqrt()).to_bits();
+        let (high, low) = (r & !0xffff_ffff, r & 0xffff_ffff);
+        let up = low > 1 << 31 || (low == 1 << 31 && high & 1 << 32 != 0);
+        let rsqrt = if up { high + (1 << 32) } else { high };
+        assert_eq!(at(15), rsqrt, "1/sqrt(2) in the high word");
         // A subnormal (high word zero) flushes to +0: 1/+0 = +inf.
         assert_eq!(
             at(17),
