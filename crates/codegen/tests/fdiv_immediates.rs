@@ -144,6 +144,7 @@ fn f64_division_by_an_immediate_into_the_other_operands_register() {
     let got: Vec<u64> = words64(&out[2]);
     let k = ROWS64.len();
     let same = |x: u64, y: f64| (f64::from_bits(x).is_nan() && y.is_nan()) || x == y.to_bits();
+    let mut decided = 0;
     for i in 0..n {
         let (x, y) = (f64::from_bits(a[i]), f64::from_bits(b[i]));
         let row = &got[k * i..k * (i + 1)];
@@ -156,7 +157,45 @@ fn f64_division_by_an_immediate_into_the_other_operands_register() {
             );
         }
         assert!(f64::from_bits(row[6]).is_nan());
+        // The directed rows against common::div_f64 (the guarded ones keep their old value
+        // in the lanes their guard skips; `%p1` is b > 0).
+        let guard = y > 0.0;
+        let directed = [
+            (3, div_f64(f64::MAX, y, Directed::Rz)),
+            (
+                4,
+                if guard {
+                    div_f64(x, f64::from_bits(0xbfb9_9999_9999_999a), Directed::Rm)
+                } else {
+                    Some(x)
+                },
+            ),
+            (
+                5,
+                if guard {
+                    Some(y)
+                } else {
+                    div_f64(f64::NEG_INFINITY, y, Directed::Rp)
+                },
+            ),
+        ];
+        for (r, w) in directed {
+            if let Some(w) = w {
+                decided += 1;
+                assert!(
+                    same(row[r], w),
+                    "row {r}: a = {x:e}, b = {y:e}: {:#x}, want {:#x}",
+                    row[r],
+                    w.to_bits()
+                );
+            }
+        }
     }
+    // The edge values are mostly normal: nearly every directed row is decided.
+    assert!(
+        decided * 10 >= 3 * n * 9,
+        "only {decided} directed rows decided"
+    );
 }
 
 #[test]
@@ -208,5 +247,12 @@ fn square_roots_of_immediates() {
         assert_eq!(row[1], g.to_bits(), "guarded: a = {x:e}, b = {y:e}");
         assert_eq!(row[2], 0, "a subnormal operand flushes to +0");
         assert!(f32::from_bits(row[3]).is_nan());
+        // sqrt.rp: the least f32 whose square (exact in f64) is at least 0x3f000001.
+        let v = f64::from(f32::from_bits(0x3f00_0001));
+        let mut r = (v.sqrt() as f32).next_down();
+        while f64::from(r) * f64::from(r) < v {
+            r = r.next_up();
+        }
+        assert_eq!(row[4], r.to_bits(), "sqrt.rp.f32 0f3f000001");
     }
 }

@@ -426,6 +426,49 @@ pub fn div_f32(a: f32, b: f32, dir: Directed) -> f32 {
     round_f32(q, tail, dir)
 }
 
+/// `a / b` in f64 rounded in direction `dir`, where the round-to-nearest quotient `q` and
+/// its residual `a - q·b` decide it: the residual is exact (one FMA) unless it underflows
+/// (Boldo and Daumas), and `a/b - q` has its sign times `b`'s. `None` for quotients or
+/// dividends near the subnormal range, where that may fail. Exact special cases (NaN, ∞ and
+/// zero operands) are `q` itself; an overflowing quotient is ±∞ or ±`f64::MAX` by direction.
+pub fn div_f64(a: f64, b: f64, dir: Directed) -> Option<f64> {
+    use std::cmp::Ordering::*;
+    let q = a / b;
+    let exact_special = q.is_nan()
+        || (q == 0.0 && (a == 0.0 || b.is_infinite()))
+        || (q.is_infinite() && (a.is_infinite() || b == 0.0));
+    if exact_special {
+        return Some(q);
+    }
+    if q.is_infinite() {
+        let up = q > 0.0;
+        return Some(match dir {
+            Directed::Rz => f64::MAX.copysign(q),
+            Directed::Rp if up => q,
+            Directed::Rm if !up => q,
+            _ => f64::MAX.copysign(q),
+        });
+    }
+    if q.abs() < 2f64.powi(-960) || a.abs() < 2f64.powi(-900) {
+        return None;
+    }
+    let r = (-q).mul_add(b, a);
+    let tail = match r * b.signum() {
+        t if t > 0.0 => Greater,
+        t if t < 0.0 => Less,
+        _ => Equal,
+    };
+    Some(match (dir, tail) {
+        (_, Equal) => q,
+        (Directed::Rp, Greater) => q.next_up(),
+        (Directed::Rm, Less) => q.next_down(),
+        (Directed::Rp | Directed::Rm, _) => q,
+        (Directed::Rz, Greater) if q < 0.0 => q.next_up(),
+        (Directed::Rz, Less) if q > 0.0 => q.next_down(),
+        (Directed::Rz, _) => q,
+    })
+}
+
 /// `a + b` rounded in direction `dir` (IEEE 754 addition; no flushing). The f64 sum and its
 /// error (Knuth's TwoSum, exact in f64) give the tail; an exact zero sum of operands of
 /// opposite signs is −0 towards −∞ and +0 otherwise (IEEE 754 §6.3).
