@@ -103,3 +103,40 @@ fn misused_barriers_fault() {
         .to_string();
     assert!(e.contains("BAR operands differ between lanes"), "{e}");
 }
+
+/// Each thread of a 64-thread CTA counts, with `BAR.RED.POPC` at barrier 0, the threads whose
+/// predicate "lane < k" holds, k = 5 + 12 * warp (the predicate is `tid < 44 * warp + 5`).
+/// With a thread count of 32 (`bar.red.popc 0, 32`) each warp alone completes one use of the
+/// barrier, so it must see its own warp's count; with the whole CTA (count 0) every thread
+/// sees both warps' count.
+fn popc_per_warp(count: &'static str) -> Vec<u32> {
+    let bar = match count {
+        "RZ" => "BAR.RED.POPC R5, pt, 0x0, RZ, P0;",
+        _ => "BAR.RED.POPC R5, pt, 0x0, 0x20, P0;",
+    };
+    let code = [
+        "S2R R0, SR_Tid_X;",
+        "MOV R2, c [0x0] [0x20];",
+        "ISCADD R2, R0, R2, 0x2;",
+        "SHR.U32 R4, R0, 0x5;", // warp
+        "IMUL R4, R4, 0x2c;",
+        "IADD R4, R4, 0x5;",
+        "ISETP.LT.U32.AND P0, pt, R0, R4, pt;",
+        bar,
+        "ST [R2], R5;",
+        "EXIT;",
+    ];
+    run(&code, 64).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_counted_reduction_reduces_over_its_own_use_only() {
+    let k = |warp: u32| 5 + 12 * warp;
+    let held = |warp: u32| (0..32u32).filter(|&lane| lane < k(warp)).count() as u32;
+    let out = popc_per_warp("0x20");
+    for t in 0..64u32 {
+        assert_eq!(out[t as usize], held(t / 32), "thread {t}");
+    }
+    let out = popc_per_warp("RZ");
+    assert!(out.iter().all(|&w| w == held(0) + held(1)), "{out:?}");
+}
