@@ -35,6 +35,11 @@ pub struct CtaRunner {
 #[derive(Clone, Copy, Default)]
 struct BarState {
     arrived: u32,
+    /// The thread count the arrivals named (`None`: every live thread). Kept here rather than
+    /// read from a waiting warp, so arrive-only warps (`bar.arrive a, b`) can complete a use
+    /// that no warp waits at (PTX `bar`: a completed barrier "is reinitialized so that it can
+    /// be immediately reused").
+    count: Option<u32>,
     popc: u32,
     all: bool,
     any: bool,
@@ -174,6 +179,7 @@ impl CtaRunner {
                                 };
                             }
                             s.arrived += w.live_threads();
+                            s.count = b.count;
                             s.popc += b.red_true.count_ones();
                             s.all &= b.red_true == b.mask;
                             s.any |= b.red_true != 0;
@@ -270,19 +276,8 @@ impl CtaRunner {
             if !s.used {
                 continue;
             }
-            let count = warps
-                .iter()
-                .filter_map(|w| w.barrier)
-                .find(|b| (b.id & 15) as usize == id)
-                .and_then(|b| b.count);
-            let expected = count.unwrap_or(live);
-            let waiting = warps
-                .iter()
-                .any(|w| w.barrier.is_some_and(|b| (b.id & 15) as usize == id));
-            if s.arrived < expected || !waiting {
-                if !waiting && s.arrived >= expected {
-                    *s = BarState::default();
-                }
+            let count = s.count;
+            if s.arrived < count.unwrap_or(live) {
                 continue;
             }
             let st = *s;

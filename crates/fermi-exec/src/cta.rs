@@ -2,7 +2,7 @@
 //! `BAR`; when every live warp waits, the barrier opens.
 
 use crate::error::{Fault, FaultKind, LaneFault};
-use crate::warp::{lanes, BarOp, BarResult, Barrier, Completed, CtaMem, Status, Warp, WARP_SIZE};
+use crate::warp::{lanes, BarOp, BarResult, CtaMem, Status, Warp, WARP_SIZE};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Runs the CTA to completion; returns the thread-instructions executed.
@@ -85,21 +85,14 @@ fn open_barriers(m: &mut CtaMem<'_>, warps: &mut [Warp]) -> bool {
     if m.completed.is_empty() && m.bars.iter().all(|b| b.arrived == 0) {
         return false;
     }
+    // A counted barrier completes in `step::bar` when its count is reached; only whole-CTA
+    // barriers complete here, when threads exiting make their arrivals every live thread.
     let live = live_threads(warps);
     for (id, b) in m.bars.iter_mut().enumerate() {
-        if b.arrived == 0 || b.arrived < b.count.unwrap_or(live) {
+        if b.arrived == 0 || b.count.is_some() || b.arrived < live {
             continue;
         }
-        m.completed.push(Completed {
-            id: id as u8,
-            generation: b.generation,
-            held: b.held,
-            arrived: b.arrived,
-        });
-        *b = Barrier {
-            generation: b.generation.wrapping_add(1),
-            ..Barrier::default()
-        };
+        m.completed.push(b.complete(id as u8));
     }
     let opened = !m.completed.is_empty();
     for c in m.completed.drain(..) {

@@ -8,7 +8,7 @@ use crate::image::Decoded;
 use crate::stack::{EntryKind, Leave};
 use crate::warp::{
     dst_pred, dst_reg, has, lanes, mod_named, only_mods, opd, src32, src_pred, BarOp, BarResult,
-    Barrier, Completed, CtaMem, Status, Warp,
+    CtaMem, Status, Warp,
 };
 use fermi::isa::{branch_target, Operand};
 
@@ -354,16 +354,7 @@ fn bar(w: &mut Warp, m: &mut CtaMem<'_>, inst: &Decoded, mask: u32) -> Result<bo
     // A count reached completes this generation now: a warp arriving later in the same turn
     // starts the next one rather than joining (and enlarging) this one's reduction.
     if count.is_some_and(|c| b.arrived >= c) {
-        m.completed.push(Completed {
-            id: id as u8,
-            generation,
-            held: b.held,
-            arrived: b.arrived,
-        });
-        *b = Barrier {
-            generation: generation.wrapping_add(1),
-            ..Barrier::default()
-        };
+        m.completed.push(b.complete(id as u8));
     }
     let op = mod_named(inst, "barrier operation").unwrap_or("");
     if op == ".ARV" {

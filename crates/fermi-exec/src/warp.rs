@@ -36,6 +36,24 @@ pub struct Barrier {
     pub generation: u32,
 }
 
+impl Barrier {
+    /// Completes this generation: returns what its waiting warps receive (barrier `id`'s
+    /// reduction) and resets the barrier for the next generation.
+    pub fn complete(&mut self, id: u8) -> Completed {
+        let done = Completed {
+            id,
+            generation: self.generation,
+            held: self.held,
+            arrived: self.arrived,
+        };
+        *self = Barrier {
+            generation: self.generation.wrapping_add(1),
+            ..Barrier::default()
+        };
+        done
+    }
+}
+
 /// A barrier generation that completed and whose waiting warps the end of the turn releases
 /// with its reduction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

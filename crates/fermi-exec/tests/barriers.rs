@@ -103,3 +103,71 @@ fn misused_barriers_fault() {
         .to_string();
     assert!(e.contains("BAR operands differ between lanes"), "{e}");
 }
+
+/// Each thread of a 64-thread CTA counts, with `BAR.RED.POPC` at barrier 0, the threads whose
+/// predicate "lane < k" holds, k = 5 + 12 * warp (the predicate is `tid < 44 * warp + 5`).
+/// With a thread count of 32 (`bar.red.popc 0, 32`) each warp alone completes one use of the
+/// barrier, so it must see its own warp's count; with the whole CTA (count 0) every thread
+/// sees both warps' count.
+fn popc_per_warp(count: &'static str) -> Vec<u32> {
+    let bar = match count {
+        "RZ" => "BAR.RED.POPC R5, pt, 0x0, RZ, P0;",
+        _ => "BAR.RED.POPC R5, pt, 0x0, 0x20, P0;",
+    };
+    let code = [
+        "S2R R0, SR_Tid_X;",
+        "MOV R2, c [0x0] [0x20];",
+        "ISCADD R2, R0, R2, 0x2;",
+        "SHR.U32 R4, R0, 0x5;", // warp
+        "IMUL R4, R4, 0x2c;",
+        "IADD R4, R4, 0x5;",
+        "ISETP.LT.U32.AND P0, pt, R0, R4, pt;",
+        bar,
+        "ST [R2], R5;",
+        "EXIT;",
+    ];
+    run(&code, 64).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_counted_reduction_reduces_over_its_own_use_only() {
+    let k = |warp: u32| 5 + 12 * warp;
+    let held = |warp: u32| (0..32u32).filter(|&lane| lane < k(warp)).count() as u32;
+    let out = popc_per_warp("0x20");
+    for t in 0..64u32 {
+        assert_eq!(out[t as usize], held(t / 32), "thread {t}");
+    }
+    let out = popc_per_warp("RZ");
+    assert!(out.iter().all(|&w| w == held(0) + held(1)), "{out:?}");
+}
+
+/// The PTX executor's `arrivals_alone_complete_a_use_of_a_counted_barrier`
+/// (crates/exec/tests/endtoend_bar_arrive_reuse.rs) in SASS: in a 128-thread CTA warps 0–1
+/// store `3 * tid + 1` and `BAR.ARV 0x1, 0x40`; warps 2–3 `BAR.RED.POPC` at barrier 1 for 64
+/// threads with "tid < 80" and store the count. The producers' 64 arrivals complete the first
+/// use, the consumers the second: each consumer sees the consumers' count only.
+#[test]
+fn arrivals_alone_complete_a_use_of_a_counted_barrier() {
+    let code = [
+        "S2R R0, SR_Tid_X;",                      // 0x00
+        "MOV R2, c [0x0] [0x20];",                // 0x08
+        "ISCADD R2, R0, R2, 0x2;",                // 0x10
+        "ISETP.GE.U32.AND P0, pt, R0, 0x40, pt;", // 0x18
+        "@P0 BRA 0x50;",                          // 0x20
+        "ISCADD R6, R0, R0, 0x1;",                // 0x28 3 * tid
+        "IADD R6, R6, 0x1;",                      // 0x30
+        "ST [R2], R6;",                           // 0x38
+        "BAR.ARV 0x1, 0x40;",                     // 0x40
+        "EXIT;",                                  // 0x48
+        "ISETP.LT.U32.AND P1, pt, R0, 0x50, pt;", // 0x50 consumer
+        "BAR.RED.POPC R5, pt, 0x1, 0x40, P1;",    // 0x58
+        "ST [R2], R5;",                           // 0x60
+        "EXIT;",                                  // 0x68
+    ];
+    let out = run(&code, 128).unwrap_or_else(|e| panic!("{e}"));
+    let consumers_held = (64..128u32).filter(|&t| t < 80).count() as u32;
+    for t in 0..128u32 {
+        let want = if t < 64 { 3 * t + 1 } else { consumers_held };
+        assert_eq!(out[t as usize], want, "thread {t}");
+    }
+}
