@@ -3,7 +3,7 @@
 
 use crate::error::{Access, BarrierWaiter, ExecError, Fault, FaultKind};
 use crate::lanes::LANES;
-use crate::program::{BarKind, Inst, Op, Reg};
+use crate::program::{BarKind, Inst, Op};
 use crate::sanitize::hook::CtaSanitizer;
 use crate::spin::SpinWatch;
 use crate::step::for_lanes;
@@ -300,7 +300,6 @@ impl CtaRunner {
                         _ => 0,
                     };
                     for_lanes(b.mask, |lane| w.set(d, lane, v));
-                    let _: Option<Reg> = None;
                 }
             }
         }
