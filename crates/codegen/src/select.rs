@@ -445,19 +445,6 @@ impl<'a> Selector<'a> {
                 return self.minmax_xorsign(inst, &g);
             }
         }
-        // The 64-bit division loop and the f64 division and square root use the carry flag
-        // themselves: inside a pending .cc chain they would lose its carry.
-        if self.carry.is_some()
-            && matches!(
-                inst.op,
-                Opcode::Div | Opcode::Rem | Opcode::Rcp | Opcode::Sqrt | Opcode::Rsqrt
-            )
-            && (w == 64 || mods.mul_mode == Some(MulMode::Wide))
-        {
-            return Err(
-                "this 64-bit sequence would overwrite the carry flag of a pending .cc chain".into(),
-            );
-        }
         // Packed and narrow float types fit a 32-bit register but are not 32-bit integers:
         // no 32-bit rule may take them (add.u16x2 is not IADD). Only copies keep their bits.
         if matches!(

@@ -59,11 +59,7 @@ impl Selector<'_> {
     /// `DSETP.LT`: false with a NaN), then `a - b` and, under P6, `b - a` into R8:R9, then
     /// `+ c`. The float steps each round to nearest (`DADD`), as `ops::float::sad_f64`.
     fn sad64(&mut self, inst: &Inst, g: &str, ty: Type) -> R<()> {
-        if self.carry.is_some() {
-            return Err(
-                "a 64-bit sad would overwrite the carry flag of a pending .cc chain".into(),
-            );
-        }
+        // Inside a pending .cc chain the integer form's IADD.CC is refused by `select`.
         let p = format!("P{SCRATCH_PRED}");
         let r = |k: u8| format!("R{}", T + k);
         // a into R4:R5 and b into R6:R7 (immediates pass through R2:R3 one at a time).

@@ -166,6 +166,8 @@ LA:
 fn flag_writers_inside_a_pending_chain_are_refused() {
     for (name, mid) in [
         ("inblock", "neg.s64 %rd8, %rd8;"),
+        ("division", "div.u64 %rd8, %rd8, 3;"),
+        ("sad", "sad.u64 %rd8, %rd8, 3, %rd8;"),
         (
             "successor",
             "setp.lt.u32 %p1, %r5, 100;\n\t@%p1 bra LA;\nLA:\n\tneg.s64 %rd8, %rd8;",
