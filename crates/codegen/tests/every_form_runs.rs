@@ -7,8 +7,11 @@
 //! from per-lane edge values and random bits, the instruction run unguarded and then under a
 //! per-lane guard — atomics against one contended slot —, every register, the carry flag and
 //! a scratch image of global, shared and local memory stored). Kernels that translate run on
-//! both executors; the output and scratch buffers must agree bit for bit, and both runs must
-//! fault or neither.
+//! both executors; the output and scratch buffers must agree bit for bit, or both runs must
+//! fault with the same kind of fault ([`TRAPPED`]: the faults the translation raises as a
+//! trap). The textures of the oracle test are bound; a Fermi run out of steps is a fault like
+//! any other. Every row with a translated kernel must compare values at least once (not only
+//! faults) unless [`ALL_FAULT`] lists it.
 //!
 //! [`DIFFERS`] lists forms whose results legitimately differ, [`KNOWN_WRONG`] mismatches not yet
 //! fixed (the translator must refuse them instead; an entry is a defect). An entry that matches
