@@ -462,3 +462,38 @@ pub fn inputs(k: &Kernel, rng: &mut Lcg, call_targets: &[u64]) -> (Vec<u8>, Vec<
         .collect();
     (input, scr)
 }
+
+/// A fault message reduced to its kind, so two machines' faults compare: the executor's
+/// against the oracle's (oracle differential test), the executor's against the Fermi
+/// executor's `FaultKind` text (every_form_runs). Unknown messages keep their text, so they
+/// agree only with the same message.
+pub fn fault_kind(msg: &str) -> String {
+    let m = msg.to_lowercase();
+    if m.contains("membermask") {
+        return "membermask".into();
+    }
+    if m.contains("past the end") {
+        return "branch index".into();
+    }
+    if m.contains("can never complete") || m.contains("deadlock") {
+        return "deadlock".into();
+    }
+    if m.contains("not a function") {
+        return "bad call target".into();
+    }
+    if m.contains("read-only") {
+        return "read-only".into();
+    }
+    if m.contains("is not bound") || m.contains("no texture bound") {
+        return "unbound texture".into();
+    }
+    for k in ["misaligned", "out of bounds", "trap", "step budget"] {
+        if m.contains(k) {
+            return k.to_string();
+        }
+    }
+    if m.contains("outside") || m.contains("bounds") {
+        return "out of bounds".into();
+    }
+    format!("other: {msg}")
+}

@@ -7,8 +7,11 @@
 //! from per-lane edge values and random bits, the instruction run unguarded and then under a
 //! per-lane guard — atomics against one contended slot —, every register, the carry flag and
 //! a scratch image of global, shared and local memory stored). Kernels that translate run on
-//! both executors; the output and scratch buffers must agree bit for bit, and both runs must
-//! fault or neither.
+//! both executors; the output and scratch buffers must agree bit for bit, or both runs must
+//! fault with the same kind of fault ([`TRAPPED`]: the faults the translation raises as a
+//! trap). The textures of the oracle test are bound; a Fermi run out of steps is a fault like
+//! any other. Every row with a translated kernel must compare values at least once (not only
+//! faults) unless [`ALL_FAULT`] lists it.
 //!
 //! [`DIFFERS`] lists forms whose results legitimately differ, [`KNOWN_WRONG`] mismatches not yet
 //! fixed (the translator must refuse them instead; an entry is a defect). An entry that matches
@@ -24,7 +27,10 @@ mod instances;
 mod form_kernels;
 
 use exec::{ElemType, LaunchSpec, ParamSpec};
-use form_kernels::{inputs, rewrite, threads_for, unguarded_only};
+use form_kernels::{
+    fault_kind, inputs, rewrite, texture_words, threads_for, unguarded_only, TEXTURE_DIMS,
+    TEXTURE_UNITS,
+};
 use instances::{instance_budget, instance_texts, Lcg};
 use isa::{Form, Opcode};
 use std::collections::BTreeMap;
@@ -87,6 +93,41 @@ const NOT_RUN: &[(&str, &str)] = &[
     ("wmma", ".satfinite"),
 ];
 
+/// Rows whose translated kernels may all fault on both machines (so no value is compared):
+/// (row key text, reason). Every other row with a translated kernel must compare values at
+/// least once, or its agreement says nothing about its results.
+const ALL_FAULT: &[(&str, &str)] = &[
+    (
+        "trap: trap;",
+        "trap aborts the kernel by definition: both machines must fault, and with the same kind (trap)",
+    ),
+    (
+        "fptr",
+        "indirect calls: the executor's function addresses are not the translation's, so the pointers are drawn from no targets and every call faults (bad call target) on both; indirect_calls.rs compares real targets",
+    ),
+];
+
+/// Faults the translation raises as `BPT.TRAP` (Fermi has no fault of that kind): (the PTX
+/// executor's fault kind, the reason, docs/spec-notes.md). Any other pair of kinds disagrees.
+const TRAPPED: &[(&str, &str)] = &[
+    (
+        "branch index",
+        "brx.idx past its .branchtargets list: `@P6 BPT.TRAP` before the BRX (spec-notes: brx.idx with an index past its list)",
+    ),
+    (
+        "bad call target",
+        "an indirect call no function of the prototype answers traps (spec-notes: an indirect call no function can answer traps)",
+    ),
+    (
+        "read-only",
+        "a store to a kernel's .param space (read-only, PTX Table 5) traps in translated code",
+    ),
+];
+
+fn faults_agree(ptx: &str, fermi: &str) -> bool {
+    ptx == fermi || fermi == "trap" && TRAPPED.iter().any(|(k, _)| *k == ptx)
+}
+
 /// Mismatches not yet fixed: (opcode, text the instruction line contains, what is wrong).
 const KNOWN_WRONG: &[(&str, &str, &str)] = &[];
 
@@ -95,11 +136,21 @@ fn entry<'a>(list: &'a [(&'a str, &'a str, &'a str)], form: &Form, line: &str) -
         .position(|(op, text, _)| *op == form.opcode.name() && line.contains(text))
 }
 
-/// The two buffers a run leaves (outputs, scratch), or that it faulted.
-#[derive(Debug, PartialEq)]
+/// The two buffers a run leaves (outputs, scratch), or the kind of fault it stopped with
+/// (`form_kernels::fault_kind`) and the message.
+#[derive(Debug)]
 enum Outcome {
     Done(Vec<Vec<u8>>),
-    Fault(String),
+    Fault { kind: String, message: String },
+}
+
+impl Outcome {
+    fn fault(message: String) -> Outcome {
+        Outcome::Fault {
+            kind: fault_kind(&message),
+            message: message.chars().take(300).collect(),
+        }
+    }
 }
 
 fn buffer(bytes: Vec<u8>) -> ParamSpec {
@@ -113,8 +164,13 @@ fn buffer(bytes: Vec<u8>) -> ParamSpec {
 struct Stats {
     compared: usize,
     untranslated: usize,
-    /// Translations the Fermi executor ran out of steps on (a long expansion, not a result).
+    /// Translations the Fermi executor ran out of steps on (a mismatch unless the PTX run
+    /// ran out of steps too).
     step_budget: usize,
+    /// Per row: translated kernels, and those whose outcomes were compared values (both
+    /// machines ran to the end), not faults.
+    translated_per_row: BTreeMap<String, usize>,
+    values_per_row: BTreeMap<String, usize>,
     /// Per row: instances that disagree and the first difference.
     mismatches: BTreeMap<String, (usize, String)>,
     /// Per listed entry: instances it excused.
@@ -150,7 +206,10 @@ fn run_row(form: &'static Form, rng: &mut Lcg, per_row: usize, st: &mut Stats) {
                 codegen::compile_module(&module, &file)
             }));
             let compiled = match compiled {
-                Ok(Ok(c)) => c,
+                Ok(Ok(c)) => {
+                    *st.translated_per_row.entry(form.key()).or_default() += 1;
+                    c
+                }
                 Ok(Err(_)) => {
                     st.untranslated += 1;
                     continue;
@@ -174,7 +233,7 @@ fn run_row(form: &'static Form, rng: &mut Lcg, per_row: usize, st: &mut Stats) {
                     buffer(vec![0; input.len()]),
                     buffer(scr),
                 ],
-                textures: Vec::new(),
+                textures: (0..TEXTURE_UNITS).map(texture).collect(),
             };
             let opts = exec::RunOptions {
                 threads: 1,
@@ -183,7 +242,7 @@ fn run_row(form: &'static Form, rng: &mut Lcg, per_row: usize, st: &mut Stats) {
             };
             let ptx = match exec::run(&module, &file, &spec, &opts) {
                 Ok(r) => Outcome::Done(r.buffers.iter().skip(1).map(|b| b.bytes()).collect()),
-                Err(e) => Outcome::Fault(format!("{e:?}").chars().take(300).collect()),
+                Err(e) => Outcome::fault(e.to_string()),
             };
             let fopts = fermi_exec::Options {
                 threads: 1,
@@ -192,18 +251,28 @@ fn run_row(form: &'static Form, rng: &mut Lcg, per_row: usize, st: &mut Stats) {
             };
             let sass = match fermi_exec::run_module(&compiled.cubin, &spec, &fopts) {
                 Ok(r) => Outcome::Done(r.buffers.iter().skip(1).map(|b| b.bytes()).collect()),
-                Err(fermi_exec::RunError::Fault(f))
-                    if matches!(f.kind, fermi_exec::FaultKind::StepBudget { .. }) =>
-                {
-                    st.step_budget += 1;
-                    continue;
+                // The kind alone (not the faulting instruction's text, which may read
+                // `BPT.TRAP` for any kind).
+                Err(fermi_exec::RunError::Fault(f)) => {
+                    if matches!(f.kind, fermi_exec::FaultKind::StepBudget { .. }) {
+                        st.step_budget += 1;
+                    }
+                    Outcome::Fault {
+                        kind: fault_kind(&f.kind.to_string()),
+                        message: f.to_string().chars().take(300).collect(),
+                    }
                 }
-                Err(e) => Outcome::Fault(format!("{e:?}").chars().take(300).collect()),
+                Err(e) => Outcome::fault(e.to_string()),
             };
             st.compared += 1;
             let agree = match (&ptx, &sass) {
-                (Outcome::Done(a), Outcome::Done(b)) => a == b,
-                (Outcome::Fault(_), Outcome::Fault(_)) => true,
+                (Outcome::Done(a), Outcome::Done(b)) => {
+                    *st.values_per_row.entry(form.key()).or_default() += 1;
+                    a == b
+                }
+                (Outcome::Fault { kind: a, .. }, Outcome::Fault { kind: b, .. }) => {
+                    faults_agree(a, b)
+                }
                 _ => false,
             };
             if agree {
@@ -220,6 +289,20 @@ fn run_row(form: &'static Form, rng: &mut Lcg, per_row: usize, st: &mut Stats) {
             let msg = describe(&line, &k, &input, &ptx, &sass, guarded, contended);
             st.mismatches.entry(form.key()).or_insert((0, msg)).0 += 1;
         }
+    }
+}
+
+/// The texture bound to `unit` on both machines: the oracle differential test's
+/// (`form_kernels::texture_words`), as a launch spec's inline texels.
+fn texture(unit: u32) -> exec::TextureSpec {
+    exec::TextureSpec {
+        bind: exec::TextureBind::Unit(unit),
+        // The launch reads only `dims`; a 2-D array names the same [W, H, layers] extents.
+        geometry: exec::Geometry::A2d,
+        ty: ElemType::U32,
+        channels: 4,
+        dims: TEXTURE_DIMS,
+        source: exec::TexelSource::Inline(texture_words(unit)),
     }
 }
 
@@ -281,7 +364,7 @@ fn describe(
         _ => {
             let short = |o: &Outcome| match o {
                 Outcome::Done(_) => "ran to the end".to_string(),
-                Outcome::Fault(m) => format!("faulted: {m}"),
+                Outcome::Fault { kind, message } => format!("faulted ({kind}): {message}"),
             };
             let _ = writeln!(s, "    PTX {}\n    Fermi {}", short(ptx), short(sass));
         }
@@ -336,7 +419,18 @@ fn every_translated_form_agrees_with_the_executor() {
     for (row, (n, m)) in &st.mismatches {
         let _ = writeln!(report, "[{n} kernels] {row}\n    {m}");
     }
+    let mut faulting = String::new();
+    for (row, n) in &st.translated_per_row {
+        let excused = ALL_FAULT.iter().any(|(t, _)| row.contains(t));
+        if !excused && !st.values_per_row.contains_key(row) {
+            let _ = writeln!(faulting, "[{n} kernels] {row}");
+        }
+    }
     assert!(st.compared > 0, "nothing compared");
+    assert!(
+        faulting.is_empty(),
+        "rows whose every translated kernel faulted on a machine (no value compared):\n{faulting}"
+    );
     assert!(
         st.mismatches.is_empty(),
         "{} rows translate to code that disagrees with the executor:\n{report}",

@@ -18,8 +18,8 @@ mod instances;
 mod form_kernels;
 
 use form_kernels::{
-    inputs, rewrite, texture_words, threads_for, unguarded_only, Kernel, CTA_OF_TWO_WARPS, LANES,
-    SLOT, TEXTURE_DIMS, TEXTURE_UNITS,
+    fault_kind, inputs, rewrite, texture_words, threads_for, unguarded_only, Kernel,
+    CTA_OF_TWO_WARPS, LANES, SLOT, TEXTURE_DIMS, TEXTURE_UNITS,
 };
 use instances::{instance_budget, instance_texts, Lcg, CHECKED_PER_ROW};
 use isa::{Form, Opcode};
@@ -193,38 +193,6 @@ fn run_exec(
         },
         addrs,
     ))
-}
-
-/// The executor's fault message reduced to a kind comparable with the oracle's.
-fn fault_kind(msg: &str) -> String {
-    let m = msg.to_lowercase();
-    if m.contains("membermask") {
-        return "membermask".into();
-    }
-    if m.contains("past the end") {
-        return "branch index".into();
-    }
-    if m.contains("can never complete") || m.contains("deadlock") {
-        return "deadlock".into();
-    }
-    if m.contains("not a function") {
-        return "bad call target".into();
-    }
-    if m.contains("read-only") {
-        return "read-only".into();
-    }
-    if m.contains("is not bound") {
-        return "unbound texture".into();
-    }
-    for k in ["misaligned", "out of bounds", "trap", "step budget"] {
-        if m.contains(k) {
-            return k.to_string();
-        }
-    }
-    if m.contains("outside") || m.contains("bounds") {
-        return "out of bounds".into();
-    }
-    format!("other: {msg}")
 }
 
 fn run_oracle(

@@ -1,7 +1,8 @@
 //! Every `cvt` spelling the checker accepts for sm_20 — each rounding (none, `.rn/.rz/.rm/.rp`,
 //! `.rni/.rzi/.rmi/.rpi`) × `.ftz` × `.sat` × destination × source type — translates, or is
-//! refused with a reason that does not say "no selection rule yet" (round s25: the `every_form`
-//! sweep samples modifier combinations; this loop tries them all).
+//! refused for a reason [`ALLOWED_REFUSALS`] lists (round s25: the `every_form` sweep samples
+//! modifier combinations; this loop tries them all). No reason is listed: every spelling the
+//! checker accepts for sm_20 translates, and a refusal of any of them is a gap.
 
 use std::fmt::Write;
 
@@ -15,6 +16,10 @@ fn reg_type(t: &str) -> &str {
         t => t,
     }
 }
+
+/// Texts a refusal of an sm_20 `cvt` spelling may contain, each a genuine "sm_20 cannot
+/// express it" reason with the spelling it concerns. None occurs now.
+const ALLOWED_REFUSALS: &[(&str, &str)] = &[];
 
 #[test]
 fn every_cvt_spelling_translates_or_says_why() {
@@ -48,7 +53,7 @@ fn every_cvt_spelling_translates_or_says_why() {
                             Ok(_) => translated += 1,
                             Err(e) => {
                                 let msg = e.iter().map(|d| d.message.clone()).collect::<String>();
-                                if msg.contains("yet") || msg.contains("internal error") {
+                                if !ALLOWED_REFUSALS.iter().any(|(t, _)| msg.contains(t)) {
                                     let _ = writeln!(gaps, "{line}: {msg}");
                                 }
                             }
@@ -58,6 +63,8 @@ fn every_cvt_spelling_translates_or_says_why() {
             }
         }
     }
-    assert!(translated > 100, "only {translated} spellings translated");
+    eprintln!("{translated} cvt spellings translated");
+    // 704 now: a change that makes the checker reject most spellings must not pass quietly.
+    assert!(translated >= 700, "only {translated} spellings translated");
     assert!(gaps.is_empty(), "cvt spellings without a rule:\n{gaps}");
 }
